@@ -1,0 +1,82 @@
+#pragma once
+/// The cluster as the scheduler sees it (upstream's scheduler cache and snapshot in one, since a
+/// replay is sequential): nodes in node-tree order, pods, and who holds which node.
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpusched/framework/node_info.hpp"
+#include "gpusched/framework/pod_info.hpp"
+#include "gpusched/framework/resources.hpp"
+#include "gpusched/framework/string_pool.hpp"
+
+namespace gpusched {
+
+class ClusterState {
+ public:
+  ClusterState();
+  ClusterState(const ClusterState&) = delete;
+  ClusterState& operator=(const ClusterState&) = delete;
+
+  [[nodiscard]] StringPool& pool() noexcept { return pool_; }
+  [[nodiscard]] const StringPool& pool() const noexcept { return pool_; }
+  [[nodiscard]] ResourceRegistry& resources() noexcept { return resources_; }
+  [[nodiscard]] const ResourceRegistry& resources() const noexcept { return resources_; }
+
+  /// Adds a node; pods already bound to its name start holding it. A node that advertises no
+  /// "pods" gets the kubelet's default of 110.
+  NodeInfo& add_node(Node node);
+  /// Replaces the node object, keeping its pods.
+  void update_node(NodeInfo& info, Node node);
+  /// Removes a node; pods bound to it stay bound to a missing node.
+  void remove_node(NodeInfo& info);
+  [[nodiscard]] NodeInfo* find_node(std::string_view name) noexcept;
+  /// Nodes in upstream's node-tree order: zones interleaved, each zone in insertion order.
+  [[nodiscard]] const std::vector<NodeInfo*>& node_list() const noexcept { return node_list_; }
+
+  /// Adds a pod; a bound, non-terminated pod holds its node when that node exists.
+  PodInfo& add_pod(Pod pod);
+  /// Replaces the pod object (labels, tolerations, phase...), keeping its binding accounting.
+  void update_pod(PodInfo& info, Pod pod);
+  /// Binds an unbound pod to a node (spec.nodeName) and makes it hold the node.
+  void bind(PodInfo& info, NodeInfo& node);
+  /// The pod stops holding its node (it Succeeded or Failed); it stays bound.
+  void release(PodInfo& info);
+  /// Removes the pod object altogether.
+  void remove_pod(PodInfo& info);
+  [[nodiscard]] PodInfo* find_pod(std::string_view namespace_, std::string_view name) noexcept;
+  /// Every pod, ordered by "namespace/name".
+  [[nodiscard]] const std::map<std::string, std::unique_ptr<PodInfo>, std::less<>>& pods()
+      const noexcept {
+    return pods_;
+  }
+
+  /// Bumped on every change that can alter a scheduling decision.
+  [[nodiscard]] std::uint64_t generation() const noexcept { return generation_; }
+
+  /// Compiles a pod's scheduling view (exposed for tests and dry-runs).
+  void compile_pod(PodInfo& info);
+
+ private:
+  void compile_node(NodeInfo& info);
+  void hold(PodInfo& pod, NodeInfo& node);
+  void unhold(PodInfo& pod);
+  void rebuild_node_list();
+
+  StringPool pool_;
+  ResourceRegistry resources_;
+  std::map<std::string, std::unique_ptr<NodeInfo>, std::less<>> nodes_;
+  std::vector<NodeInfo*> node_list_;
+  std::vector<std::string> zones_;  // node tree: zone keys in order of first appearance
+  std::map<std::string, std::vector<NodeInfo*>, std::less<>> zone_nodes_;
+  std::map<std::string, std::unique_ptr<PodInfo>, std::less<>> pods_;
+  std::uint64_t generation_ = 1;
+  std::uint64_t pod_sequence_ = 0;
+  std::uint32_t node_slots_ = 0;
+};
+
+}  // namespace gpusched

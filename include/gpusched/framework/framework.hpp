@@ -1,0 +1,120 @@
+#pragma once
+/// Runs one profile's plugins at each extension point (pkg/scheduler/framework/runtime/framework.go).
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpusched/framework/plugin.hpp"
+#include "gpusched/scheduler/config.hpp"
+
+namespace gpusched {
+
+class ClusterState;
+class Framework;
+class Rng;
+struct NodeStatus;
+
+/// Effects a plugin asks of the rest of the simulation.
+class PreemptionSink {
+ public:
+  virtual ~PreemptionSink() = default;
+  /// Evicts `victims` from `node` for `preemptor` (DisruptionTarget, Preempted event, graceful
+  /// deletion).
+  virtual void preempt(const PodInfo& preemptor, const NodeInfo& node,
+                       const std::vector<PodInfo*>& victims) = 0;
+};
+
+/// What plugins may use: the cluster, the random source, the mirrored release, and the sink for
+/// preemption's effects.
+struct Handle {
+  ClusterState& cluster;
+  Rng& rng;
+  KubernetesVersion version;
+  const SchedulerConfig& config;
+  PreemptionSink& preemption;
+  Framework* framework = nullptr;  ///< the framework the plugin belongs to (dry-runs)
+};
+
+class Framework {
+ public:
+  /// Builds the profile's plugin lists from the default plugins and the profile's overrides.
+  /// Throws std::invalid_argument on an unknown plugin name.
+  Framework(const Profile& profile, Handle handle);
+  ~Framework();
+  Framework(const Framework&) = delete;
+  Framework& operator=(const Framework&) = delete;
+
+  [[nodiscard]] const Profile& profile() const noexcept { return profile_; }
+  [[nodiscard]] Handle& handle() noexcept { return handle_; }
+  [[nodiscard]] std::size_t num_plugins() const noexcept { return plugins_.size(); }
+
+  [[nodiscard]] const QueueSortPlugin& queue_sort() const { return *queue_sort_; }
+  [[nodiscard]] bool has_filter_plugins() const noexcept { return !filter_.empty(); }
+  [[nodiscard]] bool has_post_filter_plugins() const noexcept { return !post_filter_.empty(); }
+  [[nodiscard]] bool has_score_plugins() const noexcept { return !score_.empty(); }
+
+  /// RunPreEnqueuePlugins: Success, or the first rejection (plugin name in `plugin`).
+  [[nodiscard]] Code run_pre_enqueue(const PodInfo& pod, std::string& plugin,
+                                     std::string& message) const;
+
+  /// RunPreFilterPlugins: Success, or a rejection with `message` and the rejecting plugin in
+  /// `plugin`. `result` is the intersection of the PreFilterResults; `narrowing` lists the
+  /// plugins that narrowed it. Sets skip flags in `state`.
+  [[nodiscard]] Code run_pre_filter(CycleState& state, const PodInfo& pod, PreFilterResult& result,
+                                    std::vector<std::string>& narrowing, std::string& message,
+                                    std::string& plugin);
+
+  /// RunFilterPlugins: the first failing plugin's status, in profile order.
+  [[nodiscard]] Code run_filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
+                                NodeStatus& status) const;
+
+  /// RunPostFilterPlugins: Success from the first plugin that succeeds; an
+  /// UnschedulableAndUnresolvable status stops; Unschedulable messages are collected.
+  [[nodiscard]] PostFilterResult run_post_filter(CycleState& state, const PodInfo& pod,
+                                                 const Diagnosis& diagnosis);
+
+  /// RunPreScorePlugins then RunScorePlugins: weighted totals per node, in `totals`.
+  void run_score(CycleState& state, const PodInfo& pod, std::span<const NodeInfo* const> nodes,
+                 std::span<std::int64_t> totals);
+
+  [[nodiscard]] Code run_reserve(CycleState& state, const PodInfo& pod, NodeInfo& node);
+  void run_unreserve(CycleState& state, const PodInfo& pod, NodeInfo& node);
+  [[nodiscard]] Code run_permit(CycleState& state, const PodInfo& pod, const NodeInfo& node,
+                                std::string& message);
+  [[nodiscard]] Code run_bind(CycleState& state, PodInfo& pod, NodeInfo& node);
+
+  /// Every event some plugin registered, with the plugin.
+  struct Registration {
+    ClusterEventWithHint event;
+    const EnqueueExtensions* plugin;
+  };
+  [[nodiscard]] const std::vector<Registration>& registrations() const noexcept {
+    return registrations_;
+  }
+
+  /// A plugin by name, if the profile has it.
+  [[nodiscard]] Plugin* find(std::string_view name) const noexcept;
+
+ private:
+  Profile profile_;
+  Handle handle_;
+  std::vector<std::unique_ptr<Plugin>> plugins_;
+  const QueueSortPlugin* queue_sort_ = nullptr;
+  std::vector<PreEnqueuePlugin*> pre_enqueue_;
+  std::vector<PreFilterPlugin*> pre_filter_;
+  std::vector<FilterPlugin*> filter_;
+  std::vector<PostFilterPlugin*> post_filter_;
+  std::vector<PreScorePlugin*> pre_score_;
+  std::vector<std::pair<ScorePlugin*, std::int64_t>> score_;  // plugin, weight
+  std::vector<ReservePlugin*> reserve_;
+  std::vector<PermitPlugin*> permit_;
+  std::vector<BindPlugin*> bind_;
+  std::vector<Registration> registrations_;
+  std::vector<std::int64_t> scratch_;  // per-plugin scores of one cycle
+};
+
+}  // namespace gpusched

@@ -1,0 +1,59 @@
+#pragma once
+/// The scheduler's view of a node (upstream framework.NodeInfo): the Node object plus what the
+/// Filter and Score loops read, precomputed with interned strings and dense resource vectors.
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gpusched/framework/resources.hpp"
+#include "gpusched/framework/string_pool.hpp"
+#include "gpusched/model/node.hpp"
+
+namespace gpusched {
+
+struct PodInfo;
+
+/// A taint with interned key and value, and its precomputed untolerated-taint reason.
+struct TaintInfo {
+  StrId key = 0;
+  StrId value = 0;
+  TaintEffect effect = TaintEffect::NoSchedule;
+  StrId reason = 0;  ///< "node(s) had untolerated taint {key: value}"
+};
+
+/// A host port in use or requested (upstream framework.HostPortInfo entries).
+struct HostPort {
+  StrId ip = 0;        ///< interned host IP; "0.0.0.0" for a wildcard
+  StrId protocol = 0;  ///< interned "TCP", "UDP", "SCTP"
+  std::int32_t port = 0;
+  friend bool operator==(const HostPort&, const HostPort&) = default;
+};
+
+struct NodeInfo {
+  Node node;                ///< the object as the API server holds it
+  StrId name = 0;
+  std::uint32_t slot = 0;   ///< index in ClusterState's node storage, stable while it exists
+  /// Labels sorted by key id; `metadata.name` is looked up through `name`.
+  std::vector<std::pair<StrId, StrId>> labels;
+  std::vector<TaintInfo> taints;  ///< effective taints (spec + condition taints), in order
+  ResVec allocatable;
+  ResVec requested;               ///< sum of requests of the pods holding the node
+  std::int64_t nonzero_cpu = 0;   ///< NonZeroRequested: missing cpu requests count 100m
+  std::int64_t nonzero_memory = 0;///< missing memory requests count 200Mi
+  std::int64_t allowed_pods = 0;  ///< allocatable "pods"
+  std::vector<PodInfo*> pods;     ///< pods holding the node: bound, not Succeeded/Failed
+  std::vector<HostPort> used_ports;
+  std::uint64_t generation = 0;   ///< bumped on every change of this node or its pods
+
+  /// The interned value of a label, or StringPool::kMissing.
+  [[nodiscard]] StrId label(StrId key) const noexcept;
+
+  /// NodeInfo.AddPod: the pod's requests, ports and count now hold this node.
+  void add_pod(PodInfo& pod);
+  /// NodeInfo.RemovePod: the reverse of add_pod.
+  void remove_pod(const PodInfo& pod);
+};
+
+}  // namespace gpusched

@@ -1,0 +1,63 @@
+#pragma once
+/// The scheduler's view of a pod (upstream framework.PodInfo / QueuedPodInfo): the Pod object plus
+/// its precomputed request, tolerations, affinity and ports.
+
+#include <cstdint>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "gpusched/framework/node_info.hpp"
+#include "gpusched/framework/resources.hpp"
+#include "gpusched/model/pod.hpp"
+
+namespace gpusched {
+
+/// A selector requirement with interned key and values; Gt/Lt keep their integer bound.
+struct RequirementInfo {
+  StrId key = 0;
+  SelectorOperator op = SelectorOperator::In;
+  std::vector<StrId> values;  ///< sorted
+  std::optional<std::int64_t> bound;  ///< Gt / Lt
+};
+
+struct TermInfo {
+  std::vector<RequirementInfo> match_expressions;
+  std::vector<RequirementInfo> match_fields;  ///< key is "metadata.name"
+};
+
+struct TolerationInfo {
+  StrId key = 0;
+  TolerationOperator op = TolerationOperator::Equal;
+  StrId value = 0;
+  std::optional<TaintEffect> effect;
+
+  /// v1.Toleration.ToleratesTaint on interned strings.
+  [[nodiscard]] bool tolerates(const TaintInfo& taint) const noexcept {
+    if (effect && *effect != taint.effect) return false;
+    if (key != 0 && key != taint.key) return false;
+    if (op == TolerationOperator::Exists) return true;
+    return value == taint.value;
+  }
+};
+
+struct PodInfo {
+  Pod pod;
+  std::uint64_t sequence = 0;          ///< creation order, for deterministic ties
+  std::int32_t priority = 0;
+  std::vector<ResAmount> requests;     ///< non-zero entries of PodRequests, milli-units
+  std::int64_t nonzero_cpu = 0;        ///< with upstream's 100m default for missing cpu
+  std::int64_t nonzero_memory = 0;     ///< with upstream's 200Mi default for missing memory
+  std::vector<TolerationInfo> tolerations;
+  std::vector<std::pair<StrId, StrId>> node_selector;  ///< spec.nodeSelector
+  std::optional<std::vector<TermInfo>> required_terms;  ///< required node affinity (ORed)
+  std::vector<std::pair<std::int32_t, TermInfo>> preferred_terms;
+  std::vector<HostPort> host_ports;    ///< ports with hostPort > 0
+  NodeInfo* node = nullptr;            ///< the node it holds, if any
+  std::uint64_t generation_seen = 0;   ///< cluster generation of its last scheduling attempt
+
+  /// The request for one resource in milli-units (0 when not requested).
+  [[nodiscard]] std::int64_t request(ResId id) const noexcept;
+};
+
+}  // namespace gpusched

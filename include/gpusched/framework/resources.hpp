@@ -1,0 +1,67 @@
+#pragma once
+/// Interned resource names and dense per-node resource vectors.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "gpusched/framework/string_pool.hpp"
+
+namespace gpusched {
+
+/// Index of a resource name; cpu, memory and ephemeral-storage have fixed ids.
+using ResId = std::uint16_t;
+
+namespace res {
+inline constexpr ResId kCpu = 0;
+inline constexpr ResId kMemory = 1;
+inline constexpr ResId kEphemeralStorage = 2;
+}  // namespace res
+
+/// Every resource name seen in a run, with what the Filter needs precomputed.
+class ResourceRegistry {
+ public:
+  explicit ResourceRegistry(StringPool& pool);
+
+  /// The id of a resource name ("pods" is not a vector resource: it is the pod count).
+  ResId intern(std::string_view name);
+  [[nodiscard]] const std::string& name(ResId id) const { return names_[id]; }
+  /// The interned reason "Insufficient <name>".
+  [[nodiscard]] StrId insufficient_reason(ResId id) const { return insufficient_[id]; }
+  /// schedutil.IsScalarResourceName: extended resources, hugepages, attachable volumes.
+  [[nodiscard]] bool is_scalar(ResId id) const { return scalar_[id]; }
+  [[nodiscard]] std::size_t size() const noexcept { return names_.size(); }
+
+ private:
+  StringPool& pool_;
+  std::vector<std::string> names_;
+  std::vector<StrId> insufficient_;
+  std::vector<bool> scalar_;
+  std::unordered_map<std::string, ResId> ids_;  // lookups only
+};
+
+/// Milli-units per resource id; ids beyond the stored size read as 0.
+class ResVec {
+ public:
+  [[nodiscard]] std::int64_t operator[](ResId id) const noexcept {
+    return id < values_.size() ? values_[id] : 0;
+  }
+  /// Adds `delta` (saturating), growing the vector when needed.
+  void add(ResId id, std::int64_t delta);
+  void set(ResId id, std::int64_t value);
+  [[nodiscard]] std::size_t size() const noexcept { return values_.size(); }
+  void clear() noexcept { values_.clear(); }
+
+ private:
+  std::vector<std::int64_t> values_;
+};
+
+/// One requested resource of a pod, in milli-units.
+struct ResAmount {
+  ResId id;
+  std::int64_t milli;
+};
+
+}  // namespace gpusched

@@ -1,0 +1,33 @@
+#pragma once
+/// Any Kubernetes object gpusched models, and references to one.
+
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "gpusched/model/node.hpp"
+#include "gpusched/model/pod.hpp"
+#include "gpusched/model/workload.hpp"
+
+namespace gpusched {
+
+using Object = std::variant<Node, Pod, Deployment, ReplicaSet, Job>;
+
+/// kind / namespace / name of an object.
+struct ObjectRef {
+  std::string kind;
+  std::string namespace_;  ///< empty for Nodes
+  std::string name;
+  friend auto operator<=>(const ObjectRef&, const ObjectRef&) = default;
+  /// "Pod/default/x" or "Node/w1".
+  [[nodiscard]] std::string to_string() const;
+};
+
+[[nodiscard]] const ObjectMeta& meta_of(const Object& object) noexcept;
+[[nodiscard]] ObjectMeta& meta_of(Object& object) noexcept;
+[[nodiscard]] std::string_view kind_of(const Object& object) noexcept;
+[[nodiscard]] ObjectRef ref_of(const Object& object);
+/// Whether objects of this kind live in a namespace.
+[[nodiscard]] bool is_namespaced(std::string_view kind) noexcept;
+
+}  // namespace gpusched

@@ -1,0 +1,39 @@
+#pragma once
+/// metav1.ObjectMeta: the fields gpusched reads and maintains.
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpusched {
+
+using Labels = std::map<std::string, std::string, std::less<>>;
+
+/// metav1.OwnerReference: which controller owns an object.
+struct OwnerReference {
+  std::string kind;  ///< "ReplicaSet", "Deployment", "Job"
+  std::string name;
+  std::string uid;
+  bool controller = true;
+  friend bool operator==(const OwnerReference&, const OwnerReference&) = default;
+};
+
+struct ObjectMeta {
+  std::string name;
+  std::string namespace_;  ///< empty for cluster-scoped kinds; pods default to "default"
+  std::string uid;         ///< assigned by the simulator when empty
+  Labels labels;
+  Labels annotations;
+  std::vector<OwnerReference> owner_references;
+  std::int64_t creation_ms = 0;                ///< creationTimestamp, virtual milliseconds
+  std::optional<std::int64_t> deletion_ms;     ///< deletionTimestamp: set while terminating
+  friend bool operator==(const ObjectMeta&, const ObjectMeta&) = default;
+
+  /// The controller owner reference, if any.
+  [[nodiscard]] const OwnerReference* controller() const noexcept;
+};
+
+}  // namespace gpusched

@@ -1,0 +1,122 @@
+#pragma once
+/// core/v1 Pod: the fields the scheduler and the simulated kubelet read.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpusched/model/node.hpp"
+#include "gpusched/model/object_meta.hpp"
+#include "gpusched/model/resource_list.hpp"
+#include "gpusched/model/selector.hpp"
+
+namespace gpusched {
+
+enum class PodPhase { Pending, Running, Succeeded, Failed };
+
+struct ContainerPort {
+  std::string name;
+  std::int32_t container_port = 0;
+  std::int32_t host_port = 0;     ///< 0: no host port
+  std::string protocol = "TCP";   ///< TCP, UDP, SCTP
+  std::string host_ip;            ///< empty means 0.0.0.0
+  friend bool operator==(const ContainerPort&, const ContainerPort&) = default;
+};
+
+struct Container {
+  std::string name;
+  ResourceList requests;  ///< after defaulting: a limit without request sets the request
+  ResourceList limits;
+  std::vector<ContainerPort> ports;
+  std::string restart_policy;  ///< init containers only: "Always" marks a sidecar
+  friend bool operator==(const Container&, const Container&) = default;
+};
+
+enum class TolerationOperator { Equal, Exists };
+
+struct Toleration {
+  std::string key;  ///< empty with Exists: tolerates every taint
+  TolerationOperator op = TolerationOperator::Equal;
+  std::string value;
+  std::optional<TaintEffect> effect;  ///< empty: every effect
+  std::optional<std::int64_t> toleration_seconds;
+  friend bool operator==(const Toleration&, const Toleration&) = default;
+
+  /// v1.Toleration.ToleratesTaint.
+  [[nodiscard]] bool tolerates(const Taint& taint) const noexcept;
+};
+
+struct PreferredSchedulingTerm {
+  std::int32_t weight = 0;
+  NodeSelectorTerm preference;
+  friend bool operator==(const PreferredSchedulingTerm&, const PreferredSchedulingTerm&) = default;
+};
+
+struct NodeAffinity {
+  /// requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms (ORed); nullopt: none.
+  std::optional<std::vector<NodeSelectorTerm>> required;
+  std::vector<PreferredSchedulingTerm> preferred;
+  friend bool operator==(const NodeAffinity&, const NodeAffinity&) = default;
+};
+
+struct Affinity {
+  std::optional<NodeAffinity> node_affinity;
+  friend bool operator==(const Affinity&, const Affinity&) = default;
+};
+
+struct PodSpec {
+  std::vector<Container> containers;
+  std::vector<Container> init_containers;
+  ResourceList overhead;
+  Labels node_selector;
+  Affinity affinity;
+  std::vector<Toleration> tolerations;
+  std::optional<std::int32_t> priority;
+  std::string priority_class_name;
+  std::string preemption_policy;  ///< "PreemptLowerPriority" (default) or "Never"
+  std::string scheduler_name = "default-scheduler";
+  std::string node_name;          ///< non-empty: bound
+  std::string restart_policy = "Always";
+  std::int64_t termination_grace_period_seconds = 30;
+  friend bool operator==(const PodSpec&, const PodSpec&) = default;
+};
+
+struct PodCondition {
+  std::string type;    ///< "PodScheduled", "DisruptionTarget", ...
+  std::string status;  ///< "True" / "False"
+  std::string reason;
+  std::string message;
+  std::int64_t last_transition_ms = 0;
+  friend bool operator==(const PodCondition&, const PodCondition&) = default;
+};
+
+struct PodStatus {
+  PodPhase phase = PodPhase::Pending;
+  std::vector<PodCondition> conditions;
+  std::string nominated_node_name;
+  std::optional<std::int64_t> start_ms;  ///< status.startTime
+  friend bool operator==(const PodStatus&, const PodStatus&) = default;
+
+  [[nodiscard]] const PodCondition* condition(std::string_view type) const noexcept;
+};
+
+struct Pod {
+  ObjectMeta metadata;
+  PodSpec spec;
+  PodStatus status;
+  friend bool operator==(const Pod&, const Pod&) = default;
+
+  /// Succeeded or Failed: no longer holds node resources.
+  [[nodiscard]] bool terminated() const noexcept {
+    return status.phase == PodPhase::Succeeded || status.phase == PodPhase::Failed;
+  }
+  /// corev1helpers.PodPriority: spec.priority, 0 when unset.
+  [[nodiscard]] std::int32_t priority() const noexcept { return spec.priority.value_or(0); }
+  /// "namespace/name".
+  [[nodiscard]] std::string key() const;
+};
+
+[[nodiscard]] std::string_view to_string(PodPhase phase) noexcept;
+
+}  // namespace gpusched

@@ -1,0 +1,41 @@
+#pragma once
+/// Selectors: node selector terms (core/v1) and label selectors (metav1).
+
+#include <string>
+#include <vector>
+
+#include "gpusched/model/object_meta.hpp"
+
+namespace gpusched {
+
+/// NodeSelectorOperator and LabelSelectorOperator share their names; Gt/Lt only for nodes.
+enum class SelectorOperator { In, NotIn, Exists, DoesNotExist, Gt, Lt };
+
+struct SelectorRequirement {
+  std::string key;
+  SelectorOperator op = SelectorOperator::In;
+  std::vector<std::string> values;
+  friend bool operator==(const SelectorRequirement&, const SelectorRequirement&) = default;
+};
+
+/// core/v1 NodeSelectorTerm: requirements are ANDed.
+struct NodeSelectorTerm {
+  std::vector<SelectorRequirement> match_expressions;
+  std::vector<SelectorRequirement> match_fields;  ///< only `metadata.name` is supported upstream
+  friend bool operator==(const NodeSelectorTerm&, const NodeSelectorTerm&) = default;
+};
+
+/// metav1.LabelSelector: matchLabels and matchExpressions, ANDed.
+struct LabelSelector {
+  Labels match_labels;
+  std::vector<SelectorRequirement> match_expressions;
+  friend bool operator==(const LabelSelector&, const LabelSelector&) = default;
+
+  /// An empty selector matches everything (metav1.LabelSelectorAsSelector).
+  [[nodiscard]] bool matches(const Labels& labels) const;
+  [[nodiscard]] bool empty() const noexcept {
+    return match_labels.empty() && match_expressions.empty();
+  }
+};
+
+}  // namespace gpusched

@@ -1,0 +1,60 @@
+#pragma once
+/// The replay result (contract v1, scenario-format.md §2): a value the writers print.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpusched/model/object.hpp"
+#include "gpusched/sim/time.hpp"
+
+namespace gpusched {
+
+/// A Kubernetes Event as recorded; repeats of the same event are counted, as the API does.
+struct EventRecord {
+  TimeMs time = 0;        ///< first occurrence
+  TimeMs last_time = 0;   ///< last occurrence
+  std::int32_t count = 1;
+  std::string type;       ///< "Normal" / "Warning"
+  std::string reason;     ///< "Scheduled", "FailedScheduling", ...
+  std::string object;     ///< "Pod/default/x"
+  std::string message;
+};
+
+/// One pod at the end of the run (or at --until).
+struct PodRecord {
+  Pod pod;                          ///< final state, including conditions
+  ResourceList requests;            ///< effective request (PodRequests)
+  bool terminating = false;         ///< deletionTimestamp set, still holding resources
+  std::optional<TimeMs> created;
+  std::optional<TimeMs> scheduled;  ///< first bind
+  std::optional<TimeMs> finished;   ///< Succeeded / deleted
+};
+
+struct NodeRecord {
+  Node node;
+  ResourceList allocated;         ///< sum of requests of the non-terminated pods bound to it
+  std::vector<std::string> pods;  ///< "ns/name" of those pods, in bind order
+};
+
+struct ExpectationResult {
+  std::size_t index = 0;
+  std::string pointer;  ///< "/expect/<index>"
+  std::string at;       ///< "30s" or "end"
+  bool ok = false;
+  std::string message;  ///< what was checked; on failure expected vs actual
+};
+
+struct SimulationResult {
+  std::string scenario;
+  std::string source;
+  TimeMs time = 0;  ///< the clock when the run ended
+  std::vector<PodRecord> pods;    ///< ordered by namespace, then name
+  std::vector<NodeRecord> nodes;  ///< ordered by name
+  std::vector<EventRecord> events;
+  std::vector<ExpectationResult> expectations;
+  bool passed = true;
+};
+
+}  // namespace gpusched

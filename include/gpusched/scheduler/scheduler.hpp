@@ -1,0 +1,75 @@
+#pragma once
+/// kube-scheduler's scheduling loop (pkg/scheduler/schedule_one.go) over a ClusterState, with
+/// its queue (pkg/scheduler/backend/queue).
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpusched/framework/cluster_event.hpp"
+#include "gpusched/framework/framework.hpp"
+#include "gpusched/scheduler/config.hpp"
+#include "gpusched/sim/time.hpp"
+
+namespace gpusched {
+
+class ClusterState;
+class Rng;
+class SchedulingQueue;
+
+/// What the scheduler reports to the simulation around it.
+class SchedulerHooks : public PreemptionSink {
+ public:
+  /// A Kubernetes Event about a pod, at the current virtual time.
+  virtual void record_event(const PodInfo& pod, std::string_view type, std::string_view reason,
+                            std::string message) = 0;
+  /// The pod was bound to a node (it is now Running on it).
+  virtual void bound(PodInfo& pod) = 0;
+};
+
+class Scheduler {
+ public:
+  /// Throws std::invalid_argument when a profile names an unknown plugin.
+  Scheduler(const SchedulerConfig& config, ClusterState& cluster, Rng& rng, SchedulerHooks& hooks);
+  ~Scheduler();
+  Scheduler(const Scheduler&) = delete;
+  Scheduler& operator=(const Scheduler&) = delete;
+
+  /// A new unbound pod: queued if a profile serves its schedulerName.
+  void pod_added(PodInfo& pod, TimeMs now);
+  /// A queued pod changed (labels, tolerations, priority...): re-queued as upstream's update hints say.
+  void pod_updated(PodInfo& pod, const Pod& old_pod, TimeMs now);
+  /// A pod is about to be removed (deleted or bound elsewhere): it leaves the queue.
+  void pod_removed(const PodInfo& pod);
+  /// A cluster event: unschedulable pods whose rejecting plugins care are moved back.
+  void cluster_event(const ClusterEvent& event, const EventObjects& objects, TimeMs now);
+
+  /// Runs scheduling cycles until no pod is ready at `now`. Returns the number of cycles.
+  std::size_t run(TimeMs now);
+  /// The next time at or after `now` a queue timer (error backoff expiry, unschedulable leftover
+  /// flush) fires.
+  [[nodiscard]] std::optional<TimeMs> next_timer(TimeMs now) const;
+  /// Fires the queue timers due at `now`.
+  void on_timer(TimeMs now);
+  /// True when every waiting pod already failed against the current cluster state, so further
+  /// retries cannot change anything.
+  [[nodiscard]] bool quiescent() const;
+
+ private:
+  struct Attempt;
+  void schedule_one(TimeMs now);
+  [[nodiscard]] Framework* framework_for(const Pod& pod) const;
+
+  const SchedulerConfig& config_;
+  ClusterState& cluster_;
+  Rng& rng_;
+  SchedulerHooks& hooks_;
+  std::vector<std::unique_ptr<Framework>> frameworks_;
+  std::unique_ptr<SchedulingQueue> queue_;
+  std::size_t next_start_node_index_ = 0;
+};
+
+}  // namespace gpusched

@@ -1,0 +1,83 @@
+#pragma once
+/// A scenario: the cluster at 0s, a timeline of actions and the expectations to check
+/// (../docs/scenario-format.md, contract v1).
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "gpusched/model/object.hpp"
+#include "gpusched/scheduler/config.hpp"
+#include "gpusched/sim/time.hpp"
+
+namespace gpusched {
+
+enum class Verb { Apply, Delete, Patch, Cordon, Uncordon, Scale };
+
+/// One timeline entry: `at` and exactly one verb.
+struct Action {
+  TimeMs at = 0;
+  Verb verb = Verb::Apply;
+  std::string pointer;           ///< where it is in the file, e.g. "/timeline/3"
+  std::vector<Object> objects;   ///< Apply
+  ObjectRef target;              ///< Delete, Patch, Scale, Cordon, Uncordon (kind Node)
+  std::optional<std::int64_t> grace_period_seconds;  ///< Delete; default 0
+  std::string merge_patch;       ///< Patch: the JSON merge patch (RFC 7386) as JSON text
+  std::int32_t replicas = 0;     ///< Scale
+};
+
+/// `{"pod": "ns/name", ...}`: fields left empty are not checked.
+struct PodExpectation {
+  std::string pod;  ///< "ns/name"; a glob ("default/web-*") must match exactly one pod
+  std::optional<std::string> phase;  ///< Pending, Running, Succeeded, Failed, Absent
+  std::optional<std::optional<std::string>> node;  ///< engaged with nullopt: must be unbound
+  std::optional<std::string> reason;
+  std::optional<std::string> message;
+  std::optional<std::string> message_contains;
+  std::optional<std::optional<std::string>> nominated_node;
+};
+
+/// `{"pods": "ns/prefix*", "phases": {"Running": 1}}`.
+struct PodsExpectation {
+  std::string pattern;
+  std::map<std::string, std::int64_t> phases;
+};
+
+/// `{"node": "w1", "allocatable": {...}, "allocated": {...}}`.
+struct NodeExpectation {
+  std::string node;
+  ResourceList allocatable;
+  ResourceList allocated;
+};
+
+/// `{"event": {"reason", "object", "message" | "messageContains", "type"}}`.
+struct EventExpectation {
+  std::optional<std::string> type;
+  std::optional<std::string> reason;
+  std::optional<std::string> object;  ///< "ns/name" (a pod) or "Kind/ns/name"; globs allowed
+  std::optional<std::string> message;
+  std::optional<std::string> message_contains;
+};
+
+struct Expectation {
+  std::optional<TimeMs> at;  ///< nullopt: "end"
+  std::string pointer;       ///< e.g. "/expect/2"
+  std::variant<PodExpectation, PodsExpectation, NodeExpectation, EventExpectation> check;
+};
+
+struct Scenario {
+  std::string name;
+  std::string description;
+  std::string source;  ///< file it was read from, for messages
+  SchedulerConfig scheduler;
+  std::vector<Object> cluster;
+  std::vector<std::string> cluster_pointers;  ///< "/cluster/<i>" for each object
+  std::vector<Action> timeline;
+  std::vector<Expectation> expect;
+  std::optional<TimeMs> until;
+};
+
+}  // namespace gpusched

@@ -1,0 +1,25 @@
+#include "gpusched/error.hpp"
+
+#include <utility>
+
+namespace gpusched {
+namespace {
+std::string render(const std::string& file, const std::string& pointer, const std::string& reason,
+                   int line) {
+  std::string out = file;
+  if (line > 0) out += ":" + std::to_string(line);
+  out += ": ";
+  if (!pointer.empty()) out += pointer + ": ";
+  out += reason;
+  return out;
+}
+}  // namespace
+
+InputError::InputError(std::string file, std::string pointer, std::string reason, int line)
+    : std::runtime_error(render(file, pointer, reason, line)),
+      file_(std::move(file)),
+      pointer_(std::move(pointer)),
+      reason_(std::move(reason)),
+      line_(line) {}
+
+}  // namespace gpusched

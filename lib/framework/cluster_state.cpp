@@ -1,0 +1,296 @@
+#include "gpusched/framework/cluster_state.hpp"
+
+#include <algorithm>
+#include <cassert>
+
+#include "gpusched/model/pod_requests.hpp"
+
+namespace gpusched {
+namespace {
+
+constexpr std::int64_t kDefaultMaxPods = 110;  // kubelet --max-pods default
+// pkg/scheduler/util/pod_resources.go: DefaultMilliCPURequest, DefaultMemoryRequest.
+constexpr std::int64_t kDefaultMilliCpuRequest = 100;
+constexpr std::int64_t kDefaultMemoryRequest = 200LL * 1024 * 1024;
+
+std::string pod_key(std::string_view ns, std::string_view name) {
+  std::string key;
+  key.reserve(ns.size() + name.size() + 1);
+  key.append(ns).append("/").append(name);
+  return key;
+}
+
+// utilnode.GetZoneKey (k8s.io/component-helpers/node/topology): the beta labels win.
+std::string zone_key(const Node& node) {
+  auto get = [&](std::string_view beta, std::string_view ga) -> std::string {
+    if (auto it = node.metadata.labels.find(beta); it != node.metadata.labels.end()) return it->second;
+    if (auto it = node.metadata.labels.find(ga); it != node.metadata.labels.end()) return it->second;
+    return {};
+  };
+  const std::string zone = get("failure-domain.beta.kubernetes.io/zone", "topology.kubernetes.io/zone");
+  const std::string region =
+      get("failure-domain.beta.kubernetes.io/region", "topology.kubernetes.io/region");
+  if (region.empty() && zone.empty()) return {};
+  return region + std::string(":\0:", 3) + zone;
+}
+
+// Requests with upstream's non-zero defaults for containers that leave cpu or memory unset
+// (PodResourcesOptions.NonMissingContainerRequests), used by the Fit scorer.
+ResourceList nonzero_requests(const PodSpec& spec) {
+  PodSpec copy = spec;
+  auto apply = [](std::vector<Container>& containers) {
+    for (auto& c : containers) {
+      c.requests.try_emplace(std::string(resource::kCpu), Quantity(kDefaultMilliCpuRequest));
+      c.requests.try_emplace(std::string(resource::kMemory),
+                             Quantity::from_units(kDefaultMemoryRequest, QuantityFormat::BinarySI));
+    }
+  };
+  apply(copy.containers);
+  apply(copy.init_containers);
+  return pod_requests(copy);
+}
+
+}  // namespace
+
+ClusterState::ClusterState() : resources_(pool_) {}
+
+NodeInfo& ClusterState::add_node(Node node) {
+  auto info = std::make_unique<NodeInfo>();
+  NodeInfo& ref = *info;
+  ref.slot = node_slots_++;
+  ref.node = std::move(node);
+  compile_node(ref);
+  const std::string zone = zone_key(ref.node);
+  if (!zone_nodes_.contains(zone)) zones_.push_back(zone);
+  zone_nodes_[zone].push_back(&ref);
+  nodes_.emplace(ref.node.metadata.name, std::move(info));
+  rebuild_node_list();
+  // Pods bound to this name before the node existed start holding it now.
+  for (auto& [key, pod] : pods_) {
+    if (pod->node == nullptr && pod->pod.spec.node_name == ref.node.metadata.name &&
+        !pod->pod.terminated()) {
+      hold(*pod, ref);
+    }
+  }
+  ++generation_;
+  return ref;
+}
+
+void ClusterState::update_node(NodeInfo& info, Node node) {
+  const std::string old_zone = zone_key(info.node);
+  info.node = std::move(node);
+  compile_node(info);
+  const std::string new_zone = zone_key(info.node);
+  if (old_zone != new_zone) {
+    // nodeTree.updateNode: remove from the old zone, append to the new one.
+    auto& old_list = zone_nodes_[old_zone];
+    std::erase(old_list, &info);
+    if (old_list.empty()) {
+      zone_nodes_.erase(old_zone);
+      std::erase(zones_, old_zone);
+    }
+    if (!zone_nodes_.contains(new_zone)) zones_.push_back(new_zone);
+    zone_nodes_[new_zone].push_back(&info);
+    rebuild_node_list();
+  }
+  ++info.generation;
+  ++generation_;
+}
+
+void ClusterState::remove_node(NodeInfo& info) {
+  for (PodInfo* pod : info.pods) pod->node = nullptr;
+  const std::string zone = zone_key(info.node);
+  auto& list = zone_nodes_[zone];
+  std::erase(list, &info);
+  if (list.empty()) {
+    zone_nodes_.erase(zone);
+    std::erase(zones_, zone);
+  }
+  nodes_.erase(info.node.metadata.name);
+  rebuild_node_list();
+  ++generation_;
+}
+
+NodeInfo* ClusterState::find_node(std::string_view name) noexcept {
+  auto it = nodes_.find(name);
+  return it == nodes_.end() ? nullptr : it->second.get();
+}
+
+// pkg/scheduler/backend/cache/node_tree.go list(): one node of each zone in turn.
+void ClusterState::rebuild_node_list() {
+  node_list_.clear();
+  for (std::size_t index = 0;; ++index) {
+    bool any = false;
+    for (const auto& zone : zones_) {
+      const auto& nodes = zone_nodes_[zone];
+      if (index < nodes.size()) {
+        node_list_.push_back(nodes[index]);
+        any = true;
+      }
+    }
+    if (!any) break;
+  }
+}
+
+void ClusterState::compile_node(NodeInfo& info) {
+  Node& node = info.node;
+  // A kubelet always advertises its pod capacity; a scenario that leaves it out gets the default.
+  if (!node.capacity.contains(resource::kPods) && !node.allocatable.contains(resource::kPods)) {
+    node.capacity.emplace(resource::kPods, Quantity::from_units(kDefaultMaxPods));
+    node.allocatable.emplace(resource::kPods, Quantity::from_units(kDefaultMaxPods));
+  }
+  info.name = pool_.intern(node.metadata.name);
+  info.labels.clear();
+  for (const auto& [k, v] : node.metadata.labels) info.labels.emplace_back(pool_.intern(k), pool_.intern(v));
+  std::sort(info.labels.begin(), info.labels.end());
+  info.taints.clear();
+  for (const Taint& t : node.effective_taints()) {
+    // taint_toleration.go: fmt.Sprintf("node(s) had untolerated taint {%s: %s}", key, value).
+    info.taints.push_back(TaintInfo{pool_.intern(t.key), pool_.intern(t.value), t.effect,
+                                    pool_.intern("node(s) had untolerated taint {" + t.key + ": " +
+                                                 t.value + "}")});
+  }
+  info.allocatable.clear();
+  info.allowed_pods = 0;
+  for (const auto& [name, q] : node.allocatable) {
+    if (name == resource::kPods) {
+      info.allowed_pods = q.value();
+    } else {
+      info.allocatable.set(resources_.intern(name), q.milli());
+    }
+  }
+}
+
+PodInfo& ClusterState::add_pod(Pod pod) {
+  auto info = std::make_unique<PodInfo>();
+  PodInfo& ref = *info;
+  ref.pod = std::move(pod);
+  ref.sequence = ++pod_sequence_;
+  compile_pod(ref);
+  pods_.emplace(pod_key(ref.pod.metadata.namespace_, ref.pod.metadata.name), std::move(info));
+  if (!ref.pod.spec.node_name.empty() && !ref.pod.terminated()) {
+    if (NodeInfo* node = find_node(ref.pod.spec.node_name)) hold(ref, *node);
+  }
+  ++generation_;
+  return ref;
+}
+
+void ClusterState::update_pod(PodInfo& info, Pod pod) {
+  NodeInfo* node = info.node;
+  if (node != nullptr) unhold(info);
+  info.pod = std::move(pod);
+  compile_pod(info);
+  if (!info.pod.spec.node_name.empty() && !info.pod.terminated()) {
+    if (NodeInfo* target = find_node(info.pod.spec.node_name)) hold(info, *target);
+  }
+  ++generation_;
+}
+
+void ClusterState::bind(PodInfo& info, NodeInfo& node) {
+  assert(info.node == nullptr && info.pod.spec.node_name.empty());
+  info.pod.spec.node_name = node.node.metadata.name;
+  hold(info, node);
+  ++generation_;
+}
+
+void ClusterState::release(PodInfo& info) {
+  if (info.node != nullptr) unhold(info);
+  ++generation_;
+}
+
+void ClusterState::remove_pod(PodInfo& info) {
+  if (info.node != nullptr) unhold(info);
+  pods_.erase(pod_key(info.pod.metadata.namespace_, info.pod.metadata.name));
+  ++generation_;
+}
+
+PodInfo* ClusterState::find_pod(std::string_view namespace_, std::string_view name) noexcept {
+  auto it = pods_.find(pod_key(namespace_, name));
+  return it == pods_.end() ? nullptr : it->second.get();
+}
+
+void ClusterState::hold(PodInfo& pod, NodeInfo& node) {
+  node.add_pod(pod);
+  pod.node = &node;
+}
+
+void ClusterState::unhold(PodInfo& pod) {
+  pod.node->remove_pod(pod);
+  pod.node = nullptr;
+}
+
+void ClusterState::compile_pod(PodInfo& info) {
+  const Pod& pod = info.pod;
+  info.priority = pod.priority();
+  info.requests.clear();
+  for (const auto& [name, q] : pod_requests(pod.spec)) {
+    if (name == resource::kPods || q.milli() == 0) continue;
+    info.requests.push_back(ResAmount{resources_.intern(name), q.milli()});
+  }
+  // fitsRequest checks cpu, memory, ephemeral-storage, then scalars: keep the fixed ids first.
+  std::sort(info.requests.begin(), info.requests.end(),
+            [](const ResAmount& a, const ResAmount& b) { return a.id < b.id; });
+  const ResourceList nonzero = nonzero_requests(pod.spec);
+  auto milli_of = [&](std::string_view name) {
+    auto it = nonzero.find(name);
+    return it == nonzero.end() ? 0 : it->second.milli();
+  };
+  info.nonzero_cpu = milli_of(resource::kCpu);
+  info.nonzero_memory = milli_of(resource::kMemory);
+
+  info.tolerations.clear();
+  for (const Toleration& t : pod.spec.tolerations) {
+    info.tolerations.push_back(
+        TolerationInfo{pool_.intern(t.key), t.op, pool_.intern(t.value), t.effect});
+  }
+  info.node_selector.clear();
+  for (const auto& [k, v] : pod.spec.node_selector) {
+    info.node_selector.emplace_back(pool_.intern(k), pool_.intern(v));
+  }
+  auto compile_requirement = [&](const SelectorRequirement& r) {
+    RequirementInfo out;
+    out.key = pool_.intern(r.key);
+    out.op = r.op;
+    for (const auto& v : r.values) out.values.push_back(pool_.intern(v));
+    std::sort(out.values.begin(), out.values.end());
+    if ((r.op == SelectorOperator::Gt || r.op == SelectorOperator::Lt) && r.values.size() == 1) {
+      // Validation guarantees an integer; keep nullopt (never matches) if it is not.
+      try {
+        std::size_t used = 0;
+        const long long v = std::stoll(r.values[0], &used);
+        if (used == r.values[0].size()) out.bound = v;
+      } catch (const std::exception&) {
+      }
+    }
+    return out;
+  };
+  auto compile_term = [&](const NodeSelectorTerm& term) {
+    TermInfo out;
+    for (const auto& r : term.match_expressions) out.match_expressions.push_back(compile_requirement(r));
+    for (const auto& r : term.match_fields) out.match_fields.push_back(compile_requirement(r));
+    return out;
+  };
+  info.required_terms.reset();
+  info.preferred_terms.clear();
+  if (const auto& na = pod.spec.affinity.node_affinity) {
+    if (na->required) {
+      info.required_terms.emplace();
+      for (const auto& term : *na->required) info.required_terms->push_back(compile_term(term));
+    }
+    for (const auto& pref : na->preferred) {
+      info.preferred_terms.emplace_back(pref.weight, compile_term(pref.preference));
+    }
+  }
+  info.host_ports.clear();
+  // nodeports.getContainerPorts: every container's ports with a host port.
+  for (const Container& c : pod.spec.containers) {
+    for (const ContainerPort& p : c.ports) {
+      if (p.host_port <= 0) continue;
+      info.host_ports.push_back(HostPort{pool_.intern(p.host_ip.empty() ? "0.0.0.0" : p.host_ip),
+                                         pool_.intern(p.protocol.empty() ? "TCP" : p.protocol),
+                                         p.host_port});
+    }
+  }
+}
+
+}  // namespace gpusched

@@ -1,0 +1,256 @@
+#include "gpusched/framework/framework.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "gpusched/scheduler/diagnosis.hpp"
+#include "plugins/registry.hpp"
+
+namespace gpusched {
+namespace {
+
+bool disables(const PluginSet& set, std::string_view name) {
+  return std::any_of(set.disabled.begin(), set.disabled.end(),
+                     [&](const PluginRef& p) { return p.name == "*" || p.name == name; });
+}
+
+const PluginRef* enabled_in(const PluginSet& set, std::string_view name) {
+  for (const PluginRef& p : set.enabled) {
+    if (p.name == name) return &p;
+  }
+  return nullptr;
+}
+
+// The plugins of one extension point: explicitly enabled ones first, in their order, then the
+// MultiPoint ones not disabled at this point (expandMultiPointPlugins' ordering).
+template <class Point>
+std::vector<Point*> expand(const std::vector<std::unique_ptr<Plugin>>& instances,
+                           const std::vector<std::string>& multi_point, const PluginSet& point) {
+  std::vector<Point*> out;
+  auto add = [&](std::string_view name) {
+    for (const auto& p : instances) {
+      if (p->name() != name) continue;
+      if (auto* typed = dynamic_cast<Point*>(p.get());
+          typed != nullptr && std::find(out.begin(), out.end(), typed) == out.end()) {
+        out.push_back(typed);
+      }
+    }
+  };
+  for (const PluginRef& p : point.enabled) add(p.name);
+  for (const std::string& name : multi_point) {
+    if (!disables(point, name)) add(name);
+  }
+  return out;
+}
+
+}  // namespace
+
+Framework::Framework(const Profile& profile, Handle handle) : profile_(profile), handle_(handle) {
+  handle_.framework = this;
+  const PluginsConfig& cfg = profile_.plugins;
+  // MultiPoint: the defaults minus the disabled ones, plus the enabled ones (a weight given for
+  // a default plugin overrides its default weight).
+  std::vector<PluginRef> multi;
+  for (const PluginRef& p : plugins::default_plugins(handle_.version)) {
+    if (!disables(cfg.multi_point, p.name)) multi.push_back(p);
+  }
+  for (const PluginRef& p : cfg.multi_point.enabled) {
+    auto it = std::find_if(multi.begin(), multi.end(), [&](const PluginRef& m) { return m.name == p.name; });
+    if (it == multi.end()) {
+      multi.push_back(p);
+    } else if (p.weight != 0) {
+      it->weight = p.weight;
+    }
+  }
+  std::vector<std::string> multi_names;
+  for (const PluginRef& p : multi) multi_names.push_back(p.name);
+
+  auto instantiate = [&](const std::string& name) {
+    for (const auto& p : plugins_) {
+      if (p->name() == name) return;
+    }
+    auto plugin = plugins::make_plugin(name, handle_, profile_);
+    if (!plugin) throw std::invalid_argument("unknown plugin \"" + name + "\"");
+    plugin->set_slot(plugins_.size());
+    plugins_.push_back(std::move(plugin));
+  };
+  for (const std::string& name : multi_names) instantiate(name);
+  for (const PluginSet* set : {&cfg.queue_sort, &cfg.pre_filter, &cfg.filter, &cfg.post_filter,
+                               &cfg.pre_score, &cfg.score, &cfg.reserve, &cfg.permit, &cfg.pre_bind,
+                               &cfg.bind}) {
+    for (const PluginRef& p : set->enabled) instantiate(p.name);
+  }
+
+  const PluginSet none;
+  auto sorts = expand<QueueSortPlugin>(plugins_, multi_names, cfg.queue_sort);
+  if (sorts.empty()) throw std::invalid_argument("profile \"" + profile_.scheduler_name + "\" has no QueueSort plugin");
+  queue_sort_ = sorts.front();
+  pre_enqueue_ = expand<PreEnqueuePlugin>(plugins_, multi_names, none);
+  pre_filter_ = expand<PreFilterPlugin>(plugins_, multi_names, cfg.pre_filter);
+  filter_ = expand<FilterPlugin>(plugins_, multi_names, cfg.filter);
+  post_filter_ = expand<PostFilterPlugin>(plugins_, multi_names, cfg.post_filter);
+  pre_score_ = expand<PreScorePlugin>(plugins_, multi_names, cfg.pre_score);
+  for (ScorePlugin* p : expand<ScorePlugin>(plugins_, multi_names, cfg.score)) {
+    std::int64_t weight = 0;
+    if (const PluginRef* ref = enabled_in(cfg.score, p->name())) weight = ref->weight;
+    if (weight == 0) {
+      for (const PluginRef& m : multi) {
+        if (m.name == p->name()) weight = m.weight;
+      }
+    }
+    score_.emplace_back(p, weight == 0 ? 1 : weight);  // a zero weight means 1, as upstream
+  }
+  reserve_ = expand<ReservePlugin>(plugins_, multi_names, cfg.reserve);
+  permit_ = expand<PermitPlugin>(plugins_, multi_names, cfg.permit);
+  bind_ = expand<BindPlugin>(plugins_, multi_names, cfg.bind);
+  if (bind_.empty()) throw std::invalid_argument("profile \"" + profile_.scheduler_name + "\" has no Bind plugin");
+  for (const auto& p : plugins_) {
+    if (const auto* ext = dynamic_cast<const EnqueueExtensions*>(p.get())) {
+      for (const ClusterEventWithHint& e : ext->events_to_register()) registrations_.push_back({e, ext});
+    }
+  }
+}
+
+Framework::~Framework() = default;
+
+Plugin* Framework::find(std::string_view name) const noexcept {
+  for (const auto& p : plugins_) {
+    if (p->name() == name) return p.get();
+  }
+  return nullptr;
+}
+
+Code Framework::run_pre_enqueue(const PodInfo& pod, std::string& plugin, std::string& message) const {
+  for (const PreEnqueuePlugin* p : pre_enqueue_) {
+    const Code code = p->pre_enqueue(pod, message);
+    if (code != Code::Success) {
+      plugin = p->name();
+      return code;
+    }
+  }
+  return Code::Success;
+}
+
+Code Framework::run_pre_filter(CycleState& state, const PodInfo& pod, PreFilterResult& result,
+                               std::vector<std::string>& narrowing, std::string& message,
+                               std::string& plugin) {
+  for (PreFilterPlugin* p : pre_filter_) {
+    PreFilterResult r;
+    std::string msg;
+    const Code code = p->pre_filter(state, pod, r, msg);
+    if (code == Code::Skip) {
+      state.skip_filter(p->slot());
+      continue;
+    }
+    if (code != Code::Success) {
+      message = std::move(msg);
+      plugin = p->name();
+      return code;
+    }
+    if (!r.node_names) continue;
+    narrowing.emplace_back(p->name());
+    if (!result.node_names) {
+      result.node_names = std::move(r.node_names);
+    } else {
+      std::vector<StrId> both;
+      std::sort(r.node_names->begin(), r.node_names->end());
+      std::sort(result.node_names->begin(), result.node_names->end());
+      std::set_intersection(result.node_names->begin(), result.node_names->end(),
+                            r.node_names->begin(), r.node_names->end(), std::back_inserter(both));
+      result.node_names = std::move(both);
+    }
+    if (result.node_names->empty()) {
+      // RunPreFilterPlugins: an empty intersection rejects the pod.
+      std::sort(narrowing.begin(), narrowing.end());
+      if (narrowing.size() == 1) {
+        message = "node(s) didn't satisfy plugin " + narrowing.front();
+      } else {
+        message = "node(s) didn't satisfy plugin(s) [";
+        for (std::size_t i = 0; i < narrowing.size(); ++i) message += (i ? " " : "") + narrowing[i];
+        message += "] simultaneously";
+      }
+      plugin = p->name();
+      return Code::UnschedulableAndUnresolvable;
+    }
+  }
+  return Code::Success;
+}
+
+Code Framework::run_filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
+                           NodeStatus& status) const {
+  for (const FilterPlugin* p : filter_) {
+    if (state.filter_skipped(p->slot())) continue;
+    status.reasons.clear();
+    const Code code = p->filter(state, pod, node, status.reasons);
+    if (code != Code::Success) {
+      status.code = code;
+      status.plugin = p->name();
+      return code;
+    }
+  }
+  status.code = Code::Success;
+  return Code::Success;
+}
+
+PostFilterResult Framework::run_post_filter(CycleState& state, const PodInfo& pod,
+                                            const Diagnosis& diagnosis) {
+  std::string messages;
+  std::optional<std::string> nominated;
+  for (PostFilterPlugin* p : post_filter_) {
+    PostFilterResult r = p->post_filter(state, pod, diagnosis);
+    if (r.code == Code::Success) return r;
+    if (r.code == Code::UnschedulableAndUnresolvable) return r;
+    if (r.nominated_node) nominated = r.nominated_node;
+    if (!r.message.empty()) messages += (messages.empty() ? "" : ", ") + r.message;
+  }
+  return PostFilterResult{Code::Unschedulable, std::move(messages), std::move(nominated)};
+}
+
+void Framework::run_score(CycleState& state, const PodInfo& pod,
+                          std::span<const NodeInfo* const> nodes, std::span<std::int64_t> totals) {
+  std::fill(totals.begin(), totals.end(), 0);
+  for (PreScorePlugin* p : pre_score_) {
+    if (p->pre_score(state, pod, nodes) == Code::Skip) state.skip_score(p->slot());
+  }
+  scratch_.resize(nodes.size());
+  for (const auto& [plugin, weight] : score_) {
+    if (state.score_skipped(plugin->slot())) continue;
+    for (std::size_t i = 0; i < nodes.size(); ++i) scratch_[i] = plugin->score(state, pod, *nodes[i]);
+    plugin->normalize(state, pod, scratch_);
+    for (std::size_t i = 0; i < nodes.size(); ++i) totals[i] += scratch_[i] * weight;
+  }
+}
+
+Code Framework::run_reserve(CycleState& state, const PodInfo& pod, NodeInfo& node) {
+  for (std::size_t i = 0; i < reserve_.size(); ++i) {
+    if (reserve_[i]->reserve(state, pod, node) != Code::Success) {
+      // Unreserve in reverse order, the failed plugin included.
+      for (std::size_t j = i + 1; j-- > 0;) reserve_[j]->unreserve(state, pod, node);
+      return Code::Unschedulable;
+    }
+  }
+  return Code::Success;
+}
+
+void Framework::run_unreserve(CycleState& state, const PodInfo& pod, NodeInfo& node) {
+  for (auto it = reserve_.rbegin(); it != reserve_.rend(); ++it) (*it)->unreserve(state, pod, node);
+}
+
+Code Framework::run_permit(CycleState& state, const PodInfo& pod, const NodeInfo& node,
+                           std::string& message) {
+  for (PermitPlugin* p : permit_) {
+    const Code code = p->permit(state, pod, node, message);
+    if (code != Code::Success) return code;
+  }
+  return Code::Success;
+}
+
+Code Framework::run_bind(CycleState& state, PodInfo& pod, NodeInfo& node) {
+  for (BindPlugin* p : bind_) {
+    const Code code = p->bind(state, pod, node);
+    if (code != Code::Skip) return code;
+  }
+  return Code::Skip;
+}
+
+}  // namespace gpusched

@@ -1,0 +1,43 @@
+#include "gpusched/framework/node_info.hpp"
+
+#include <algorithm>
+
+#include "gpusched/framework/pod_info.hpp"
+
+namespace gpusched {
+
+StrId NodeInfo::label(StrId key) const noexcept {
+  auto it = std::lower_bound(labels.begin(), labels.end(), key,
+                             [](const auto& entry, StrId k) { return entry.first < k; });
+  return it != labels.end() && it->first == key ? it->second : StringPool::kMissing;
+}
+
+void NodeInfo::add_pod(PodInfo& pod) {
+  for (const ResAmount& r : pod.requests) requested.add(r.id, r.milli);
+  nonzero_cpu += pod.nonzero_cpu;
+  nonzero_memory += pod.nonzero_memory;
+  pods.push_back(&pod);
+  used_ports.insert(used_ports.end(), pod.host_ports.begin(), pod.host_ports.end());
+  ++generation;
+}
+
+void NodeInfo::remove_pod(const PodInfo& pod) {
+  for (const ResAmount& r : pod.requests) requested.add(r.id, -r.milli);
+  nonzero_cpu -= pod.nonzero_cpu;
+  nonzero_memory -= pod.nonzero_memory;
+  std::erase(pods, &pod);
+  for (const HostPort& p : pod.host_ports) {
+    auto it = std::find(used_ports.begin(), used_ports.end(), p);
+    if (it != used_ports.end()) used_ports.erase(it);
+  }
+  ++generation;
+}
+
+std::int64_t PodInfo::request(ResId id) const noexcept {
+  for (const auto& r : requests) {
+    if (r.id == id) return r.milli;
+  }
+  return 0;
+}
+
+}  // namespace gpusched

@@ -1,0 +1,201 @@
+#include "io/api_validation.hpp"
+
+#include <cstdio>
+
+namespace gpusched::io {
+namespace {
+
+// Regular expressions quoted in upstream messages
+// (k8s.io/apimachinery/pkg/util/validation/validation.go).
+constexpr std::string_view kLabelValueFmt = "(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?";
+constexpr std::string_view kLabelValueErrMsg =
+    "a valid label value must be an empty string or consist of alphanumeric characters, '-', '_' "
+    "or '.', and must start and end with an alphanumeric character";
+constexpr std::string_view kDns1123LabelFmt = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
+constexpr std::string_view kDns1123LabelErrMsg =
+    "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and "
+    "must start and end with an alphanumeric character";
+constexpr std::string_view kDns1123SubdomainFmt =
+    "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
+constexpr std::string_view kDns1123SubdomainErrMsg =
+    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or "
+    "'.', and must start and end with an alphanumeric character";
+
+/// validation.RegexError, including its doubled space before " or ".
+std::string regex_error(std::string_view message, std::string_view format,
+                        std::initializer_list<std::string_view> examples) {
+  std::string out(message);
+  out += " (e.g. ";
+  bool first = true;
+  for (std::string_view example : examples) {
+    if (!first) out += " or ";
+    first = false;
+    out += "'";
+    out += example;
+    out += "', ";
+  }
+  out += "regex used for validation is '";
+  out += format;
+  out += "')";
+  return out;
+}
+
+std::string max_len_error(int length) {
+  return "must be no more than " + std::to_string(length) + " characters";
+}
+
+bool is_lower_alnum(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+}
+bool is_alnum(char c) {
+  return is_lower_alnum(c) || (c >= 'A' && c <= 'Z');
+}
+
+/// [a-z0-9]([-a-z0-9]*[a-z0-9])?
+bool matches_dns1123_label(std::string_view s) {
+  if (s.empty() || !is_lower_alnum(s.front()) || !is_lower_alnum(s.back())) return false;
+  for (char c : s) {
+    if (!is_lower_alnum(c) && c != '-') return false;
+  }
+  return true;
+}
+
+bool matches_dns1123_subdomain(std::string_view s) {
+  while (true) {
+    std::size_t dot = s.find('.');
+    if (!matches_dns1123_label(s.substr(0, dot))) return false;
+    if (dot == std::string_view::npos) return true;
+    s.remove_prefix(dot + 1);
+  }
+}
+
+/// ([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9], the non-empty form of a label value.
+bool matches_label_value(std::string_view s) {
+  if (s.empty() || !is_alnum(s.front()) || !is_alnum(s.back())) return false;
+  for (char c : s) {
+    if (!is_alnum(c) && c != '-' && c != '_' && c != '.') return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string go_quote(std::string_view text) {
+  std::string out = "\"";
+  for (char c : text) {
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\x%02x", static_cast<unsigned char>(c));
+          out += buf;
+        } else {
+          out += c;
+        }
+    }
+  }
+  out += "\"";
+  return out;
+}
+
+std::string go_string_map(const Labels& map) {
+  std::string out = "map[string]string{";
+  bool first = true;
+  for (const auto& [key, value] : map) {
+    if (!first) out += ", ";
+    first = false;
+    out += go_quote(key) + ":" + go_quote(value);
+  }
+  return out + "}";
+}
+
+std::string invalid_value_raw(std::string_view rendered, std::string_view message) {
+  std::string out = "Invalid value: ";
+  out += rendered;
+  if (!message.empty()) out.append(": ").append(message);
+  return out;
+}
+
+std::string invalid_value(std::string_view value, std::string_view message) {
+  return invalid_value_raw(go_quote(value), message);
+}
+
+std::string invalid_value(std::int64_t value, std::string_view message) {
+  return invalid_value_raw(std::to_string(value), message);
+}
+
+std::string required_value(std::string_view message) {
+  std::string out = "Required value";
+  if (!message.empty()) out.append(": ").append(message);
+  return out;
+}
+
+std::string forbidden(std::string_view message) {
+  return "Forbidden: " + std::string(message);
+}
+
+std::string not_supported(std::string_view value,
+                          std::initializer_list<std::string_view> supported) {
+  std::string out = "Unsupported value: " + go_quote(value) + ": supported values: ";
+  bool first = true;
+  for (std::string_view s : supported) {
+    if (!first) out += ", ";
+    first = false;
+    out += go_quote(s);
+  }
+  return out;
+}
+
+std::string duplicate_value(std::string_view value) {
+  return "Duplicate value: " + go_quote(value);
+}
+
+std::vector<std::string> dns1123_subdomain_errors(std::string_view name) {
+  std::vector<std::string> errors;
+  if (name.size() > 253) errors.push_back(max_len_error(253));
+  if (!matches_dns1123_subdomain(name)) {
+    errors.push_back(regex_error(kDns1123SubdomainErrMsg, kDns1123SubdomainFmt, {"example.com"}));
+  }
+  return errors;
+}
+
+std::vector<std::string> dns1123_label_errors(std::string_view name) {
+  std::vector<std::string> errors;
+  if (name.size() > 63) errors.push_back(max_len_error(63));
+  if (!matches_dns1123_label(name)) {
+    // A valid subdomain that is not a valid label can only differ by its dots.
+    if (matches_dns1123_subdomain(name)) {
+      errors.emplace_back("must not contain dots");
+    } else {
+      errors.push_back(regex_error(kDns1123LabelErrMsg, kDns1123LabelFmt, {"my-name", "123-abc"}));
+    }
+  }
+  return errors;
+}
+
+std::vector<std::string> label_value_errors(std::string_view value) {
+  std::vector<std::string> errors;
+  if (value.size() > 63) errors.push_back(max_len_error(63));
+  if (!value.empty() && !matches_label_value(value)) {
+    errors.push_back(
+        regex_error(kLabelValueErrMsg, kLabelValueFmt, {"MyValue", "my_value", "12345"}));
+  }
+  return errors;
+}
+
+}  // namespace gpusched::io

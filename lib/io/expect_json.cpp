@@ -1,0 +1,145 @@
+#include "io/expect_json.hpp"
+
+#include <algorithm>
+#include <array>
+#include <limits>
+#include <string_view>
+
+#include "io/object_json.hpp"
+#include "io/time_json.hpp"
+
+namespace gpusched::io {
+namespace {
+
+constexpr std::array<std::string_view, 5> kPhases = {"Pending", "Running", "Succeeded", "Failed",
+                                                     "Absent"};
+
+std::string checked_phase(const JsonNode& node, std::string phase) {
+  if (std::find(kPhases.begin(), kPhases.end(), phase) == kPhases.end()) {
+    node.fail("unknown phase \"" + phase +
+              "\" (known phases: Pending, Running, Succeeded, Failed, Absent)");
+  }
+  return phase;
+}
+
+/// "ns/name" as written, or "name" meaning "default/name".
+std::string pod_name(const JsonNode& node) {
+  std::string name = node.string();
+  if (name.empty()) node.fail("pod name must not be empty");
+  return name.find('/') == std::string::npos ? "default/" + name : name;
+}
+
+/// A string, or null meaning "must be unset".
+std::optional<std::string> optional_string(const JsonNode& parent, std::string_view key,
+                                           bool& present) {
+  auto it = parent.json().find(key);
+  present = it != parent.json().end();
+  if (!present || it->is_null()) return std::nullopt;
+  return parent.get(key)->string();
+}
+
+ResourceList parse_quantities(const JsonNode& node) {
+  ResourceList list;
+  for (const auto& [name, entry] : node.entries()) {
+    std::string text;
+    std::string error;
+    std::optional<Quantity> quantity = read_quantity(entry, text, &error);
+    if (!quantity) entry.fail("invalid quantity \"" + text + "\": " + error);
+    list.emplace(name, *quantity);
+  }
+  return list;
+}
+
+PodExpectation parse_pod(const JsonNode& node) {
+  node.reject_unknown_keys(
+      {"at", "pod", "phase", "node", "reason", "message", "messageContains", "nominatedNode"});
+  PodExpectation out;
+  out.pod = pod_name(node.required("pod"));
+  if (auto phase = node.get("phase")) out.phase = checked_phase(*phase, phase->string());
+  bool present = false;
+  std::optional<std::string> bound = optional_string(node, "node", present);
+  if (present) out.node = bound;
+  std::optional<std::string> nominated = optional_string(node, "nominatedNode", present);
+  if (present) out.nominated_node = nominated;
+  if (auto reason = node.get("reason")) out.reason = reason->string();
+  if (auto message = node.get("message")) out.message = message->string();
+  if (auto contains = node.get("messageContains")) out.message_contains = contains->string();
+  return out;
+}
+
+PodsExpectation parse_pods(const JsonNode& node) {
+  node.reject_unknown_keys({"at", "pods", "phases"});
+  PodsExpectation out;
+  out.pattern = pod_name(node.required("pods"));
+  for (const auto& [phase, count] : node.required("phases").entries()) {
+    out.phases.emplace(checked_phase(count, phase),
+                       count.integer_in(0, std::numeric_limits<std::int64_t>::max()));
+  }
+  return out;
+}
+
+NodeExpectation parse_node(const JsonNode& node) {
+  node.reject_unknown_keys({"at", "node", "allocatable", "allocated"});
+  NodeExpectation out;
+  out.node = node.required("node").string();
+  if (auto allocatable = node.get("allocatable")) out.allocatable = parse_quantities(*allocatable);
+  if (auto allocated = node.get("allocated")) out.allocated = parse_quantities(*allocated);
+  return out;
+}
+
+EventExpectation parse_event(const JsonNode& node) {
+  node.reject_unknown_keys({"at", "event"});
+  JsonNode event = node.required("event");
+  event.reject_unknown_keys({"type", "reason", "object", "message", "messageContains"});
+  EventExpectation out;
+  if (auto type = event.get("type")) out.type = type->string();
+  if (auto reason = event.get("reason")) out.reason = reason->string();
+  if (auto object = event.get("object")) out.object = object->string();
+  if (auto message = event.get("message")) out.message = message->string();
+  if (auto contains = event.get("messageContains")) out.message_contains = contains->string();
+  return out;
+}
+
+Expectation parse_expectation(const JsonNode& node, std::optional<TimeMs> until) {
+  Expectation out;
+  out.pointer = node.pointer();
+  if (auto at = node.get("at")) {
+    if (!(at->is_string() && at->string() == "end")) {
+      out.at = parse_time(*at);
+      if (until && *out.at > *until) {
+        at->fail("at " + format_duration(*out.at) + " is after until " + format_duration(*until));
+      }
+    }
+  }
+  int forms = 0;
+  for (std::string_view key : {"pod", "pods", "event"}) forms += node.object().contains(key);
+  if (forms > 1) node.fail("an assertion has exactly one of \"pod\", \"pods\", \"event\"");
+  if (node.get("pod")) {
+    out.check = parse_pod(node);
+  } else if (node.get("pods")) {
+    out.check = parse_pods(node);
+  } else if (node.get("event")) {
+    out.check = parse_event(node);
+  } else if (node.get("node")) {
+    out.check = parse_node(node);
+  } else {
+    node.fail("an assertion needs one of \"pod\", \"pods\", \"node\" or \"event\"");
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<Expectation> parse_expectations(const JsonNode& node, std::optional<TimeMs> until) {
+  std::vector<JsonNode> items = node.elements();
+  if (items.size() > kMaxExpectations) {
+    node.fail("expect has " + std::to_string(items.size()) + " assertions; the limit is " +
+              std::to_string(kMaxExpectations));
+  }
+  std::vector<Expectation> out;
+  out.reserve(items.size());
+  for (const JsonNode& item : items) out.push_back(parse_expectation(item, until));
+  return out;
+}
+
+}  // namespace gpusched::io

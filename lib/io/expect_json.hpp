@@ -1,0 +1,20 @@
+#pragma once
+/// The `expect` list of a scenario: assertions on pods, pod counts, nodes and events
+/// (scenario-format.md, "Assertions").
+
+#include <optional>
+#include <vector>
+
+#include "gpusched/sim/scenario.hpp"
+#include "io/json_node.hpp"
+
+namespace gpusched::io {
+
+/// Most assertions a scenario may hold.
+inline constexpr std::size_t kMaxExpectations = 10'000;
+
+/// Parses the expect array at `node`; an `at` later than `until` is an error.
+[[nodiscard]] std::vector<Expectation> parse_expectations(const JsonNode& node,
+                                                          std::optional<TimeMs> until);
+
+}  // namespace gpusched::io

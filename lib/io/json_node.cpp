@@ -1,0 +1,135 @@
+#include "io/json_node.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace gpusched::io {
+namespace {
+
+PathStep field_step(std::string_view name) {
+  return PathStep{PathStep::Kind::Field, std::string(name), 0};
+}
+
+}  // namespace
+
+std::string escape_pointer_token(std::string_view token) {
+  std::string out;
+  for (char c : token) {
+    if (c == '~') {
+      out += "~0";
+    } else if (c == '/') {
+      out += "~1";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+void JsonNode::expect_type(nlohmann::json::value_t type, std::string_view what) const {
+  bool ok = value_->type() == type ||
+            (type == nlohmann::json::value_t::number_integer && value_->is_number_unsigned());
+  if (!ok) fail("expected " + std::string(what) + ", got " + value_->type_name());
+}
+
+const nlohmann::json& JsonNode::object() const {
+  expect_type(nlohmann::json::value_t::object, "an object");
+  return *value_;
+}
+
+std::optional<JsonNode> JsonNode::get(std::string_view key) const {
+  auto it = object().find(key);
+  if (it == value_->end() || it->is_null()) return std::nullopt;
+  FieldPath path = path_;
+  path.push_back(field_step(key));
+  return JsonNode(*source_, *it, pointer_ + "/" + escape_pointer_token(key), std::move(path));
+}
+
+JsonNode JsonNode::missing(std::string_view key) const {
+  FieldPath path = path_;
+  path.push_back(field_step(key));
+  return JsonNode(*source_, *value_, pointer_ + "/" + escape_pointer_token(key), std::move(path));
+}
+
+JsonNode JsonNode::required(std::string_view key) const {
+  std::optional<JsonNode> child = get(key);
+  if (!child) fail("missing required key \"" + std::string(key) + "\"");
+  return *child;
+}
+
+std::vector<JsonNode> JsonNode::elements() const {
+  expect_type(nlohmann::json::value_t::array, "an array");
+  std::vector<JsonNode> out;
+  out.reserve(value_->size());
+  for (std::size_t i = 0; i < value_->size(); ++i) {
+    FieldPath path = path_;
+    path.push_back(PathStep{PathStep::Kind::Index, {}, i});
+    out.emplace_back(*source_, (*value_)[i], pointer_ + "/" + std::to_string(i), std::move(path));
+  }
+  return out;
+}
+
+std::vector<std::pair<std::string, JsonNode>> JsonNode::entries() const {
+  std::vector<std::pair<std::string, JsonNode>> out;
+  for (const auto& [key, value] : object().items()) {
+    FieldPath path = path_;
+    path.push_back(PathStep{PathStep::Kind::Key, key, 0});
+    out.emplace_back(key, JsonNode(*source_, value, pointer_ + "/" + escape_pointer_token(key),
+                                   std::move(path)));
+  }
+  return out;
+}
+
+void JsonNode::reject_unknown_keys(std::initializer_list<std::string_view> known) const {
+  for (const auto& [key, value] : object().items()) {
+    if (std::find(known.begin(), known.end(), key) != known.end()) continue;
+    std::string list;
+    for (std::string_view k : known) list += (list.empty() ? "" : ", ") + std::string(k);
+    source_->fail(pointer_ + "/" + escape_pointer_token(key),
+                  "unknown key \"" + key + "\" (known keys: " + list + ")");
+  }
+}
+
+void JsonNode::fail_field(std::string_view detail, std::string_view prefix) const {
+  std::string reason(prefix);
+  if (!path_.empty()) reason += to_field_string(path_) + ": ";
+  reason += detail;
+  fail(std::move(reason));
+}
+
+std::string JsonNode::string() const {
+  expect_type(nlohmann::json::value_t::string, "a string");
+  return value_->get<std::string>();
+}
+
+bool JsonNode::boolean() const {
+  expect_type(nlohmann::json::value_t::boolean, "a boolean");
+  return value_->get<bool>();
+}
+
+std::int64_t JsonNode::integer() const {
+  if (value_->is_number_float()) fail("expected an integer, got " + value_->dump());
+  expect_type(nlohmann::json::value_t::number_integer, "an integer");
+  if (value_->is_number_unsigned() &&
+      value_->get<std::uint64_t>() >
+          static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+    fail("integer " + value_->dump() + " is too large");
+  }
+  return value_->get<std::int64_t>();
+}
+
+std::int64_t JsonNode::integer_in(std::int64_t min, std::int64_t max) const {
+  std::int64_t value = integer();
+  if (value < min || value > max) {
+    fail("must be between " + std::to_string(min) + " and " + std::to_string(max) + ", got " +
+         std::to_string(value));
+  }
+  return value;
+}
+
+std::int32_t JsonNode::int32() const {
+  return static_cast<std::int32_t>(integer_in(std::numeric_limits<std::int32_t>::min(),
+                                              std::numeric_limits<std::int32_t>::max()));
+}
+
+}  // namespace gpusched::io

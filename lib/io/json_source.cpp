@@ -1,0 +1,307 @@
+#include "io/json_source.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+#include "gpusched/error.hpp"
+#include "gpusched/io/scenario_loader.hpp"
+
+namespace gpusched::io {
+namespace {
+
+bool is_ws(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/// A forward-only walk over JSON text already known to be valid; used only to find where a
+/// value starts, so it never builds values.
+class Scanner {
+ public:
+  explicit Scanner(std::string_view text) : text_(text) {}
+
+  [[nodiscard]] std::size_t pos() const noexcept { return pos_; }
+  [[nodiscard]] char peek() const noexcept { return pos_ < text_.size() ? text_[pos_] : '\0'; }
+
+  void skip_ws() {
+    while (pos_ < text_.size() && is_ws(text_[pos_])) ++pos_;
+  }
+  /// Skips whitespace and then `c` if it is next.
+  bool consume(char c) {
+    skip_ws();
+    if (peek() != c) return false;
+    ++pos_;
+    return true;
+  }
+
+  /// Reads the string token at the cursor and returns its unescaped value.
+  std::string read_string() {
+    std::string out;
+    ++pos_;  // opening quote
+    while (pos_ < text_.size() && text_[pos_] != '"') {
+      char c = text_[pos_++];
+      if (c != '\\' || pos_ >= text_.size()) {
+        out += c;
+        continue;
+      }
+      char e = text_[pos_++];
+      switch (e) {
+        case 'b':
+          out += '\b';
+          break;
+        case 'f':
+          out += '\f';
+          break;
+        case 'n':
+          out += '\n';
+          break;
+        case 'r':
+          out += '\r';
+          break;
+        case 't':
+          out += '\t';
+          break;
+        case 'u':
+          append_utf8(out, read_code_point());
+          break;
+        default:
+          out += e;
+      }
+    }
+    ++pos_;  // closing quote
+    return out;
+  }
+
+  /// Skips one value of any type.
+  void skip_value() {
+    skip_ws();
+    char c = peek();
+    if (c == '"') {
+      skip_string();
+    } else if (c == '{' || c == '[') {
+      int depth = 0;
+      do {
+        c = text_[pos_];
+        if (c == '"') {
+          skip_string();
+          continue;
+        }
+        if (c == '{' || c == '[') ++depth;
+        if (c == '}' || c == ']') --depth;
+        ++pos_;
+      } while (depth > 0 && pos_ < text_.size());
+    } else {
+      while (pos_ < text_.size() && !is_ws(text_[pos_]) && text_[pos_] != ',' &&
+             text_[pos_] != '}' && text_[pos_] != ']') {
+        ++pos_;
+      }
+    }
+  }
+
+ private:
+  void skip_string() {
+    ++pos_;
+    while (pos_ < text_.size() && text_[pos_] != '"') pos_ += text_[pos_] == '\\' ? 2 : 1;
+    ++pos_;
+  }
+
+  unsigned read_hex4() {
+    unsigned value = 0;
+    for (int i = 0; i < 4 && pos_ < text_.size(); ++i, ++pos_) {
+      char h = text_[pos_];
+      int digit = h <= '9' ? h - '0' : (h | 0x20) - 'a' + 10;
+      value = value * 16 + static_cast<unsigned>(digit);
+    }
+    return value;
+  }
+
+  /// The code point of a \u escape (after the "\u"), joining a surrogate pair.
+  unsigned read_code_point() {
+    unsigned cp = read_hex4();
+    if (cp >= 0xD800 && cp <= 0xDBFF && text_.substr(pos_, 2) == "\\u") {
+      pos_ += 2;
+      unsigned low = read_hex4();
+      cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+    }
+    return cp;
+  }
+
+  static void append_utf8(std::string& out, unsigned cp) {
+    if (cp < 0x80) {
+      out += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+      out += static_cast<char>(0xC0 | (cp >> 6));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+      out += static_cast<char>(0xE0 | (cp >> 12));
+      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else {
+      out += static_cast<char>(0xF0 | (cp >> 18));
+      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    }
+  }
+
+  std::string_view text_;
+  std::size_t pos_ = 0;
+};
+
+/// Moves the scanner from an object's '{' to the value of `key`; false when it is absent.
+bool enter_member(Scanner& scanner, const std::string& key) {
+  scanner.consume('{');
+  while (true) {
+    scanner.skip_ws();
+    if (scanner.peek() != '"') return false;
+    bool hit = scanner.read_string() == key;
+    scanner.consume(':');
+    scanner.skip_ws();
+    if (hit) return true;
+    scanner.skip_value();
+    if (!scanner.consume(',')) return false;
+  }
+}
+
+/// Moves the scanner from an array's '[' to its element `token`; false when out of range.
+bool enter_element(Scanner& scanner, const std::string& token) {
+  if (token.empty() || token.find_first_not_of("0123456789") != std::string::npos) return false;
+  std::size_t index = std::stoul(token);
+  scanner.consume('[');
+  for (std::size_t i = 0; i < index; ++i) {
+    scanner.skip_ws();
+    if (scanner.peek() == ']') return false;
+    scanner.skip_value();
+    if (!scanner.consume(',')) return false;
+  }
+  scanner.skip_ws();
+  return scanner.peek() != ']' && scanner.peek() != '\0';
+}
+
+/// RFC 6901 reference tokens, unescaped (~1 -> '/', ~0 -> '~').
+std::vector<std::string> pointer_tokens(std::string_view pointer) {
+  std::vector<std::string> tokens;
+  std::size_t start = 1;
+  while (start <= pointer.size() && !pointer.empty()) {
+    std::size_t end = pointer.find('/', start);
+    if (end == std::string_view::npos) end = pointer.size();
+    std::string token;
+    for (std::size_t i = start; i < end; ++i) {
+      if (pointer[i] == '~' && i + 1 < end) {
+        token += pointer[i + 1] == '1' ? '/' : '~';
+        ++i;
+      } else {
+        token += pointer[i];
+      }
+    }
+    tokens.push_back(std::move(token));
+    start = end + 1;
+  }
+  return tokens;
+}
+
+/// Removes nlohmann's exception prefix, context and token echo from a parse error, keeping the
+/// lexer's own words ("unexpected end of input; expected string literal").
+std::string plain_parse_message(const std::string& what) {
+  std::string message = what;
+  if (std::size_t dash = message.find(" - "); dash != std::string::npos) {
+    message = message.substr(dash + 3);
+  } else if (std::size_t colon = message.find(": "); colon != std::string::npos) {
+    message = message.substr(colon + 2);
+  }
+  if (std::size_t last = message.find("; last read: "); last != std::string::npos) {
+    message.resize(last);
+  }
+  return message;
+}
+
+}  // namespace
+
+std::string file_too_large_reason() {
+  return "file is larger than the limit of " + std::to_string(kMaxFileBytes >> 20) + " MiB";
+}
+
+int line_at(std::string_view text, std::size_t offset) noexcept {
+  offset = std::min(offset, text.size());
+  return 1 +
+         static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(offset), '\n'));
+}
+
+int JsonSource::line_of(std::string_view pointer) const {
+  if (text_.empty()) return 0;
+  Scanner scanner(text_);
+  scanner.skip_ws();
+  std::size_t found = scanner.pos();
+  for (const std::string& token : pointer_tokens(pointer)) {
+    bool entered = false;
+    if (scanner.peek() == '{') {
+      entered = enter_member(scanner, token);
+    } else if (scanner.peek() == '[') {
+      entered = enter_element(scanner, token);
+    }
+    if (!entered) break;
+    scanner.skip_ws();
+    found = scanner.pos();
+  }
+  return line_at(text_, found);
+}
+
+void JsonSource::fail(const std::string& pointer, std::string reason) const {
+  throw InputError(file_, pointer, std::move(reason), line_of(pointer));
+}
+
+nlohmann::json JsonSource::parse() const {
+  if (text_.size() > kMaxFileBytes) {
+    throw InputError(file_, "", file_too_large_reason(), 0);
+  }
+  std::size_t first = 0;
+  while (first < text_.size() && is_ws(text_[first])) ++first;
+  if (first == text_.size()) throw InputError(file_, "", "file is empty", 0);
+
+  // Control bytes are never valid in JSON text, not even inside strings; a file with them is
+  // binary, and saying so is clearer than a lexer error.
+  int depth = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text_.size(); ++i) {
+    auto c = static_cast<unsigned char>(text_[i]);
+    if (c < 0x20 && c != '\n' && c != '\r' && c != '\t') {
+      char byte[8];
+      std::snprintf(byte, sizeof byte, "0x%02x", c);
+      throw InputError(file_, "", "binary data, not JSON text (byte " + std::string(byte) + ")",
+                       line_at(text_, i));
+    }
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '{' || c == '[') {
+      if (++depth > kMaxJsonDepth) {
+        throw InputError(file_, "",
+                         "nesting deeper than " + std::to_string(kMaxJsonDepth) + " levels",
+                         line_at(text_, i));
+      }
+    } else if (c == '}' || c == ']') {
+      --depth;
+    }
+  }
+
+  try {
+    return nlohmann::json::parse(text_);
+  } catch (const nlohmann::json::parse_error& e) {
+    std::size_t offset = e.byte > 0 ? e.byte - 1 : 0;
+    offset = std::min(offset, text_.size());
+    std::size_t line_start = text_.rfind('\n', offset == 0 ? 0 : offset - 1);
+    line_start = line_start == std::string_view::npos || offset == 0 ? 0 : line_start + 1;
+    std::size_t column = offset - line_start + 1;
+    throw InputError(
+        file_, "",
+        "invalid JSON at column " + std::to_string(column) + ": " + plain_parse_message(e.what()),
+        line_at(text_, offset));
+  }
+}
+
+}  // namespace gpusched::io

@@ -1,0 +1,957 @@
+#include "io/object_json.hpp"
+
+#include <set>
+#include <utility>
+
+#include "gpusched/error.hpp"
+#include "gpusched/model/pod_requests.hpp"
+#include "gpusched/model/validation.hpp"
+#include "io/api_validation.hpp"
+#include "io/time_json.hpp"
+
+namespace gpusched::io {
+namespace {
+
+using nlohmann::json;
+
+/// Annotation giving how long a pod runs (scenario-format.md, "Objects").
+constexpr std::string_view kRunDurationAnnotation = "gpusched.io/run-duration";
+/// gpusched's own bound on workload sizes, so that a typo cannot create millions of pods.
+constexpr std::int64_t kMaxReplicas = 1'000'000;
+
+struct KindInfo {
+  std::string_view kind;
+  std::string_view api_version;
+};
+constexpr KindInfo kKinds[] = {{"Node", "v1"},
+                               {"Pod", "v1"},
+                               {"Deployment", "apps/v1"},
+                               {"ReplicaSet", "apps/v1"},
+                               {"Job", "batch/v1"}};
+
+std::string_view api_version_of(std::string_view kind) noexcept {
+  for (const KindInfo& info : kKinds) {
+    if (info.kind == kind) return info.api_version;
+  }
+  return {};
+}
+
+std::optional<TaintEffect> taint_effect_from(std::string_view text) {
+  if (text == "NoSchedule") return TaintEffect::NoSchedule;
+  if (text == "PreferNoSchedule") return TaintEffect::PreferNoSchedule;
+  if (text == "NoExecute") return TaintEffect::NoExecute;
+  return std::nullopt;
+}
+
+std::string_view operator_name(SelectorOperator op) {
+  switch (op) {
+    case SelectorOperator::In:
+      return "In";
+    case SelectorOperator::NotIn:
+      return "NotIn";
+    case SelectorOperator::Exists:
+      return "Exists";
+    case SelectorOperator::DoesNotExist:
+      return "DoesNotExist";
+    case SelectorOperator::Gt:
+      return "Gt";
+    case SelectorOperator::Lt:
+      return "Lt";
+  }
+  return "In";
+}
+
+std::optional<SelectorOperator> operator_from(std::string_view text) {
+  for (SelectorOperator op :
+       {SelectorOperator::In, SelectorOperator::NotIn, SelectorOperator::Exists,
+        SelectorOperator::DoesNotExist, SelectorOperator::Gt, SelectorOperator::Lt}) {
+    if (operator_name(op) == text) return op;
+  }
+  return std::nullopt;
+}
+
+std::optional<PodPhase> phase_from(std::string_view text) {
+  for (PodPhase phase :
+       {PodPhase::Pending, PodPhase::Running, PodPhase::Succeeded, PodPhase::Failed}) {
+    if (to_string(phase) == text) return phase;
+  }
+  return std::nullopt;
+}
+
+/// Go's %#v of an internal core.Toleration, as ValidateTolerations prints it. A set
+/// tolerationSeconds is shown by value where Go would print an address.
+std::string go_toleration(const Toleration& t, std::string_view op, std::string_view effect) {
+  std::string seconds = t.toleration_seconds
+                            ? "(*int64)(" + std::to_string(*t.toleration_seconds) + ")"
+                            : "(*int64)(nil)";
+  return "core.Toleration{Key:" + go_quote(t.key) + ", Operator:" + go_quote(op) +
+         ", Value:" + go_quote(t.value) + ", Effect:" + go_quote(effect) +
+         ", TolerationSeconds:" + seconds + "}";
+}
+
+/// Reads one object and checks it as the API server would on create.
+class ObjectParser {
+ public:
+  explicit ObjectParser(const JsonNode& node) : root_(node.rebased()) {}
+
+  Object parse() {
+    JsonNode kind_node = root_.required("kind");
+    kind_ = kind_node.string();
+    std::string_view api_version = api_version_of(kind_);
+    if (api_version.empty()) {
+      kind_node.fail("unknown kind \"" + kind_ +
+                     "\" (known kinds: Node, Pod, Deployment, ReplicaSet, Job)");
+    }
+    if (auto version = root_.get("apiVersion")) {
+      std::string text = version->string();
+      if (text != api_version) {
+        version->fail("apiVersion \"" + text + "\" does not serve kind " + kind_ + "; use \"" +
+                      std::string(api_version) + "\"");
+      }
+    }
+    if (kind_ == "Node") return parse_node();
+    if (kind_ == "Pod") return parse_pod();
+    if (kind_ == "Job") return parse_job();
+    if (kind_ == "Deployment") return parse_replicated<Deployment>();
+    return parse_replicated<ReplicaSet>();
+  }
+
+ private:
+  // --- errors ---------------------------------------------------------------------------
+
+  std::string prefix() const { return "The " + kind_ + " " + go_quote(name_) + " is invalid: "; }
+
+  [[noreturn]] void invalid(const JsonNode& at, std::string_view detail) const {
+    at.fail_field(detail, prefix());
+  }
+
+  /// An error whose message names `path` while the pointer (and line) go to `at`: upstream
+  /// reports label problems on the whole map.
+  [[noreturn]] void invalid_on(const JsonNode& at, const FieldPath& path,
+                               std::string_view detail) const {
+    JsonNode(at.source(), at.json(), at.pointer(), path).fail_field(detail, prefix());
+  }
+
+  /// Throws the first error of a model validation, pointing into this object.
+  void report(const std::vector<FieldError>& errors) const {
+    if (errors.empty()) return;
+    const FieldError& error = errors.front();
+    std::string pointer = root_.pointer() + to_json_pointer(error.path);
+    root_.source().fail(pointer, prefix() + to_field_string(error.path) + ": " + error.detail);
+  }
+
+  // --- metadata -------------------------------------------------------------------------
+
+  void validate_labels(const JsonNode& node, const Labels& labels) const {
+    // ValidateLabels: keys are qualified names, values label values; errors name the map.
+    for (const auto& [key, entry] : node.entries()) {
+      for (const std::string& message : resource::qualified_name_errors(key)) {
+        invalid_on(entry, node.path(), invalid_value(key, message));
+      }
+      for (const std::string& message : label_value_errors(labels.find(key)->second)) {
+        invalid_on(entry, node.path(), invalid_value(labels.find(key)->second, message));
+      }
+    }
+  }
+
+  Labels parse_string_map(const JsonNode& node) const {
+    Labels out;
+    for (const auto& [key, entry] : node.entries()) out.emplace(key, entry.string());
+    return out;
+  }
+
+  Labels parse_labels(const JsonNode& node) const {
+    Labels labels = parse_string_map(node);
+    validate_labels(node, labels);
+    return labels;
+  }
+
+  /// Annotations, checking the run-duration annotation parses.
+  Labels parse_annotations(const JsonNode& node) const {
+    Labels annotations;
+    for (const auto& [key, entry] : node.entries()) {
+      std::string value = entry.string();
+      std::string error;
+      if (key == kRunDurationAnnotation && !parse_time_text(value, &error)) {
+        invalid(entry, invalid_value(value,
+                                     "must be a duration such as \"180s\" or a number of "
+                                     "seconds"));
+      }
+      annotations.emplace(key, std::move(value));
+    }
+    return annotations;
+  }
+
+  ObjectMeta parse_metadata(bool namespaced) {
+    ObjectMeta meta;
+    std::optional<JsonNode> node = root_.get("metadata");
+    JsonNode place = node ? *node : root_.missing("metadata");
+    std::optional<JsonNode> name = node ? node->get("name") : std::nullopt;
+    if (!name) invalid(place.missing("name"), required_value("name or generateName is required"));
+    meta.name = name->string();
+    name_ = meta.name;
+    for (const std::string& message : dns1123_subdomain_errors(meta.name)) {
+      invalid(*name, invalid_value(meta.name, message));
+    }
+    if (namespaced) {
+      meta.namespace_ = "default";
+      if (auto ns = node->get("namespace")) {
+        meta.namespace_ = ns->string();
+        if (meta.namespace_.empty()) meta.namespace_ = "default";
+        for (const std::string& message : dns1123_label_errors(meta.namespace_)) {
+          invalid(*ns, invalid_value(meta.namespace_, message));
+        }
+      }
+    }
+    if (auto uid = node->get("uid")) meta.uid = uid->string();
+    if (auto labels = node->get("labels")) meta.labels = parse_labels(*labels);
+    if (auto annotations = node->get("annotations")) {
+      meta.annotations = parse_annotations(*annotations);
+    }
+    if (auto owners = node->get("ownerReferences")) {
+      for (const JsonNode& item : owners->elements()) {
+        OwnerReference ref;
+        ref.kind = item.required("kind").string();
+        ref.name = item.required("name").string();
+        if (auto uid = item.get("uid")) ref.uid = uid->string();
+        ref.controller = false;
+        if (auto controller = item.get("controller")) ref.controller = controller->boolean();
+        meta.owner_references.push_back(std::move(ref));
+      }
+    }
+    return meta;
+  }
+
+  // --- resources and selectors ----------------------------------------------------------
+
+  ResourceList parse_resources(const JsonNode& node) const {
+    ResourceList list;
+    for (const auto& [name, entry] : node.entries()) {
+      std::string text;
+      std::string error;
+      std::optional<Quantity> quantity = read_quantity(entry, text, &error);
+      if (!quantity) invalid(entry, invalid_value(text, error));
+      list.emplace(name, *quantity);
+    }
+    return list;
+  }
+
+  std::vector<std::string> parse_strings(const JsonNode& node) const {
+    std::vector<std::string> out;
+    for (const JsonNode& item : node.elements()) out.push_back(item.string());
+    return out;
+  }
+
+  /// A selector requirement. Node selectors (ValidateNodeSelectorRequirement) also allow Gt/Lt;
+  /// label selectors (ValidateLabelSelectorRequirement) do not.
+  SelectorRequirement parse_requirement(const JsonNode& node, bool node_selector) const {
+    SelectorRequirement req;
+    JsonNode key = node.required("key");
+    req.key = key.string();
+    JsonNode op_node = node.required("operator");
+    std::string op_text = op_node.string();
+    std::optional<JsonNode> values = node.get("values");
+    if (values) req.values = parse_strings(*values);
+    std::optional<SelectorOperator> op = operator_from(op_text);
+    bool gt_lt = op == SelectorOperator::Gt || op == SelectorOperator::Lt;
+    if (!op || (gt_lt && !node_selector)) {
+      invalid(op_node, invalid_value(op_text, "not a valid selector operator"));
+    }
+    req.op = *op;
+    JsonNode values_place = values ? *values : node.missing("values");
+    switch (req.op) {
+      case SelectorOperator::In:
+      case SelectorOperator::NotIn:
+        if (req.values.empty()) {
+          invalid(values_place,
+                  required_value("must be specified when `operator` is 'In' or 'NotIn'"));
+        }
+        break;
+      case SelectorOperator::Exists:
+      case SelectorOperator::DoesNotExist:
+        if (!req.values.empty()) {
+          invalid(values_place,
+                  forbidden("may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
+        }
+        break;
+      case SelectorOperator::Gt:
+      case SelectorOperator::Lt:
+        if (req.values.size() != 1) {
+          invalid(values_place,
+                  required_value("must be specified single value when `operator` is 'Lt' or 'Gt'"));
+        }
+        // labels.NewRequirement, run when the scheduler builds the node selector.
+        if (req.values[0].empty() ||
+            req.values[0].find_first_not_of("-0123456789") != std::string::npos) {
+          invalid(values->elements()[0],
+                  invalid_value(req.values[0],
+                                "for 'Gt', 'Lt' operators, the value must be an integer"));
+        }
+        break;
+    }
+    for (const std::string& message : resource::qualified_name_errors(req.key)) {
+      invalid(key, invalid_value(req.key, message));
+    }
+    return req;
+  }
+
+  /// validateNodeFieldSelectorRequirement: only metadata.name, with In/NotIn and one value.
+  SelectorRequirement parse_field_requirement(const JsonNode& node) const {
+    SelectorRequirement req;
+    JsonNode key = node.required("key");
+    req.key = key.string();
+    JsonNode op_node = node.required("operator");
+    std::string op_text = op_node.string();
+    std::optional<JsonNode> values = node.get("values");
+    if (values) req.values = parse_strings(*values);
+    std::optional<SelectorOperator> op = operator_from(op_text);
+    if (op != SelectorOperator::In && op != SelectorOperator::NotIn) {
+      invalid(op_node, invalid_value(op_text, "not a valid selector operator"));
+    }
+    req.op = *op;
+    if (req.values.size() != 1) {
+      invalid(values ? *values : node.missing("values"),
+              required_value("must be only one value when `operator` is 'In' or 'NotIn' for node "
+                             "field selector"));
+    }
+    if (req.key != "metadata.name") {
+      invalid(key, invalid_value(req.key, "not a valid field selector key"));
+    }
+    for (const std::string& message : dns1123_subdomain_errors(req.values[0])) {
+      invalid(values->elements()[0], invalid_value(req.values[0], message));
+    }
+    return req;
+  }
+
+  NodeSelectorTerm parse_node_selector_term(const JsonNode& node) const {
+    NodeSelectorTerm term;
+    if (auto expressions = node.get("matchExpressions")) {
+      for (const JsonNode& item : expressions->elements()) {
+        term.match_expressions.push_back(parse_requirement(item, true));
+      }
+    }
+    if (auto fields = node.get("matchFields")) {
+      for (const JsonNode& item : fields->elements()) {
+        term.match_fields.push_back(parse_field_requirement(item));
+      }
+    }
+    return term;
+  }
+
+  LabelSelector parse_label_selector(const JsonNode& node) const {
+    LabelSelector selector;
+    if (auto labels = node.get("matchLabels")) selector.match_labels = parse_labels(*labels);
+    if (auto expressions = node.get("matchExpressions")) {
+      for (const JsonNode& item : expressions->elements()) {
+        selector.match_expressions.push_back(parse_requirement(item, false));
+      }
+    }
+    return selector;
+  }
+
+  NodeAffinity parse_node_affinity(const JsonNode& node) const {
+    NodeAffinity affinity;
+    if (auto required = node.get("requiredDuringSchedulingIgnoredDuringExecution")) {
+      // ValidateNodeSelector.
+      std::optional<JsonNode> terms = required->get("nodeSelectorTerms");
+      std::vector<JsonNode> items = terms ? terms->elements() : std::vector<JsonNode>{};
+      if (items.empty()) {
+        invalid(terms ? *terms : required->missing("nodeSelectorTerms"),
+                required_value("must have at least one node selector term"));
+      }
+      affinity.required.emplace();
+      for (const JsonNode& item : items)
+        affinity.required->push_back(parse_node_selector_term(item));
+    }
+    if (auto preferred = node.get("preferredDuringSchedulingIgnoredDuringExecution")) {
+      // validatePreferredSchedulingTerms.
+      for (const JsonNode& item : preferred->elements()) {
+        PreferredSchedulingTerm term;
+        JsonNode weight = item.required("weight");
+        term.weight = weight.int32();
+        if (term.weight <= 0 || term.weight > 100) {
+          invalid(weight, invalid_value(term.weight, "must be in the range 1-100"));
+        }
+        term.preference = parse_node_selector_term(item.required("preference"));
+        affinity.preferred.push_back(std::move(term));
+      }
+    }
+    return affinity;
+  }
+
+  /// pkg/apis/core/validation/validation.go ValidateTolerations.
+  Toleration parse_toleration(const JsonNode& node) const {
+    Toleration t;
+    std::optional<JsonNode> key = node.get("key");
+    if (key) t.key = key->string();
+    std::string op;
+    std::optional<JsonNode> op_node = node.get("operator");
+    if (op_node) op = op_node->string();
+    JsonNode op_place = op_node ? *op_node : node.missing("operator");
+    if (auto value = node.get("value")) t.value = value->string();
+    std::string effect;
+    std::optional<JsonNode> effect_node = node.get("effect");
+    if (effect_node) effect = effect_node->string();
+    JsonNode effect_place = effect_node ? *effect_node : node.missing("effect");
+    if (auto seconds = node.get("tolerationSeconds")) t.toleration_seconds = seconds->integer();
+
+    if (key) {
+      for (const std::string& message : resource::qualified_name_errors(t.key)) {
+        invalid(*key, invalid_value(t.key, message));
+      }
+    }
+    if (t.key.empty() && op != "Exists") {
+      invalid(op_place, invalid_value(op,
+                                      "operator must be Exists when `key` is empty, which "
+                                      "means \"match all values and all keys\""));
+    }
+    if (t.toleration_seconds && effect != "NoExecute") {
+      invalid(effect_place,
+              invalid_value(effect, "effect must be 'NoExecute' when `tolerationSeconds` is set"));
+    }
+    if (op.empty() || op == "Equal") {
+      t.op = TolerationOperator::Equal;
+      for (const std::string& message : label_value_errors(t.value)) {
+        invalid(op_place, invalid_value(t.value, message));
+      }
+    } else if (op == "Exists") {
+      t.op = TolerationOperator::Exists;
+      if (!t.value.empty()) {
+        invalid(op_place, invalid_value_raw(go_toleration(t, op, effect),
+                                            "value must be empty when `operator` is 'Exists'"));
+      }
+    } else {
+      invalid(op_place, not_supported(op, {"Equal", "Exists"}));
+    }
+    if (!effect.empty()) {
+      t.effect = taint_effect_from(effect);
+      if (!t.effect) {
+        invalid(effect_place,
+                not_supported(effect, {"NoSchedule", "PreferNoSchedule", "NoExecute"}));
+      }
+    }
+    return t;
+  }
+
+  // --- pod spec -------------------------------------------------------------------------
+
+  ContainerPort parse_port(const JsonNode& node) const {
+    // validateContainerPorts.
+    ContainerPort port;
+    if (auto name = node.get("name")) port.name = name->string();
+    std::optional<JsonNode> container_port = node.get("containerPort");
+    if (!container_port) invalid(node.missing("containerPort"), required_value());
+    port.container_port = container_port->int32();
+    if (port.container_port < 1 || port.container_port > 65535) {
+      invalid(*container_port,
+              invalid_value(port.container_port, "must be between 1 and 65535, inclusive"));
+    }
+    if (auto host_port = node.get("hostPort")) {
+      port.host_port = host_port->int32();
+      if (port.host_port != 0 && (port.host_port < 1 || port.host_port > 65535)) {
+        invalid(*host_port,
+                invalid_value(port.host_port, "must be between 1 and 65535, inclusive"));
+      }
+    }
+    if (auto protocol = node.get("protocol")) {
+      port.protocol = protocol->string();
+      if (port.protocol != "TCP" && port.protocol != "UDP" && port.protocol != "SCTP") {
+        invalid(*protocol, not_supported(port.protocol, {"SCTP", "TCP", "UDP"}));
+      }
+    }
+    if (auto host_ip = node.get("hostIP")) port.host_ip = host_ip->string();
+    return port;
+  }
+
+  Container parse_container(const JsonNode& node, bool init) const {
+    Container container;
+    if (auto name = node.get("name")) container.name = name->string();
+    if (auto resources = node.get("resources")) {
+      if (auto requests = resources->get("requests"))
+        container.requests = parse_resources(*requests);
+      if (auto limits = resources->get("limits")) container.limits = parse_resources(*limits);
+    }
+    if (auto ports = node.get("ports")) {
+      for (const JsonNode& item : ports->elements()) container.ports.push_back(parse_port(item));
+    }
+    if (auto policy = node.get("restartPolicy")) {
+      container.restart_policy = policy->string();
+      if (!init) invalid(*policy, forbidden("may not be set for non-init containers"));
+      if (container.restart_policy != "Always") {
+        invalid(*policy, not_supported(container.restart_policy, {"Always"}));
+      }
+    }
+    return container;
+  }
+
+  /// A pod spec at `node` (absent: `place` names where it should be), defaulted and validated.
+  PodSpec parse_pod_spec(const std::optional<JsonNode>& node, const JsonNode& place) const {
+    PodSpec spec;
+    std::optional<JsonNode> containers = node ? node->get("containers") : std::nullopt;
+    std::vector<JsonNode> items = containers ? containers->elements() : std::vector<JsonNode>{};
+    if (items.empty()) {
+      invalid(containers ? *containers : place.missing("containers"), required_value());
+    }
+    for (const JsonNode& item : items) spec.containers.push_back(parse_container(item, false));
+    if (auto init = node->get("initContainers")) {
+      for (const JsonNode& item : init->elements()) {
+        spec.init_containers.push_back(parse_container(item, true));
+      }
+    }
+    if (auto overhead = node->get("overhead")) spec.overhead = parse_resources(*overhead);
+    if (auto selector = node->get("nodeSelector")) spec.node_selector = parse_labels(*selector);
+    if (auto affinity = node->get("affinity")) {
+      if (auto node_affinity = affinity->get("nodeAffinity")) {
+        spec.affinity.node_affinity = parse_node_affinity(*node_affinity);
+      }
+    }
+    if (auto tolerations = node->get("tolerations")) {
+      for (const JsonNode& item : tolerations->elements()) {
+        spec.tolerations.push_back(parse_toleration(item));
+      }
+    }
+    if (auto priority = node->get("priority")) spec.priority = priority->int32();
+    if (auto name = node->get("priorityClassName")) spec.priority_class_name = name->string();
+    if (auto policy = node->get("preemptionPolicy")) {
+      spec.preemption_policy = policy->string();
+      if (spec.preemption_policy != "PreemptLowerPriority" && spec.preemption_policy != "Never") {
+        invalid(*policy, not_supported(spec.preemption_policy, {"PreemptLowerPriority", "Never"}));
+      }
+    }
+    if (auto name = node->get("schedulerName")) {
+      spec.scheduler_name = name->string();
+      if (spec.scheduler_name.empty()) spec.scheduler_name = "default-scheduler";
+    }
+    if (auto name = node->get("nodeName")) spec.node_name = name->string();
+    if (auto policy = node->get("restartPolicy")) {
+      spec.restart_policy = policy->string();
+      if (spec.restart_policy.empty()) spec.restart_policy = "Always";
+      if (spec.restart_policy != "Always" && spec.restart_policy != "OnFailure" &&
+          spec.restart_policy != "Never") {
+        invalid(*policy, not_supported(spec.restart_policy, {"Always", "OnFailure", "Never"}));
+      }
+    }
+    if (auto grace = node->get("terminationGracePeriodSeconds")) {
+      spec.termination_grace_period_seconds = grace->integer();
+      if (spec.termination_grace_period_seconds < 0) {
+        invalid(*grace, invalid_value(spec.termination_grace_period_seconds,
+                                      "must be greater than or equal to 0"));
+      }
+    }
+    default_requests_from_limits(spec);
+    report(validate_pod_spec(spec, node->path()));
+    return spec;
+  }
+
+  /// spec.template: labels, annotations and the pod spec at spec.template.spec.
+  PodTemplateSpec parse_template(const JsonNode& spec_place) const {
+    PodTemplateSpec out;
+    std::optional<JsonNode> spec = spec_place.get("template");
+    JsonNode place = spec ? *spec : spec_place.missing("template");
+    if (spec) {
+      if (auto meta = spec->get("metadata")) {
+        if (auto labels = meta->get("labels")) out.metadata.labels = parse_labels(*labels);
+        if (auto annotations = meta->get("annotations")) {
+          out.metadata.annotations = parse_annotations(*annotations);
+        }
+      }
+    }
+    std::optional<JsonNode> pod_spec = spec ? spec->get("spec") : std::nullopt;
+    out.spec = parse_pod_spec(pod_spec, place.missing("spec"));
+    return out;
+  }
+
+  /// A non-negative int32 count bounded by kMaxReplicas (ValidateNonnegativeField).
+  std::int32_t parse_count(const JsonNode& node) const {
+    std::int64_t value = node.integer();
+    if (value < 0) invalid(node, invalid_value(value, "must be greater than or equal to 0"));
+    if (value > kMaxReplicas) {
+      invalid(node, invalid_value(value, "must be no more than " + std::to_string(kMaxReplicas) +
+                                             " (gpusched limit)"));
+    }
+    return static_cast<std::int32_t>(value);
+  }
+
+  // --- kinds ----------------------------------------------------------------------------
+
+  Object parse_node() {
+    Node node;
+    node.metadata = parse_metadata(false);
+    if (auto spec = root_.get("spec")) {
+      if (auto unschedulable = spec->get("unschedulable"))
+        node.unschedulable = unschedulable->boolean();
+      if (auto taints = spec->get("taints")) {
+        // validateNodeTaints.
+        std::set<std::pair<std::string, std::string>> seen;
+        for (const JsonNode& item : taints->elements()) {
+          Taint taint;
+          JsonNode key = item.required("key");
+          taint.key = key.string();
+          for (const std::string& message : resource::qualified_name_errors(taint.key)) {
+            invalid(key, invalid_value(taint.key, message));
+          }
+          if (auto value = item.get("value")) {
+            taint.value = value->string();
+            for (const std::string& message : label_value_errors(taint.value)) {
+              invalid(*value, invalid_value(taint.value, message));
+            }
+          }
+          std::optional<JsonNode> effect = item.get("effect");
+          std::string effect_text = effect ? effect->string() : "";
+          if (effect_text.empty())
+            invalid(effect ? *effect : item.missing("effect"), required_value());
+          std::optional<TaintEffect> parsed = taint_effect_from(effect_text);
+          if (!parsed) {
+            invalid(*effect,
+                    not_supported(effect_text, {"NoSchedule", "PreferNoSchedule", "NoExecute"}));
+          }
+          taint.effect = *parsed;
+          if (!seen.emplace(taint.key, effect_text).second) {
+            invalid(item, "Duplicate value: core.Taint{Key:" + go_quote(taint.key) + ", Value:" +
+                              go_quote(taint.value) + ", Effect:" + go_quote(effect_text) +
+                              ", TimeAdded:(*v1.Time)(nil)}: taints must be unique by key and "
+                              "effect pair");
+          }
+          node.taints.push_back(std::move(taint));
+        }
+      }
+    }
+    if (auto status = root_.get("status")) {
+      std::optional<JsonNode> capacity = status->get("capacity");
+      std::optional<JsonNode> allocatable = status->get("allocatable");
+      if (capacity) node.capacity = parse_resources(*capacity);
+      if (allocatable) node.allocatable = parse_resources(*allocatable);
+      // A node reports both; a scenario may write one and mean the other too.
+      if (!allocatable) node.allocatable = node.capacity;
+      if (!capacity) node.capacity = node.allocatable;
+      if (auto conditions = status->get("conditions")) {
+        for (const JsonNode& item : conditions->elements()) {
+          NodeCondition condition;
+          condition.type = item.required("type").string();
+          condition.status = item.required("status").string();
+          if (auto reason = item.get("reason")) condition.reason = reason->string();
+          if (auto message = item.get("message")) condition.message = message->string();
+          node.conditions.push_back(std::move(condition));
+        }
+      }
+    }
+    report(validate_node(node));
+    return node;
+  }
+
+  Object parse_pod() {
+    Pod pod;
+    pod.metadata = parse_metadata(true);
+    pod.spec = parse_pod_spec(root_.get("spec"), root_.missing("spec"));
+    if (auto status = root_.get("status")) {
+      if (auto phase = status->get("phase")) {
+        std::string text = phase->string();
+        std::optional<PodPhase> parsed = phase_from(text);
+        if (!parsed)
+          invalid(*phase, not_supported(text, {"Pending", "Running", "Succeeded", "Failed"}));
+        pod.status.phase = *parsed;
+      }
+      if (auto conditions = status->get("conditions")) {
+        for (const JsonNode& item : conditions->elements()) {
+          PodCondition condition;
+          condition.type = item.required("type").string();
+          condition.status = item.required("status").string();
+          if (auto reason = item.get("reason")) condition.reason = reason->string();
+          if (auto message = item.get("message")) condition.message = message->string();
+          pod.status.conditions.push_back(std::move(condition));
+        }
+      }
+      if (auto nominated = status->get("nominatedNodeName")) {
+        pod.status.nominated_node_name = nominated->string();
+      }
+    }
+    return pod;
+  }
+
+  /// Deployment and ReplicaSet (apps/v1 ValidateDeploymentSpec / ValidateReplicaSetSpec).
+  template <typename T>
+  Object parse_replicated() {
+    T object;
+    object.metadata = parse_metadata(true);
+    std::optional<JsonNode> spec = root_.get("spec");
+    JsonNode place = spec ? *spec : root_.missing("spec");
+    if (spec) {
+      if (auto replicas = spec->get("replicas")) object.replicas = parse_count(*replicas);
+    }
+    object.template_ = parse_template(place);
+    std::optional<JsonNode> selector = spec ? spec->get("selector") : std::nullopt;
+    if (selector) {
+      object.selector = parse_label_selector(*selector);
+      if (object.selector.empty()) {
+        invalid(*selector, invalid_value_raw(selector->json().dump(),
+                                             "empty selector is invalid for deployment"));
+      }
+      if (!object.selector.matches(object.template_.metadata.labels)) {
+        JsonNode labels = place.missing("template").missing("metadata").missing("labels");
+        invalid(labels, invalid_value_raw(go_string_map(object.template_.metadata.labels),
+                                          "`selector` does not match template `labels`"));
+      }
+    } else {
+      // apps/v1 requires a selector; gpusched takes the template labels, as kubectl run did.
+      object.selector.match_labels = object.template_.metadata.labels;
+      if (object.selector.empty()) invalid(place.missing("selector"), required_value());
+    }
+    return object;
+  }
+
+  Object parse_job() {
+    Job job;
+    job.metadata = parse_metadata(true);
+    std::optional<JsonNode> spec = root_.get("spec");
+    JsonNode place = spec ? *spec : root_.missing("spec");
+    if (spec) {
+      if (auto parallelism = spec->get("parallelism")) job.parallelism = parse_count(*parallelism);
+      if (auto completions = spec->get("completions")) job.completions = parse_count(*completions);
+    }
+    job.template_ = parse_template(place);
+    // pkg/apis/batch/validation: a Job's pods must not restart forever.
+    const std::string& policy = job.template_.spec.restart_policy;
+    if (policy != "OnFailure" && policy != "Never") {
+      JsonNode where = place.missing("template").missing("spec").missing("restartPolicy");
+      invalid(where, not_supported(policy, {"OnFailure", "Never"}));
+    }
+    return job;
+  }
+
+  JsonNode root_;
+  std::string kind_;
+  std::string name_;
+};
+
+// --- serialization ------------------------------------------------------------------------
+
+json resources_json(const ResourceList& list) {
+  json out = json::object();
+  for (const auto& [name, quantity] : list) out[name] = quantity.to_string();
+  return out;
+}
+
+json metadata_json(const ObjectMeta& meta) {
+  json out = json::object();
+  out["name"] = meta.name;
+  if (!meta.namespace_.empty()) out["namespace"] = meta.namespace_;
+  if (!meta.uid.empty()) out["uid"] = meta.uid;
+  if (!meta.labels.empty()) out["labels"] = meta.labels;
+  if (!meta.annotations.empty()) out["annotations"] = meta.annotations;
+  for (const OwnerReference& ref : meta.owner_references) {
+    out["ownerReferences"].push_back(
+        {{"kind", ref.kind}, {"name", ref.name}, {"uid", ref.uid}, {"controller", ref.controller}});
+  }
+  return out;
+}
+
+json requirement_json(const SelectorRequirement& req) {
+  json out = {{"key", req.key}, {"operator", operator_name(req.op)}};
+  if (!req.values.empty()) out["values"] = req.values;
+  return out;
+}
+
+json term_json(const NodeSelectorTerm& term) {
+  json out = json::object();
+  for (const auto& req : term.match_expressions)
+    out["matchExpressions"].push_back(requirement_json(req));
+  for (const auto& req : term.match_fields) out["matchFields"].push_back(requirement_json(req));
+  return out;
+}
+
+json container_json(const Container& c) {
+  json out = json::object();
+  if (!c.name.empty()) out["name"] = c.name;
+  if (!c.requests.empty()) out["resources"]["requests"] = resources_json(c.requests);
+  if (!c.limits.empty()) out["resources"]["limits"] = resources_json(c.limits);
+  for (const ContainerPort& p : c.ports) {
+    json port = {{"containerPort", p.container_port}, {"protocol", p.protocol}};
+    if (!p.name.empty()) port["name"] = p.name;
+    if (p.host_port != 0) port["hostPort"] = p.host_port;
+    if (!p.host_ip.empty()) port["hostIP"] = p.host_ip;
+    out["ports"].push_back(std::move(port));
+  }
+  if (!c.restart_policy.empty()) out["restartPolicy"] = c.restart_policy;
+  return out;
+}
+
+json pod_spec_json(const PodSpec& spec) {
+  json out = json::object();
+  for (const Container& c : spec.containers) out["containers"].push_back(container_json(c));
+  for (const Container& c : spec.init_containers)
+    out["initContainers"].push_back(container_json(c));
+  if (!spec.overhead.empty()) out["overhead"] = resources_json(spec.overhead);
+  if (!spec.node_selector.empty()) out["nodeSelector"] = spec.node_selector;
+  if (const auto& affinity = spec.affinity.node_affinity) {
+    json node_affinity = json::object();
+    if (affinity->required) {
+      json terms = json::array();
+      for (const NodeSelectorTerm& term : *affinity->required) terms.push_back(term_json(term));
+      node_affinity["requiredDuringSchedulingIgnoredDuringExecution"]["nodeSelectorTerms"] = terms;
+    }
+    for (const PreferredSchedulingTerm& term : affinity->preferred) {
+      node_affinity["preferredDuringSchedulingIgnoredDuringExecution"].push_back(
+          {{"weight", term.weight}, {"preference", term_json(term.preference)}});
+    }
+    out["affinity"]["nodeAffinity"] = std::move(node_affinity);
+  }
+  for (const Toleration& t : spec.tolerations) {
+    json tol = json::object();
+    if (!t.key.empty()) tol["key"] = t.key;
+    tol["operator"] = t.op == TolerationOperator::Exists ? "Exists" : "Equal";
+    if (!t.value.empty()) tol["value"] = t.value;
+    if (t.effect) tol["effect"] = to_string(*t.effect);
+    if (t.toleration_seconds) tol["tolerationSeconds"] = *t.toleration_seconds;
+    out["tolerations"].push_back(std::move(tol));
+  }
+  if (spec.priority) out["priority"] = *spec.priority;
+  if (!spec.priority_class_name.empty()) out["priorityClassName"] = spec.priority_class_name;
+  if (!spec.preemption_policy.empty()) out["preemptionPolicy"] = spec.preemption_policy;
+  out["schedulerName"] = spec.scheduler_name;
+  if (!spec.node_name.empty()) out["nodeName"] = spec.node_name;
+  out["restartPolicy"] = spec.restart_policy;
+  out["terminationGracePeriodSeconds"] = spec.termination_grace_period_seconds;
+  return out;
+}
+
+json template_json(const PodTemplateSpec& t) {
+  json meta = json::object();
+  if (!t.metadata.labels.empty()) meta["labels"] = t.metadata.labels;
+  if (!t.metadata.annotations.empty()) meta["annotations"] = t.metadata.annotations;
+  return {{"metadata", std::move(meta)}, {"spec", pod_spec_json(t.spec)}};
+}
+
+json selector_json(const LabelSelector& selector) {
+  json out = json::object();
+  if (!selector.match_labels.empty()) out["matchLabels"] = selector.match_labels;
+  for (const auto& req : selector.match_expressions) {
+    out["matchExpressions"].push_back(requirement_json(req));
+  }
+  return out;
+}
+
+json conditions_json(const auto& conditions) {
+  json out = json::array();
+  for (const auto& c : conditions) {
+    json item = {{"type", c.type}, {"status", c.status}};
+    if (!c.reason.empty()) item["reason"] = c.reason;
+    if (!c.message.empty()) item["message"] = c.message;
+    out.push_back(std::move(item));
+  }
+  return out;
+}
+
+json object_json(const Node& node) {
+  json spec = json::object();
+  if (node.unschedulable) spec["unschedulable"] = true;
+  for (const Taint& taint : node.taints) {
+    json item = {{"key", taint.key}, {"effect", to_string(taint.effect)}};
+    if (!taint.value.empty()) item["value"] = taint.value;
+    spec["taints"].push_back(std::move(item));
+  }
+  json status = {{"capacity", resources_json(node.capacity)},
+                 {"allocatable", resources_json(node.allocatable)}};
+  if (!node.conditions.empty()) status["conditions"] = conditions_json(node.conditions);
+  return {{"spec", std::move(spec)}, {"status", std::move(status)}};
+}
+
+json object_json(const Pod& pod) {
+  json status = {{"phase", to_string(pod.status.phase)}};
+  if (!pod.status.conditions.empty()) status["conditions"] = conditions_json(pod.status.conditions);
+  if (!pod.status.nominated_node_name.empty()) {
+    status["nominatedNodeName"] = pod.status.nominated_node_name;
+  }
+  return {{"spec", pod_spec_json(pod.spec)}, {"status", std::move(status)}};
+}
+
+template <typename T>
+requires std::same_as<T, Deployment> || std::same_as<T, ReplicaSet> json
+object_json(const T& object) {
+  return {{"spec",
+           {{"replicas", object.replicas},
+            {"selector", selector_json(object.selector)},
+            {"template", template_json(object.template_)}}}};
+}
+
+json object_json(const Job& job) {
+  json spec = {{"parallelism", job.parallelism}, {"template", template_json(job.template_)}};
+  if (job.completions) spec["completions"] = *job.completions;
+  return {{"spec", std::move(spec)}};
+}
+
+/// Keeps the virtual times of `current` in the patched object: a merge patch cannot express
+/// them, since to_json leaves them out.
+void keep_times(const Object& current, Object& next) {
+  const ObjectMeta& before = meta_of(current);
+  ObjectMeta& after = meta_of(next);
+  after.creation_ms = before.creation_ms;
+  after.deletion_ms = before.deletion_ms;
+  const Pod* old_pod = std::get_if<Pod>(&current);
+  Pod* new_pod = std::get_if<Pod>(&next);
+  if (old_pod == nullptr || new_pod == nullptr) return;
+  new_pod->status.start_ms = old_pod->status.start_ms;
+  for (PodCondition& condition : new_pod->status.conditions) {
+    if (const PodCondition* old = old_pod->status.condition(condition.type)) {
+      condition.last_transition_ms = old->last_transition_ms;
+    }
+  }
+}
+
+}  // namespace
+
+std::optional<Quantity> read_quantity(const JsonNode& node, std::string& text, std::string* error) {
+  if (!node.is_string() && !node.is_number()) {
+    node.fail(std::string("expected a quantity (a string such as \"500m\" or a number), got ") +
+              node.json().type_name());
+  }
+  text = node.is_string() ? node.string() : node.json().dump();
+  return Quantity::parse(text, error);
+}
+
+bool is_known_kind(std::string_view kind) noexcept {
+  return !api_version_of(kind).empty();
+}
+
+Object parse_object(const JsonNode& node) {
+  return ObjectParser(node).parse();
+}
+
+json to_json(const Object& object) {
+  json out = std::visit([](const auto& o) { return object_json(o); }, object);
+  std::string_view kind = kind_of(object);
+  out["apiVersion"] = api_version_of(kind);
+  out["kind"] = kind;
+  out["metadata"] = metadata_json(meta_of(object));
+  return out;
+}
+
+std::string to_json_text(const Object& object) {
+  return to_json(object).dump();
+}
+
+Object apply_merge_patch(const Object& current, std::string_view merge_patch_json,
+                         const std::string& file, const std::string& pointer) {
+  JsonSource source(file, {});
+  std::string patch_pointer = pointer + "/patch/merge";
+  json patch = json::parse(merge_patch_json, nullptr, false);
+  if (patch.is_discarded() || !patch.is_object()) {
+    source.fail(patch_pointer, "a merge patch must be a JSON object");
+  }
+  json document = to_json(current);
+  document.merge_patch(patch);
+  Object next = parse_object(JsonNode(source, document, patch_pointer));
+  ObjectRef before = ref_of(current);
+  ObjectRef after = ref_of(next);
+  if (after.kind != before.kind)
+    source.fail(patch_pointer + "/kind", "a patch may not change kind");
+  if (after.name != before.name) {
+    source.fail(patch_pointer + "/metadata/name", "a patch may not change metadata.name");
+  }
+  if (after.namespace_ != before.namespace_) {
+    source.fail(patch_pointer + "/metadata/namespace", "a patch may not change metadata.namespace");
+  }
+  keep_times(current, next);
+  return next;
+}
+
+}  // namespace gpusched::io

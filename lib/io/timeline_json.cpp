@@ -1,0 +1,123 @@
+#include "io/timeline_json.hpp"
+
+#include <array>
+#include <string_view>
+
+#include "io/object_json.hpp"
+#include "io/time_json.hpp"
+
+namespace gpusched::io {
+namespace {
+
+constexpr std::array<std::pair<std::string_view, Verb>, 6> kVerbs = {{{"apply", Verb::Apply},
+                                                                      {"delete", Verb::Delete},
+                                                                      {"patch", Verb::Patch},
+                                                                      {"cordon", Verb::Cordon},
+                                                                      {"uncordon", Verb::Uncordon},
+                                                                      {"scale", Verb::Scale}}};
+
+/// `{"kind", "namespace"?, "name"}`; the namespace defaults to "default" for namespaced kinds.
+ObjectRef parse_ref(const JsonNode& node) {
+  ObjectRef ref;
+  JsonNode kind = node.required("kind");
+  ref.kind = kind.string();
+  if (!is_known_kind(ref.kind)) {
+    kind.fail("unknown kind \"" + ref.kind +
+              "\" (known kinds: Node, Pod, Deployment, ReplicaSet, Job)");
+  }
+  ref.name = node.required("name").string();
+  if (ref.name.empty()) node.required("name").fail("name must not be empty");
+  if (is_namespaced(ref.kind)) {
+    ref.namespace_ = "default";
+    if (auto ns = node.get("namespace")) ref.namespace_ = ns->string();
+  } else if (auto ns = node.get("namespace")) {
+    ns->fail("a " + ref.kind + " has no namespace");
+  }
+  return ref;
+}
+
+Action parse_action(const JsonNode& node) {
+  node.reject_unknown_keys({"at", "apply", "delete", "patch", "cordon", "uncordon", "scale"});
+  Action action;
+  action.pointer = node.pointer();
+  action.at = parse_time(node.required("at"));
+  std::optional<JsonNode> body;
+  std::string_view verb_name;
+  for (const auto& [name, verb] : kVerbs) {
+    std::optional<JsonNode> candidate = node.get(name);
+    if (!candidate) continue;
+    if (body) {
+      candidate->fail("an action has exactly one verb, got \"" + std::string(verb_name) +
+                      "\" and \"" + std::string(name) + "\"");
+    }
+    body = candidate;
+    verb_name = name;
+    action.verb = verb;
+  }
+  if (!body) {
+    node.fail("an action needs one verb: apply, delete, patch, cordon, uncordon or scale");
+  }
+  switch (action.verb) {
+    case Verb::Apply:
+      if (body->json().is_array()) {
+        for (const JsonNode& item : body->elements()) action.objects.push_back(parse_object(item));
+      } else {
+        action.objects.push_back(parse_object(*body));
+      }
+      break;
+    case Verb::Delete:
+      body->reject_unknown_keys({"kind", "namespace", "name", "gracePeriodSeconds"});
+      action.target = parse_ref(*body);
+      if (auto grace = body->get("gracePeriodSeconds")) {
+        action.grace_period_seconds = grace->integer();
+        if (*action.grace_period_seconds < 0) grace->fail("must be greater than or equal to 0");
+      }
+      break;
+    case Verb::Patch: {
+      body->reject_unknown_keys({"kind", "namespace", "name", "merge"});
+      action.target = parse_ref(*body);
+      action.merge_patch = body->required("merge").object().dump();
+      break;
+    }
+    case Verb::Cordon:
+    case Verb::Uncordon:
+      action.target = ObjectRef{"Node", "", body->string()};
+      if (action.target.name.empty()) body->fail("node name must not be empty");
+      break;
+    case Verb::Scale: {
+      body->reject_unknown_keys({"kind", "namespace", "name", "replicas"});
+      action.target = parse_ref(*body);
+      if (action.target.kind != "Deployment" && action.target.kind != "ReplicaSet") {
+        body->required("kind").fail("scale applies to a Deployment or a ReplicaSet, not a " +
+                                    action.target.kind);
+      }
+      action.replicas =
+          static_cast<std::int32_t>(body->required("replicas").integer_in(0, 1'000'000));
+      break;
+    }
+  }
+  return action;
+}
+
+}  // namespace
+
+std::vector<Action> parse_timeline(const JsonNode& node) {
+  std::vector<JsonNode> items = node.elements();
+  if (items.size() > kMaxTimelineActions) {
+    node.fail("timeline has " + std::to_string(items.size()) + " actions; the limit is " +
+              std::to_string(kMaxTimelineActions));
+  }
+  std::vector<Action> timeline;
+  timeline.reserve(items.size());
+  for (const JsonNode& item : items) {
+    Action action = parse_action(item);
+    if (!timeline.empty() && action.at < timeline.back().at) {
+      item.required("at").fail("timeline is not in time order: " + format_duration(action.at) +
+                               " after " + format_duration(timeline.back().at));
+    }
+    timeline.push_back(std::move(action));
+  }
+  return timeline;
+}
+
+}  // namespace gpusched::io

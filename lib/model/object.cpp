@@ -1,0 +1,60 @@
+// Kind names and scope as the API server registers them; references print like kubectl's
+// "kind/namespace/name" keys.
+#include "gpusched/model/object.hpp"
+
+#include <type_traits>
+
+namespace gpusched {
+
+std::string ObjectRef::to_string() const {
+  std::string out = kind;
+  out += '/';
+  if (!namespace_.empty()) {
+    out += namespace_;
+    out += '/';
+  }
+  out += name;
+  return out;
+}
+
+const ObjectMeta& meta_of(const Object& object) noexcept {
+  return std::visit([](const auto& o) -> const ObjectMeta& { return o.metadata; }, object);
+}
+
+ObjectMeta& meta_of(Object& object) noexcept {
+  return std::visit([](auto& o) -> ObjectMeta& { return o.metadata; }, object);
+}
+
+std::string_view kind_of(const Object& object) noexcept {
+  return std::visit(
+      [](const auto& o) -> std::string_view {
+        using T = std::decay_t<decltype(o)>;
+        if constexpr (std::is_same_v<T, Node>) {
+          return "Node";
+        } else if constexpr (std::is_same_v<T, Pod>) {
+          return "Pod";
+        } else if constexpr (std::is_same_v<T, Deployment>) {
+          return "Deployment";
+        } else if constexpr (std::is_same_v<T, ReplicaSet>) {
+          return "ReplicaSet";
+        } else {
+          static_assert(std::is_same_v<T, Job>, "every Object alternative needs a kind");
+          return "Job";
+        }
+      },
+      object);
+}
+
+ObjectRef ref_of(const Object& object) {
+  const std::string_view kind = kind_of(object);
+  const ObjectMeta& meta = meta_of(object);
+  return ObjectRef{std::string(kind), is_namespaced(kind) ? meta.namespace_ : std::string(),
+                   meta.name};
+}
+
+bool is_namespaced(std::string_view kind) noexcept {
+  // Of the kinds gpusched models only Node is cluster-scoped.
+  return kind != "Node";
+}
+
+}  // namespace gpusched

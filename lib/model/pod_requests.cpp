@@ -1,0 +1,81 @@
+// PodRequests / PodLimits of k8s.io/component-helpers/resource/helpers.go (without pod-level
+// resources and in-place resize, which gpusched does not model) and the resource rule of
+// SetDefaults_Pod (pkg/apis/core/v1/defaults.go).
+#include "gpusched/model/pod_requests.hpp"
+
+namespace gpusched {
+namespace {
+
+// addResourceList.
+void add_list(ResourceList& list, const ResourceList& other) {
+  for (const auto& [name, q] : other) add_to(list, name, q);
+}
+
+// maxResourceList: keeps, per resource, the larger quantity (with its format).
+void max_list(ResourceList& list, const ResourceList& other) {
+  for (const auto& [name, q] : other) {
+    const auto it = list.find(name);
+    if (it == list.end()) {
+      list.emplace(name, q);
+    } else if (q > it->second) {
+      it->second = q;
+    }
+  }
+}
+
+bool is_restartable(const Container& c) {
+  return c.restart_policy == "Always";
+}
+
+// AggregateContainerRequests / AggregateContainerLimits: `pick` selects requests or limits.
+ResourceList aggregate(const PodSpec& spec, const ResourceList Container::*pick) {
+  ResourceList sum;
+  for (const Container& c : spec.containers) add_list(sum, c.*pick);
+
+  ResourceList sidecars;  // restartable init containers started so far
+  ResourceList init_max;  // the largest requirement while any init container runs
+  for (const Container& c : spec.init_containers) {
+    if (is_restartable(c)) {
+      // A sidecar keeps running next to the regular containers.
+      add_list(sum, c.*pick);
+      add_list(sidecars, c.*pick);
+      max_list(init_max, sidecars);
+    } else {
+      // A regular init container runs alongside the sidecars started before it.
+      ResourceList need = c.*pick;
+      add_list(need, sidecars);
+      max_list(init_max, need);
+    }
+  }
+  max_list(sum, init_max);
+  return sum;
+}
+
+void default_container(Container& c) {
+  for (const auto& [name, q] : c.limits) c.requests.try_emplace(name, q);
+}
+
+}  // namespace
+
+ResourceList pod_requests(const PodSpec& spec) {
+  ResourceList reqs = aggregate(spec, &Container::requests);
+  add_list(reqs, spec.overhead);
+  return reqs;
+}
+
+ResourceList pod_limits(const PodSpec& spec) {
+  ResourceList limits = aggregate(spec, &Container::limits);
+  // Overhead is added only to resources that have a limit: an unlimited resource stays so.
+  for (const auto& [name, q] : spec.overhead) {
+    const auto it = limits.find(name);
+    if (it != limits.end()) it->second = it->second.plus(q);
+  }
+  return limits;
+}
+
+void default_requests_from_limits(PodSpec& spec) {
+  for (Container& c : spec.containers) default_container(c);
+  for (Container& c : spec.init_containers) default_container(c);
+}
+
+}  // namespace gpusched

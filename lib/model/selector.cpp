@@ -1,0 +1,47 @@
+// metav1.LabelSelectorAsSelector + labels.Requirement.Matches
+// (k8s.io/apimachinery/pkg/apis/meta/v1/helpers.go, pkg/labels/selector.go).
+#include "gpusched/model/selector.hpp"
+
+#include <algorithm>
+
+namespace gpusched {
+namespace {
+
+bool contains(const std::vector<std::string>& values, const std::string& value) {
+  return std::find(values.begin(), values.end(), value) != values.end();
+}
+
+// labels.Requirement.Matches for the operators a LabelSelector may use. Gt/Lt are not label
+// selector operators and In/NotIn need values: LabelSelectorAsSelector fails on those, and a
+// selector that cannot be built selects nothing.
+bool requirement_matches(const SelectorRequirement& req, const Labels& labels) {
+  const auto it = labels.find(req.key);
+  switch (req.op) {
+    case SelectorOperator::In:
+      return !req.values.empty() && it != labels.end() && contains(req.values, it->second);
+    case SelectorOperator::NotIn:
+      return !req.values.empty() && (it == labels.end() || !contains(req.values, it->second));
+    case SelectorOperator::Exists:
+      return it != labels.end();
+    case SelectorOperator::DoesNotExist:
+      return it == labels.end();
+    case SelectorOperator::Gt:
+    case SelectorOperator::Lt:
+      return false;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool LabelSelector::matches(const Labels& labels) const {
+  for (const auto& [key, value] : match_labels) {
+    const auto it = labels.find(key);
+    if (it == labels.end() || it->second != value) return false;
+  }
+  return std::all_of(
+      match_expressions.begin(), match_expressions.end(),
+      [&](const SelectorRequirement& req) { return requirement_matches(req, labels); });
+}
+
+}  // namespace gpusched

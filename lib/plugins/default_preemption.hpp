@@ -1,0 +1,37 @@
+#pragma once
+// DefaultPreemption (pkg/scheduler/framework/plugins/defaultpreemption/default_preemption.go and
+// pkg/scheduler/framework/preemption/preemption.go).
+
+#include "gpusched/framework/framework.hpp"
+#include "gpusched/framework/plugin.hpp"
+
+namespace gpusched::plugins {
+
+class DefaultPreemption final : public PostFilterPlugin {
+ public:
+  static constexpr std::string_view kName = "DefaultPreemption";
+  DefaultPreemption(Handle& handle, const DefaultPreemptionArgs& args);
+  [[nodiscard]] std::string_view name() const noexcept override { return kName; }
+  /// Evaluator.Preempt: eligibility, candidate nodes (only those rejected as Unschedulable), a
+  /// dry-run per node, the best candidate, then its victims are evicted and the pod nominated.
+  /// Without a candidate: "preemption: 0/N nodes are available: ..." from the dry-run statuses.
+  [[nodiscard]] PostFilterResult post_filter(CycleState& state, const PodInfo& pod,
+                                             const Diagnosis& diagnosis) override;
+
+ private:
+  struct Candidate {
+    const NodeInfo* node;
+    std::vector<PodInfo*> victims;  // most important first
+  };
+  /// SelectVictimsOnNode: Success with victims, or the node's failing status.
+  [[nodiscard]] Code select_victims(const CycleState& state, const PodInfo& pod,
+                                    const NodeInfo& node, std::vector<PodInfo*>& victims,
+                                    NodeStatus& status) const;
+  [[nodiscard]] const Candidate& pick_one(const std::vector<Candidate>& candidates) const;
+
+  Handle& handle_;
+  DefaultPreemptionArgs args_;
+  StrId no_victims_;
+};
+
+}  // namespace gpusched::plugins

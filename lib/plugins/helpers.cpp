@@ -1,0 +1,89 @@
+#include "plugins/helpers.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <string>
+
+namespace gpusched::plugins {
+
+void default_normalize_score(std::int64_t max_priority, bool reverse, std::span<std::int64_t> scores) {
+  std::int64_t max_count = 0;
+  for (std::int64_t s : scores) max_count = std::max(max_count, s);
+  if (max_count == 0) {
+    if (reverse) std::fill(scores.begin(), scores.end(), max_priority);
+    return;
+  }
+  for (std::int64_t& s : scores) {
+    s = max_priority * s / max_count;
+    if (reverse) s = max_priority - s;
+  }
+}
+
+namespace {
+
+bool contains(const std::vector<StrId>& sorted, StrId v) {
+  return std::binary_search(sorted.begin(), sorted.end(), v);
+}
+
+std::optional<std::int64_t> parse_int(const std::string& text) {
+  std::int64_t value = 0;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (ec != std::errc() || ptr != end) return std::nullopt;
+  return value;
+}
+
+// labels.Requirement.Matches for a node label (In, NotIn, Exists, DoesNotExist, Gt, Lt).
+bool requirement_matches(const RequirementInfo& r, StrId value, const StringPool& pool) {
+  const bool present = value != StringPool::kMissing;
+  switch (r.op) {
+    case SelectorOperator::In: return present && contains(r.values, value);
+    case SelectorOperator::NotIn: return !present || !contains(r.values, value);
+    case SelectorOperator::Exists: return present;
+    case SelectorOperator::DoesNotExist: return !present;
+    case SelectorOperator::Gt:
+    case SelectorOperator::Lt: {
+      if (!present || !r.bound) return false;
+      const auto label = parse_int(pool.str(value));
+      if (!label) return false;
+      return r.op == SelectorOperator::Gt ? *label > *r.bound : *label < *r.bound;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+bool term_matches(const TermInfo& term, const NodeInfo& node, const StringPool& pool) {
+  if (term.match_expressions.empty() && term.match_fields.empty()) return false;
+  for (const auto& r : term.match_expressions) {
+    if (!requirement_matches(r, node.label(r.key), pool)) return false;
+  }
+  // Only metadata.name is a supported field (nodeaffinity.nodeSelectorTerm: "metadata.name").
+  for (const auto& r : term.match_fields) {
+    if (!requirement_matches(r, node.name, pool)) return false;
+  }
+  return true;
+}
+
+bool required_node_affinity_matches(const PodInfo& pod, const NodeInfo& node,
+                                    const StringPool& pool) {
+  for (const auto& [key, value] : pod.node_selector) {
+    if (node.label(key) != value) return false;
+  }
+  if (!pod.required_terms) return true;
+  return std::any_of(pod.required_terms->begin(), pod.required_terms->end(),
+                     [&](const TermInfo& t) { return term_matches(t, node, pool); });
+}
+
+const TaintInfo* find_untolerated_taint(const PodInfo& pod, const NodeInfo& node) {
+  for (const TaintInfo& taint : node.taints) {
+    if (taint.effect != TaintEffect::NoSchedule && taint.effect != TaintEffect::NoExecute) continue;
+    const bool tolerated = std::any_of(pod.tolerations.begin(), pod.tolerations.end(),
+                                       [&](const TolerationInfo& t) { return t.tolerates(taint); });
+    if (!tolerated) return &taint;
+  }
+  return nullptr;
+}
+
+}  // namespace gpusched::plugins

@@ -1,0 +1,35 @@
+#pragma once
+// Helpers shared by several plugins (upstream pkg/scheduler/framework/plugins/helper and
+// component-helpers' node affinity matching).
+
+#include <cstdint>
+#include <span>
+
+#include "gpusched/framework/node_info.hpp"
+#include "gpusched/framework/pod_info.hpp"
+
+namespace gpusched::plugins {
+
+/// A 128-bit intermediate for products of quantities that may not fit 64 bits.
+__extension__ using Int128 = __int128;
+
+/// MaxNodeScore.
+inline constexpr std::int64_t kMaxNodeScore = 100;
+
+/// helper.DefaultNormalizeScore.
+void default_normalize_score(std::int64_t max_priority, bool reverse, std::span<std::int64_t> scores);
+
+/// A node selector term against a node (nodeaffinity.nodeSelectorTerm.match): requirements
+/// ANDed; a term with neither expressions nor fields matches nothing.
+[[nodiscard]] bool term_matches(const TermInfo& term, const NodeInfo& node,
+                                const StringPool& pool);
+
+/// Required node affinity: spec.nodeSelector AND (any of the required terms).
+[[nodiscard]] bool required_node_affinity_matches(const PodInfo& pod, const NodeInfo& node,
+                                                  const StringPool& pool);
+
+/// The first NoSchedule / NoExecute taint the pod does not tolerate
+/// (v1helper.FindMatchingUntoleratedTaint with DoNotScheduleTaintsFilterFunc), or nullptr.
+[[nodiscard]] const TaintInfo* find_untolerated_taint(const PodInfo& pod, const NodeInfo& node);
+
+}  // namespace gpusched::plugins

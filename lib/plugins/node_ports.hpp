@@ -1,0 +1,32 @@
+#pragma once
+// NodePorts (pkg/scheduler/framework/plugins/nodeports/node_ports.go).
+
+#include "gpusched/framework/framework.hpp"
+#include "gpusched/framework/plugin.hpp"
+
+namespace gpusched::plugins {
+
+class NodePorts final : public PreFilterPlugin, public FilterPlugin, public EnqueueExtensions {
+ public:
+  static constexpr std::string_view kName = "NodePorts";
+  explicit NodePorts(Handle& handle);
+  [[nodiscard]] std::string_view name() const noexcept override { return kName; }
+  /// Skip for a pod without host ports.
+  [[nodiscard]] Code pre_filter(CycleState& state, const PodInfo& pod, PreFilterResult& result,
+                                std::string& message) override;
+  [[nodiscard]] Code filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
+                            Reasons& reasons) const override;
+  [[nodiscard]] std::vector<ClusterEventWithHint> events_to_register() const override;
+  [[nodiscard]] QueueingHint queueing_hint(const ClusterEvent& event, const PodInfo& pod,
+                                           const EventObjects& objects) const override;
+
+  /// HostPortInfo.CheckConflict: a wildcard IP conflicts with the same protocol/port on any IP.
+  [[nodiscard]] static bool conflicts(const std::vector<HostPort>& used, const HostPort& wanted,
+                                      StrId wildcard);
+
+ private:
+  StrId reason_;
+  StrId wildcard_;
+};
+
+}  // namespace gpusched::plugins

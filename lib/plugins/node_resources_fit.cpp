@@ -1,0 +1,139 @@
+#include "plugins/node_resources_fit.hpp"
+
+#include <memory>
+
+#include "gpusched/framework/cluster_state.hpp"
+#include "gpusched/model/resource_list.hpp"
+
+namespace gpusched::plugins {
+namespace {
+
+struct PreScoreState final : StateData {
+  std::vector<std::int64_t> pod_requests;
+  [[nodiscard]] std::unique_ptr<StateData> clone() const override {
+    return std::make_unique<PreScoreState>(*this);
+  }
+};
+
+std::vector<ScoredResource> scored_resources(ResourceRegistry& registry,
+                                             const std::vector<ResourceSpec>& specs) {
+  std::vector<ScoredResource> out;
+  for (const ResourceSpec& spec : specs) {
+    const ResId id = registry.intern(spec.name);
+    out.push_back({id, spec.weight, registry.is_scalar(id)});
+  }
+  return out;
+}
+
+ResourceScorer strategy_scorer(const NodeResourcesFitArgs& args) {
+  std::vector<std::int64_t> weights;
+  for (const ResourceSpec& spec : args.resources) weights.push_back(spec.weight);
+  switch (args.scoring_type) {
+    case ScoringStrategyType::LeastAllocated: return least_allocated_scorer(std::move(weights));
+    case ScoringStrategyType::MostAllocated: return most_allocated_scorer(std::move(weights));
+    case ScoringStrategyType::RequestedToCapacityRatio: {
+      // SetDefaults_NodeResourcesFitArgs: without a shape, utilization 0 -> 10, 100 -> 0.
+      std::vector<UtilizationShapePoint> shape = args.shape;
+      if (shape.empty()) shape = {{0, 10}, {100, 0}};
+      return requested_to_capacity_ratio_scorer(std::move(weights), shape);
+    }
+  }
+  return least_allocated_scorer(std::move(weights));
+}
+
+}  // namespace
+
+NodeResourcesFit::NodeResourcesFit(Handle& handle, const NodeResourcesFitArgs& args)
+    : cluster_(handle.cluster),
+      unresolvable_over_allocatable_(handle.version.fit_unresolvable_when_over_allocatable()),
+      ignored_resources_(args.ignored_resources.begin(), args.ignored_resources.end()),
+      ignored_groups_(args.ignored_resource_groups.begin(), args.ignored_resource_groups.end()),
+      scorer_(scored_resources(handle.cluster.resources(), args.resources), false,
+              strategy_scorer(args)),
+      too_many_pods_(handle.cluster.pool().intern("Too many pods")) {}
+
+bool NodeResourcesFit::ignored(ResId id) const {
+  const std::string& name = cluster_.resources().name(id);
+  if (!resource::is_extended(name)) return false;
+  if (ignored_resources_.contains(name)) return true;
+  return !ignored_groups_.empty() && ignored_groups_.contains(name.substr(0, name.find('/')));
+}
+
+Code NodeResourcesFit::filter(const CycleState&, const PodInfo& pod, const NodeInfo& node,
+                              Reasons& reasons) const {
+  const std::size_t first = reasons.size();
+  if (static_cast<std::int64_t>(node.pods.size()) + 1 > node.allowed_pods) {
+    reasons.push_back(too_many_pods_);
+  }
+  bool unresolvable = false;
+  const ResourceRegistry& registry = cluster_.resources();
+  // pod.requests holds only non-zero entries, in id order: cpu, memory, ephemeral-storage first.
+  for (const ResAmount& r : pod.requests) {
+    if (r.id > res::kEphemeralStorage && (!registry.is_scalar(r.id) || ignored(r.id))) continue;
+    const std::int64_t allocatable = node.allocatable[r.id];
+    if (r.milli > allocatable - node.requested[r.id]) {
+      reasons.push_back(registry.insufficient_reason(r.id));
+      if (r.milli > allocatable) unresolvable = true;
+    }
+  }
+  if (reasons.size() == first) return Code::Success;
+  return unresolvable && unresolvable_over_allocatable_ ? Code::UnschedulableAndUnresolvable
+                                                        : Code::Unschedulable;
+}
+
+Code NodeResourcesFit::pre_score(CycleState& state, const PodInfo& pod,
+                                 std::span<const NodeInfo* const>) {
+  auto data = std::make_unique<PreScoreState>();
+  data->pod_requests = scorer_.pod_requests(pod);
+  state.set(slot(), std::move(data));
+  return Code::Success;
+}
+
+std::int64_t NodeResourcesFit::score(const CycleState& state, const PodInfo&,
+                                     const NodeInfo& node) const {
+  return scorer_.score(node, state.get<PreScoreState>(slot())->pod_requests);
+}
+
+std::vector<ClusterEventWithHint> NodeResourcesFit::events_to_register() const {
+  return {{{EventResource::Pod, action::kDelete, "Pod"}, true},
+          {{EventResource::Node, action::kAdd | action::kUpdateNodeAllocatable, "Node"}, true}};
+}
+
+bool NodeResourcesFit::fits_empty(const PodInfo& pod, const NodeInfo& node) const {
+  if (node.allowed_pods < 1) return false;
+  for (const ResAmount& r : pod.requests) {
+    if (r.id > res::kEphemeralStorage && (!cluster_.resources().is_scalar(r.id) || ignored(r.id))) {
+      continue;
+    }
+    if (r.milli > node.allocatable[r.id]) return false;
+  }
+  return true;
+}
+
+// isSchedulableAfterPodEvent / isSchedulableAfterNodeChange.
+QueueingHint NodeResourcesFit::queueing_hint(const ClusterEvent& event, const PodInfo& pod,
+                                             const EventObjects& objects) const {
+  if (event.resource == EventResource::Pod) {
+    // Any assigned pod going away may free what this pod needs.
+    return objects.pod != nullptr && !objects.pod->pod.spec.node_name.empty()
+               ? QueueingHint::Queue
+               : QueueingHint::QueueSkip;
+  }
+  if (objects.node == nullptr || !fits_empty(pod, *objects.node)) return QueueingHint::QueueSkip;
+  if (objects.old_node == nullptr) return QueueingHint::Queue;
+  // haveAnyRequestedResourcesIncreased: the pod count, or a resource the pod requests.
+  const Node& old_node = *objects.old_node;
+  const Node& new_node = objects.node->node;
+  auto milli = [](const Node& n, std::string_view name) {
+    auto it = n.allocatable.find(name);
+    return it == n.allocatable.end() ? std::int64_t{0} : it->second.milli();
+  };
+  if (milli(new_node, resource::kPods) > milli(old_node, resource::kPods)) return QueueingHint::Queue;
+  for (const ResAmount& r : pod.requests) {
+    const std::string& name = cluster_.resources().name(r.id);
+    if (milli(new_node, name) > milli(old_node, name)) return QueueingHint::Queue;
+  }
+  return QueueingHint::QueueSkip;
+}
+
+}  // namespace gpusched::plugins

@@ -1,0 +1,47 @@
+#pragma once
+// NodeResourcesFit (pkg/scheduler/framework/plugins/noderesources/fit.go).
+
+#include <set>
+#include <string>
+
+#include "gpusched/framework/framework.hpp"
+#include "gpusched/framework/plugin.hpp"
+#include "plugins/resource_allocation.hpp"
+
+namespace gpusched::plugins {
+
+class NodeResourcesFit final : public FilterPlugin,
+                               public PreScorePlugin,
+                               public ScorePlugin,
+                               public EnqueueExtensions {
+ public:
+  static constexpr std::string_view kName = "NodeResourcesFit";
+  NodeResourcesFit(Handle& handle, const NodeResourcesFitArgs& args);
+  [[nodiscard]] std::string_view name() const noexcept override { return kName; }
+  /// fitsRequest: "Too many pods", then every insufficient resource. Unschedulable; from 1.34
+  /// UnschedulableAndUnresolvable when a request alone exceeds the node's allocatable.
+  [[nodiscard]] Code filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
+                            Reasons& reasons) const override;
+  [[nodiscard]] Code pre_score(CycleState& state, const PodInfo& pod,
+                               std::span<const NodeInfo* const> nodes) override;
+  /// The scoring strategy over the configured resources.
+  [[nodiscard]] std::int64_t score(const CycleState& state, const PodInfo& pod,
+                                   const NodeInfo& node) const override;
+  [[nodiscard]] std::vector<ClusterEventWithHint> events_to_register() const override;
+  [[nodiscard]] QueueingHint queueing_hint(const ClusterEvent& event, const PodInfo& pod,
+                                           const EventObjects& objects) const override;
+
+ private:
+  [[nodiscard]] bool ignored(ResId id) const;
+  /// Whether the pod would fit the node if it were empty (isFit in the queueing hint).
+  [[nodiscard]] bool fits_empty(const PodInfo& pod, const NodeInfo& node) const;
+
+  ClusterState& cluster_;
+  bool unresolvable_over_allocatable_;
+  std::set<std::string, std::less<>> ignored_resources_;
+  std::set<std::string, std::less<>> ignored_groups_;
+  ResourceAllocationScorer scorer_;
+  StrId too_many_pods_;
+};
+
+}  // namespace gpusched::plugins

@@ -1,0 +1,105 @@
+// The machine-readable result (scenario-format.md §2). Keys follow the contract's order; keys
+// beyond it are additions the contract allows. ordered_json keeps insertion order, so identical
+// results print byte-identical documents.
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+
+#include "gpusched/report/writers.hpp"
+#include "gpusched/sim/time.hpp"
+
+namespace gpusched::report {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json string_or_null(const std::string& value) {
+  return value.empty() ? Json() : Json(value);
+}
+
+Json time_or_null(const std::optional<TimeMs>& time) {
+  return time ? Json(format_duration(*time)) : Json();
+}
+
+Json resources(const ResourceList& list) {
+  Json object = Json::object();
+  for (const auto& [name, quantity] : list) object[name] = quantity.to_string();
+  return object;
+}
+
+Json pod_json(const PodRecord& record) {
+  const Pod& pod = record.pod;
+  // reason / message come from the PodScheduled condition, as `kubectl get pod -o json`
+  // shows them; an absent condition or an empty field (PodScheduled=True) is null.
+  const PodCondition* scheduled = pod.status.condition("PodScheduled");
+  Json json;
+  json["namespace"] = pod.metadata.namespace_;
+  json["name"] = pod.metadata.name;
+  json["phase"] = std::string(to_string(pod.status.phase));
+  json["nodeName"] = string_or_null(pod.spec.node_name);
+  json["reason"] = scheduled != nullptr ? string_or_null(scheduled->reason) : Json();
+  json["message"] = scheduled != nullptr ? string_or_null(scheduled->message) : Json();
+  json["nominatedNodeName"] = string_or_null(pod.status.nominated_node_name);
+  json["requests"] = resources(record.requests);
+  json["terminating"] = record.terminating;
+  json["createdAt"] = time_or_null(record.created);
+  json["scheduledAt"] = time_or_null(record.scheduled);
+  json["finishedAt"] = time_or_null(record.finished);
+  return json;
+}
+
+Json node_json(const NodeRecord& record) {
+  Json json;
+  json["name"] = record.node.metadata.name;
+  json["capacity"] = resources(record.node.capacity);
+  json["allocatable"] = resources(record.node.allocatable);
+  json["allocated"] = resources(record.allocated);
+  json["pods"] = record.pods;
+  return json;
+}
+
+Json event_json(const EventRecord& event) {
+  Json json;
+  json["time"] = format_duration(event.time);
+  json["type"] = event.type;
+  json["reason"] = event.reason;
+  json["object"] = event.object;
+  json["message"] = event.message;
+  json["count"] = event.count;
+  json["lastTime"] = format_duration(event.last_time);
+  return json;
+}
+
+Json expectation_json(const ExpectationResult& expectation) {
+  Json json;
+  json["index"] = expectation.index;
+  json["ok"] = expectation.ok;
+  json["message"] = expectation.message;
+  json["at"] = expectation.at;
+  return json;
+}
+
+}  // namespace
+
+void write_json(std::ostream& out, const SimulationResult& result) {
+  Json json;
+  json["scenario"] = result.scenario;
+  json["time"] = format_duration(result.time);
+  json["pods"] = Json::array();
+  for (const PodRecord& record : result.pods) json["pods"].push_back(pod_json(record));
+  json["nodes"] = Json::array();
+  for (const NodeRecord& record : result.nodes) json["nodes"].push_back(node_json(record));
+  json["events"] = Json::array();
+  for (const EventRecord& event : result.events) json["events"].push_back(event_json(event));
+  json["expectations"] = Json::array();
+  for (const ExpectationResult& expectation : result.expectations) {
+    json["expectations"].push_back(expectation_json(expectation));
+  }
+  json["passed"] = result.passed;
+  // Messages quote user input; invalid UTF-8 is replaced rather than allowed to throw.
+  out << json.dump(2, ' ', false, Json::error_handler_t::replace) << '\n';
+}
+
+}  // namespace gpusched::report

@@ -1,0 +1,284 @@
+// The human report: kubectl's own layouts (get pods -o wide, describe pod events, describe node)
+// so that people read it the way they read their cluster.
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpusched/model/resource_list.hpp"
+#include "gpusched/report/writers.hpp"
+#include "gpusched/sim/time.hpp"
+#include "report/tab_writer.hpp"
+
+namespace gpusched::report {
+namespace {
+
+/// Ages never go negative, even for a record stamped after the clock stopped.
+std::string age(TimeMs now, TimeMs then) {
+  return format_duration(std::max<TimeMs>(0, now - then));
+}
+
+/// A pod's AGE: since the simulator created it, or since its creationTimestamp.
+std::string pod_age(const PodRecord& record, TimeMs now) {
+  return age(now, record.created.value_or(record.pod.metadata.creation_ms));
+}
+
+/// The STATUS column of `kubectl get pods`: the phase, except that a finished pod reads
+/// `Completed` and a pod with a deletionTimestamp reads `Terminating` (printers.printPod).
+std::string pod_status(const PodRecord& record) {
+  if (record.terminating) return "Terminating";
+  if (record.pod.status.phase == PodPhase::Succeeded) return "Completed";
+  return std::string(to_string(record.pod.status.phase));
+}
+
+std::string or_none(const std::string& value) {
+  return value.empty() ? "<none>" : value;
+}
+
+std::string_view trim(std::string_view text) {
+  const auto begin = text.find_first_not_of(" \t\r\n");
+  if (begin == std::string_view::npos) return {};
+  const auto end = text.find_last_not_of(" \t\r\n");
+  return text.substr(begin, end - begin + 1);
+}
+
+void write_pods(std::string& out, const SimulationResult& result) {
+  out += "PODS\n";
+  if (result.pods.empty()) {
+    out += "<none>\n";
+    return;
+  }
+  std::string table = "NAMESPACE\tNAME\tSTATUS\tNODE\tNOMINATED NODE\tAGE\n";
+  for (const PodRecord& record : result.pods) {
+    const Pod& pod = record.pod;
+    table += pod.metadata.namespace_ + '\t' + pod.metadata.name + '\t' + pod_status(record) + '\t' +
+             or_none(pod.spec.node_name) + '\t' + or_none(pod.status.nominated_node_name) + '\t' +
+             pod_age(record, result.time) + '\n';
+  }
+  out += align_tabs(table, kGetSettings);
+}
+
+std::string_view kind_of_ref(std::string_view object) {
+  return object.substr(0, object.find('/'));
+}
+
+/// The reporting component (`From` column): the scheduler for its own reasons, otherwise the
+/// controller of the object's kind, and the kubelet for everything that happens to a pod.
+std::string_view event_source(const EventRecord& event) {
+  static constexpr std::string_view kSchedulerReasons[] = {"Scheduled", "FailedScheduling",
+                                                           "Preempted"};
+  if (std::find(std::begin(kSchedulerReasons), std::end(kSchedulerReasons), event.reason) !=
+      std::end(kSchedulerReasons)) {
+    return "default-scheduler";
+  }
+  const std::string_view kind = kind_of_ref(event.object);
+  if (kind == "Deployment") return "deployment-controller";
+  if (kind == "ReplicaSet") return "replicaset-controller";
+  if (kind == "Job") return "job-controller";
+  return "kubelet";
+}
+
+/// The Age column of describe.DescribeEvents: `12s`, or `30s (x3 over 2m)` for a series.
+std::string event_age(const EventRecord& event, TimeMs now) {
+  if (event.count <= 1) return age(now, event.time);
+  return age(now, event.last_time) + " (x" + std::to_string(event.count) + " over " +
+         age(now, event.time) + ")";
+}
+
+void write_events(std::string& out, const SimulationResult& result) {
+  out += "EVENTS\n";
+  if (result.events.empty()) {
+    out += "<none>\n";
+    return;
+  }
+  std::vector<std::string_view> objects;
+  std::map<std::string_view, std::vector<const EventRecord*>> by_object;
+  for (const EventRecord& event : result.events) {
+    auto& group = by_object[event.object];
+    if (group.empty()) objects.push_back(event.object);
+    group.push_back(&event);
+  }
+  std::string text;
+  for (std::size_t i = 0; i < objects.size(); ++i) {
+    auto& group = by_object[objects[i]];
+    // kubectl sorts an object's events by last timestamp (event.SortableEvents).
+    std::stable_sort(group.begin(), group.end(), [](const EventRecord* a, const EventRecord* b) {
+      return a->last_time < b->last_time;
+    });
+    if (i > 0) text += '\n';
+    text += std::string(objects[i]) + ":\n";
+    text += "  Type\tReason\tAge\tFrom\tMessage\n";
+    text += "  ----\t------\t----\t----\t-------\n";
+    for (const EventRecord* event : group) {
+      text += "  " + event->type + '\t' + event->reason + '\t' + event_age(*event, result.time) +
+              '\t' + std::string(event_source(*event)) + '\t' + std::string(trim(event->message)) +
+              '\n';
+    }
+  }
+  out += align_tabs(text, kDescribeSettings);
+}
+
+/// Taint.ToString: `key=value:Effect`, or `key:Effect` without a value.
+std::string taint_text(const Taint& taint) {
+  std::string text = taint.key;
+  if (!taint.value.empty()) text += "=" + taint.value;
+  return text + ":" + std::string(to_string(taint.effect));
+}
+
+/// printTaintsMultiline: sorted by effect then key, the first on the title line.
+void describe_taints(std::string& text, const Node& node) {
+  std::vector<Taint> taints = node.effective_taints();
+  if (taints.empty()) {
+    text += "Taints:\t<none>\n";
+    return;
+  }
+  std::sort(taints.begin(), taints.end(), [](const Taint& a, const Taint& b) {
+    const std::string key_a = std::string(to_string(a.effect)) + "," + a.key;
+    const std::string key_b = std::string(to_string(b.effect)) + "," + b.key;
+    return key_a < key_b;
+  });
+  for (std::size_t i = 0; i < taints.size(); ++i) {
+    text += (i == 0 ? "Taints:\t" : "\t") + taint_text(taints[i]) + '\n';
+  }
+}
+
+void describe_resource_list(std::string& text, std::string_view title, const ResourceList& list) {
+  if (list.empty()) return;
+  text += std::string(title) + ":\n";
+  for (const auto& [name, quantity] : list)
+    text += "  " + name + ":\t" + quantity.to_string() + '\n';
+}
+
+Quantity quantity_or_zero(const ResourceList& list, std::string_view name) {
+  const auto it = list.find(name);
+  return it == list.end() ? Quantity() : it->second;
+}
+
+/// `<request> (<percent>%)` as describeNodeResource computes it: cpu in milli-units, the
+/// others in whole units (Quantity.Value), truncated toward zero, 0% with nothing allocatable.
+std::string with_percent(const Quantity& request, const Quantity& allocatable, bool milli) {
+  const std::int64_t req = milli ? request.milli() : request.value();
+  const std::int64_t alloc = milli ? allocatable.milli() : allocatable.value();
+  std::int64_t percent = 0;
+  if (alloc != 0) {
+    percent =
+        static_cast<std::int64_t>(static_cast<double>(req) / static_cast<double>(alloc) * 100);
+  }
+  return request.to_string() + " (" + std::to_string(percent) + "%)";
+}
+
+bool is_standard_container_resource(std::string_view name) {
+  return name == resource::kCpu || name == resource::kMemory ||
+         name == resource::kEphemeralStorage || resource::is_hugepages(name);
+}
+
+void describe_non_terminated_pods(std::string& text, const NodeRecord& record,
+                                  const ResourceList& allocatable, const SimulationResult& result,
+                                  const std::map<std::string, const PodRecord*>& pods_by_key) {
+  text += "Non-terminated Pods:\t(" + std::to_string(record.pods.size()) + " in total)\n";
+  if (record.pods.empty()) return;
+  text += "  Namespace\tName\tCPU Requests\tMemory Requests\tAge\n";
+  text += "  ---------\t----\t------------\t---------------\t---\n";
+  const Quantity cpu = quantity_or_zero(allocatable, resource::kCpu);
+  const Quantity memory = quantity_or_zero(allocatable, resource::kMemory);
+  const ResourceList no_requests;
+  for (const std::string& key : record.pods) {
+    const auto slash = key.find('/');
+    const auto found = pods_by_key.find(key);
+    const PodRecord* pod = found == pods_by_key.end() ? nullptr : found->second;
+    const ResourceList& requests = pod != nullptr ? pod->requests : no_requests;
+    text += "  " + key.substr(0, slash) + '\t' + key.substr(slash + 1) + '\t' +
+            with_percent(quantity_or_zero(requests, resource::kCpu), cpu, true) + '\t' +
+            with_percent(quantity_or_zero(requests, resource::kMemory), memory, false) + '\t';
+    if (pod != nullptr) text += pod_age(*pod, result.time);
+    text += '\n';
+  }
+}
+
+/// describe.describeNodeResource's `Allocated resources` table (requests only: the replay has
+/// no use for limits): cpu, memory and ephemeral-storage always, then hugepages, then extended
+/// resources without a percentage, each group sorted by name.
+void describe_allocated(std::string& text, const NodeRecord& record,
+                        const ResourceList& allocatable) {
+  text += "Allocated resources:\n";
+  text += "  Resource\tRequests\n";
+  text += "  --------\t--------\n";
+  const auto row = [&](std::string_view name, bool milli) {
+    text += "  " + std::string(name) + '\t' +
+            with_percent(quantity_or_zero(record.allocated, name),
+                         quantity_or_zero(allocatable, name), milli) +
+            '\n';
+  };
+  row(resource::kCpu, true);
+  row(resource::kMemory, false);
+  row(resource::kEphemeralStorage, false);
+  for (const auto& [name, quantity] : allocatable) {
+    if (resource::is_hugepages(name)) row(name, false);
+  }
+  for (const auto& [name, quantity] : allocatable) {
+    if (is_standard_container_resource(name) || name == resource::kPods) continue;
+    text += "  " + name + '\t' + quantity_or_zero(record.allocated, name).to_string() + '\n';
+  }
+}
+
+void write_nodes(std::string& out, const SimulationResult& result) {
+  out += "NODES\n";
+  if (result.nodes.empty()) {
+    out += "<none>\n";
+    return;
+  }
+  std::map<std::string, const PodRecord*> pods_by_key;
+  for (const PodRecord& record : result.pods) pods_by_key.emplace(record.pod.key(), &record);
+
+  std::string text;
+  for (std::size_t i = 0; i < result.nodes.size(); ++i) {
+    const NodeRecord& record = result.nodes[i];
+    const Node& node = record.node;
+    // kubectl falls back to capacity when a node reports no allocatable.
+    const ResourceList& allocatable = node.allocatable.empty() ? node.capacity : node.allocatable;
+    if (i > 0) text += '\n';
+    text += "Name:\t" + node.metadata.name + '\n';
+    describe_taints(text, node);
+    text += std::string("Unschedulable:\t") + (node.unschedulable ? "true" : "false") + '\n';
+    describe_resource_list(text, "Capacity", node.capacity);
+    describe_resource_list(text, "Allocatable", node.allocatable);
+    describe_non_terminated_pods(text, record, allocatable, result, pods_by_key);
+    describe_allocated(text, record, allocatable);
+  }
+  out += align_tabs(text, kDescribeSettings);
+}
+
+void write_expectations(std::string& out, const SimulationResult& result) {
+  if (result.expectations.empty()) return;
+  out += "\nEXPECTATIONS\n";
+  std::size_t holding = 0;
+  for (const ExpectationResult& expectation : result.expectations) {
+    if (expectation.ok) ++holding;
+    const std::string pointer = expectation.pointer.empty()
+                                    ? "/expect/" + std::to_string(expectation.index)
+                                    : expectation.pointer;
+    out += (expectation.ok ? "ok   " : "FAIL ") + pointer + " at " + expectation.at + ": " +
+           expectation.message + '\n';
+  }
+  out += std::to_string(holding) + " of " + std::to_string(result.expectations.size()) +
+         " expectations hold\n";
+}
+
+}  // namespace
+
+void write_table(std::ostream& out, const SimulationResult& result) {
+  std::string text = "Scenario " + result.scenario + " (" + result.source + ") at " +
+                     format_duration(result.time) + "\n\n";
+  write_pods(text, result);
+  text += '\n';
+  write_events(text, result);
+  text += '\n';
+  write_nodes(text, result);
+  write_expectations(text, result);
+  out << text;
+}
+
+}  // namespace gpusched::report

@@ -1,0 +1,279 @@
+#include "gpusched/scheduler/scheduler.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "gpusched/framework/cluster_state.hpp"
+#include "gpusched/framework/rng.hpp"
+#include "gpusched/scheduler/diagnosis.hpp"
+#include "scheduler/scheduling_queue.hpp"
+
+namespace gpusched {
+namespace {
+
+constexpr std::size_t kMinFeasibleNodesToFind = 100;
+constexpr std::int64_t kMinFeasibleNodesPercentageToFind = 5;
+constexpr std::size_t kNoteLengthLimit = 1024;  // validation.NoteLengthLimit
+
+// numFeasibleNodesToFind (schedule_one.go).
+std::size_t num_feasible_nodes_to_find(std::int64_t percentage, std::size_t num_all_nodes) {
+  if (num_all_nodes < kMinFeasibleNodesToFind) return num_all_nodes;
+  if (percentage == 0) {
+    percentage = 50 - static_cast<std::int64_t>(num_all_nodes) / 125;
+    percentage = std::max(percentage, kMinFeasibleNodesPercentageToFind);
+  }
+  const auto num = static_cast<std::size_t>(static_cast<std::int64_t>(num_all_nodes) * percentage / 100);
+  return std::max(num, kMinFeasibleNodesToFind);
+}
+
+// truncateMessage: events are cut, the PodScheduled condition keeps the whole message.
+std::string truncate_message(const std::string& message) {
+  if (message.size() <= kNoteLengthLimit) return message;
+  const std::string suffix = " ...";
+  return message.substr(0, kNoteLengthLimit - suffix.size()) + suffix;
+}
+
+// podutil.UpdatePodCondition: the transition time moves only when the status changes.
+void set_condition(Pod& pod, PodCondition condition) {
+  for (PodCondition& c : pod.status.conditions) {
+    if (c.type != condition.type) continue;
+    if (c.status == condition.status) condition.last_transition_ms = c.last_transition_ms;
+    c = std::move(condition);
+    return;
+  }
+  pod.status.conditions.push_back(std::move(condition));
+}
+
+std::string joined_plugins(const std::vector<std::string>& names) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < names.size(); ++i) out += (i ? " " : "") + names[i];
+  return out + "]";
+}
+
+}  // namespace
+
+Scheduler::Scheduler(const SchedulerConfig& config, ClusterState& cluster, Rng& rng,
+                     SchedulerHooks& hooks)
+    : config_(config),
+      cluster_(cluster),
+      rng_(rng),
+      hooks_(hooks),
+      queue_(std::make_unique<SchedulingQueue>(config.pod_initial_backoff_ms, config.pod_max_backoff_ms)) {
+  for (const Profile& profile : config_.profiles) {
+    frameworks_.push_back(std::make_unique<Framework>(
+        profile, Handle{cluster_, rng_, config_.kubernetes_version, config_, hooks_}));
+  }
+}
+
+Scheduler::~Scheduler() = default;
+
+Framework* Scheduler::framework_for(const Pod& pod) const {
+  for (const auto& fwk : frameworks_) {
+    if (fwk->profile().scheduler_name == pod.spec.scheduler_name) return fwk.get();
+  }
+  return nullptr;
+}
+
+void Scheduler::pod_added(PodInfo& pod, TimeMs now) {
+  // Pods for a scheduler no profile serves are left alone, as another scheduler's would be.
+  if (Framework* fwk = framework_for(pod.pod)) queue_->add(pod, *fwk, now);
+}
+
+void Scheduler::pod_updated(PodInfo& pod, const Pod& old_pod, TimeMs now) {
+  QueuedPod* queued = queue_->find(pod);
+  if (queued == nullptr) return;
+  // PodSchedulingPropertiesChange: the changes a rejecting plugin may care about.
+  std::uint32_t actions = 0;
+  if (pod.pod.metadata.labels != old_pod.metadata.labels) actions |= action::kUpdatePodLabel;
+  if (pod.pod.spec.tolerations != old_pod.spec.tolerations) actions |= action::kUpdatePodToleration;
+  if (actions == 0) return;
+  queue_->requeue_if_helped(*queued, ClusterEvent{EventResource::Pod, actions, "PodUpdate"},
+                            EventObjects{nullptr, nullptr, &pod}, now);
+}
+
+void Scheduler::pod_removed(const PodInfo& pod) { queue_->remove(pod); }
+
+void Scheduler::cluster_event(const ClusterEvent& event, const EventObjects& objects, TimeMs now) {
+  queue_->move_for_event(event, objects, now);
+}
+
+std::size_t Scheduler::run(TimeMs now) {
+  std::size_t cycles = 0;
+  while (queue_->has_ready()) {
+    schedule_one(now);
+    ++cycles;
+  }
+  return cycles;
+}
+
+std::optional<TimeMs> Scheduler::next_timer(TimeMs now) const { return queue_->next_timer(now); }
+
+void Scheduler::on_timer(TimeMs now) { queue_->on_timer(now); }
+
+bool Scheduler::quiescent() const {
+  if (queue_->has_ready()) return false;
+  bool stale = true;
+  queue_->for_each_waiting([&](const QueuedPod& qp) {
+    stale = stale && qp.has_last_failure && qp.generation_seen == cluster_.generation();
+  });
+  return stale;
+}
+
+void Scheduler::schedule_one(TimeMs now) {
+  QueuedPod* qp = queue_->pop();
+  PodInfo& pod = *qp->pod;
+  Framework& fwk = *qp->framework;
+  const auto& all_nodes = cluster_.node_list();
+
+  auto fail = [&](const std::string& message, const std::optional<std::string>& nominated) {
+    hooks_.record_event(pod, "Warning", "FailedScheduling", truncate_message(message));
+    set_condition(pod.pod, PodCondition{"PodScheduled", "False", "Unschedulable", message, now});
+    if (nominated) pod.pod.status.nominated_node_name = *nominated;
+    queue_->add_unschedulable(*qp, now);
+  };
+
+  // A retry against the very cluster state its last attempt saw gives the same answer: replay it
+  // without filtering again (the search start still advances as it would).
+  if (qp->has_last_failure && qp->generation_seen == cluster_.generation()) {
+    if (!all_nodes.empty()) {
+      next_start_node_index_ = (next_start_node_index_ + qp->last_processed_nodes) % all_nodes.size();
+    }
+    qp->unschedulable_plugins = qp->last_unschedulable_plugins;
+    qp->pending_plugins = qp->last_pending_plugins;
+    fail(qp->last_message, qp->last_nomination);
+    return;
+  }
+  const std::uint64_t generation = cluster_.generation();
+  qp->has_last_failure = false;
+
+  auto remember = [&](const std::string& message, const std::optional<std::string>& nominated,
+                      std::size_t processed) {
+    qp->has_last_failure = true;
+    qp->generation_seen = generation;
+    qp->last_message = message;
+    qp->last_nomination = nominated;
+    qp->last_processed_nodes = processed;
+    qp->last_unschedulable_plugins = qp->unschedulable_plugins;
+    qp->last_pending_plugins = qp->pending_plugins;
+  };
+
+  if (all_nodes.empty()) {
+    // ErrNoNodesAvailable: not a FitError, so no plugin is blamed and no PostFilter runs.
+    const std::string message = "no nodes available to schedule pods";
+    remember(message, std::nullopt, 0);
+    fail(message, std::nullopt);
+    return;
+  }
+
+  CycleState state(fwk.num_plugins());
+  Diagnosis diagnosis;
+  std::vector<const NodeInfo*> feasible;
+  std::size_t processed = 0;
+
+  PreFilterResult pre_result;
+  std::vector<std::string> narrowing;
+  std::string pre_message, pre_plugin;
+  const Code pre_code = fwk.run_pre_filter(state, pod, pre_result, narrowing, pre_message, pre_plugin);
+  if (pre_code != Code::Success) {
+    NodeStatus status{pre_code, {}, {cluster_.pool().intern(pre_message)}};
+    diagnosis.absent = status;
+    diagnosis.pre_filter_msg = pre_message;
+    if (pre_code == Code::Pending) {
+      diagnosis.pending_plugins.emplace(pre_plugin);
+    } else {
+      diagnosis.unschedulable_plugins.emplace(pre_plugin);
+    }
+  } else {
+    std::vector<NodeInfo*> subset;
+    const std::vector<NodeInfo*>* nodes = &all_nodes;
+    if (pre_result.node_names) {
+      // Nodes left out by a PreFilterResult are "absent", with one shared status.
+      std::sort(pre_result.node_names->begin(), pre_result.node_names->end());
+      for (NodeInfo* n : all_nodes) {
+        if (std::binary_search(pre_result.node_names->begin(), pre_result.node_names->end(), n->name)) {
+          subset.push_back(n);
+        }
+      }
+      nodes = &subset;
+      std::sort(narrowing.begin(), narrowing.end());
+      diagnosis.absent = NodeStatus{
+          Code::UnschedulableAndUnresolvable, {},
+          {cluster_.pool().intern("node(s) didn't satisfy plugin(s) " + joined_plugins(narrowing))}};
+    }
+    const std::size_t n = nodes->size();
+    std::size_t to_find = num_feasible_nodes_to_find(
+        fwk.profile().percentage_of_nodes_to_score.value_or(config_.percentage_of_nodes_to_score), n);
+    if (!fwk.has_score_plugins()) to_find = std::min<std::size_t>(to_find, 1);
+    NodeStatus status;
+    for (std::size_t i = 0; i < n && feasible.size() < to_find; ++i) {
+      const NodeInfo* node = (*nodes)[(next_start_node_index_ + i) % n];
+      ++processed;
+      if (fwk.run_filter(state, pod, *node, status) == Code::Success) {
+        feasible.push_back(node);
+      } else {
+        diagnosis.add(*node, status);
+      }
+    }
+    next_start_node_index_ = (next_start_node_index_ + processed) % all_nodes.size();
+  }
+
+  if (feasible.empty()) {
+    std::optional<std::string> nominated;
+    if (fwk.has_post_filter_plugins()) {
+      PostFilterResult post = fwk.run_post_filter(state, pod, diagnosis);
+      if (post.code != Code::Success) diagnosis.post_filter_msg = post.message;
+      nominated = post.nominated_node;
+    }
+    const std::string message = fit_error_message(all_nodes.size(), diagnosis, cluster_.pool());
+    qp->unschedulable_plugins = diagnosis.unschedulable_plugins;
+    qp->pending_plugins = diagnosis.pending_plugins;
+    // A successful preemption changes the cluster, so its generation differs on the next attempt.
+    remember(message, nominated, processed);
+    fail(message, nominated);
+    return;
+  }
+
+  NodeInfo* chosen = nullptr;
+  if (feasible.size() == 1) {
+    chosen = const_cast<NodeInfo*>(feasible.front());
+  } else {
+    std::vector<std::int64_t> totals(feasible.size());
+    fwk.run_score(state, pod, feasible, totals);
+    // selectHost: uniform choice among the top scores (reservoir sampling, seeded).
+    std::int64_t best = totals.front();
+    std::size_t selected = 0;
+    std::int64_t ties = 1;
+    for (std::size_t i = 1; i < feasible.size(); ++i) {
+      if (totals[i] > best) {
+        best = totals[i];
+        selected = i;
+        ties = 1;
+      } else if (totals[i] == best && rng_.intn(++ties) == 0) {
+        selected = i;
+      }
+    }
+    chosen = const_cast<NodeInfo*>(feasible[selected]);
+  }
+
+  std::string permit_message;
+  if (fwk.run_reserve(state, pod, *chosen) != Code::Success ||
+      fwk.run_permit(state, pod, *chosen, permit_message) != Code::Success) {
+    fwk.run_unreserve(state, pod, *chosen);
+    fail(permit_message.empty() ? "pod was rejected at reserve/permit" : permit_message, std::nullopt);
+    return;
+  }
+  if (fwk.run_bind(state, pod, *chosen) != Code::Success) {
+    fwk.run_unreserve(state, pod, *chosen);
+    fail("binding rejected", std::nullopt);
+    return;
+  }
+  queue_->remove(pod);
+  // The Binding subresource sets PodScheduled=True; the scheduler records the event.
+  set_condition(pod.pod, PodCondition{"PodScheduled", "True", "", "", now});
+  hooks_.record_event(pod, "Normal", "Scheduled",
+                      "Successfully assigned " + pod.pod.metadata.namespace_ + "/" +
+                          pod.pod.metadata.name + " to " + chosen->node.metadata.name);
+  hooks_.bound(pod);
+}
+
+}  // namespace gpusched

@@ -1,0 +1,101 @@
+#pragma once
+// The scheduling queue of kube-scheduler 1.33+ (pkg/scheduler/backend/queue/scheduling_queue.go,
+// active_queue.go, backoff_queue.go) with QueueingHints and SchedulerPopFromBackoffQ on, as they
+// are by default from 1.33.
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "gpusched/framework/cluster_event.hpp"
+#include "gpusched/framework/framework.hpp"
+#include "gpusched/sim/time.hpp"
+
+namespace gpusched {
+
+/// framework.QueuedPodInfo, plus what gpusched keeps to skip retries that cannot change anything.
+struct QueuedPod {
+  enum class Where { Active, Backoff, ErrorBackoff, Unschedulable, InFlight };
+  PodInfo* pod = nullptr;
+  Framework* framework = nullptr;
+  TimeMs timestamp = 0;  ///< when last added to the queue (refreshed on every failure)
+  int attempts = 0;
+  std::set<std::string, std::less<>> unschedulable_plugins;
+  std::set<std::string, std::less<>> pending_plugins;
+  Where where = Where::Active;
+  // The last failed attempt: the cluster generation it saw and what it produced.
+  std::uint64_t generation_seen = 0;
+  bool has_last_failure = false;
+  std::string last_message;
+  std::optional<std::string> last_nomination;
+  std::size_t last_processed_nodes = 0;
+  std::set<std::string, std::less<>> last_unschedulable_plugins;
+  std::set<std::string, std::less<>> last_pending_plugins;
+};
+
+class SchedulingQueue {
+ public:
+  SchedulingQueue(std::int64_t initial_backoff_ms, std::int64_t max_backoff_ms);
+  ~SchedulingQueue();
+
+  /// Add: a new pod enters the active queue.
+  void add(PodInfo& pod, Framework& framework, TimeMs now);
+  /// The queued entry of a pod, if any.
+  [[nodiscard]] QueuedPod* find(const PodInfo& pod) const;
+  /// Removes a pod from wherever it is.
+  void remove(const PodInfo& pod);
+  /// Pop: the active queue's head; when it is empty, the backoff queue's head even if still
+  /// backing off (SchedulerPopFromBackoffQ). Counts an attempt.
+  [[nodiscard]] QueuedPod* pop();
+  /// AddUnschedulableIfNotPresent after a failed attempt (no events can arrive during a cycle in
+  /// a replay): to the unschedulable pool, or to the error backoff queue when no plugin rejected.
+  void add_unschedulable(QueuedPod& pod, TimeMs now);
+  /// movePodsToActiveOrBackoffQueue for the unschedulable pods the event may help.
+  void move_for_event(const ClusterEvent& event, const EventObjects& objects, TimeMs now);
+  /// The same for one pod (its own update).
+  void requeue_if_helped(QueuedPod& pod, const ClusterEvent& event, const EventObjects& objects,
+                         TimeMs now);
+
+  /// The next queue timer at or after `now`.
+  [[nodiscard]] std::optional<TimeMs> next_timer(TimeMs now) const;
+  /// flushBackoffQCompleted (whole seconds) and flushUnschedulablePodsLeftover (every 30 s).
+  void on_timer(TimeMs now);
+  [[nodiscard]] bool has_ready() const noexcept { return !active_.empty() || !backoff_.empty(); }
+  /// Pods waiting in the unschedulable pool or the error backoff queue.
+  template <class F>
+  void for_each_waiting(F&& f) const {
+    for (const auto& [seq, qp] : unschedulable_) f(*qp);
+    for (const auto& entry : error_backoff_) f(*entry.second);
+  }
+
+ private:
+  enum class Strategy { Skip, AfterBackoff, Immediately };
+  struct ActiveLess {
+    bool operator()(const QueuedPod* a, const QueuedPod* b) const;
+  };
+  using BackoffKey = std::pair<TimeMs, QueuedPod*>;
+  struct BackoffLess {
+    bool operator()(const BackoffKey& a, const BackoffKey& b) const;
+  };
+
+  [[nodiscard]] TimeMs backoff_expiry(const QueuedPod& pod) const;
+  [[nodiscard]] bool backing_off(const QueuedPod& pod, TimeMs now) const;
+  [[nodiscard]] Strategy worth_requeuing(const QueuedPod& pod, const ClusterEvent& event,
+                                         const EventObjects& objects) const;
+  void requeue(QueuedPod& pod, Strategy strategy, TimeMs now);
+  void detach(QueuedPod& pod);
+  void to_active(QueuedPod& pod);
+
+  std::int64_t initial_backoff_ms_;
+  std::int64_t max_backoff_ms_;
+  std::map<const PodInfo*, std::unique_ptr<QueuedPod>> entries_;
+  std::set<QueuedPod*, ActiveLess> active_;
+  std::set<BackoffKey, BackoffLess> backoff_;
+  std::set<BackoffKey, BackoffLess> error_backoff_;
+  std::map<std::uint64_t, QueuedPod*> unschedulable_;  // by pod sequence: deterministic order
+};
+
+}  // namespace gpusched

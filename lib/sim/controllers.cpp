@@ -1,0 +1,166 @@
+// The workload controllers, reacting at once: Deployment (pkg/controller/deployment),
+// ReplicaSet (pkg/controller/replicaset) and Job (pkg/controller/job).
+#include <algorithm>
+
+#include "sim/names.hpp"
+#include "sim/simulation.hpp"
+
+namespace gpusched::sim {
+namespace {
+
+Pod pod_from_template(const PodTemplateSpec& tmpl, const ObjectMeta& owner, std::string_view kind,
+                      std::string name) {
+  Pod pod;
+  pod.metadata.name = std::move(name);
+  pod.metadata.namespace_ = owner.namespace_;
+  pod.metadata.labels = tmpl.metadata.labels;
+  pod.metadata.annotations = tmpl.metadata.annotations;
+  pod.metadata.owner_references.push_back(OwnerReference{std::string(kind), owner.name, owner.uid, true});
+  pod.spec = tmpl.spec;
+  return pod;
+}
+
+bool active(const PodInfo& pod) {
+  // controller.FilterActivePods: not terminating, not Succeeded/Failed.
+  return !pod.pod.metadata.deletion_ms && !pod.pod.terminated();
+}
+
+}  // namespace
+
+std::vector<PodInfo*> Simulation::owned_pods(const std::string& uid) const {
+  std::vector<PodInfo*> out;
+  for (const auto& [key, pod] : cluster_.pods()) {
+    const OwnerReference* owner = pod->pod.metadata.controller();
+    if (owner != nullptr && owner->uid == uid) out.push_back(pod.get());
+  }
+  return out;
+}
+
+void Simulation::reconcile_all() {
+  std::vector<std::string> keys;
+  for (const auto& [key, d] : deployments_) keys.push_back(key);
+  for (const auto& key : keys) reconcile_deployment(key);
+  keys.clear();
+  for (const auto& [key, rs] : replicasets_) keys.push_back(key);
+  for (const auto& key : keys) reconcile_replicaset(key);
+  keys.clear();
+  for (const auto& [key, job] : jobs_) keys.push_back(key);
+  for (const auto& key : keys) reconcile_job(key);
+}
+
+// A Deployment keeps one ReplicaSet per template, named "<deployment>-<pod-template-hash>"; the
+// current one gets the replicas, older ones are scaled to zero (a Recreate-style rollout).
+void Simulation::reconcile_deployment(const std::string& key) {
+  auto it = deployments_.find(key);
+  if (it == deployments_.end()) return;
+  const Deployment& d = it->second;
+  const std::string hash = pod_template_hash(d.template_);
+  const std::string rs_name = d.metadata.name + "-" + hash;
+  for (auto& [rs_key, rs] : replicasets_) {
+    const OwnerReference* owner = rs.metadata.controller();
+    if (owner == nullptr || owner->uid != d.metadata.uid || rs.metadata.name == rs_name) continue;
+    if (rs.replicas != 0) {
+      object_event("Deployment/" + key, "Normal", "ScalingReplicaSet",
+                   "Scaled down replica set " + rs.metadata.name + " from " + std::to_string(rs.replicas) + " to 0");
+      rs.replicas = 0;
+      reconcile_replicaset(rs_key);
+    }
+  }
+  const std::string rs_key = d.metadata.namespace_ + "/" + rs_name;
+  auto rs_it = replicasets_.find(rs_key);
+  if (rs_it == replicasets_.end()) {
+    ReplicaSet rs;
+    rs.metadata.name = rs_name;
+    rs.metadata.namespace_ = d.metadata.namespace_;
+    rs.metadata.uid = new_uid("ReplicaSet", rs_key);
+    rs.metadata.creation_ms = now_;
+    rs.metadata.labels = d.template_.metadata.labels;
+    rs.metadata.labels["pod-template-hash"] = hash;
+    rs.metadata.owner_references.push_back(OwnerReference{"Deployment", d.metadata.name, d.metadata.uid, true});
+    rs.template_ = d.template_;
+    rs.template_.metadata.labels["pod-template-hash"] = hash;
+    rs.selector = d.selector;
+    rs.selector.match_labels["pod-template-hash"] = hash;
+    rs.replicas = 0;
+    rs_it = replicasets_.emplace(rs_key, std::move(rs)).first;
+  }
+  if (rs_it->second.replicas != d.replicas) {
+    const bool up = d.replicas > rs_it->second.replicas;
+    object_event("Deployment/" + key, "Normal", "ScalingReplicaSet",
+                 std::string(up ? "Scaled up" : "Scaled down") + " replica set " + rs_name + " from " +
+                     std::to_string(rs_it->second.replicas) + " to " + std::to_string(d.replicas));
+    rs_it->second.replicas = d.replicas;
+  }
+  reconcile_replicaset(rs_key);
+}
+
+void Simulation::reconcile_replicaset(const std::string& key) {
+  auto it = replicasets_.find(key);
+  if (it == replicasets_.end()) return;
+  const ReplicaSet rs = it->second;
+  std::vector<PodInfo*> pods = owned_pods(rs.metadata.uid);
+  std::erase_if(pods, [](const PodInfo* p) { return !active(*p); });
+  const auto have = static_cast<std::int64_t>(pods.size());
+  for (std::int64_t i = have; i < rs.replicas; ++i) {
+    std::string name;
+    do {
+      name = rs.metadata.name + "-" + generated_suffix(key, name_counters_[key]++);
+    } while (known_pods_.contains(rs.metadata.namespace_ + "/" + name));
+    create_pod(pod_from_template(rs.template_, rs.metadata, "ReplicaSet", name));
+    object_event("ReplicaSet/" + key, "Normal", "SuccessfulCreate", "Created pod: " + name);
+  }
+  if (have <= rs.replicas) return;
+  // getPodsToDelete / ActivePodsWithRanks: unassigned first, then not running, then the newest.
+  std::stable_sort(pods.begin(), pods.end(), [](const PodInfo* a, const PodInfo* b) {
+    const bool a_unassigned = a->pod.spec.node_name.empty(), b_unassigned = b->pod.spec.node_name.empty();
+    if (a_unassigned != b_unassigned) return a_unassigned;
+    const bool a_pending = a->pod.status.phase == PodPhase::Pending;
+    const bool b_pending = b->pod.status.phase == PodPhase::Pending;
+    if (a_pending != b_pending) return a_pending;
+    return a->pod.metadata.creation_ms > b->pod.metadata.creation_ms ||
+           (a->pod.metadata.creation_ms == b->pod.metadata.creation_ms && a->sequence > b->sequence);
+  });
+  for (std::int64_t i = 0; i < have - rs.replicas; ++i) {
+    PodInfo* pod = pods[static_cast<std::size_t>(i)];
+    const std::string name = pod->pod.metadata.name;
+    delete_pod(*pod, pod->pod.spec.termination_grace_period_seconds);
+    object_event("ReplicaSet/" + key, "Normal", "SuccessfulDelete", "Deleted pod: " + name);
+  }
+}
+
+// Pods until `completions` have succeeded, at most `parallelism` at a time; without
+// completions, the Job is done once any pod succeeds.
+void Simulation::reconcile_job(const std::string& key) {
+  auto it = jobs_.find(key);
+  if (it == jobs_.end() || it->second.complete) return;
+  JobState& state = it->second;
+  const Job job = state.job;
+  std::vector<PodInfo*> pods = owned_pods(job.metadata.uid);
+  std::int32_t succeeded = 0;
+  std::int64_t running = 0;
+  for (const PodInfo* p : pods) {
+    if (p->pod.status.phase == PodPhase::Succeeded) ++succeeded;
+    if (active(*p)) ++running;
+  }
+  state.succeeded = std::max(state.succeeded, succeeded);
+  const bool done = job.completions ? state.succeeded >= *job.completions : state.succeeded > 0;
+  if (done) {
+    state.complete = true;
+    object_event("Job/" + key, "Normal", "Completed", "Job completed");
+    return;
+  }
+  std::int64_t want = job.parallelism;
+  if (job.completions) want = std::min<std::int64_t>(want, *job.completions - state.succeeded);
+  for (std::int64_t i = running; i < want; ++i) {
+    std::string name;
+    do {
+      name = job.metadata.name + "-" + generated_suffix(key, name_counters_[key]++);
+    } while (known_pods_.contains(job.metadata.namespace_ + "/" + name));
+    Pod pod = pod_from_template(job.template_, job.metadata, "Job", name);
+    pod.metadata.labels["job-name"] = job.metadata.name;
+    create_pod(std::move(pod));
+    object_event("Job/" + key, "Normal", "SuccessfulCreate", "Created pod: " + name);
+  }
+}
+
+}  // namespace gpusched::sim

@@ -1,0 +1,194 @@
+// Checking a scenario's expectations, and the result of a run.
+#include <algorithm>
+
+#include "gpusched/model/pod_requests.hpp"
+#include "sim/glob.hpp"
+#include "sim/simulation.hpp"
+
+namespace gpusched::sim {
+namespace {
+
+std::string quoted(const std::optional<std::string>& v) { return v ? "\"" + *v + "\"" : "null"; }
+
+std::string phase_text(const PodInfo* pod) {
+  return pod == nullptr ? "Absent" : std::string(to_string(pod->pod.status.phase));
+}
+
+std::string with_default_namespace(const std::string& name) {
+  return name.find('/') == std::string::npos ? "default/" + name : name;
+}
+
+ResourceList allocated_on(const NodeInfo& node) {
+  ResourceList total;
+  for (const PodInfo* pod : node.pods) {
+    for (const auto& [name, q] : pod_requests(pod->pod.spec)) add_to(total, name, q);
+  }
+  return total;
+}
+
+}  // namespace
+
+ExpectationResult Simulation::check(std::size_t index) const {
+  const Expectation& e = scenario_.expect[index];
+  ExpectationResult r;
+  r.index = index;
+  r.pointer = e.pointer;
+  r.at = e.at ? format_duration(*e.at) : "end";
+  std::vector<std::string> failures;
+  std::string what;
+
+  if (const auto* pe = std::get_if<PodExpectation>(&e.check)) {
+    const std::string pattern = with_default_namespace(pe->pod);
+    std::vector<const PodInfo*> matches;
+    for (const auto& [key, pod] : cluster_.pods()) {
+      if (glob_match(pattern, key)) matches.push_back(pod.get());
+    }
+    const bool is_glob = pattern.find_first_of("*?") != std::string::npos;
+    what = "pod " + pattern;
+    const PodInfo* pod = matches.size() == 1 ? matches.front() : nullptr;
+    if (matches.size() > 1) {
+      failures.push_back(std::to_string(matches.size()) + " pods match, expected one");
+    } else if (pod == nullptr && is_glob && pe->phase != "Absent") {
+      failures.push_back("no pod matches");
+    } else {
+      if (pe->phase) {
+        what += " phase " + *pe->phase;
+        if (phase_text(pod) != *pe->phase) failures.push_back("phase: expected " + *pe->phase + ", got " + phase_text(pod));
+      }
+      if (pod == nullptr && (pe->node || pe->reason || pe->message || pe->message_contains || pe->nominated_node)) {
+        failures.push_back("the pod does not exist");
+      } else if (pod != nullptr) {
+        const PodCondition* scheduled = pod->pod.status.condition("PodScheduled");
+        const std::optional<std::string> node =
+            pod->pod.spec.node_name.empty() ? std::nullopt : std::optional(pod->pod.spec.node_name);
+        if (pe->node) {
+          what += " node " + quoted(*pe->node);
+          if (*pe->node != node) failures.push_back("node: expected " + quoted(*pe->node) + ", got " + quoted(node));
+        }
+        const std::string reason = scheduled ? scheduled->reason : "";
+        const std::string message = scheduled ? scheduled->message : "";
+        if (pe->reason) {
+          what += " reason " + *pe->reason;
+          if (reason != *pe->reason) failures.push_back("reason: expected \"" + *pe->reason + "\", got \"" + reason + "\"");
+        }
+        if (pe->message) {
+          what += " message";
+          if (message != *pe->message) {
+            failures.push_back("message:\n    expected: " + *pe->message + "\n    actual:   " + message);
+          }
+        }
+        if (pe->message_contains) {
+          what += " message containing \"" + *pe->message_contains + "\"";
+          if (message.find(*pe->message_contains) == std::string::npos) {
+            failures.push_back("message does not contain \"" + *pe->message_contains + "\":\n    actual:   " + message);
+          }
+        }
+        if (pe->nominated_node) {
+          const std::optional<std::string> nominated =
+              pod->pod.status.nominated_node_name.empty() ? std::nullopt
+                                                          : std::optional(pod->pod.status.nominated_node_name);
+          what += " nominatedNode " + quoted(*pe->nominated_node);
+          if (*pe->nominated_node != nominated) {
+            failures.push_back("nominatedNode: expected " + quoted(*pe->nominated_node) + ", got " + quoted(nominated));
+          }
+        }
+      }
+    }
+  } else if (const auto* ps = std::get_if<PodsExpectation>(&e.check)) {
+    const std::string pattern = with_default_namespace(ps->pattern);
+    std::map<std::string, std::int64_t> counts;
+    for (const auto& [key, pod] : cluster_.pods()) {
+      if (glob_match(pattern, key)) ++counts[std::string(to_string(pod->pod.status.phase))];
+    }
+    what = "pods " + pattern;
+    for (const auto& [phase, want] : ps->phases) {
+      what += " " + phase + "=" + std::to_string(want);
+      const std::int64_t got = counts.contains(phase) ? counts[phase] : 0;
+      if (got != want) failures.push_back(phase + ": expected " + std::to_string(want) + ", got " + std::to_string(got));
+    }
+  } else if (const auto* ne = std::get_if<NodeExpectation>(&e.check)) {
+    what = "node " + ne->node;
+    NodeInfo* node = const_cast<ClusterState&>(cluster_).find_node(ne->node);
+    if (node == nullptr) {
+      failures.push_back("the node does not exist");
+    } else {
+      const ResourceList allocated = allocated_on(*node);
+      auto compare = [&](const char* label, const ResourceList& want, const ResourceList& have) {
+        for (const auto& [name, q] : want) {
+          auto it = have.find(name);
+          const Quantity got = it == have.end() ? Quantity() : it->second;
+          what += std::string(" ") + label + " " + name + "=" + q.to_string();
+          if (got != q) {
+            failures.push_back(std::string(label) + " " + name + ": expected " + q.to_string() + ", got " + got.to_string());
+          }
+        }
+      };
+      compare("allocatable", ne->allocatable, node->node.allocatable);
+      compare("allocated", ne->allocated, allocated);
+    }
+  } else if (const auto* ee = std::get_if<EventExpectation>(&e.check)) {
+    what = "event";
+    if (ee->type) what += " type " + *ee->type;
+    if (ee->reason) what += " reason " + *ee->reason;
+    if (ee->object) what += " object " + *ee->object;
+    if (ee->message) what += " message \"" + *ee->message + "\"";
+    if (ee->message_contains) what += " message containing \"" + *ee->message_contains + "\"";
+    const bool found = std::any_of(events_.begin(), events_.end(), [&](const EventRecord& ev) {
+      if (ee->type && ev.type != *ee->type) return false;
+      if (ee->reason && ev.reason != *ee->reason) return false;
+      if (ee->object) {
+        // "ns/name" names a pod; "Kind/..." any object.
+        const bool kinded = std::count(ee->object->begin(), ee->object->end(), '/') != 1;
+        const std::string pattern = kinded ? *ee->object : "Pod/" + *ee->object;
+        if (!glob_match(pattern, ev.object)) return false;
+      }
+      if (ee->message && ev.message != *ee->message) return false;
+      if (ee->message_contains && ev.message.find(*ee->message_contains) == std::string::npos) return false;
+      return true;
+    });
+    if (!found) failures.push_back("no such event was recorded");
+  }
+
+  r.ok = failures.empty();
+  r.message = what;
+  for (const std::string& f : failures) r.message += "\n  " + f;
+  return r;
+}
+
+SimulationResult Simulation::result() const {
+  SimulationResult out;
+  out.scenario = scenario_.name;
+  out.source = scenario_.source;
+  out.time = now_;
+  for (const auto& [key, pod] : cluster_.pods()) {
+    PodRecord rec;
+    rec.pod = pod->pod;
+    rec.requests = pod_requests(pod->pod.spec);
+    rec.terminating = pod->pod.metadata.deletion_ms.has_value();
+    if (auto it = pod_times_.find(pod->pod.metadata.uid); it != pod_times_.end()) {
+      rec.created = it->second.created;
+      rec.scheduled = it->second.scheduled;
+      rec.finished = it->second.finished;
+    }
+    out.pods.push_back(std::move(rec));
+  }
+  std::vector<const NodeInfo*> nodes(cluster_.node_list().begin(), cluster_.node_list().end());
+  std::sort(nodes.begin(), nodes.end(), [](const NodeInfo* a, const NodeInfo* b) {
+    return a->node.metadata.name < b->node.metadata.name;
+  });
+  for (const NodeInfo* node : nodes) {
+    NodeRecord rec;
+    rec.node = node->node;
+    rec.allocated = allocated_on(*node);
+    for (const PodInfo* pod : node->pods) rec.pods.push_back(pod->pod.metadata.namespace_ + "/" + pod->pod.metadata.name);
+    out.nodes.push_back(std::move(rec));
+  }
+  out.events = events_;
+  for (const auto& r : expectation_results_) {
+    out.expectations.push_back(*r);
+    out.passed = out.passed && r->ok;
+  }
+  return out;
+}
+
+}  // namespace gpusched::sim

@@ -1,0 +1,450 @@
+#include "sim/simulation.hpp"
+
+#include <algorithm>
+
+#include "gpusched/error.hpp"
+#include "gpusched/model/pod_requests.hpp"
+#include "io/object_json.hpp"
+
+namespace gpusched::sim {
+namespace {
+
+constexpr std::string_view kRunDuration = "gpusched.io/run-duration";
+
+SchedulerConfig effective_config(const Scenario& scenario, const SimulationOptions& options) {
+  SchedulerConfig config = scenario.scheduler;
+  if (options.seed) config.seed = *options.seed;
+  if (options.kubernetes_version) config.kubernetes_version = *options.kubernetes_version;
+  return config;
+}
+
+std::string key_of(const ObjectMeta& meta) { return meta.namespace_ + "/" + meta.name; }
+
+// framework.NodeSchedulingPropertiesChange (pkg/scheduler/framework/events.go): one event per
+// changed group, in upstream's order. A cordon sends nothing; an uncordon counts as a taint change.
+std::vector<ClusterEvent> node_change_events(const Node& old_node, const Node& new_node) {
+  std::vector<ClusterEvent> out;
+  if (old_node.unschedulable && !new_node.unschedulable) {
+    out.push_back({EventResource::Node, action::kUpdateNodeTaint, "NodeSpecUnschedulableChange"});
+  }
+  if (old_node.allocatable != new_node.allocatable) {
+    out.push_back({EventResource::Node, action::kUpdateNodeAllocatable, "NodeAllocatableChange"});
+  }
+  if (old_node.metadata.labels != new_node.metadata.labels) {
+    out.push_back({EventResource::Node, action::kUpdateNodeLabel, "NodeLabelChange"});
+  }
+  if (old_node.effective_taints() != new_node.effective_taints()) {
+    out.push_back({EventResource::Node, action::kUpdateNodeTaint, "NodeTaintChange"});
+  }
+  if (old_node.conditions != new_node.conditions) {
+    out.push_back({EventResource::Node, action::kUpdateNodeCondition, "NodeConditionChange"});
+  }
+  if (old_node.metadata.annotations != new_node.metadata.annotations) {
+    out.push_back({EventResource::Node, action::kUpdateNodeAnnotation, "NodeAnnotationChange"});
+  }
+  return out;
+}
+
+}  // namespace
+
+Simulation::Simulation(const Scenario& scenario, const SimulationOptions& options)
+    : scenario_(scenario),
+      config_(effective_config(scenario, options)),
+      until_(options.until ? options.until : scenario.until),
+      rng_(config_.seed),
+      scheduler_(config_, cluster_, rng_, *this) {}
+
+void Simulation::input_error(const std::string& pointer, const std::string& reason) const {
+  throw InputError(scenario_.source, pointer, reason);
+}
+
+std::string Simulation::new_uid(std::string_view kind, std::string_view name) {
+  // Deterministic, UUID-shaped: the counter makes it unique, the name makes it readable in dumps.
+  (void)kind;
+  (void)name;
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "00000000-0000-4000-8000-%012llx",
+                static_cast<unsigned long long>(++uid_counter_));
+  return buf;
+}
+
+void Simulation::schedule(TimeMs time, Kind kind, std::size_t index, std::string pod_key,
+                          std::string pod_uid) {
+  pending_.insert(Pending{time, kind, ++seq_, index, std::move(pod_key), std::move(pod_uid)});
+}
+
+void Simulation::object_event(const std::string& object, std::string_view type,
+                              std::string_view reason, std::string message) {
+  // The API server's event correlator counts repeats of one event instead of storing them again.
+  auto key = std::make_tuple(object, std::string(type), std::string(reason), message);
+  if (auto it = event_index_.find(key); it != event_index_.end()) {
+    EventRecord& e = events_[it->second];
+    ++e.count;
+    e.last_time = now_;
+    return;
+  }
+  event_index_.emplace(std::move(key), events_.size());
+  events_.push_back(EventRecord{now_, now_, 1, std::string(type), std::string(reason), object,
+                                std::move(message)});
+}
+
+void Simulation::record_event(const PodInfo& pod, std::string_view type, std::string_view reason,
+                              std::string message) {
+  object_event("Pod/" + key_of(pod.pod.metadata), type, reason, std::move(message));
+}
+
+// ---- objects -------------------------------------------------------------------------------
+
+void Simulation::apply(Object object, const std::string& pointer) {
+  ObjectMeta& meta = meta_of(object);
+  if (std::holds_alternative<Node>(object)) {
+    apply_node(std::get<Node>(std::move(object)));
+  } else if (std::holds_alternative<Pod>(object)) {
+    apply_pod(std::get<Pod>(std::move(object)), pointer);
+  } else if (auto* d = std::get_if<Deployment>(&object)) {
+    const std::string key = key_of(meta);
+    auto it = deployments_.find(key);
+    d->metadata.uid = it != deployments_.end() ? it->second.metadata.uid : new_uid("Deployment", key);
+    d->metadata.creation_ms = it != deployments_.end() ? it->second.metadata.creation_ms : now_;
+    deployments_[key] = std::move(*d);
+    reconcile_deployment(key);
+  } else if (auto* rs = std::get_if<ReplicaSet>(&object)) {
+    const std::string key = key_of(meta);
+    auto it = replicasets_.find(key);
+    rs->metadata.uid = it != replicasets_.end() ? it->second.metadata.uid : new_uid("ReplicaSet", key);
+    rs->metadata.creation_ms = it != replicasets_.end() ? it->second.metadata.creation_ms : now_;
+    replicasets_[key] = std::move(*rs);
+    reconcile_replicaset(key);
+  } else if (auto* job = std::get_if<Job>(&object)) {
+    const std::string key = key_of(meta);
+    auto it = jobs_.find(key);
+    if (it != jobs_.end()) {
+      job->metadata.uid = it->second.job.metadata.uid;
+      job->metadata.creation_ms = it->second.job.metadata.creation_ms;
+      it->second.job = std::move(*job);
+    } else {
+      job->metadata.uid = new_uid("Job", key);
+      job->metadata.creation_ms = now_;
+      jobs_[key] = JobState{std::move(*job), 0, false};
+    }
+    reconcile_job(key);
+  }
+}
+
+void Simulation::apply_node(Node node) {
+  if (NodeInfo* existing = cluster_.find_node(node.metadata.name)) {
+    node.metadata.uid = existing->node.metadata.uid;
+    node.metadata.creation_ms = existing->node.metadata.creation_ms;
+    update_node(*existing, std::move(node));
+    return;
+  }
+  node.metadata.uid = new_uid("Node", node.metadata.name);
+  node.metadata.creation_ms = now_;
+  NodeInfo& info = cluster_.add_node(std::move(node));
+  // Pods bound to this name before it existed start now.
+  for (PodInfo* pod : info.pods) {
+    if (pod->pod.status.phase == PodPhase::Pending) start_running(*pod);
+  }
+  scheduler_.cluster_event({EventResource::Node, action::kAdd, "NodeAdd"},
+                           EventObjects{nullptr, &info, nullptr}, now_);
+}
+
+void Simulation::update_node(NodeInfo& info, Node node) {
+  const Node old_node = info.node;
+  cluster_.update_node(info, std::move(node));
+  for (const ClusterEvent& event : node_change_events(old_node, info.node)) {
+    scheduler_.cluster_event(event, EventObjects{&old_node, &info, nullptr}, now_);
+  }
+}
+
+void Simulation::apply_pod(Pod pod, const std::string& pointer) {
+  PodInfo* existing = cluster_.find_pod(pod.metadata.namespace_, pod.metadata.name);
+  if (existing == nullptr) {
+    create_pod(std::move(pod));
+    return;
+  }
+  // An update keeps what the cluster decided: uid, binding, status.
+  if (!pod.spec.node_name.empty() && pod.spec.node_name != existing->pod.spec.node_name) {
+    input_error(pointer, "Pod \"" + key_of(pod.metadata) + "\" is invalid: spec.nodeName: may not change once set");
+  }
+  pod.metadata.uid = existing->pod.metadata.uid;
+  pod.metadata.creation_ms = existing->pod.metadata.creation_ms;
+  pod.metadata.deletion_ms = existing->pod.metadata.deletion_ms;
+  pod.metadata.owner_references = existing->pod.metadata.owner_references;
+  pod.spec.node_name = existing->pod.spec.node_name;
+  pod.status = existing->pod.status;
+  const Pod old_pod = existing->pod;
+  cluster_.update_pod(*existing, std::move(pod));
+  scheduler_.pod_updated(*existing, old_pod, now_);
+}
+
+PodInfo& Simulation::create_pod(Pod pod) {
+  if (pod.metadata.uid.empty()) pod.metadata.uid = new_uid("Pod", pod.metadata.name);
+  pod.metadata.creation_ms = now_;
+  const bool prebound = !pod.spec.node_name.empty();
+  PodInfo& info = cluster_.add_pod(std::move(pod));
+  known_pods_.insert(key_of(info.pod.metadata));
+  pod_times_[info.pod.metadata.uid].created = now_;
+  if (info.pod.terminated()) return info;
+  if (prebound) {
+    // Bound in the manifest: no scheduling; it runs once its node exists.
+    if (info.node != nullptr && info.pod.status.phase == PodPhase::Pending) start_running(info);
+    return info;
+  }
+  scheduler_.pod_added(info, now_);
+  return info;
+}
+
+void Simulation::start_running(PodInfo& pod) {
+  pod.pod.status.phase = PodPhase::Running;
+  pod.pod.status.start_ms = now_;
+  auto& times = pod_times_[pod.pod.metadata.uid];
+  if (!times.scheduled) times.scheduled = now_;
+  // gpusched.io/run-duration: the containers exit 0 after that long; with restartPolicy Always
+  // the kubelet restarts them, so the pod never completes.
+  auto it = pod.pod.metadata.annotations.find(kRunDuration);
+  if (it == pod.pod.metadata.annotations.end() || pod.pod.spec.restart_policy == "Always") return;
+  std::string error;
+  const auto duration = parse_duration(it->second, &error);
+  // The loader validated the annotation; plain seconds were normalized to a duration.
+  if (!duration) return;
+  schedule(now_ + *duration, Kind::PodFinished, 0, key_of(pod.pod.metadata), pod.pod.metadata.uid);
+}
+
+void Simulation::bound(PodInfo& pod) { start_running(pod); }
+
+void Simulation::finish_pod(PodInfo& pod) {
+  pod.pod.status.phase = PodPhase::Succeeded;
+  pod_times_[pod.pod.metadata.uid].finished = now_;
+  cluster_.release(pod);
+  // The scheduler's informer only lists non-terminated pods: completion looks like a deletion.
+  scheduler_.cluster_event({EventResource::Pod, action::kDelete, "AssignedPodDelete"},
+                           EventObjects{nullptr, nullptr, &pod}, now_);
+  reconcile_all();
+}
+
+void Simulation::delete_pod(PodInfo& pod, std::int64_t grace_seconds) {
+  // The API server deletes at once a pod that never got a node or has terminated; a running pod
+  // terminates gracefully and holds its resources until then.
+  if (pod.pod.spec.node_name.empty() || pod.pod.terminated() || grace_seconds == 0) {
+    remove_pod(pod);
+    return;
+  }
+  if (pod.pod.metadata.deletion_ms) return;  // already terminating
+  pod.pod.metadata.deletion_ms = now_;
+  schedule(now_ + grace_seconds * 1000, Kind::TerminationDone, 0, key_of(pod.pod.metadata),
+           pod.pod.metadata.uid);
+  object_event("Pod/" + key_of(pod.pod.metadata), "Normal", "Killing",
+               "Stopping container " +
+                   (pod.pod.spec.containers.empty() ? std::string("main") : pod.pod.spec.containers.front().name));
+}
+
+void Simulation::remove_pod(PodInfo& pod) {
+  const bool held = pod.node != nullptr;
+  auto& times = pod_times_[pod.pod.metadata.uid];
+  if (!times.finished) times.finished = now_;
+  if (held) cluster_.release(pod);
+  scheduler_.pod_removed(pod);
+  if (held) {
+    scheduler_.cluster_event({EventResource::Pod, action::kDelete, "AssignedPodDelete"},
+                             EventObjects{nullptr, nullptr, &pod}, now_);
+  }
+  cluster_.remove_pod(pod);
+}
+
+void Simulation::preempt(const PodInfo& preemptor, const NodeInfo& node,
+                         const std::vector<PodInfo*>& victims) {
+  for (PodInfo* victim : victims) {
+    if (victim->pod.metadata.deletion_ms) continue;
+    // prepareCandidate: DisruptionTarget condition, the Preempted event, a graceful deletion.
+    victim->pod.status.conditions.push_back(PodCondition{
+        "DisruptionTarget", "True", "PreemptionByScheduler",
+        preemptor.pod.spec.scheduler_name + ": preempting to accommodate a higher priority pod", now_});
+    object_event("Pod/" + key_of(victim->pod.metadata), "Normal", "Preempted",
+                 "Preempted by pod " + preemptor.pod.metadata.uid + " on node " + node.node.metadata.name);
+    delete_pod(*victim, victim->pod.spec.termination_grace_period_seconds);
+  }
+  reconcile_all();
+}
+
+void Simulation::delete_object(const ObjectRef& ref, std::int64_t grace_seconds,
+                               const std::string& pointer) {
+  const std::string key = ref.namespace_ + "/" + ref.name;
+  if (ref.kind == "Node") {
+    NodeInfo* node = cluster_.find_node(ref.name);
+    if (node == nullptr) input_error(pointer, "Node \"" + ref.name + "\" does not exist at " + format_duration(now_));
+    // The pod garbage collector removes pods bound to a node that is gone.
+    const std::vector<PodInfo*> pods = node->pods;
+    for (PodInfo* pod : pods) remove_pod(*pod);
+    cluster_.remove_node(*node);
+    reconcile_all();
+    return;
+  }
+  if (ref.kind == "Pod") {
+    PodInfo* pod = cluster_.find_pod(ref.namespace_, ref.name);
+    if (pod == nullptr) input_error(pointer, "Pod \"" + key + "\" does not exist at " + format_duration(now_));
+    delete_pod(*pod, grace_seconds);
+    reconcile_all();
+    return;
+  }
+  // Controllers: the garbage collector deletes what they own, with the same grace period.
+  std::string uid;
+  if (ref.kind == "Deployment") {
+    auto it = deployments_.find(key);
+    if (it == deployments_.end()) input_error(pointer, "Deployment \"" + key + "\" does not exist at " + format_duration(now_));
+    uid = it->second.metadata.uid;
+    deployments_.erase(it);
+    for (auto rs = replicasets_.begin(); rs != replicasets_.end();) {
+      const OwnerReference* owner = rs->second.metadata.controller();
+      if (owner != nullptr && owner->uid == uid) {
+        for (PodInfo* pod : owned_pods(rs->second.metadata.uid)) delete_pod(*pod, grace_seconds);
+        rs = replicasets_.erase(rs);
+      } else {
+        ++rs;
+      }
+    }
+  } else if (ref.kind == "ReplicaSet") {
+    auto it = replicasets_.find(key);
+    if (it == replicasets_.end()) input_error(pointer, "ReplicaSet \"" + key + "\" does not exist at " + format_duration(now_));
+    uid = it->second.metadata.uid;
+    replicasets_.erase(it);
+  } else if (ref.kind == "Job") {
+    auto it = jobs_.find(key);
+    if (it == jobs_.end()) input_error(pointer, "Job \"" + key + "\" does not exist at " + format_duration(now_));
+    uid = it->second.job.metadata.uid;
+    jobs_.erase(it);
+  } else {
+    input_error(pointer, "cannot delete kind \"" + ref.kind + "\"");
+  }
+  for (PodInfo* pod : owned_pods(uid)) delete_pod(*pod, grace_seconds);
+  reconcile_all();
+}
+
+void Simulation::patch_object(const Action& action) {
+  const ObjectRef& ref = action.target;
+  Object current;
+  if (ref.kind == "Node") {
+    NodeInfo* node = cluster_.find_node(ref.name);
+    if (node == nullptr) input_error(action.pointer, "Node \"" + ref.name + "\" does not exist at " + format_duration(now_));
+    current = node->node;
+  } else if (ref.kind == "Pod") {
+    PodInfo* pod = cluster_.find_pod(ref.namespace_, ref.name);
+    if (pod == nullptr) input_error(action.pointer, "Pod \"" + ref.namespace_ + "/" + ref.name + "\" does not exist at " + format_duration(now_));
+    current = pod->pod;
+  } else if (ref.kind == "Deployment" && deployments_.contains(ref.namespace_ + "/" + ref.name)) {
+    current = deployments_.at(ref.namespace_ + "/" + ref.name);
+  } else if (ref.kind == "ReplicaSet" && replicasets_.contains(ref.namespace_ + "/" + ref.name)) {
+    current = replicasets_.at(ref.namespace_ + "/" + ref.name);
+  } else if (ref.kind == "Job" && jobs_.contains(ref.namespace_ + "/" + ref.name)) {
+    current = jobs_.at(ref.namespace_ + "/" + ref.name).job;
+  } else {
+    input_error(action.pointer, ref.kind + " \"" + ref.namespace_ + "/" + ref.name + "\" does not exist at " + format_duration(now_));
+  }
+  Object patched = io::apply_merge_patch(current, action.merge_patch, scenario_.source, action.pointer);
+  if (auto* node = std::get_if<Node>(&patched)) {
+    update_node(*cluster_.find_node(ref.name), std::move(*node));
+  } else {
+    apply(std::move(patched), action.pointer);
+  }
+}
+
+void Simulation::run_action(const Action& action) {
+  switch (action.verb) {
+    case Verb::Apply:
+      for (const Object& object : action.objects) apply(object, action.pointer);
+      break;
+    case Verb::Delete:
+      delete_object(action.target, action.grace_period_seconds.value_or(0), action.pointer);
+      break;
+    case Verb::Patch: patch_object(action); break;
+    case Verb::Cordon:
+    case Verb::Uncordon: {
+      NodeInfo* node = cluster_.find_node(action.target.name);
+      if (node == nullptr) {
+        input_error(action.pointer, "Node \"" + action.target.name + "\" does not exist at " + format_duration(now_));
+      }
+      Node copy = node->node;
+      copy.unschedulable = action.verb == Verb::Cordon;
+      update_node(*node, std::move(copy));
+      break;
+    }
+    case Verb::Scale: {
+      const std::string key = action.target.namespace_ + "/" + action.target.name;
+      if (action.target.kind == "Deployment" && deployments_.contains(key)) {
+        deployments_[key].replicas = action.replicas;
+        reconcile_deployment(key);
+      } else if (action.target.kind == "ReplicaSet" && replicasets_.contains(key)) {
+        replicasets_[key].replicas = action.replicas;
+        reconcile_replicaset(key);
+      } else {
+        input_error(action.pointer, action.target.kind + " \"" + key + "\" does not exist at " + format_duration(now_));
+      }
+      break;
+    }
+  }
+}
+
+// ---- the clock -----------------------------------------------------------------------------
+
+SimulationResult Simulation::run() {
+  for (std::size_t i = 0; i < scenario_.cluster.size(); ++i) {
+    apply(scenario_.cluster[i], i < scenario_.cluster_pointers.size() ? scenario_.cluster_pointers[i] : "/cluster");
+  }
+  for (std::size_t i = 0; i < scenario_.timeline.size(); ++i) schedule(scenario_.timeline[i].at, Kind::Action, i);
+  expectation_results_.assign(scenario_.expect.size(), std::nullopt);
+  for (std::size_t i = 0; i < scenario_.expect.size(); ++i) {
+    if (scenario_.expect[i].at) schedule(*scenario_.expect[i].at, Kind::Expect, i);
+  }
+
+  bool first = true;
+  while (true) {
+    std::optional<TimeMs> next;
+    if (!pending_.empty()) next = pending_.begin()->time;
+    const auto timer = scheduler_.next_timer(now_);
+    // Queue timers only matter while a retry could still change something.
+    const bool timers_useful = timer && !scheduler_.quiescent();
+    if (timers_useful && (!next || *timer < *next)) next = timer;
+    if (first) {
+      next = 0;
+      first = false;
+    }
+    if (!next) break;
+    if (until_ && *next > *until_) break;
+    now_ = *next;
+    while (!pending_.empty() && pending_.begin()->time == now_ && pending_.begin()->kind != Kind::Expect) {
+      const Pending p = *pending_.begin();
+      pending_.erase(pending_.begin());
+      if (p.kind == Kind::Action) {
+        run_action(scenario_.timeline[p.index]);
+        continue;
+      }
+      const auto slash = p.pod_key.find('/');
+      PodInfo* pod = cluster_.find_pod(p.pod_key.substr(0, slash), p.pod_key.substr(slash + 1));
+      if (pod == nullptr || pod->pod.metadata.uid != p.pod_uid) continue;  // already gone
+      if (p.kind == Kind::PodFinished) {
+        if (!pod->pod.terminated()) finish_pod(*pod);
+      } else {
+        remove_pod(*pod);
+        reconcile_all();
+      }
+    }
+    if (timer && *timer <= now_) scheduler_.on_timer(now_);
+    scheduler_.run(now_);
+    while (!pending_.empty() && pending_.begin()->time == now_ && pending_.begin()->kind == Kind::Expect) {
+      const std::size_t index = pending_.begin()->index;
+      pending_.erase(pending_.begin());
+      expectation_results_[index] = check(index);
+    }
+  }
+  // Expectations after the last change see the final state, at their own time.
+  if (until_) now_ = std::max(now_, *until_);
+  for (const Pending& p : pending_) {
+    if (p.kind == Kind::Expect && (!until_ || p.time <= *until_)) expectation_results_[p.index] = check(p.index);
+  }
+  for (std::size_t i = 0; i < scenario_.expect.size(); ++i) {
+    if (!expectation_results_[i]) expectation_results_[i] = check(i);
+  }
+  return result();
+}
+
+}  // namespace gpusched::sim

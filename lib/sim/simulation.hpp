@@ -1,0 +1,114 @@
+#pragma once
+// One replay: the virtual clock, the objects, the controllers and the scheduler.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "gpusched/framework/cluster_state.hpp"
+#include "gpusched/framework/rng.hpp"
+#include "gpusched/report/result.hpp"
+#include "gpusched/scheduler/scheduler.hpp"
+#include "gpusched/sim/scenario.hpp"
+#include "gpusched/sim/simulator.hpp"
+
+namespace gpusched::sim {
+
+class Simulation final : public SchedulerHooks {
+ public:
+  Simulation(const Scenario& scenario, const SimulationOptions& options);
+  [[nodiscard]] SimulationResult run();
+
+  // SchedulerHooks
+  void record_event(const PodInfo& pod, std::string_view type, std::string_view reason,
+                    std::string message) override;
+  void bound(PodInfo& pod) override;
+  void preempt(const PodInfo& preemptor, const NodeInfo& node,
+               const std::vector<PodInfo*>& victims) override;
+
+ private:
+  // What happens on the clock besides scheduling. Ranks order one instant: pods finishing and
+  // terminations first, then timeline actions in file order, then expectations.
+  enum class Kind : std::uint8_t { PodFinished = 0, TerminationDone = 1, Action = 2, Expect = 3 };
+  struct Pending {
+    TimeMs time;
+    Kind kind;
+    std::uint64_t seq;
+    std::size_t index;     // Action / Expect index
+    std::string pod_key;   // PodFinished / TerminationDone
+    std::string pod_uid;   // the pod instance the event is for
+    friend bool operator<(const Pending& a, const Pending& b) {
+      return std::tie(a.time, a.kind, a.seq) < std::tie(b.time, b.kind, b.seq);
+    }
+  };
+  struct PodTimes {
+    TimeMs created = 0;
+    std::optional<TimeMs> scheduled;
+    std::optional<TimeMs> finished;
+  };
+  struct JobState {
+    Job job;
+    std::int32_t succeeded = 0;
+    bool complete = false;
+  };
+
+  void schedule(TimeMs time, Kind kind, std::size_t index, std::string pod_key = {},
+                std::string pod_uid = {});
+  [[noreturn]] void input_error(const std::string& pointer, const std::string& reason) const;
+
+  // Objects
+  void apply(Object object, const std::string& pointer);
+  void apply_node(Node node);
+  void update_node(NodeInfo& info, Node node);
+  void apply_pod(Pod pod, const std::string& pointer);
+  void delete_object(const ObjectRef& ref, std::int64_t grace_seconds, const std::string& pointer);
+  void patch_object(const Action& action);
+  void run_action(const Action& action);
+
+  // Pod lifecycle
+  PodInfo& create_pod(Pod pod);
+  void delete_pod(PodInfo& pod, std::int64_t grace_seconds);
+  void remove_pod(PodInfo& pod);
+  void finish_pod(PodInfo& pod);
+  void start_running(PodInfo& pod);
+
+  // Controllers (replicaset_controller.go, deployment_controller.go, job_controller.go)
+  void reconcile_all();
+  void reconcile_deployment(const std::string& key);
+  void reconcile_replicaset(const std::string& key);
+  void reconcile_job(const std::string& key);
+  [[nodiscard]] std::vector<PodInfo*> owned_pods(const std::string& uid) const;
+  void object_event(const std::string& object, std::string_view type, std::string_view reason,
+                    std::string message);
+
+  // Expectations and the result
+  [[nodiscard]] ExpectationResult check(std::size_t index) const;
+  [[nodiscard]] SimulationResult result() const;
+  [[nodiscard]] std::string new_uid(std::string_view kind, std::string_view name);
+
+  const Scenario& scenario_;
+  SchedulerConfig config_;
+  std::optional<TimeMs> until_;
+  Rng rng_;
+  ClusterState cluster_;
+  Scheduler scheduler_;
+  TimeMs now_ = 0;
+  std::uint64_t seq_ = 0;
+  std::uint64_t uid_counter_ = 0;
+  std::set<Pending> pending_;
+  std::map<std::string, Deployment> deployments_;  // "ns/name"
+  std::map<std::string, ReplicaSet> replicasets_;
+  std::map<std::string, JobState> jobs_;
+  std::map<std::string, std::uint64_t> name_counters_;  // generateName counters per owner
+  std::map<std::string, PodTimes> pod_times_;           // by pod uid
+  std::set<std::string> known_pods_;                    // every "ns/name" that ever existed
+  std::vector<EventRecord> events_;
+  std::map<std::tuple<std::string, std::string, std::string, std::string>, std::size_t> event_index_;
+  std::vector<std::optional<ExpectationResult>> expectation_results_;
+};
+
+}  // namespace gpusched::sim

@@ -1,0 +1,165 @@
+// Go's time.ParseDuration grammar (src/time/format.go) evaluated exactly in milliseconds: virtual
+// time is integer milliseconds, so a duration with a sub-millisecond remainder is refused rather
+// than rounded. The range is Go's (int64 nanoseconds, about 292 years).
+#include "gpusched/sim/time.hpp"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace gpusched {
+namespace {
+
+// Largest duration Go's int64 nanoseconds can hold, in whole milliseconds.
+constexpr std::int64_t kMaxMs = INT64_MAX / 1'000'000;
+
+std::nullopt_t fail(std::string* error, std::string text) {
+  if (error != nullptr) *error = std::move(text);
+  return std::nullopt;
+}
+
+std::string quoted(std::string_view s) {
+  return "\"" + std::string(s) + "\"";
+}
+
+// A unit as 10^pow10 * factor nanoseconds.
+struct Unit {
+  std::string_view name;
+  int pow10;
+  int factor;
+};
+
+constexpr Unit kUnits[] = {
+    {"ns", 0, 1},        {"us", 3, 1}, {"\xC2\xB5s", 3, 1},  // U+00B5 micro sign
+    {"\xCE\xBCs", 3, 1},                                     // U+03BC Greek mu
+    {"ms", 6, 1},        {"s", 9, 1},  {"m", 10, 6},        {"h", 11, 36},
+};
+
+// digits * factor * 10^shift in milliseconds, if exact and within range. `digits` is a run of
+// decimal digits (possibly long); factor is at most 36.
+std::optional<std::int64_t> exact_ms(std::string digits, int factor, std::int64_t shift,
+                                     bool& inexact) {
+  inexact = false;
+  int carry = 0;
+  for (auto it = digits.rbegin(); it != digits.rend(); ++it) {
+    const int d = (*it - '0') * factor + carry;
+    *it = static_cast<char>('0' + d % 10);
+    carry = d / 10;
+  }
+  while (carry != 0) {
+    digits.insert(digits.begin(), static_cast<char>('0' + carry % 10));
+    carry /= 10;
+  }
+  if (shift < 0) {
+    const auto drop = static_cast<std::size_t>(-shift);
+    const std::size_t keep = drop >= digits.size() ? 0 : digits.size() - drop;
+    if (digits.find_first_not_of('0', keep) != std::string::npos) {
+      inexact = true;
+      return std::nullopt;
+    }
+    digits.resize(keep);
+    shift = 0;
+  }
+  std::int64_t value = 0;
+  for (char c : digits) {
+    value = value * 10 + (c - '0');
+    if (value > kMaxMs) return std::nullopt;
+  }
+  for (std::int64_t i = 0; i < shift && value != 0; ++i) {
+    value *= 10;
+    if (value > kMaxMs) return std::nullopt;
+  }
+  return value;
+}
+
+}  // namespace
+
+std::optional<TimeMs> parse_duration(std::string_view text, std::string* error) {
+  const std::string_view orig = text;
+  const std::string invalid = "time: invalid duration " + quoted(orig);
+  bool negative = false;
+  if (!text.empty() && (text[0] == '-' || text[0] == '+')) {
+    negative = text[0] == '-';
+    text.remove_prefix(1);
+  }
+  if (text == "0") return 0;
+  if (text.empty()) return fail(error, invalid);
+
+  std::int64_t total = 0;
+  while (!text.empty()) {
+    // The next character must be [0-9.].
+    if (!(text[0] == '.' || (text[0] >= '0' && text[0] <= '9'))) {
+      return fail(error, invalid);
+    }
+    std::size_t i = 0;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i;
+    const std::string_view whole = text.substr(0, i);
+    std::string_view fraction;
+    if (i < text.size() && text[i] == '.') {
+      const std::size_t start = ++i;
+      while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i;
+      fraction = text.substr(start, i - start);
+    }
+    if (whole.empty() && fraction.empty()) return fail(error, invalid);  // "."
+    text.remove_prefix(i);
+
+    std::size_t u = 0;
+    while (u < text.size() && text[u] != '.' && (text[u] < '0' || text[u] > '9')) ++u;
+    if (u == 0) {
+      return fail(error, "time: missing unit in duration " + quoted(orig));
+    }
+    const std::string_view unit_name = text.substr(0, u);
+    text.remove_prefix(u);
+    const Unit* unit = nullptr;
+    for (const Unit& candidate : kUnits) {
+      if (candidate.name == unit_name) unit = &candidate;
+    }
+    if (unit == nullptr) {
+      return fail(error,
+                  "time: unknown unit " + quoted(unit_name) + " in duration " + quoted(orig));
+    }
+
+    bool inexact = false;
+    const std::optional<std::int64_t> ms =
+        exact_ms(std::string(whole) + std::string(fraction), unit->factor,
+                 unit->pow10 - 6 - static_cast<std::int64_t>(fraction.size()), inexact);
+    if (inexact) {
+      return fail(error, "duration " + quoted(orig) +
+                             " is not a whole number of milliseconds: virtual time counts "
+                             "milliseconds");
+    }
+    if (!ms || *ms > kMaxMs - total) return fail(error, invalid);
+    total += *ms;
+  }
+  if (negative && total != 0) {
+    return fail(error, "duration " + quoted(orig) + " is negative");
+  }
+  return total;
+}
+
+std::string format_duration(TimeMs ms) {
+  // Like Go's Duration.String, but zero components are left out ("10m", not "10m0s"), and a
+  // remainder under a second after hours or minutes is written in ms ("1m500ms").
+  if (ms == 0) return "0s";
+  std::string out;
+  if (ms < 0) {
+    out = "-";
+    ms = -ms;
+  }
+  const std::int64_t hours = ms / 3'600'000;
+  const std::int64_t minutes = ms / 60'000 % 60;
+  const std::int64_t rest = ms % 60'000;
+  if (hours != 0) out += std::to_string(hours) + "h";
+  if (minutes != 0) out += std::to_string(minutes) + "m";
+  if (rest == 0) return out;
+  if (rest < 1000) return out + std::to_string(rest) + "ms";
+  out += std::to_string(rest / 1000);
+  if (rest % 1000 != 0) {
+    std::string frac = std::to_string(1000 + rest % 1000).substr(1);
+    frac.erase(frac.find_last_not_of('0') + 1);
+    out += "." + frac;
+  }
+  return out + "s";
+}
+
+}  // namespace gpusched

@@ -1,0 +1,245 @@
+// The CLI in-process: exit codes, what goes to which stream, and the one-line-per-scenario
+// output of `check`. Tests that replay need the engine; the others only parse and load.
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "gpusched/cli.hpp"
+
+namespace gpusched::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// A fresh directory under the system temp dir, removed with everything in it.
+class TempDir {
+ public:
+  TempDir() {
+    std::random_device random;
+    path_ = fs::temp_directory_path() /
+            ("gpusched-cli-test-" + std::to_string(random()) + "-" + std::to_string(random()));
+    fs::create_directories(path_);
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    fs::remove_all(path_, ignored);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+
+  [[nodiscard]] const fs::path& path() const { return path_; }
+
+  /// Writes `text` to `name` (subdirectories created) and returns its path as text.
+  std::string write(const std::string& name, const std::string& text) const {
+    const fs::path file = path_ / name;
+    fs::create_directories(file.parent_path());
+    std::ofstream(file) << text;
+    return file.generic_string();
+  }
+
+ private:
+  fs::path path_;
+};
+
+struct Outcome {
+  int code = -1;
+  std::string out;
+  std::string err;
+};
+
+Outcome run_cli(std::vector<std::string> args) {
+  args.insert(args.begin(), "gpusched");
+  std::vector<const char*> argv;
+  for (const std::string& arg : args) argv.push_back(arg.c_str());
+  std::ostringstream out;
+  std::ostringstream err;
+  const int code = run(static_cast<int>(argv.size()), argv.data(), out, err);
+  return {code, out.str(), err.str()};
+}
+
+/// One node with one GPU and `pods` single-GPU pods of a Deployment.
+std::string gpu_scenario(const std::string& name, const std::string& expect) {
+  return R"({
+  "name": ")" +
+         name + R"(",
+  "cluster": [
+    {"kind": "Node", "metadata": {"name": "w1"},
+     "status": {"capacity": {"cpu": "8", "memory": "32Gi", "pods": "110", "nvidia.com/gpu": "1"}}},
+    {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "gpu-demo"},
+     "spec": {"replicas": 2,
+              "selector": {"matchLabels": {"app": "gpu-demo"}},
+              "template": {"metadata": {"labels": {"app": "gpu-demo"}},
+                           "spec": {"containers": [{"name": "main",
+                                    "resources": {"limits": {"nvidia.com/gpu": "1"}}}]}}}}
+  ],
+  "expect": [)" +
+         expect + R"(]
+}
+)";
+}
+
+const std::string kHolds =
+    R"({"at": "end", "pods": "default/gpu-demo-*", "phases": {"Running": 1, "Pending": 1}})";
+const std::string kFails =
+    R"({"at": "end", "pods": "default/gpu-demo-*", "phases": {"Running": 2}})";
+
+TEST_CASE("usage errors exit 2 with a message naming the problem", "[cli]") {
+  TempDir dir;
+  const std::string file = dir.write("ok.json", gpu_scenario("ok", kHolds));
+  struct Row {
+    const char* name;
+    std::vector<std::string> args;
+    const char* message;
+  };
+  const std::vector<Row> rows = {
+      {"missing file", {"replay", (dir.path() / "nope.json").generic_string()}, "nope.json"},
+      {"bad --until", {"replay", file, "--until", "soon"}, "--until"},
+      {"negative --until", {"replay", file, "--until=-5s"}, "--until"},
+      {"bad --seed", {"replay", file, "--seed", "x1"}, "--seed"},
+      {"bad --output", {"replay", file, "--output", "xml"}, "--output"},
+      {"bad --kubernetes-version",
+       {"replay", file, "--kubernetes-version", "1.20"},
+       "--kubernetes-version"},
+      {"unknown option", {"replay", file, "--bogus"}, "--bogus"},
+      {"unknown subcommand", {"frobnicate"}, "frobnicate"},
+      {"check of a missing path", {"check", (dir.path() / "none").generic_string()}, "none"},
+  };
+  for (const Row& row : rows) {
+    SECTION(row.name) {
+      const Outcome outcome = run_cli(row.args);
+      CHECK(outcome.code == 2);
+      CHECK(outcome.out.empty());
+      CHECK_THAT(outcome.err, Catch::StartsWith("gpusched: error: "));
+      CHECK_THAT(outcome.err, Catch::Contains(row.message));
+    }
+  }
+}
+
+TEST_CASE("no subcommand prints the help on the error stream", "[cli]") {
+  const Outcome outcome = run_cli({});
+  CHECK(outcome.code == 2);
+  CHECK(outcome.out.empty());
+  CHECK_THAT(outcome.err, Catch::Contains("replay"));
+  CHECK_THAT(outcome.err, Catch::Contains("check"));
+}
+
+TEST_CASE("--version and --help succeed on the output stream", "[cli]") {
+  const Outcome version = run_cli({"--version"});
+  CHECK(version.code == 0);
+  CHECK_THAT(version.out, Catch::Matches("gpusched [0-9]+\\.[0-9]+\\.[0-9]+\n"));
+  const Outcome help = run_cli({"replay", "--help"});
+  CHECK(help.code == 0);
+  CHECK_THAT(help.out, Catch::Contains("--until"));
+}
+
+TEST_CASE("malformed JSON exits 2 naming the file, and prints nothing else", "[cli]") {
+  TempDir dir;
+  const std::string file =
+      dir.write("broken.json", "{\n  \"name\": \"broken\",\n  \"cluster\": [\n");
+  for (const char* command : {"replay", "validate", "check"}) {
+    SECTION(command) {
+      const Outcome outcome = run_cli({command, file});
+      if (std::string(command) == "check") {
+        // check reports the broken scenario in its list and counts it failed.
+        CHECK(outcome.code == 1);
+        CHECK_THAT(outcome.out, Catch::StartsWith("ERROR " + file + ":"));
+        CHECK_THAT(outcome.out, Catch::EndsWith("0 passed, 1 failed\n"));
+      } else {
+        CHECK(outcome.code == 2);
+        CHECK(outcome.out.empty());
+        CHECK_THAT(outcome.err, Catch::StartsWith("gpusched: error: " + file));
+      }
+    }
+  }
+}
+
+TEST_CASE("validate loads without replaying", "[cli]") {
+  TempDir dir;
+  const std::string file = dir.write("ok.json", gpu_scenario("ok", kHolds));
+  const Outcome outcome = run_cli({"validate", file});
+  CHECK(outcome.code == 0);
+  CHECK(outcome.out == file + ": ok (2 objects, 0 timeline actions, 1 expectations)\n");
+  CHECK(outcome.err.empty());
+}
+
+TEST_CASE("check of a directory without scenarios exits 2", "[cli]") {
+  TempDir dir;
+  dir.write("notes.txt", "not a scenario");
+  const Outcome outcome = run_cli({"check", dir.path().generic_string()});
+  CHECK(outcome.code == 2);
+  CHECK_THAT(outcome.err,
+             Catch::Contains("no scenarios found under " + dir.path().generic_string()));
+}
+
+// The tests below replay scenarios: they need the engine (simulate()).
+
+TEST_CASE("replay of two pods on one GPU explains the pending pod", "[cli]") {
+  TempDir dir;
+  const std::string file =
+      dir.write("two-pods-one-gpu.json", gpu_scenario("two-pods-one-gpu", kHolds));
+  const Outcome outcome = run_cli({"replay", file});
+  CHECK(outcome.err.empty());
+  CHECK(outcome.code == 0);
+  CHECK_THAT(outcome.out, Catch::StartsWith("Scenario two-pods-one-gpu (" + file + ") at "));
+  CHECK_THAT(outcome.out,
+             Catch::Contains("0/1 nodes are available: 1 Insufficient nvidia.com/gpu. preemption: "
+                             "0/1 nodes are available: 1 No preemption victims found for incoming "
+                             "pod."));
+  CHECK_THAT(outcome.out, Catch::Contains("1 of 1 expectations hold"));
+}
+
+TEST_CASE("replay --output json --until prints one JSON object at that time", "[cli]") {
+  TempDir dir;
+  const std::string file = dir.write("s.json", gpu_scenario("s", kHolds));
+  const Outcome outcome = run_cli({"replay", file, "--output", "json", "--until", "30"});
+  CHECK(outcome.code == 0);
+  CHECK_THAT(outcome.out, Catch::StartsWith("{\n  \"scenario\": \"s\",\n  \"time\": \"30s\",\n"));
+  CHECK_THAT(outcome.out, Catch::EndsWith("\"passed\": true\n}\n"));
+  CHECK(run_cli({"replay", file, "--output", "json", "--seed", "7"}).out.size() > 0);
+}
+
+TEST_CASE("replay exits 1 when an expectation fails", "[cli]") {
+  TempDir dir;
+  const std::string file = dir.write("s.json", gpu_scenario("s", kFails));
+  const Outcome outcome = run_cli({"replay", file});
+  CHECK(outcome.code == 1);
+  CHECK_THAT(outcome.out, Catch::Contains("FAIL /expect/0 at end: "));
+  CHECK_THAT(outcome.out, Catch::Contains("0 of 1 expectations hold"));
+}
+
+TEST_CASE("check replays every scenario under a directory, sorted", "[cli]") {
+  TempDir dir;
+  const std::string passing = dir.write("a/pass.json", gpu_scenario("passing", kHolds));
+  const std::string failing = dir.write("b/fail.json", gpu_scenario("failing", kFails));
+  dir.write("b/readme.md", "ignored");
+  const Outcome outcome = run_cli({"check", dir.path().generic_string()});
+  CHECK(outcome.code == 1);
+  CHECK_THAT(outcome.out, Catch::StartsWith("PASS " + passing +
+                                            " (passing): 1 expectations\n"
+                                            "FAIL " +
+                                            failing +
+                                            " (failing): 1 of 1 expectations failed\n"
+                                            "  /expect/0 at end: "));
+  CHECK_THAT(outcome.out, Catch::EndsWith("\n1 passed, 1 failed\n"));
+
+  const Outcome only_passing = run_cli({"check", passing});
+  CHECK(only_passing.code == 0);
+  CHECK(only_passing.out == "PASS " + passing + " (passing): 1 expectations\n1 passed, 0 failed\n");
+}
+
+TEST_CASE("check counts a scenario without expectations as failed", "[cli]") {
+  TempDir dir;
+  const std::string file = dir.write("bare.json", gpu_scenario("bare", ""));
+  const Outcome outcome = run_cli({"check", file});
+  CHECK(outcome.code == 1);
+  CHECK(outcome.out == "FAIL " + file + " (bare): no expectations\n0 passed, 1 failed\n");
+}
+
+}  // namespace
+}  // namespace gpusched::cli

@@ -1,0 +1,56 @@
+#include "io/json_source.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+namespace gpusched {
+namespace {
+
+TEST_CASE("JsonSource::line_of walks the raw text along a pointer", "[io]") {
+  const std::string text = R"({
+  "a": {"skip": [1, {"x": "}]"}], "b~c/d": 2},
+  "list": [
+    "zero",
+    {"key \"quoted\"": [true,
+      null]},
+    {"\u00e9": 3}
+  ]
+})";
+  const io::JsonSource source("f.json", text);
+  struct Row {
+    const char* pointer;
+    int line;
+  };
+  const std::vector<Row> rows = {
+      {"", 1},
+      {"/a", 2},
+      {"/a/b~0c~1d", 2},
+      {"/list", 3},
+      {"/list/0", 4},
+      {"/list/1", 5},
+      {"/list/1/key \"quoted\"/1", 6},
+      {"/list/2/\xc3\xa9", 7},
+      {"/list/9", 3},          // out of range: the deepest value on the way
+      {"/list/1/missing", 5},  // absent member
+      {"/a/skip/1/x/deeper", 2},
+  };
+  for (const Row& row : rows) {
+    INFO(row.pointer);
+    CHECK(source.line_of(row.pointer) == row.line);
+  }
+  CHECK(io::JsonSource("f.json", {}).line_of("/a") == 0);
+}
+
+TEST_CASE("JsonSource::parse accepts 64 levels of nesting and no more", "[io]") {
+  auto nested = [](std::size_t depth) { return std::string(depth, '[') + std::string(depth, ']'); };
+  const std::string ok = nested(io::kMaxJsonDepth);
+  CHECK(io::JsonSource("f.json", ok).parse().is_array());
+  const std::string deep = nested(io::kMaxJsonDepth + 1);
+  CHECK_THROWS_WITH(io::JsonSource("f.json", deep).parse(),
+                    "f.json:1: nesting deeper than 64 levels");
+}
+
+}  // namespace
+}  // namespace gpusched

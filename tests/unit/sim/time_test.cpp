@@ -1,0 +1,138 @@
+#include "gpusched/sim/time.hpp"
+
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+namespace gpusched {
+namespace {
+
+struct ParseRow {
+  std::string text;
+  TimeMs ms;
+};
+
+TEST_CASE("parse_duration accepts Go duration syntax", "[time]") {
+  const std::vector<ParseRow> rows = {
+      {"0", 0},
+      {"+0", 0},
+      {"-0", 0},
+      {"0s", 0},
+      {"-0s", 0},
+      {"1s", 1000},
+      {"90s", 90'000},
+      {"1m30s", 90'000},
+      {"2h", 7'200'000},
+      {"1.5s", 1500},
+      {"250ms", 250},
+      {"1h2m3.5s", 3'723'500},
+      {"1.5h", 5'400'000},
+      {".5s", 500},
+      {"1.s", 1000},
+      {"1000000ns", 1},
+      {"1000us", 1},
+      {"1000\xC2\xB5s", 1},
+      {"1000\xCE\xBCs", 1},
+      {"0.001s", 1},
+      {"1.000000s", 1000},
+      {"+5s", 5000},
+      {"1h1h", 7'200'000},
+      {"0.1m", 6000},
+      {"2m0s", 120'000},
+      {"0000001s", 1000},
+      {"2562047h", 2562047LL * 3'600'000},
+      {"9223372036854ms", 9'223'372'036'854},
+  };
+  for (const ParseRow& row : rows) {
+    DYNAMIC_SECTION(row.text) {
+      std::string error;
+      const auto ms = parse_duration(row.text, &error);
+      INFO(error);
+      REQUIRE(ms.has_value());
+      CHECK(*ms == row.ms);
+    }
+  }
+}
+
+struct ErrorRow {
+  std::string text;
+  std::string error;
+};
+
+TEST_CASE("parse_duration rejects bad durations with Go's words", "[time]") {
+  const std::vector<ErrorRow> rows = {
+      {"", "time: invalid duration \"\""},
+      {"3", "time: missing unit in duration \"3\""},
+      {"1.5", "time: missing unit in duration \"1.5\""},
+      {"s", "time: invalid duration \"s\""},
+      {".s", "time: invalid duration \".s\""},
+      {"-", "time: invalid duration \"-\""},
+      {"1d", "time: unknown unit \"d\" in duration \"1d\""},
+      {"1sec", "time: unknown unit \"sec\" in duration \"1sec\""},
+      {"1s ", "time: unknown unit \"s \" in duration \"1s \""},
+      {"1h-1m", "time: unknown unit \"h-\" in duration \"1h-1m\""},
+      {"-1s", "duration \"-1s\" is negative"},
+      {"1.5ms",
+       "duration \"1.5ms\" is not a whole number of milliseconds: virtual time counts "
+       "milliseconds"},
+      {"1ns",
+       "duration \"1ns\" is not a whole number of milliseconds: virtual time counts "
+       "milliseconds"},
+      {"1.0001s",
+       "duration \"1.0001s\" is not a whole number of milliseconds: virtual time "
+       "counts milliseconds"},
+      {"9223372036855ms", "time: invalid duration \"9223372036855ms\""},
+      {"2562048h", "time: invalid duration \"2562048h\""},
+      {"9223372036854ms1ms", "time: invalid duration \"9223372036854ms1ms\""},
+      {"99999999999999999999h", "time: invalid duration \"99999999999999999999h\""},
+  };
+  for (const ErrorRow& row : rows) {
+    DYNAMIC_SECTION("'" << row.text << "'") {
+      std::string error;
+      CHECK_FALSE(parse_duration(row.text, &error).has_value());
+      CHECK(error == row.error);
+    }
+  }
+  CHECK_FALSE(parse_duration("x", nullptr).has_value());
+}
+
+struct FormatRow {
+  TimeMs ms;
+  std::string text;
+};
+
+TEST_CASE("format_duration is compact and round-trips", "[time]") {
+  const std::vector<FormatRow> rows = {
+      {0, "0s"},
+      {1, "1ms"},
+      {90, "90ms"},
+      {999, "999ms"},
+      {1000, "1s"},
+      {1500, "1.5s"},
+      {1050, "1.05s"},
+      {59'999, "59.999s"},
+      {60'000, "1m"},
+      {90'000, "1m30s"},
+      {600'000, "10m"},
+      {60'500, "1m500ms"},
+      {61'500, "1m1.5s"},
+      {3'600'000, "1h"},
+      {3'601'000, "1h1s"},
+      {7'500'000, "2h5m"},
+      {90'000'000, "25h"},
+      {3'723'500, "1h2m3.5s"},
+      {9'223'372'036'854, "2562047h47m16.854s"},
+  };
+  for (const FormatRow& row : rows) {
+    DYNAMIC_SECTION(row.text) {
+      CHECK(format_duration(row.ms) == row.text);
+      std::string error;
+      const auto back = parse_duration(format_duration(row.ms), &error);
+      REQUIRE(back.has_value());
+      CHECK(*back == row.ms);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace gpusched

@@ -1,0 +1,118 @@
+// `gpusched check PATH...`: replays every scenario under the paths, one line each, for CI.
+
+#include <algorithm>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <vector>
+
+#include "gpusched/commands.hpp"
+#include "gpusched/error.hpp"
+#include "gpusched/io/scenario_loader.hpp"
+#include "gpusched/sim/simulator.hpp"
+
+namespace gpusched::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct CheckOptions {
+  std::vector<std::string> paths;
+};
+
+/// Appends the scenario files a PATH names: the file itself, or every *.json below a
+/// directory, sorted so that the output does not depend on directory order. Returns false,
+/// having said why on `err`, when a directory cannot be read or holds no scenario.
+bool collect_scenarios(const fs::path& path, std::vector<fs::path>& files, std::ostream& err) {
+  std::error_code ec;
+  if (!fs::is_directory(path, ec)) {
+    files.push_back(path);
+    return true;
+  }
+  std::vector<fs::path> found;
+  for (fs::recursive_directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec)) {
+    if (it->is_regular_file(ec) && it->path().extension() == ".json") found.push_back(it->path());
+  }
+  if (ec) {
+    err << kErrorPrefix << "cannot read " << path.generic_string() << ": " << ec.message() << '\n';
+    return false;
+  }
+  if (found.empty()) {
+    err << kErrorPrefix << "no scenarios found under " << path.generic_string() << '\n';
+    return false;
+  }
+  std::sort(found.begin(), found.end());
+  files.insert(files.end(), found.begin(), found.end());
+  return true;
+}
+
+/// One scenario's line (and its failures); returns whether it passed.
+bool check_one(const fs::path& file, std::ostream& out) {
+  const std::string shown = file.generic_string();
+  SimulationResult result;
+  try {
+    result = simulate(io::load_scenario(file));
+  } catch (const InputError& e) {
+    // what() starts with the file when it is this one: name it once.
+    const std::string_view what = e.what();
+    if (e.file() == shown || e.file() == file.string()) {
+      out << "ERROR " << shown << what.substr(e.file().size()) << '\n';
+    } else {
+      out << "ERROR " << shown << ": " << e.what() << '\n';
+    }
+    return false;
+  }
+  const std::size_t total = result.expectations.size();
+  const std::string label = shown + " (" + result.scenario + ")";
+  // CI scenarios must assert something: a scenario without expectations proves nothing.
+  if (total == 0) {
+    out << "FAIL " << label << ": no expectations\n";
+    return false;
+  }
+  const auto failed = static_cast<std::size_t>(
+      std::count_if(result.expectations.begin(), result.expectations.end(),
+                    [](const ExpectationResult& expectation) { return !expectation.ok; }));
+  if (failed == 0 && result.passed) {
+    out << "PASS " << label << ": " << total << " expectations\n";
+    return true;
+  }
+  out << "FAIL " << label << ": " << failed << " of " << total << " expectations failed\n";
+  for (const ExpectationResult& expectation : result.expectations) {
+    if (expectation.ok) continue;
+    out << "  " << expectation.pointer << " at " << expectation.at << ": " << expectation.message
+        << '\n';
+  }
+  return false;
+}
+
+int check(const CheckOptions& options, std::ostream& out, std::ostream& err) {
+  // Collect everything first so that a bad PATH fails before any scenario runs.
+  std::vector<fs::path> files;
+  for (const std::string& path : options.paths) {
+    if (!collect_scenarios(path, files, err)) return 2;
+  }
+  std::size_t passed = 0;
+  for (const fs::path& file : files) {
+    if (check_one(file, out)) ++passed;
+  }
+  const std::size_t failed = files.size() - passed;
+  out << passed << " passed, " << failed << " failed\n";
+  return failed == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+Command add_check_command(CLI::App& app) {
+  auto options = std::make_shared<CheckOptions>();
+  CLI::App* command = app.add_subcommand(
+      "check", "Replay every scenario under the paths; exit 1 unless all expectations hold");
+  command->add_option("PATH", options->paths, "Scenario files or directories (*.json, recursive)")
+      ->required()
+      ->check(CLI::ExistingPath);
+  return {command,
+          [options](std::ostream& out, std::ostream& err) { return check(*options, out, err); }};
+}
+
+}  // namespace gpusched::cli

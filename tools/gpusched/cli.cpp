@@ -1,0 +1,63 @@
+#include "gpusched/cli.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <exception>
+#include <vector>
+
+#include "gpusched/commands.hpp"
+#include "gpusched/error.hpp"
+
+#ifndef GPUSCHED_VERSION
+#error "GPUSCHED_VERSION must be defined by the build (tools/CMakeLists.txt)"
+#endif
+
+namespace gpusched::cli {
+
+namespace {
+
+/// CLI11 reports usage errors with its own exit codes (100+); ours is 2 for every bad usage.
+int usage_error(const CLI::App& app, const CLI::ParseError& e, std::ostream& out,
+                std::ostream& err) {
+  // --help and --version arrive as "errors" with exit code 0.
+  if (e.get_exit_code() == 0) return app.exit(e, out, err);
+  err << kErrorPrefix << e.what() << "\nRun with --help for more information.\n";
+  return 2;
+}
+
+int run_app(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  CLI::App app{"Replays Kubernetes scheduling offline on a virtual clock.", "gpusched"};
+  app.set_version_flag("--version", "gpusched " GPUSCHED_VERSION);
+  app.require_subcommand(0, 1);
+  const std::vector<Command> commands{add_replay_command(app), add_check_command(app),
+                                      add_validate_command(app)};
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return usage_error(app, e, out, err);
+  }
+  for (const Command& command : commands) {
+    if (command.app->parsed()) return command.run(out, err);
+  }
+  err << app.help();
+  return 2;
+}
+
+}  // namespace
+
+int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  try {
+    return run_app(argc, argv, out, err);
+  } catch (const InputError& e) {
+    err << kErrorPrefix << e.what() << '\n';
+    return 2;
+  } catch (const std::exception& e) {
+    err << "gpusched: internal error: " << e.what() << '\n';
+    return 3;
+  } catch (...) {
+    err << "gpusched: internal error: unknown exception\n";
+    return 3;
+  }
+}
+
+}  // namespace gpusched::cli

@@ -1,0 +1,30 @@
+#pragma once
+/// The subcommands of the CLI, each in its own file; cli.cpp parses and dispatches.
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <ostream>
+#include <string>
+#include <string_view>
+
+namespace gpusched::cli {
+
+/// A registered subcommand: `app` tells whether it was selected, `run` executes it after a
+/// successful parse and returns the exit code. InputError escapes `run` and maps to exit 2.
+struct Command {
+  CLI::App* app = nullptr;
+  std::function<int(std::ostream& out, std::ostream& err)> run;
+};
+
+/// `gpusched replay FILE`: the report of one scenario.
+[[nodiscard]] Command add_replay_command(CLI::App& app);
+/// `gpusched check PATH...`: one line per scenario, for CI.
+[[nodiscard]] Command add_check_command(CLI::App& app);
+/// `gpusched validate FILE...`: load only.
+[[nodiscard]] Command add_validate_command(CLI::App& app);
+
+/// Starts every message about invalid input or usage on the error stream.
+inline constexpr std::string_view kErrorPrefix = "gpusched: error: ";
+
+}  // namespace gpusched::cli

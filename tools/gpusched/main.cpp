@@ -1,0 +1,9 @@
+// The gpusched executable: everything lives in cli::run so that tests can call it in-process.
+
+#include <iostream>
+
+#include "gpusched/cli.hpp"
+
+int main(int argc, char** argv) {
+  return gpusched::cli::run(argc, argv, std::cout, std::cerr);
+}

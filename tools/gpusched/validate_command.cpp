@@ -1,0 +1,47 @@
+// `gpusched validate FILE...`: loads scenarios without running them.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gpusched/commands.hpp"
+#include "gpusched/error.hpp"
+#include "gpusched/io/scenario_loader.hpp"
+
+namespace gpusched::cli {
+namespace {
+
+struct ValidateOptions {
+  std::vector<std::string> files;
+};
+
+int validate(const ValidateOptions& options, std::ostream& out, std::ostream& err) {
+  // Every file is validated, so that one run lists every broken file.
+  int code = 0;
+  for (const std::string& file : options.files) {
+    try {
+      const Scenario scenario = io::load_scenario(file);
+      out << file << ": ok (" << scenario.cluster.size() << " objects, " << scenario.timeline.size()
+          << " timeline actions, " << scenario.expect.size() << " expectations)\n";
+    } catch (const InputError& e) {
+      err << kErrorPrefix << e.what() << '\n';
+      code = 2;
+    }
+  }
+  return code;
+}
+
+}  // namespace
+
+Command add_validate_command(CLI::App& app) {
+  auto options = std::make_shared<ValidateOptions>();
+  CLI::App* command = app.add_subcommand(
+      "validate", "Check scenario files without replaying them (exit 2 if one is invalid)");
+  command->add_option("FILE", options->files, "Scenario files (JSON)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  return {command,
+          [options](std::ostream& out, std::ostream& err) { return validate(*options, out, err); }};
+}
+
+}  // namespace gpusched::cli
