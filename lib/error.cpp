@@ -6,11 +6,12 @@ namespace gpusched {
 namespace {
 std::string render(const std::string& file, const std::string& pointer, const std::string& reason,
                    int line) {
+  // append() rather than operator+: GCC 12 warns falsely (-Wrestrict) on chained temporaries.
   std::string out = file;
-  if (line > 0) out += ":" + std::to_string(line);
-  out += ": ";
-  if (!pointer.empty()) out += pointer + ": ";
-  out += reason;
+  if (line > 0) out.append(":").append(std::to_string(line));
+  out.append(": ");
+  if (!pointer.empty()) out.append(pointer).append(": ");
+  out.append(reason);
   return out;
 }
 }  // namespace

@@ -45,9 +45,16 @@ Code BalancedAllocation::pre_score(CycleState& state, const PodInfo& pod,
   return Code::Success;
 }
 
-std::int64_t BalancedAllocation::score(const CycleState& state, const PodInfo&,
+std::int64_t BalancedAllocation::score(const CycleState& state, const PodInfo& pod,
                                        const NodeInfo& node) const {
-  return scorer_.score(node, state.get<PreScoreState>(slot())->pod_requests);
+  if (const auto* data = state.get<PreScoreState>(slot()))
+    return scorer_.score(node, data->pod_requests);
+  // balanced_allocation.go Score: without PreScore state the requests are computed on the spot,
+  // and a best-effort pod scores 0.
+  const std::vector<std::int64_t> requests = scorer_.pod_requests(pod);
+  if (std::all_of(requests.begin(), requests.end(), [](std::int64_t r) { return r == 0; }))
+    return 0;
+  return scorer_.score(node, requests);
 }
 
 }  // namespace gpusched::plugins

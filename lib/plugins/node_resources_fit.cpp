@@ -89,9 +89,12 @@ Code NodeResourcesFit::pre_score(CycleState& state, const PodInfo& pod,
   return Code::Success;
 }
 
-std::int64_t NodeResourcesFit::score(const CycleState& state, const PodInfo&,
+std::int64_t NodeResourcesFit::score(const CycleState& state, const PodInfo& pod,
                                      const NodeInfo& node) const {
-  return scorer_.score(node, state.get<PreScoreState>(slot())->pod_requests);
+  // fit.go Score: without PreScore state, the pod's requests are computed on the spot.
+  if (const auto* data = state.get<PreScoreState>(slot()))
+    return scorer_.score(node, data->pod_requests);
+  return scorer_.score(node, scorer_.pod_requests(pod));
 }
 
 std::vector<ClusterEventWithHint> NodeResourcesFit::events_to_register() const {

@@ -233,22 +233,25 @@ void write_nodes(std::string& out, const SimulationResult& result) {
   std::map<std::string, const PodRecord*> pods_by_key;
   for (const PodRecord& record : result.pods) pods_by_key.emplace(record.pod.key(), &record);
 
-  std::string text;
   for (std::size_t i = 0; i < result.nodes.size(); ++i) {
     const NodeRecord& record = result.nodes[i];
     const Node& node = record.node;
     // kubectl falls back to capacity when a node reports no allocatable.
     const ResourceList& allocatable = node.allocatable.empty() ? node.capacity : node.allocatable;
-    if (i > 0) text += '\n';
-    text += "Name:\t" + node.metadata.name + '\n';
+    if (i > 0) out += '\n';
+    std::string text = "Name:\t" + node.metadata.name + '\n';
     describe_taints(text, node);
     text += std::string("Unschedulable:\t") + (node.unschedulable ? "true" : "false") + '\n';
     describe_resource_list(text, "Capacity", node.capacity);
     describe_resource_list(text, "Allocatable", node.allocatable);
+    // Flushed here because kubectl has `System Info:` between the allocatable list and the pods
+    // table; without a break the tabwriter would align the two as one block.
+    out += align_tabs(text, kDescribeSettings);
+    text.clear();
     describe_non_terminated_pods(text, record, allocatable, result, pods_by_key);
     describe_allocated(text, record, allocatable);
+    out += align_tabs(text, kDescribeSettings);
   }
-  out += align_tabs(text, kDescribeSettings);
 }
 
 void write_expectations(std::string& out, const SimulationResult& result) {

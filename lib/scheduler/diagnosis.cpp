@@ -50,13 +50,15 @@ std::string reasons_histogram(std::size_t num_all_nodes, const Diagnosis& diagno
 
 std::string fit_error_message(std::size_t num_all_nodes, const Diagnosis& diagnosis,
                               const StringPool& pool) {
-  std::string msg = "0/" + std::to_string(num_all_nodes) + " nodes are available:";
+  std::string msg = "0/";
+  msg.append(std::to_string(num_all_nodes)).append(" nodes are available: ");
   if (!diagnosis.pre_filter_msg.empty()) {
-    msg += " " + diagnosis.pre_filter_msg + ".";
+    msg.append(diagnosis.pre_filter_msg);
   } else {
-    msg += " " + reasons_histogram(num_all_nodes, diagnosis, pool) + ".";
+    msg.append(reasons_histogram(num_all_nodes, diagnosis, pool));
   }
-  if (!diagnosis.post_filter_msg.empty()) msg += " " + diagnosis.post_filter_msg;
+  msg.append(".");
+  if (!diagnosis.post_filter_msg.empty()) msg.append(" ").append(diagnosis.post_filter_msg);
   return msg;
 }
 

@@ -48,6 +48,16 @@ bool collect_scenarios(const fs::path& path, std::vector<fs::path>& files, std::
   return true;
 }
 
+/// A multi-line message (expected vs actual details) indented under its failure line.
+std::string indent_continuation_lines(const std::string& message) {
+  std::string indented;
+  for (const char c : message) {
+    indented += c;
+    if (c == '\n') indented += "  ";
+  }
+  return indented;
+}
+
 /// One scenario's line (and its failures); returns whether it passed.
 bool check_one(const fs::path& file, std::ostream& out) {
   const std::string shown = file.generic_string();
@@ -81,8 +91,8 @@ bool check_one(const fs::path& file, std::ostream& out) {
   out << "FAIL " << label << ": " << failed << " of " << total << " expectations failed\n";
   for (const ExpectationResult& expectation : result.expectations) {
     if (expectation.ok) continue;
-    out << "  " << expectation.pointer << " at " << expectation.at << ": " << expectation.message
-        << '\n';
+    out << "  " << expectation.pointer << " at " << expectation.at << ": "
+        << indent_continuation_lines(expectation.message) << '\n';
   }
   return false;
 }

@@ -43,15 +43,15 @@ std::optional<std::uint64_t> parse_seed(std::string_view text, std::string* erro
 }
 
 /// A CLI11 validator from a parser that reports errors through a string; CLI11 prefixes the
-/// message with the option's name.
+/// message with the option's name. The option's type_name documents the format instead.
 template <typename Parse>
-CLI::Validator validator(Parse parse, std::string description) {
+CLI::Validator validator(Parse parse) {
   return CLI::Validator(
       [parse](std::string& value) {
         std::string error;
         return parse(value, &error) ? std::string() : error;
       },
-      std::move(description));
+      std::string());
 }
 
 /// Everything the run needs from the command line; the validators already accepted the text.
@@ -96,17 +96,18 @@ Command add_replay_command(CLI::App& app) {
       ->capture_default_str();
   command
       ->add_option("--until", options->until, "Stop the clock at this time (\"30s\", \"2m\", 90)")
-      ->check(validator(parse_cli_duration, "DURATION"));
+      ->type_name("DURATION")
+      ->check(validator(parse_cli_duration));
   command->add_option("--seed", options->seed, "Override the scheduler's seed")
-      ->check(validator(parse_seed, "UINT"));
+      ->type_name("UINT")
+      ->check(validator(parse_seed));
   command
       ->add_option("--kubernetes-version", options->kubernetes_version,
                    "Mirror this kube-scheduler release (1.33, 1.34, 1.35)")
-      ->check(validator(
-          [](std::string_view text, std::string* error) {
-            return KubernetesVersion::parse(text, error).has_value();
-          },
-          "VERSION"));
+      ->type_name("VERSION")
+      ->check(validator([](std::string_view text, std::string* error) {
+        return KubernetesVersion::parse(text, error).has_value();
+      }));
   return {command, [options](std::ostream& out, std::ostream&) { return replay(*options, out); }};
 }
 

@@ -1,0 +1,178 @@
+// NodeResourcesBalancedAllocation against upstream's
+// pkg/scheduler/framework/plugins/noderesources/balanced_allocation_test.go.
+#include "plugins/balanced_allocation.hpp"
+
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "unit/plugins/plugin_test_support.hpp"
+
+namespace gpusched {
+namespace {
+
+using test::bytes;
+using test::container;
+using test::milli;
+using test::units;
+
+ResourceList cpu_mem(std::int64_t cpu_milli, std::int64_t memory_bytes) {
+  return {{"cpu", milli(cpu_milli)}, {"memory", bytes(memory_bytes)}};
+}
+
+// Upstream's fixtures: cpuOnly = {1000m, 0} + {2000m, 0}; cpuAndMemory = {1000m, 2000} +
+// {2000m, 3000}.
+Pod cpu_only(std::string name) {
+  return test::make_pod(std::move(name),
+                        {container(cpu_mem(1000, 0)), container(cpu_mem(2000, 0))});
+}
+Pod cpu_and_memory(std::string name) {
+  return test::make_pod(std::move(name),
+                        {container(cpu_mem(1000, 2000)), container(cpu_mem(2000, 3000))});
+}
+
+struct NodeSpec {
+  std::string name;
+  ResourceList allocatable;
+};
+
+struct Row {
+  std::string name;
+  Pod pod;
+  std::vector<NodeSpec> nodes;
+  std::vector<std::pair<Pod, std::string>> existing;
+  std::vector<std::int64_t> want;
+  BalancedAllocationArgs args{};
+};
+
+TEST_CASE("NodeResourcesBalancedAllocation Score: upstream TestNodeResourcesBalancedAllocation",
+          "[plugins]") {
+  const ResourceList n4000_10000 = cpu_mem(4000, 10000);
+  const std::vector<Row> rows = {
+      // Node1 cpu 3000/4000 = 0.75, memory 5000/10000 = 0.5: std 0.125 -> 87.
+      // Node2 cpu 3000/6000 = 0.5, memory 0.5: std 0 -> 100.
+      {"nothing scheduled, resources requested, differently sized nodes",
+       cpu_and_memory("p"),
+       {{"node1", n4000_10000}, {"node2", cpu_mem(6000, 10000)}},
+       {},
+       {87, 100}},
+      // Node1 cpu 6000/10000, memory 5000/20000: std 0.175 -> 82.
+      // Node2 cpu 6000/10000, memory 10000/50000: std 0.2 -> 80.
+      {"resources requested, pods scheduled with resources, differently sized nodes",
+       cpu_and_memory("p"),
+       {{"node1", cpu_mem(10000, 20000)}, {"node2", cpu_mem(10000, 50000)}},
+       {{cpu_only("e1"), "node1"}, {cpu_and_memory("e2"), "node2"}},
+       {82, 80}},
+      // Node1 cpu 6000/6000, memory 0: std 0.5 -> 50. Node2 cpu 1, memory 0.5: std 0.25 -> 75.
+      {"requested resources at node capacity",
+       cpu_only("p"),
+       {{"node1", cpu_mem(6000, 10000)}, {"node2", cpu_mem(6000, 10000)}},
+       {{cpu_only("e1"), "node1"}, {cpu_and_memory("e2"), "node2"}},
+       {50, 75}},
+      // Upstream: node1 cpu 3000/3500, memory 5000/40000, GPU 4/8 -> 70; node2 GPU 1/8 -> 65.
+      {"include scalar resource on a node for balanced resource allocation",
+       test::make_pod("p", {container({{"memory", bytes(0)}, {"nvidia.com/gpu", units(1)}})}),
+       {{"node1", {{"cpu", milli(3500)}, {"memory", bytes(40000)}, {"nvidia.com/gpu", units(8)}}},
+        {"node2", {{"cpu", milli(3500)}, {"memory", bytes(40000)}, {"nvidia.com/gpu", units(8)}}}},
+       {{test::make_pod(
+             "e1", {container(cpu_mem(1000, 2000)), container({{"cpu", milli(2000)},
+                                                               {"memory", bytes(3000)},
+                                                               {"nvidia.com/gpu", units(3)}})}),
+         "node1"},
+        {cpu_and_memory("e2"), "node2"}},
+       {70, 65},
+       BalancedAllocationArgs{{{"cpu", 1}, {"memory", 1}, {"nvidia.com/gpu", 1}}}},
+      // Upstream "... if PreScore not called": node1 82, node2 cpu 0.6 / memory 0.5 -> 95.
+      {"resources requested, pods scheduled with resources if PreScore not called",
+       cpu_and_memory("p"),
+       {{"node1", cpu_mem(10000, 20000)}, {"node2", cpu_mem(10000, 20000)}},
+       {{cpu_only("e1"), "node1"}, {cpu_and_memory("e2"), "node2"}},
+       {82, 95}},
+      // Fractions above 1 are capped: cpu 9000/6000 -> 1, memory 5000/10000 -> 0.5: 75.
+      {"requests above capacity are capped at a fraction of 1",
+       cpu_and_memory("p"),
+       {{"node1", cpu_mem(6000, 10000)}},
+       {{cpu_only("e1"), "node1"}, {cpu_only("e2"), "node1"}},
+       {75}},
+      // Memory allocatable 0 drops out: only cpu remains, std 0 -> 100.
+      {"a resource the node has none of is left out",
+       cpu_and_memory("p"),
+       {{"node1", cpu_mem(6000, 0)}},
+       {},
+       {100}},
+      // Three resources: cpu 0.5, memory 0.5, GPU 2/4 = 0.5 -> 100; node2 GPU 2/8 = 0.25:
+      // mean 0.41666, std sqrt(((1/12)^2*2 + (1/6)^2)/3) = 0.11785 -> 88.
+      {"three resources use the population standard deviation",
+       test::make_pod("p", {container({{"cpu", milli(3000)},
+                                       {"memory", bytes(5000)},
+                                       {"nvidia.com/gpu", units(2)}})}),
+       {{"node1", {{"cpu", milli(6000)}, {"memory", bytes(10000)}, {"nvidia.com/gpu", units(4)}}},
+        {"node2", {{"cpu", milli(6000)}, {"memory", bytes(10000)}, {"nvidia.com/gpu", units(8)}}}},
+       {},
+       {100, 88},
+       BalancedAllocationArgs{{{"cpu", 1}, {"memory", 1}, {"nvidia.com/gpu", 1}}}},
+      // A configured scalar the pod does not request is skipped: cpu 0.5 vs memory 0.25 -> 87.
+      {"a configured scalar resource the pod does not request is skipped",
+       test::make_pod("p", {container(cpu_mem(3000, 2500))}),
+       {{"node1", {{"cpu", milli(6000)}, {"memory", bytes(10000)}, {"nvidia.com/gpu", units(4)}}}},
+       {},
+       {87},
+       BalancedAllocationArgs{{{"cpu", 1}, {"memory", 1}, {"nvidia.com/gpu", 1}}}},
+  };
+  for (const Row& row : rows) {
+    DYNAMIC_SECTION(row.name) {
+      test::Env env;
+      std::vector<const NodeInfo*> nodes;
+      for (const NodeSpec& n : row.nodes)
+        nodes.push_back(&env.cluster.add_node(test::make_node(n.name, n.allocatable)));
+      for (const auto& [pod, node] : row.existing) env.add_bound(pod, node);
+      Handle handle = env.handle();
+      plugins::BalancedAllocation plugin(handle, row.args);
+      const PodInfo pod = env.compile(row.pod);
+      CycleState state(1);
+      REQUIRE(plugin.pre_score(state, pod, nodes) == Code::Success);
+      std::vector<std::int64_t> got;
+      for (const NodeInfo* n : nodes) got.push_back(plugin.score(state, pod, *n));
+      CHECK(got == row.want);
+      // Without PreScore, Score computes the requests itself (upstream's fallback).
+      CycleState empty(1);
+      std::vector<std::int64_t> fallback;
+      for (const NodeInfo* n : nodes) fallback.push_back(plugin.score(empty, pod, *n));
+      CHECK(fallback == row.want);
+    }
+  }
+}
+
+TEST_CASE("NodeResourcesBalancedAllocation PreScore skips best-effort pods", "[plugins]") {
+  // PR #130260 (issue #129138): a pod requesting none of the resources is not scored, and the
+  // 100m / 200Mi defaults of the Fit scorer do not apply here.
+  test::Env env;
+  const NodeInfo& node = env.cluster.add_node(test::make_node("n", cpu_mem(4000, 10000)));
+  std::vector<const NodeInfo*> nodes{&node};
+  Handle handle = env.handle();
+  plugins::BalancedAllocation plugin(handle, {});
+  SECTION("nothing scheduled, nothing requested") {
+    const PodInfo pod = env.compile(test::make_pod("p", {container({})}));
+    CycleState state(1);
+    CHECK(plugin.pre_score(state, pod, nodes) == Code::Skip);
+    CHECK(state.score_skipped(0));
+    CycleState empty(1);
+    CHECK(plugin.score(empty, pod, node) == 0);
+  }
+  SECTION("a request only for an unscored resource is still best-effort") {
+    const PodInfo pod =
+        env.compile(test::make_pod("p", {container({{"ephemeral-storage", bytes(100)}})}));
+    CycleState state(1);
+    CHECK(plugin.pre_score(state, pod, nodes) == Code::Skip);
+  }
+  SECTION("a cpu request alone is scored") {
+    const PodInfo pod = env.compile(test::make_pod("p", {container({{"cpu", milli(2000)}})}));
+    CycleState state(1);
+    REQUIRE(plugin.pre_score(state, pod, nodes) == Code::Success);
+    // cpu 0.5, memory 0 (no default): std 0.25 -> 75.
+    CHECK(plugin.score(state, pod, node) == 75);
+  }
+}
+
+}  // namespace
+}  // namespace gpusched

@@ -1,0 +1,194 @@
+// FitError.Error() against upstream's pkg/scheduler/framework/types_test.go TestFitError_Error,
+// plus the absent-node and byte-wise sorting rules of the same function.
+#include "gpusched/scheduler/diagnosis.hpp"
+
+#include <catch2/catch.hpp>
+#include <deque>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace gpusched {
+namespace {
+
+struct Failed {
+  std::vector<std::string> reasons;
+  Code code = Code::Unschedulable;
+};
+
+struct Row {
+  std::string name;
+  std::size_t num_all_nodes;
+  std::string pre_filter_msg;
+  std::vector<Failed> failed;                      // one entry per node with an explicit status
+  std::optional<std::vector<std::string>> absent;  // absent nodes' reasons
+  std::string post_filter_msg;
+  std::string want;
+};
+
+TEST_CASE("fit_error_message: upstream TestFitError_Error", "[scheduler]") {
+  const std::string pre = "Node(s) failed PreFilter plugin FalsePreFilter";
+  const std::string f1 = "Node(s) failed Filter plugin FalseFilter-1";
+  const std::string f2 = "Node(s) failed Filter plugin FalseFilter-2";
+  const std::string post = "Error running PostFilter plugin FailedPostFilter";
+  // Upstream's AbsentNodesStatus is UnschedulableAndUnresolvable without reasons.
+  const std::vector<std::string> no_reasons;
+  const std::vector<Row> rows = {
+      {"nodes failed Prefilter plugin",
+       3,
+       pre,
+       {{{pre}}, {{pre}}, {{pre}}},
+       no_reasons,
+       "",
+       "0/3 nodes are available: Node(s) failed PreFilter plugin FalsePreFilter."},
+      {"nodes failed Prefilter plugin and the preemption also failed",
+       3,
+       pre,
+       {{{pre}}, {{pre}}, {{pre}}},
+       no_reasons,
+       post,
+       "0/3 nodes are available: Node(s) failed PreFilter plugin FalsePreFilter. Error running "
+       "PostFilter plugin FailedPostFilter"},
+      {"nodes failed one Filter plugin with an empty PostFilterMsg",
+       3,
+       "",
+       {{{f1}}, {{f1}}, {{f1}}},
+       no_reasons,
+       "",
+       "0/3 nodes are available: 3 Node(s) failed Filter plugin FalseFilter-1."},
+      {"nodes failed one Filter plugin with a non-empty PostFilterMsg",
+       3,
+       "",
+       {{{f1}}, {{f1}}, {{f1}}},
+       no_reasons,
+       post,
+       "0/3 nodes are available: 3 Node(s) failed Filter plugin FalseFilter-1. Error running "
+       "PostFilter plugin FailedPostFilter"},
+      {"nodes failed two Filter plugins with an empty PostFilterMsg",
+       3,
+       "",
+       {{{f1}}, {{f1}}, {{f2}}},
+       no_reasons,
+       "",
+       "0/3 nodes are available: 1 Node(s) failed Filter plugin FalseFilter-2, 2 Node(s) failed "
+       "Filter plugin FalseFilter-1."},
+      {"nodes failed two Filter plugins with a non-empty PostFilterMsg",
+       3,
+       "",
+       {{{f1}}, {{f1}}, {{f2}}},
+       no_reasons,
+       post,
+       "0/3 nodes are available: 1 Node(s) failed Filter plugin FalseFilter-2, 2 Node(s) failed "
+       "Filter plugin FalseFilter-1. Error running PostFilter plugin FailedPostFilter"},
+      {"failed to Permit on node",
+       1,
+       "",
+       {{{"Node failed Permit plugin Permit-1"}}},
+       no_reasons,
+       "",
+       "0/1 nodes are available: 1 Node failed Permit plugin Permit-1."},
+      {"failed to Reserve on node",
+       1,
+       "",
+       {{{"Node failed Reserve plugin Reserve-1"}}},
+       no_reasons,
+       "",
+       "0/1 nodes are available: 1 Node failed Reserve plugin Reserve-1."},
+      // Beyond upstream's table.
+      {"absent nodes count NumAllNodes - explicit statuses",
+       5,
+       "",
+       {{{"Insufficient cpu"}}, {{"Insufficient cpu"}}},
+       std::vector<std::string>{"node(s) didn't satisfy plugin(s) [NodeAffinity]"},
+       "",
+       "0/5 nodes are available: 2 Insufficient cpu, 3 node(s) didn't satisfy plugin(s) "
+       "[NodeAffinity]."},
+      {"counts sort byte-wise: 10 before 2",
+       12,
+       "",
+       {{{"b"}},
+        {{"b"}},
+        {{"b"}},
+        {{"b"}},
+        {{"b"}},
+        {{"b"}},
+        {{"b"}},
+        {{"b"}},
+        {{"b"}},
+        {{"b"}},
+        {{"a"}},
+        {{"a"}}},
+       no_reasons,
+       "",
+       "0/12 nodes are available: 10 b, 2 a."},
+      {"every reason of a node counts",
+       2,
+       "",
+       {{{"Insufficient cpu", "Insufficient memory"}}, {{"Insufficient memory"}}},
+       no_reasons,
+       "",
+       "0/2 nodes are available: 1 Insufficient cpu, 2 Insufficient memory."},
+      {"the preemption postfix has no final period",
+       3,
+       "",
+       {{{"node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }"},
+         Code::UnschedulableAndUnresolvable},
+        {{"Insufficient nvidia.com/gpu"}},
+        {{"Insufficient nvidia.com/gpu"}}},
+       no_reasons,
+       "preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No "
+       "preemption victims found for incoming pod.",
+       "0/3 nodes are available: 1 node(s) had untolerated taint "
+       "{node-role.kubernetes.io/control-plane: }, 2 Insufficient nvidia.com/gpu. preemption: 0/3 "
+       "nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims "
+       "found for incoming pod."},
+      {"absent status when every node is explicit is not counted",
+       2,
+       "",
+       {{{"x"}}, {{"x"}}},
+       std::vector<std::string>{"ignored"},
+       "",
+       "0/2 nodes are available: 2 x."},
+  };
+  for (const Row& row : rows) {
+    DYNAMIC_SECTION(row.name) {
+      StringPool pool;
+      std::deque<NodeInfo> nodes;
+      Diagnosis d;
+      d.pre_filter_msg = row.pre_filter_msg;
+      d.post_filter_msg = row.post_filter_msg;
+      if (row.absent) {
+        NodeStatus absent{Code::UnschedulableAndUnresolvable, {}, {}};
+        for (const std::string& r : *row.absent) absent.reasons.push_back(pool.intern(r));
+        d.absent = absent;
+      }
+      for (const Failed& f : row.failed) {
+        NodeStatus status{f.code, "FalseFilter", {}};
+        for (const std::string& r : f.reasons) status.reasons.push_back(pool.intern(r));
+        d.add(nodes.emplace_back(), status);
+      }
+      CHECK(fit_error_message(row.num_all_nodes, d, pool) == row.want);
+    }
+  }
+}
+
+TEST_CASE("Diagnosis::add records the rejecting plugins", "[scheduler]") {
+  StringPool pool;
+  NodeInfo a, b, c;
+  Diagnosis d;
+  d.add(a, NodeStatus{Code::Unschedulable, "NodeResourcesFit", {pool.intern("Insufficient cpu")}});
+  d.add(b, NodeStatus{Code::UnschedulableAndUnresolvable, "TaintToleration", {pool.intern("t")}});
+  d.add(c, NodeStatus{Code::Pending, "DynamicResources", {pool.intern("p")}});
+  CHECK(d.unschedulable_plugins ==
+        std::set<std::string, std::less<>>{"NodeResourcesFit", "TaintToleration"});
+  CHECK(d.pending_plugins == std::set<std::string, std::less<>>{"DynamicResources"});
+  CHECK(d.failed_nodes.size() == 3);
+  CHECK(reasons_histogram(3, d, pool) == "1 Insufficient cpu, 1 p, 1 t");
+  d.clear();
+  CHECK(d.failed_nodes.empty());
+  CHECK(d.unschedulable_plugins.empty());
+}
+
+}  // namespace
+}  // namespace gpusched
