@@ -64,7 +64,7 @@ NodeInfo& ClusterState::add_node(Node node) {
   if (!zone_nodes_.contains(zone)) zones_.push_back(zone);
   zone_nodes_[zone].push_back(&ref);
   nodes_.emplace(ref.node.metadata.name, std::move(info));
-  rebuild_node_list();
+  node_list_dirty_ = true;
   // Pods bound to this name before the node existed start holding it now.
   for (auto& [key, pod] : pods_) {
     if (pod->node == nullptr && pod->pod.spec.node_name == ref.node.metadata.name &&
@@ -91,7 +91,7 @@ void ClusterState::update_node(NodeInfo& info, Node node) {
     }
     if (!zone_nodes_.contains(new_zone)) zones_.push_back(new_zone);
     zone_nodes_[new_zone].push_back(&info);
-    rebuild_node_list();
+    node_list_dirty_ = true;
   }
   ++info.generation;
   ++generation_;
@@ -107,7 +107,7 @@ void ClusterState::remove_node(NodeInfo& info) {
     std::erase(zones_, zone);
   }
   nodes_.erase(info.node.metadata.name);
-  rebuild_node_list();
+  node_list_dirty_ = true;
   ++generation_;
 }
 
@@ -117,12 +117,13 @@ NodeInfo* ClusterState::find_node(std::string_view name) noexcept {
 }
 
 // pkg/scheduler/backend/cache/node_tree.go list(): one node of each zone in turn.
-void ClusterState::rebuild_node_list() {
+void ClusterState::rebuild_node_list() const {
+  node_list_dirty_ = false;
   node_list_.clear();
   for (std::size_t index = 0;; ++index) {
     bool any = false;
     for (const auto& zone : zones_) {
-      const auto& nodes = zone_nodes_[zone];
+      const auto& nodes = zone_nodes_.find(zone)->second;
       if (index < nodes.size()) {
         node_list_.push_back(nodes[index]);
         any = true;

@@ -10,6 +10,9 @@ namespace gpusched::sim {
 namespace {
 
 constexpr std::string_view kRunDuration = "gpusched.io/run-duration";
+// Pods one run may create in all (controllers included), so that absurd counts end with a clear
+// error instead of exhausting memory or time.
+constexpr std::uint64_t kMaxPodsPerRun = 2'000'000;
 
 SchedulerConfig effective_config(const Scenario& scenario, const SimulationOptions& options) {
   SchedulerConfig config = scenario.scheduler;
@@ -179,6 +182,10 @@ void Simulation::apply_pod(Pod pod, const std::string& pointer) {
 }
 
 PodInfo& Simulation::create_pod(Pod pod) {
+  if (++pods_created_ > kMaxPodsPerRun) {
+    input_error("", "the scenario creates more than " + std::to_string(kMaxPodsPerRun) +
+                        " pods by " + format_duration(now_) + " (gpusched limit)");
+  }
   if (pod.metadata.uid.empty()) pod.metadata.uid = new_uid("Pod", pod.metadata.name);
   pod.metadata.creation_ms = now_;
   const bool prebound = !pod.spec.node_name.empty();

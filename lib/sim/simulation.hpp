@@ -99,6 +99,7 @@ class Simulation final : public SchedulerHooks {
   TimeMs now_ = 0;
   std::uint64_t seq_ = 0;
   std::uint64_t uid_counter_ = 0;
+  std::uint64_t pods_created_ = 0;
   std::set<Pending> pending_;
   std::map<std::string, Deployment> deployments_;  // "ns/name"
   std::map<std::string, ReplicaSet> replicasets_;

@@ -129,7 +129,7 @@ TEST_CASE("no subcommand prints the help on the error stream", "[cli]") {
   CHECK_THAT(outcome.err, Catch::Contains("check"));
 }
 
-TEST_CASE("--version and --help succeed on the output stream", "[cli]") {
+TEST_CASE("The version and help flags succeed on the output stream", "[cli]") {
   const Outcome version = run_cli({"--version"});
   CHECK(version.code == 0);
   CHECK_THAT(version.out, Catch::Matches("gpusched [0-9]+\\.[0-9]+\\.[0-9]+\n"));

@@ -36,7 +36,10 @@ class ClusterState {
   void remove_node(NodeInfo& info);
   [[nodiscard]] NodeInfo* find_node(std::string_view name) noexcept;
   /// Nodes in upstream's node-tree order: zones interleaved, each zone in insertion order.
-  [[nodiscard]] const std::vector<NodeInfo*>& node_list() const noexcept { return node_list_; }
+  [[nodiscard]] const std::vector<NodeInfo*>& node_list() const {
+    if (node_list_dirty_) rebuild_node_list();
+    return node_list_;
+  }
 
   /// Adds a pod; a bound, non-terminated pod holds its node when that node exists.
   PodInfo& add_pod(Pod pod);
@@ -65,12 +68,14 @@ class ClusterState {
   void compile_node(NodeInfo& info);
   void hold(PodInfo& pod, NodeInfo& node);
   void unhold(PodInfo& pod);
-  void rebuild_node_list();
+  void rebuild_node_list() const;
 
   StringPool pool_;
   ResourceRegistry resources_;
   std::map<std::string, std::unique_ptr<NodeInfo>, std::less<>> nodes_;
-  std::vector<NodeInfo*> node_list_;
+  // Rebuilt on first use after nodes come or go (updateNodeInfoSnapshotList), not per node added.
+  mutable std::vector<NodeInfo*> node_list_;
+  mutable bool node_list_dirty_ = false;
   std::vector<std::string> zones_;  // node tree: zone keys in order of first appearance
   std::map<std::string, std::vector<NodeInfo*>, std::less<>> zone_nodes_;
   std::map<std::string, std::unique_ptr<PodInfo>, std::less<>> pods_;
