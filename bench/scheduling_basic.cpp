@@ -38,7 +38,8 @@ gpusched::Scenario scheduling_basic(int nodes, int pods) {
     p.metadata.namespace_ = "default";
     gpusched::Container c;
     c.name = "pause";
-    c.requests = {{"cpu", Quantity(100)}, {"memory", Quantity::from_units(500LL << 20, QuantityFormat::BinarySI)}};
+    c.requests = {{"cpu", Quantity(100)},
+                  {"memory", Quantity::from_units(500LL << 20, QuantityFormat::BinarySI)}};
     c.limits = c.requests;
     p.spec.containers.push_back(std::move(c));
     s.cluster.emplace_back(std::move(p));
@@ -56,7 +57,8 @@ long peak_rss_mib() {
 
 int main(int argc, char** argv) {
   std::vector<std::pair<int, int>> sizes;
-  for (int i = 1; i + 1 < argc; i += 2) sizes.emplace_back(std::atoi(argv[i]), std::atoi(argv[i + 1]));
+  for (int i = 1; i + 1 < argc; i += 2)
+    sizes.emplace_back(std::atoi(argv[i]), std::atoi(argv[i + 1]));
   if (sizes.empty()) sizes = {{500, 1000}, {5000, 10000}};
   for (const auto& [nodes, pods] : sizes) {
     const gpusched::Scenario scenario = scheduling_basic(nodes, pods);

@@ -23,11 +23,14 @@ std::string pod_key(std::string_view ns, std::string_view name) {
 // utilnode.GetZoneKey (k8s.io/component-helpers/node/topology): the beta labels win.
 std::string zone_key(const Node& node) {
   auto get = [&](std::string_view beta, std::string_view ga) -> std::string {
-    if (auto it = node.metadata.labels.find(beta); it != node.metadata.labels.end()) return it->second;
-    if (auto it = node.metadata.labels.find(ga); it != node.metadata.labels.end()) return it->second;
+    if (auto it = node.metadata.labels.find(beta); it != node.metadata.labels.end())
+      return it->second;
+    if (auto it = node.metadata.labels.find(ga); it != node.metadata.labels.end())
+      return it->second;
     return {};
   };
-  const std::string zone = get("failure-domain.beta.kubernetes.io/zone", "topology.kubernetes.io/zone");
+  const std::string zone =
+      get("failure-domain.beta.kubernetes.io/zone", "topology.kubernetes.io/zone");
   const std::string region =
       get("failure-domain.beta.kubernetes.io/region", "topology.kubernetes.io/region");
   if (region.empty() && zone.empty()) return {};
@@ -142,14 +145,15 @@ void ClusterState::compile_node(NodeInfo& info) {
   }
   info.name = pool_.intern(node.metadata.name);
   info.labels.clear();
-  for (const auto& [k, v] : node.metadata.labels) info.labels.emplace_back(pool_.intern(k), pool_.intern(v));
+  for (const auto& [k, v] : node.metadata.labels)
+    info.labels.emplace_back(pool_.intern(k), pool_.intern(v));
   std::sort(info.labels.begin(), info.labels.end());
   info.taints.clear();
   for (const Taint& t : node.effective_taints()) {
     // taint_toleration.go: fmt.Sprintf("node(s) had untolerated taint {%s: %s}", key, value).
-    info.taints.push_back(TaintInfo{pool_.intern(t.key), pool_.intern(t.value), t.effect,
-                                    pool_.intern("node(s) had untolerated taint {" + t.key + ": " +
-                                                 t.value + "}")});
+    info.taints.push_back(
+        TaintInfo{pool_.intern(t.key), pool_.intern(t.value), t.effect,
+                  pool_.intern("node(s) had untolerated taint {" + t.key + ": " + t.value + "}")});
   }
   info.allocatable.clear();
   info.allowed_pods = 0;
@@ -267,7 +271,8 @@ void ClusterState::compile_pod(PodInfo& info) {
   };
   auto compile_term = [&](const NodeSelectorTerm& term) {
     TermInfo out;
-    for (const auto& r : term.match_expressions) out.match_expressions.push_back(compile_requirement(r));
+    for (const auto& r : term.match_expressions)
+      out.match_expressions.push_back(compile_requirement(r));
     for (const auto& r : term.match_fields) out.match_fields.push_back(compile_requirement(r));
     return out;
   };

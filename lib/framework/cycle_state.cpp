@@ -2,7 +2,9 @@
 
 namespace gpusched {
 
-CycleState::CycleState(std::size_t plugins) { reset(plugins); }
+CycleState::CycleState(std::size_t plugins) {
+  reset(plugins);
+}
 
 CycleState::CycleState(const CycleState& other)
     : skip_filter_(other.skip_filter_), skip_score_(other.skip_score_) {

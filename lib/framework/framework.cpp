@@ -55,7 +55,8 @@ Framework::Framework(const Profile& profile, Handle handle) : profile_(profile),
     if (!disables(cfg.multi_point, p.name)) multi.push_back(p);
   }
   for (const PluginRef& p : cfg.multi_point.enabled) {
-    auto it = std::find_if(multi.begin(), multi.end(), [&](const PluginRef& m) { return m.name == p.name; });
+    auto it = std::find_if(multi.begin(), multi.end(),
+                           [&](const PluginRef& m) { return m.name == p.name; });
     if (it == multi.end()) {
       multi.push_back(p);
     } else if (p.weight != 0) {
@@ -75,15 +76,17 @@ Framework::Framework(const Profile& profile, Handle handle) : profile_(profile),
     plugins_.push_back(std::move(plugin));
   };
   for (const std::string& name : multi_names) instantiate(name);
-  for (const PluginSet* set : {&cfg.queue_sort, &cfg.pre_filter, &cfg.filter, &cfg.post_filter,
-                               &cfg.pre_score, &cfg.score, &cfg.reserve, &cfg.permit, &cfg.pre_bind,
-                               &cfg.bind}) {
+  for (const PluginSet* set :
+       {&cfg.queue_sort, &cfg.pre_filter, &cfg.filter, &cfg.post_filter, &cfg.pre_score, &cfg.score,
+        &cfg.reserve, &cfg.permit, &cfg.pre_bind, &cfg.bind}) {
     for (const PluginRef& p : set->enabled) instantiate(p.name);
   }
 
   const PluginSet none;
   auto sorts = expand<QueueSortPlugin>(plugins_, multi_names, cfg.queue_sort);
-  if (sorts.empty()) throw std::invalid_argument("profile \"" + profile_.scheduler_name + "\" has no QueueSort plugin");
+  if (sorts.empty())
+    throw std::invalid_argument("profile \"" + profile_.scheduler_name +
+                                "\" has no QueueSort plugin");
   queue_sort_ = sorts.front();
   pre_enqueue_ = expand<PreEnqueuePlugin>(plugins_, multi_names, none);
   pre_filter_ = expand<PreFilterPlugin>(plugins_, multi_names, cfg.pre_filter);
@@ -103,10 +106,12 @@ Framework::Framework(const Profile& profile, Handle handle) : profile_(profile),
   reserve_ = expand<ReservePlugin>(plugins_, multi_names, cfg.reserve);
   permit_ = expand<PermitPlugin>(plugins_, multi_names, cfg.permit);
   bind_ = expand<BindPlugin>(plugins_, multi_names, cfg.bind);
-  if (bind_.empty()) throw std::invalid_argument("profile \"" + profile_.scheduler_name + "\" has no Bind plugin");
+  if (bind_.empty())
+    throw std::invalid_argument("profile \"" + profile_.scheduler_name + "\" has no Bind plugin");
   for (const auto& p : plugins_) {
     if (const auto* ext = dynamic_cast<const EnqueueExtensions*>(p.get())) {
-      for (const ClusterEventWithHint& e : ext->events_to_register()) registrations_.push_back({e, ext});
+      for (const ClusterEventWithHint& e : ext->events_to_register())
+        registrations_.push_back({e, ext});
     }
   }
 }
@@ -120,7 +125,8 @@ Plugin* Framework::find(std::string_view name) const noexcept {
   return nullptr;
 }
 
-Code Framework::run_pre_enqueue(const PodInfo& pod, std::string& plugin, std::string& message) const {
+Code Framework::run_pre_enqueue(const PodInfo& pod, std::string& plugin,
+                                std::string& message) const {
   for (const PreEnqueuePlugin* p : pre_enqueue_) {
     const Code code = p->pre_enqueue(pod, message);
     if (code != Code::Success) {
@@ -215,7 +221,8 @@ void Framework::run_score(CycleState& state, const PodInfo& pod,
   scratch_.resize(nodes.size());
   for (const auto& [plugin, weight] : score_) {
     if (state.score_skipped(plugin->slot())) continue;
-    for (std::size_t i = 0; i < nodes.size(); ++i) scratch_[i] = plugin->score(state, pod, *nodes[i]);
+    for (std::size_t i = 0; i < nodes.size(); ++i)
+      scratch_[i] = plugin->score(state, pod, *nodes[i]);
     plugin->normalize(state, pod, scratch_);
     for (std::size_t i = 0; i < nodes.size(); ++i) totals[i] += scratch_[i] * weight;
   }

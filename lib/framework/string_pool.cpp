@@ -2,7 +2,9 @@
 
 namespace gpusched {
 
-StringPool::StringPool() { intern(""); }
+StringPool::StringPool() {
+  intern("");
+}
 
 StrId StringPool::intern(std::string_view text) {
   if (auto it = ids_.find(text); it != ids_.end()) return it->second;

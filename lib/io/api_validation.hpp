@@ -10,11 +10,9 @@
 #include <vector>
 
 #include "gpusched/model/object_meta.hpp"
+#include "model/go_text.hpp"
 
 namespace gpusched::io {
-
-/// Go's %q for a plain string: "a\"b".
-[[nodiscard]] std::string go_quote(std::string_view text);
 
 /// Go's %#v for a map[string]string: map[string]string{"a":"b", "c":"d"}.
 [[nodiscard]] std::string go_string_map(const Labels& map);

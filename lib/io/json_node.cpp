@@ -12,20 +12,6 @@ PathStep field_step(std::string_view name) {
 
 }  // namespace
 
-std::string escape_pointer_token(std::string_view token) {
-  std::string out;
-  for (char c : token) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 void JsonNode::expect_type(nlohmann::json::value_t type, std::string_view what) const {
   bool ok = value_->type() == type ||
             (type == nlohmann::json::value_t::number_integer && value_->is_number_unsigned());

@@ -15,6 +15,7 @@
 
 #include "gpusched/model/validation.hpp"
 #include "io/json_source.hpp"
+#include "model/go_text.hpp"
 
 namespace gpusched::io {
 
@@ -72,8 +73,5 @@ class JsonNode {
   std::string pointer_;
   FieldPath path_;
 };
-
-/// RFC 6901 escaping of one reference token.
-[[nodiscard]] std::string escape_pointer_token(std::string_view token);
 
 }  // namespace gpusched::io

@@ -5,6 +5,8 @@
 // k8s.io/apimachinery/pkg/util/validation/field/errors.go.
 #include "gpusched/model/validation.hpp"
 
+#include "model/go_text.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cstdio>
@@ -33,43 +35,9 @@ FieldPath key(FieldPath path, std::string_view name) {
   return path;
 }
 
-// Go's %q for the strings that reach these messages.
-std::string quote(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
-          char buf[5];
-          std::snprintf(buf, sizeof buf, "\\x%02x", static_cast<unsigned char>(c));
-          out += buf;
-        } else {
-          out += c;
-        }
-    }
-  }
-  out += '"';
-  return out;
-}
-
 // field.Invalid with a string value: %q.
 FieldError invalid(FieldPath path, std::string_view value, std::string_view detail) {
-  return {std::move(path), "Invalid value: " + quote(value) + ": " + std::string(detail)};
+  return {std::move(path), "Invalid value: " + go_quote(value) + ": " + std::string(detail)};
 }
 
 // field.Invalid with a resource.Quantity value: ErrorBody prints it through its String()
@@ -222,20 +190,6 @@ void drop_duplicates(std::vector<FieldError>& errs) {
     if (!seen) unique.push_back(std::move(e));
   }
   errs = std::move(unique);
-}
-
-std::string escape_pointer_token(std::string_view token) {
-  std::string out;
-  for (char c : token) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out += c;
-    }
-  }
-  return out;
 }
 
 }  // namespace

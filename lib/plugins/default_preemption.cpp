@@ -65,8 +65,8 @@ const DefaultPreemption::Candidate& DefaultPreemption::pick_one(
     const std::vector<Candidate>& candidates) const {
   const Candidate* best = &candidates.front();
   auto key = [](const Candidate& c) {
-    const std::int64_t highest = c.victims.empty() ? std::numeric_limits<std::int32_t>::min()
-                                                   : c.victims.front()->priority;
+    const std::int64_t highest =
+        c.victims.empty() ? std::numeric_limits<std::int32_t>::min() : c.victims.front()->priority;
     // Each term is in [0, 2^32): the sum fits 64 bits for any realistic victim count.
     std::int64_t sum = 0;
     for (const PodInfo* v : c.victims) sum += static_cast<std::int64_t>(v->priority) + (1LL << 31);
@@ -86,22 +86,27 @@ PostFilterResult DefaultPreemption::post_filter(CycleState& state, const PodInfo
                                                 const Diagnosis& diagnosis) {
   const std::size_t num_all = handle_.cluster.node_list().size();
   if (pod.pod.spec.preemption_policy == "Never") {
-    return {Code::Unschedulable, "preemption: not eligible due to preemptionPolicy=Never.", std::nullopt};
+    return {Code::Unschedulable, "preemption: not eligible due to preemptionPolicy=Never.",
+            std::nullopt};
   }
   // nodesWherePreemptionMightHelp: only nodes whose status is exactly Unschedulable.
   std::vector<const NodeInfo*> potential;
   for (std::size_t i = 0; i < diagnosis.failed_nodes.size(); ++i) {
-    if (diagnosis.failed_statuses[i].code == Code::Unschedulable) potential.push_back(diagnosis.failed_nodes[i]);
+    if (diagnosis.failed_statuses[i].code == Code::Unschedulable)
+      potential.push_back(diagnosis.failed_nodes[i]);
   }
   Diagnosis dry_run;
-  dry_run.absent = NodeStatus{Code::UnschedulableAndUnresolvable, kName,
-                              {handle_.cluster.pool().intern("Preemption is not helpful for scheduling")}};
+  dry_run.absent =
+      NodeStatus{Code::UnschedulableAndUnresolvable,
+                 kName,
+                 {handle_.cluster.pool().intern("Preemption is not helpful for scheduling")}};
   std::vector<Candidate> candidates;
   if (!potential.empty()) {
     // GetOffsetAndNumCandidates: a random start, and enough candidates to compare.
     const auto n = static_cast<std::int64_t>(potential.size());
     std::int64_t num_candidates = n * args_.min_candidate_nodes_percentage / 100;
-    num_candidates = std::clamp<std::int64_t>(num_candidates, args_.min_candidate_nodes_absolute, n);
+    num_candidates =
+        std::clamp<std::int64_t>(num_candidates, args_.min_candidate_nodes_absolute, n);
     const std::int64_t offset = handle_.rng.intn(n);
     for (std::int64_t i = 0; i < n; ++i) {
       const NodeInfo& node = *potential[static_cast<std::size_t>((offset + i) % n)];

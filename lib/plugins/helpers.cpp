@@ -6,7 +6,8 @@
 
 namespace gpusched::plugins {
 
-void default_normalize_score(std::int64_t max_priority, bool reverse, std::span<std::int64_t> scores) {
+void default_normalize_score(std::int64_t max_priority, bool reverse,
+                             std::span<std::int64_t> scores) {
   std::int64_t max_count = 0;
   for (std::int64_t s : scores) max_count = std::max(max_count, s);
   if (max_count == 0) {
@@ -37,10 +38,14 @@ std::optional<std::int64_t> parse_int(const std::string& text) {
 bool requirement_matches(const RequirementInfo& r, StrId value, const StringPool& pool) {
   const bool present = value != StringPool::kMissing;
   switch (r.op) {
-    case SelectorOperator::In: return present && contains(r.values, value);
-    case SelectorOperator::NotIn: return !present || !contains(r.values, value);
-    case SelectorOperator::Exists: return present;
-    case SelectorOperator::DoesNotExist: return !present;
+    case SelectorOperator::In:
+      return present && contains(r.values, value);
+    case SelectorOperator::NotIn:
+      return !present || !contains(r.values, value);
+    case SelectorOperator::Exists:
+      return present;
+    case SelectorOperator::DoesNotExist:
+      return !present;
     case SelectorOperator::Gt:
     case SelectorOperator::Lt: {
       if (!present || !r.bound) return false;

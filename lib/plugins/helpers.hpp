@@ -17,12 +17,12 @@ __extension__ using Int128 = __int128;
 inline constexpr std::int64_t kMaxNodeScore = 100;
 
 /// helper.DefaultNormalizeScore.
-void default_normalize_score(std::int64_t max_priority, bool reverse, std::span<std::int64_t> scores);
+void default_normalize_score(std::int64_t max_priority, bool reverse,
+                             std::span<std::int64_t> scores);
 
 /// A node selector term against a node (nodeaffinity.nodeSelectorTerm.match): requirements
 /// ANDed; a term with neither expressions nor fields matches nothing.
-[[nodiscard]] bool term_matches(const TermInfo& term, const NodeInfo& node,
-                                const StringPool& pool);
+[[nodiscard]] bool term_matches(const TermInfo& term, const NodeInfo& node, const StringPool& pool);
 
 /// Required node affinity: spec.nodeSelector AND (any of the required terms).
 [[nodiscard]] bool required_node_affinity_matches(const PodInfo& pod, const NodeInfo& node,

@@ -10,7 +10,8 @@ namespace gpusched::plugins {
 
 NodeAffinity::NodeAffinity(Handle& handle)
     : cluster_(handle.cluster),
-      reason_pod_(handle.cluster.pool().intern("node(s) didn't match Pod's node affinity/selector")),
+      reason_pod_(
+          handle.cluster.pool().intern("node(s) didn't match Pod's node affinity/selector")),
       name_field_(handle.cluster.pool().intern("metadata.name")) {}
 
 Code NodeAffinity::pre_filter(CycleState& state, const PodInfo& pod, PreFilterResult& result,
@@ -65,7 +66,8 @@ Code NodeAffinity::pre_score(CycleState& state, const PodInfo& pod,
   return Code::Success;
 }
 
-std::int64_t NodeAffinity::score(const CycleState&, const PodInfo& pod, const NodeInfo& node) const {
+std::int64_t NodeAffinity::score(const CycleState&, const PodInfo& pod,
+                                 const NodeInfo& node) const {
   std::int64_t total = 0;
   for (const auto& [weight, term] : pod.preferred_terms) {
     if (term_matches(term, node, cluster_.pool())) total += weight;
@@ -73,7 +75,8 @@ std::int64_t NodeAffinity::score(const CycleState&, const PodInfo& pod, const No
   return total;
 }
 
-void NodeAffinity::normalize(const CycleState&, const PodInfo&, std::span<std::int64_t> scores) const {
+void NodeAffinity::normalize(const CycleState&, const PodInfo&,
+                             std::span<std::int64_t> scores) const {
   default_normalize_score(kMaxNodeScore, false, scores);
 }
 
@@ -97,7 +100,7 @@ QueueingHint NodeAffinity::queueing_hint(const ClusterEvent&, const PodInfo& pod
   }
   std::sort(old_view.labels.begin(), old_view.labels.end());
   return required_node_affinity_matches(pod, old_view, cluster_.pool()) ? QueueingHint::QueueSkip
-                                                                         : QueueingHint::Queue;
+                                                                        : QueueingHint::Queue;
 }
 
 }  // namespace gpusched::plugins

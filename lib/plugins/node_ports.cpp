@@ -7,7 +7,8 @@
 namespace gpusched::plugins {
 
 NodePorts::NodePorts(Handle& handle)
-    : reason_(handle.cluster.pool().intern("node(s) didn't have free ports for the requested pod ports")),
+    : reason_(handle.cluster.pool().intern(
+          "node(s) didn't have free ports for the requested pod ports")),
       wildcard_(handle.cluster.pool().intern("0.0.0.0")) {}
 
 Code NodePorts::pre_filter(CycleState& state, const PodInfo& pod, PreFilterResult&, std::string&) {
@@ -18,7 +19,8 @@ Code NodePorts::pre_filter(CycleState& state, const PodInfo& pod, PreFilterResul
   return Code::Success;
 }
 
-bool NodePorts::conflicts(const std::vector<HostPort>& used, const HostPort& wanted, StrId wildcard) {
+bool NodePorts::conflicts(const std::vector<HostPort>& used, const HostPort& wanted,
+                          StrId wildcard) {
   return std::any_of(used.begin(), used.end(), [&](const HostPort& u) {
     if (u.protocol != wanted.protocol || u.port != wanted.port) return false;
     return wanted.ip == wildcard || u.ip == wildcard || u.ip == wanted.ip;

@@ -8,29 +8,14 @@
 namespace gpusched::plugins {
 namespace {
 
-struct PreScoreState final : StateData {
-  std::vector<std::int64_t> pod_requests;
-  [[nodiscard]] std::unique_ptr<StateData> clone() const override {
-    return std::make_unique<PreScoreState>(*this);
-  }
-};
-
-std::vector<ScoredResource> scored_resources(ResourceRegistry& registry,
-                                             const std::vector<ResourceSpec>& specs) {
-  std::vector<ScoredResource> out;
-  for (const ResourceSpec& spec : specs) {
-    const ResId id = registry.intern(spec.name);
-    out.push_back({id, spec.weight, registry.is_scalar(id)});
-  }
-  return out;
-}
-
 ResourceScorer strategy_scorer(const NodeResourcesFitArgs& args) {
   std::vector<std::int64_t> weights;
   for (const ResourceSpec& spec : args.resources) weights.push_back(spec.weight);
   switch (args.scoring_type) {
-    case ScoringStrategyType::LeastAllocated: return least_allocated_scorer(std::move(weights));
-    case ScoringStrategyType::MostAllocated: return most_allocated_scorer(std::move(weights));
+    case ScoringStrategyType::LeastAllocated:
+      return least_allocated_scorer(std::move(weights));
+    case ScoringStrategyType::MostAllocated:
+      return most_allocated_scorer(std::move(weights));
     case ScoringStrategyType::RequestedToCapacityRatio: {
       // SetDefaults_NodeResourcesFitArgs: without a shape, utilization 0 -> 10, 100 -> 0.
       std::vector<UtilizationShapePoint> shape = args.shape;
@@ -48,8 +33,7 @@ NodeResourcesFit::NodeResourcesFit(Handle& handle, const NodeResourcesFitArgs& a
       unresolvable_over_allocatable_(handle.version.fit_unresolvable_when_over_allocatable()),
       ignored_resources_(args.ignored_resources.begin(), args.ignored_resources.end()),
       ignored_groups_(args.ignored_resource_groups.begin(), args.ignored_resource_groups.end()),
-      scorer_(scored_resources(handle.cluster.resources(), args.resources), false,
-              strategy_scorer(args)),
+      scorer_(handle.cluster.resources(), args.resources, false, strategy_scorer(args)),
       too_many_pods_(handle.cluster.pool().intern("Too many pods")) {}
 
 bool NodeResourcesFit::ignored(ResId id) const {
@@ -83,7 +67,7 @@ Code NodeResourcesFit::filter(const CycleState&, const PodInfo& pod, const NodeI
 
 Code NodeResourcesFit::pre_score(CycleState& state, const PodInfo& pod,
                                  std::span<const NodeInfo* const>) {
-  auto data = std::make_unique<PreScoreState>();
+  auto data = std::make_unique<PodRequestsState>();
   data->pod_requests = scorer_.pod_requests(pod);
   state.set(slot(), std::move(data));
   return Code::Success;
@@ -92,7 +76,7 @@ Code NodeResourcesFit::pre_score(CycleState& state, const PodInfo& pod,
 std::int64_t NodeResourcesFit::score(const CycleState& state, const PodInfo& pod,
                                      const NodeInfo& node) const {
   // fit.go Score: without PreScore state, the pod's requests are computed on the spot.
-  if (const auto* data = state.get<PreScoreState>(slot()))
+  if (const auto* data = state.get<PodRequestsState>(slot()))
     return scorer_.score(node, data->pod_requests);
   return scorer_.score(node, scorer_.pod_requests(pod));
 }
@@ -131,7 +115,8 @@ QueueingHint NodeResourcesFit::queueing_hint(const ClusterEvent& event, const Po
     auto it = n.allocatable.find(name);
     return it == n.allocatable.end() ? std::int64_t{0} : it->second.milli();
   };
-  if (milli(new_node, resource::kPods) > milli(old_node, resource::kPods)) return QueueingHint::Queue;
+  if (milli(new_node, resource::kPods) > milli(old_node, resource::kPods))
+    return QueueingHint::Queue;
   for (const ResAmount& r : pod.requests) {
     const std::string& name = cluster_.resources().name(r.id);
     if (milli(new_node, name) > milli(old_node, name)) return QueueingHint::Queue;

@@ -9,8 +9,8 @@ namespace gpusched::plugins {
 NodeUnschedulable::NodeUnschedulable(Handle& handle) {
   StringPool& pool = handle.cluster.pool();
   // v1.TaintNodeUnschedulable with effect NoSchedule: a pod that tolerates it ignores cordons.
-  unschedulable_taint_ = TaintInfo{pool.intern("node.kubernetes.io/unschedulable"), 0,
-                                   TaintEffect::NoSchedule, 0};
+  unschedulable_taint_ =
+      TaintInfo{pool.intern("node.kubernetes.io/unschedulable"), 0, TaintEffect::NoSchedule, 0};
   reason_ = pool.intern("node(s) were unschedulable");
 }
 
@@ -40,7 +40,8 @@ QueueingHint NodeUnschedulable::queueing_hint(const ClusterEvent& event, const P
   }
   if (objects.node == nullptr) return QueueingHint::QueueSkip;
   const bool now_schedulable = !objects.node->node.unschedulable;
-  if (objects.old_node == nullptr) return now_schedulable ? QueueingHint::Queue : QueueingHint::QueueSkip;
+  if (objects.old_node == nullptr)
+    return now_schedulable ? QueueingHint::Queue : QueueingHint::QueueSkip;
   return objects.old_node->unschedulable && now_schedulable ? QueueingHint::Queue
                                                             : QueueingHint::QueueSkip;
 }

@@ -25,7 +25,8 @@ std::vector<PluginRef> default_plugins(const KubernetesVersion& version) {
       {std::string(NodeResourcesFit::kName), 1},
   };
   // applyFeatureGates: DynamicResources goes just before DefaultPreemption once DRA is on.
-  if (version.dynamic_resources_post_filter()) out.push_back({std::string(DynamicResources::kName), 0});
+  if (version.dynamic_resources_post_filter())
+    out.push_back({std::string(DynamicResources::kName), 0});
   out.push_back({std::string(DefaultPreemption::kName), 0});
   out.push_back({std::string(BalancedAllocation::kName), 1});
   out.push_back({std::string(DefaultBinder::kName), 0});
@@ -34,9 +35,9 @@ std::vector<PluginRef> default_plugins(const KubernetesVersion& version) {
 
 const std::vector<std::string_view>& known_plugins() {
   static const std::vector<std::string_view> names{
-      PrioritySort::kName,    NodeUnschedulable::kName, NodeName::kName,
-      TaintToleration::kName, NodeAffinity::kName,      NodePorts::kName,
-      NodeResourcesFit::kName, DynamicResources::kName, DefaultPreemption::kName,
+      PrioritySort::kName,       NodeUnschedulable::kName, NodeName::kName,
+      TaintToleration::kName,    NodeAffinity::kName,      NodePorts::kName,
+      NodeResourcesFit::kName,   DynamicResources::kName,  DefaultPreemption::kName,
       BalancedAllocation::kName, DefaultBinder::kName};
   return names;
 }

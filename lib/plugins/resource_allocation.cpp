@@ -12,9 +12,15 @@ std::int64_t scheduler_units(ResId id, std::int64_t milli) noexcept {
   return milli / 1000 + (milli % 1000 > 0 ? 1 : 0);
 }
 
-ResourceAllocationScorer::ResourceAllocationScorer(std::vector<ScoredResource> resources,
+ResourceAllocationScorer::ResourceAllocationScorer(ResourceRegistry& registry,
+                                                   const std::vector<ResourceSpec>& resources,
                                                    bool use_requested, ResourceScorer scorer)
-    : resources_(std::move(resources)), use_requested_(use_requested), scorer_(std::move(scorer)) {}
+    : use_requested_(use_requested), scorer_(std::move(scorer)) {
+  for (const ResourceSpec& spec : resources) {
+    const ResId id = registry.intern(spec.name);
+    resources_.push_back({id, spec.weight, registry.is_scalar(id)});
+  }
+}
 
 std::vector<std::int64_t> ResourceAllocationScorer::pod_requests(const PodInfo& pod) const {
   std::vector<std::int64_t> out;
@@ -74,8 +80,8 @@ ResourceScorer least_allocated_scorer(std::vector<std::int64_t> weights) {
       // leastRequestedScore
       std::int64_t s = 0;
       if (requested[i] <= allocatable[i]) {
-        s = static_cast<std::int64_t>((static_cast<Int128>(allocatable[i] - requested[i]) * kMaxNodeScore) /
-                                      allocatable[i]);
+        s = static_cast<std::int64_t>(
+            (static_cast<Int128>(allocatable[i] - requested[i]) * kMaxNodeScore) / allocatable[i]);
       }
       node_score += s * weights[i];
       weight_sum += weights[i];
@@ -92,7 +98,8 @@ ResourceScorer most_allocated_scorer(std::vector<std::int64_t> weights) {
       if (allocatable[i] == 0) continue;
       // mostRequestedScore: pods without requests get minimum values, so requested may exceed it.
       const std::int64_t req = std::min(requested[i], allocatable[i]);
-      const auto s = static_cast<std::int64_t>((static_cast<Int128>(req) * kMaxNodeScore) / allocatable[i]);
+      const auto s =
+          static_cast<std::int64_t>((static_cast<Int128>(req) * kMaxNodeScore) / allocatable[i]);
       node_score += s * weights[i];
       weight_sum += weights[i];
     }

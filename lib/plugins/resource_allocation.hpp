@@ -5,9 +5,11 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <span>
 #include <vector>
 
+#include "gpusched/framework/cycle_state.hpp"
 #include "gpusched/framework/node_info.hpp"
 #include "gpusched/framework/pod_info.hpp"
 #include "gpusched/framework/resources.hpp"
@@ -26,16 +28,26 @@ struct ScoredResource {
 using ResourceScorer = std::function<std::int64_t(std::span<const std::int64_t> requested,
                                                   std::span<const std::int64_t> allocatable)>;
 
+/// The pod's requests for the scored resources, computed in PreScore for every Score call.
+struct PodRequestsState final : StateData {
+  std::vector<std::int64_t> pod_requests;
+  [[nodiscard]] std::unique_ptr<StateData> clone() const override {
+    return std::make_unique<PodRequestsState>(*this);
+  }
+};
+
 class ResourceAllocationScorer {
  public:
-  /// `use_requested`: real requests (BalancedAllocation) rather than NonZeroRequested (Fit).
-  ResourceAllocationScorer(std::vector<ScoredResource> resources, bool use_requested,
-                           ResourceScorer scorer);
+  /// Scores the configured resources (interned in `registry`); `use_requested`: real requests
+  /// (BalancedAllocation) rather than NonZeroRequested (Fit).
+  ResourceAllocationScorer(ResourceRegistry& registry, const std::vector<ResourceSpec>& resources,
+                           bool use_requested, ResourceScorer scorer);
 
   /// calculatePodResourceRequestList, in the scheduler's units.
   [[nodiscard]] std::vector<std::int64_t> pod_requests(const PodInfo& pod) const;
   /// resourceAllocationScorer.score.
-  [[nodiscard]] std::int64_t score(const NodeInfo& node, std::span<const std::int64_t> pod_requests) const;
+  [[nodiscard]] std::int64_t score(const NodeInfo& node,
+                                   std::span<const std::int64_t> pod_requests) const;
 
  private:
   std::vector<ScoredResource> resources_;

@@ -46,7 +46,8 @@ Code TaintToleration::pre_score(CycleState& state, const PodInfo& pod,
                                 std::span<const NodeInfo* const>) {
   auto data = std::make_unique<PreScoreState>();
   for (const TolerationInfo& t : pod.tolerations) {
-    if (!t.effect || *t.effect == TaintEffect::PreferNoSchedule) data->prefer_no_schedule.push_back(t);
+    if (!t.effect || *t.effect == TaintEffect::PreferNoSchedule)
+      data->prefer_no_schedule.push_back(t);
   }
   state.set(slot(), std::move(data));
   return Code::Success;

@@ -22,7 +22,8 @@ std::size_t num_feasible_nodes_to_find(std::int64_t percentage, std::size_t num_
     percentage = 50 - static_cast<std::int64_t>(num_all_nodes) / 125;
     percentage = std::max(percentage, kMinFeasibleNodesPercentageToFind);
   }
-  const auto num = static_cast<std::size_t>(static_cast<std::int64_t>(num_all_nodes) * percentage / 100);
+  const auto num =
+      static_cast<std::size_t>(static_cast<std::int64_t>(num_all_nodes) * percentage / 100);
   return std::max(num, kMinFeasibleNodesToFind);
 }
 
@@ -58,7 +59,8 @@ Scheduler::Scheduler(const SchedulerConfig& config, ClusterState& cluster, Rng& 
       cluster_(cluster),
       rng_(rng),
       hooks_(hooks),
-      queue_(std::make_unique<SchedulingQueue>(config.pod_initial_backoff_ms, config.pod_max_backoff_ms)) {
+      queue_(std::make_unique<SchedulingQueue>(config.pod_initial_backoff_ms,
+                                               config.pod_max_backoff_ms)) {
   for (const Profile& profile : config_.profiles) {
     frameworks_.push_back(std::make_unique<Framework>(
         profile, Handle{cluster_, rng_, config_.kubernetes_version, config_, hooks_}));
@@ -91,7 +93,9 @@ void Scheduler::pod_updated(PodInfo& pod, const Pod& old_pod, TimeMs now) {
                             EventObjects{nullptr, nullptr, &pod}, now);
 }
 
-void Scheduler::pod_removed(const PodInfo& pod) { queue_->remove(pod); }
+void Scheduler::pod_removed(const PodInfo& pod) {
+  queue_->remove(pod);
+}
 
 void Scheduler::cluster_event(const ClusterEvent& event, const EventObjects& objects, TimeMs now) {
   queue_->move_for_event(event, objects, now);
@@ -106,9 +110,13 @@ std::size_t Scheduler::run(TimeMs now) {
   return cycles;
 }
 
-std::optional<TimeMs> Scheduler::next_timer(TimeMs now) const { return queue_->next_timer(now); }
+std::optional<TimeMs> Scheduler::next_timer(TimeMs now) const {
+  return queue_->next_timer(now);
+}
 
-void Scheduler::on_timer(TimeMs now) { queue_->on_timer(now); }
+void Scheduler::on_timer(TimeMs now) {
+  queue_->on_timer(now);
+}
 
 bool Scheduler::quiescent() const {
   if (queue_->has_ready()) return false;
@@ -136,7 +144,8 @@ void Scheduler::schedule_one(TimeMs now) {
   // without filtering again (the search start still advances as it would).
   if (qp->has_last_failure && qp->generation_seen == cluster_.generation()) {
     if (!all_nodes.empty()) {
-      next_start_node_index_ = (next_start_node_index_ + qp->last_processed_nodes) % all_nodes.size();
+      next_start_node_index_ =
+          (next_start_node_index_ + qp->last_processed_nodes) % all_nodes.size();
     }
     qp->unschedulable_plugins = qp->last_unschedulable_plugins;
     qp->pending_plugins = qp->last_pending_plugins;
@@ -173,7 +182,8 @@ void Scheduler::schedule_one(TimeMs now) {
   PreFilterResult pre_result;
   std::vector<std::string> narrowing;
   std::string pre_message, pre_plugin;
-  const Code pre_code = fwk.run_pre_filter(state, pod, pre_result, narrowing, pre_message, pre_plugin);
+  const Code pre_code =
+      fwk.run_pre_filter(state, pod, pre_result, narrowing, pre_message, pre_plugin);
   if (pre_code != Code::Success) {
     NodeStatus status{pre_code, {}, {cluster_.pool().intern(pre_message)}};
     diagnosis.absent = status;
@@ -190,19 +200,22 @@ void Scheduler::schedule_one(TimeMs now) {
       // Nodes left out by a PreFilterResult are "absent", with one shared status.
       std::sort(pre_result.node_names->begin(), pre_result.node_names->end());
       for (NodeInfo* n : all_nodes) {
-        if (std::binary_search(pre_result.node_names->begin(), pre_result.node_names->end(), n->name)) {
+        if (std::binary_search(pre_result.node_names->begin(), pre_result.node_names->end(),
+                               n->name)) {
           subset.push_back(n);
         }
       }
       nodes = &subset;
       std::sort(narrowing.begin(), narrowing.end());
-      diagnosis.absent = NodeStatus{
-          Code::UnschedulableAndUnresolvable, {},
-          {cluster_.pool().intern("node(s) didn't satisfy plugin(s) " + joined_plugins(narrowing))}};
+      diagnosis.absent = NodeStatus{Code::UnschedulableAndUnresolvable,
+                                    {},
+                                    {cluster_.pool().intern("node(s) didn't satisfy plugin(s) " +
+                                                            joined_plugins(narrowing))}};
     }
     const std::size_t n = nodes->size();
     std::size_t to_find = num_feasible_nodes_to_find(
-        fwk.profile().percentage_of_nodes_to_score.value_or(config_.percentage_of_nodes_to_score), n);
+        fwk.profile().percentage_of_nodes_to_score.value_or(config_.percentage_of_nodes_to_score),
+        n);
     if (!fwk.has_score_plugins()) to_find = std::min<std::size_t>(to_find, 1);
     NodeStatus status;
     for (std::size_t i = 0; i < n && feasible.size() < to_find; ++i) {
@@ -259,7 +272,8 @@ void Scheduler::schedule_one(TimeMs now) {
   if (fwk.run_reserve(state, pod, *chosen) != Code::Success ||
       fwk.run_permit(state, pod, *chosen, permit_message) != Code::Success) {
     fwk.run_unreserve(state, pod, *chosen);
-    fail(permit_message.empty() ? "pod was rejected at reserve/permit" : permit_message, std::nullopt);
+    fail(permit_message.empty() ? "pod was rejected at reserve/permit" : permit_message,
+         std::nullopt);
     return;
   }
   if (fwk.run_bind(state, pod, *chosen) != Code::Success) {

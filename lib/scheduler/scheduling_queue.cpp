@@ -5,11 +5,14 @@
 namespace gpusched {
 namespace {
 
-constexpr TimeMs kOrderingWindow = 1000;                    // backoffQOrderingWindowDuration
-constexpr TimeMs kUnschedulableFlushPeriod = 30000;         // flushUnschedulablePodsLeftover
-constexpr TimeMs kMaxInUnschedulablePods = 5 * 60 * 1000;   // DefaultPodMaxInUnschedulablePodsDuration
+constexpr TimeMs kOrderingWindow = 1000;             // backoffQOrderingWindowDuration
+constexpr TimeMs kUnschedulableFlushPeriod = 30000;  // flushUnschedulablePodsLeftover
+constexpr TimeMs kMaxInUnschedulablePods =
+    5 * 60 * 1000;  // DefaultPodMaxInUnschedulablePodsDuration
 
-TimeMs align_to_window(TimeMs t) { return t - t % kOrderingWindow; }
+TimeMs align_to_window(TimeMs t) {
+  return t - t % kOrderingWindow;
+}
 
 }  // namespace
 
@@ -48,11 +51,20 @@ QueuedPod* SchedulingQueue::find(const PodInfo& pod) const {
 
 void SchedulingQueue::detach(QueuedPod& pod) {
   switch (pod.where) {
-    case QueuedPod::Where::Active: active_.erase(&pod); break;
-    case QueuedPod::Where::Backoff: backoff_.erase({backoff_expiry(pod), &pod}); break;
-    case QueuedPod::Where::ErrorBackoff: error_backoff_.erase({backoff_expiry(pod), &pod}); break;
-    case QueuedPod::Where::Unschedulable: unschedulable_.erase(pod.pod->sequence); break;
-    case QueuedPod::Where::InFlight: break;
+    case QueuedPod::Where::Active:
+      active_.erase(&pod);
+      break;
+    case QueuedPod::Where::Backoff:
+      backoff_.erase({backoff_expiry(pod), &pod});
+      break;
+    case QueuedPod::Where::ErrorBackoff:
+      error_backoff_.erase({backoff_expiry(pod), &pod});
+      break;
+    case QueuedPod::Where::Unschedulable:
+      unschedulable_.erase(pod.pod->sequence);
+      break;
+    case QueuedPod::Where::InFlight:
+      break;
   }
   pod.where = QueuedPod::Where::InFlight;
 }
@@ -121,7 +133,8 @@ void SchedulingQueue::add_unschedulable(QueuedPod& pod, TimeMs now) {
 SchedulingQueue::Strategy SchedulingQueue::worth_requeuing(const QueuedPod& pod,
                                                            const ClusterEvent& event,
                                                            const EventObjects& objects) const {
-  if (pod.unschedulable_plugins.empty() && pod.pending_plugins.empty()) return Strategy::AfterBackoff;
+  if (pod.unschedulable_plugins.empty() && pod.pending_plugins.empty())
+    return Strategy::AfterBackoff;
   if (event.resource == EventResource::WildCard) return Strategy::AfterBackoff;
   Strategy strategy = Strategy::Skip;
   for (const Framework::Registration& reg : pod.framework->registrations()) {
@@ -129,8 +142,9 @@ SchedulingQueue::Strategy SchedulingQueue::worth_requeuing(const QueuedPod& pod,
     const std::string_view name = reg.plugin->name();
     const bool pending = pod.pending_plugins.contains(name);
     if (!pending && !pod.unschedulable_plugins.contains(name)) continue;
-    const QueueingHint hint = reg.event.has_hint ? reg.plugin->queueing_hint(event, *pod.pod, objects)
-                                                 : QueueingHint::Queue;
+    const QueueingHint hint = reg.event.has_hint
+                                  ? reg.plugin->queueing_hint(event, *pod.pod, objects)
+                                  : QueueingHint::Queue;
     if (hint == QueueingHint::QueueSkip) continue;
     if (pending) return Strategy::Immediately;
     if (pod.pending_plugins.empty()) return Strategy::AfterBackoff;
@@ -173,11 +187,13 @@ std::optional<TimeMs> SchedulingQueue::next_timer(TimeMs now) const {
     if (!next || t < *next) next = t;
   };
   // An error-backoff pod leaves at the first whole-second flush after its (aligned) expiry.
-  if (!error_backoff_.empty()) consider(error_backoff_.begin()->first + kOrderingWindow, kOrderingWindow);
+  if (!error_backoff_.empty())
+    consider(error_backoff_.begin()->first + kOrderingWindow, kOrderingWindow);
   for (const auto& [seq, pod] : unschedulable_) {
     // The first 30 s tick at which more than 5 minutes have passed since its timestamp.
     const TimeMs due = pod->timestamp + kMaxInUnschedulablePods;
-    consider((due / kUnschedulableFlushPeriod + 1) * kUnschedulableFlushPeriod, kUnschedulableFlushPeriod);
+    consider((due / kUnschedulableFlushPeriod + 1) * kUnschedulableFlushPeriod,
+             kUnschedulableFlushPeriod);
   }
   return next;
 }

@@ -15,7 +15,8 @@ Pod pod_from_template(const PodTemplateSpec& tmpl, const ObjectMeta& owner, std:
   pod.metadata.namespace_ = owner.namespace_;
   pod.metadata.labels = tmpl.metadata.labels;
   pod.metadata.annotations = tmpl.metadata.annotations;
-  pod.metadata.owner_references.push_back(OwnerReference{std::string(kind), owner.name, owner.uid, true});
+  pod.metadata.owner_references.push_back(
+      OwnerReference{std::string(kind), owner.name, owner.uid, true});
   pod.spec = tmpl.spec;
   return pod;
 }
@@ -61,7 +62,8 @@ void Simulation::reconcile_deployment(const std::string& key) {
     if (owner == nullptr || owner->uid != d.metadata.uid || rs.metadata.name == rs_name) continue;
     if (rs.replicas != 0) {
       object_event("Deployment/" + key, "Normal", "ScalingReplicaSet",
-                   "Scaled down replica set " + rs.metadata.name + " from " + std::to_string(rs.replicas) + " to 0");
+                   "Scaled down replica set " + rs.metadata.name + " from " +
+                       std::to_string(rs.replicas) + " to 0");
       rs.replicas = 0;
       reconcile_replicaset(rs_key);
     }
@@ -76,7 +78,8 @@ void Simulation::reconcile_deployment(const std::string& key) {
     rs.metadata.creation_ms = now_;
     rs.metadata.labels = d.template_.metadata.labels;
     rs.metadata.labels["pod-template-hash"] = hash;
-    rs.metadata.owner_references.push_back(OwnerReference{"Deployment", d.metadata.name, d.metadata.uid, true});
+    rs.metadata.owner_references.push_back(
+        OwnerReference{"Deployment", d.metadata.name, d.metadata.uid, true});
     rs.template_ = d.template_;
     rs.template_.metadata.labels["pod-template-hash"] = hash;
     rs.selector = d.selector;
@@ -87,8 +90,9 @@ void Simulation::reconcile_deployment(const std::string& key) {
   if (rs_it->second.replicas != d.replicas) {
     const bool up = d.replicas > rs_it->second.replicas;
     object_event("Deployment/" + key, "Normal", "ScalingReplicaSet",
-                 std::string(up ? "Scaled up" : "Scaled down") + " replica set " + rs_name + " from " +
-                     std::to_string(rs_it->second.replicas) + " to " + std::to_string(d.replicas));
+                 std::string(up ? "Scaled up" : "Scaled down") + " replica set " + rs_name +
+                     " from " + std::to_string(rs_it->second.replicas) + " to " +
+                     std::to_string(d.replicas));
     rs_it->second.replicas = d.replicas;
   }
   reconcile_replicaset(rs_key);
@@ -112,13 +116,15 @@ void Simulation::reconcile_replicaset(const std::string& key) {
   if (have <= rs.replicas) return;
   // getPodsToDelete / ActivePodsWithRanks: unassigned first, then not running, then the newest.
   std::stable_sort(pods.begin(), pods.end(), [](const PodInfo* a, const PodInfo* b) {
-    const bool a_unassigned = a->pod.spec.node_name.empty(), b_unassigned = b->pod.spec.node_name.empty();
+    const bool a_unassigned = a->pod.spec.node_name.empty(),
+               b_unassigned = b->pod.spec.node_name.empty();
     if (a_unassigned != b_unassigned) return a_unassigned;
     const bool a_pending = a->pod.status.phase == PodPhase::Pending;
     const bool b_pending = b->pod.status.phase == PodPhase::Pending;
     if (a_pending != b_pending) return a_pending;
     return a->pod.metadata.creation_ms > b->pod.metadata.creation_ms ||
-           (a->pod.metadata.creation_ms == b->pod.metadata.creation_ms && a->sequence > b->sequence);
+           (a->pod.metadata.creation_ms == b->pod.metadata.creation_ms &&
+            a->sequence > b->sequence);
   });
   for (std::int64_t i = 0; i < have - rs.replicas; ++i) {
     PodInfo* pod = pods[static_cast<std::size_t>(i)];

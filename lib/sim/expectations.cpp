@@ -8,7 +8,9 @@
 namespace gpusched::sim {
 namespace {
 
-std::string quoted(const std::optional<std::string>& v) { return v ? "\"" + *v + "\"" : "null"; }
+std::string quoted(const std::optional<std::string>& v) {
+  return v ? "\"" + *v + "\"" : "null";
+}
 
 std::string phase_text(const PodInfo* pod) {
   return pod == nullptr ? "Absent" : std::string(to_string(pod->pod.status.phase));
@@ -53,9 +55,11 @@ ExpectationResult Simulation::check(std::size_t index) const {
     } else {
       if (pe->phase) {
         what += " phase " + *pe->phase;
-        if (phase_text(pod) != *pe->phase) failures.push_back("phase: expected " + *pe->phase + ", got " + phase_text(pod));
+        if (phase_text(pod) != *pe->phase)
+          failures.push_back("phase: expected " + *pe->phase + ", got " + phase_text(pod));
       }
-      if (pod == nullptr && (pe->node || pe->reason || pe->message || pe->message_contains || pe->nominated_node)) {
+      if (pod == nullptr &&
+          (pe->node || pe->reason || pe->message || pe->message_contains || pe->nominated_node)) {
         failures.push_back("the pod does not exist");
       } else if (pod != nullptr) {
         const PodCondition* scheduled = pod->pod.status.condition("PodScheduled");
@@ -63,33 +67,39 @@ ExpectationResult Simulation::check(std::size_t index) const {
             pod->pod.spec.node_name.empty() ? std::nullopt : std::optional(pod->pod.spec.node_name);
         if (pe->node) {
           what += " node " + quoted(*pe->node);
-          if (*pe->node != node) failures.push_back("node: expected " + quoted(*pe->node) + ", got " + quoted(node));
+          if (*pe->node != node)
+            failures.push_back("node: expected " + quoted(*pe->node) + ", got " + quoted(node));
         }
         const std::string reason = scheduled ? scheduled->reason : "";
         const std::string message = scheduled ? scheduled->message : "";
         if (pe->reason) {
           what += " reason " + *pe->reason;
-          if (reason != *pe->reason) failures.push_back("reason: expected \"" + *pe->reason + "\", got \"" + reason + "\"");
+          if (reason != *pe->reason)
+            failures.push_back("reason: expected \"" + *pe->reason + "\", got \"" + reason + "\"");
         }
         if (pe->message) {
           what += " message";
           if (message != *pe->message) {
-            failures.push_back("message:\n    expected: " + *pe->message + "\n    actual:   " + message);
+            failures.push_back("message:\n    expected: " + *pe->message +
+                               "\n    actual:   " + message);
           }
         }
         if (pe->message_contains) {
           what += " message containing \"" + *pe->message_contains + "\"";
           if (message.find(*pe->message_contains) == std::string::npos) {
-            failures.push_back("message does not contain \"" + *pe->message_contains + "\":\n    actual:   " + message);
+            failures.push_back("message does not contain \"" + *pe->message_contains +
+                               "\":\n    actual:   " + message);
           }
         }
         if (pe->nominated_node) {
           const std::optional<std::string> nominated =
-              pod->pod.status.nominated_node_name.empty() ? std::nullopt
-                                                          : std::optional(pod->pod.status.nominated_node_name);
+              pod->pod.status.nominated_node_name.empty()
+                  ? std::nullopt
+                  : std::optional(pod->pod.status.nominated_node_name);
           what += " nominatedNode " + quoted(*pe->nominated_node);
           if (*pe->nominated_node != nominated) {
-            failures.push_back("nominatedNode: expected " + quoted(*pe->nominated_node) + ", got " + quoted(nominated));
+            failures.push_back("nominatedNode: expected " + quoted(*pe->nominated_node) + ", got " +
+                               quoted(nominated));
           }
         }
       }
@@ -104,7 +114,9 @@ ExpectationResult Simulation::check(std::size_t index) const {
     for (const auto& [phase, want] : ps->phases) {
       what += " " + phase + "=" + std::to_string(want);
       const std::int64_t got = counts.contains(phase) ? counts[phase] : 0;
-      if (got != want) failures.push_back(phase + ": expected " + std::to_string(want) + ", got " + std::to_string(got));
+      if (got != want)
+        failures.push_back(phase + ": expected " + std::to_string(want) + ", got " +
+                           std::to_string(got));
     }
   } else if (const auto* ne = std::get_if<NodeExpectation>(&e.check)) {
     what = "node " + ne->node;
@@ -119,7 +131,8 @@ ExpectationResult Simulation::check(std::size_t index) const {
           const Quantity got = it == have.end() ? Quantity() : it->second;
           what += std::string(" ") + label + " " + name + "=" + q.to_string();
           if (got != q) {
-            failures.push_back(std::string(label) + " " + name + ": expected " + q.to_string() + ", got " + got.to_string());
+            failures.push_back(std::string(label) + " " + name + ": expected " + q.to_string() +
+                               ", got " + got.to_string());
           }
         }
       };
@@ -143,7 +156,8 @@ ExpectationResult Simulation::check(std::size_t index) const {
         if (!glob_match(pattern, ev.object)) return false;
       }
       if (ee->message && ev.message != *ee->message) return false;
-      if (ee->message_contains && ev.message.find(*ee->message_contains) == std::string::npos) return false;
+      if (ee->message_contains && ev.message.find(*ee->message_contains) == std::string::npos)
+        return false;
       return true;
     });
     if (!found) failures.push_back("no such event was recorded");
@@ -180,7 +194,8 @@ SimulationResult Simulation::result() const {
     NodeRecord rec;
     rec.node = node->node;
     rec.allocated = allocated_on(*node);
-    for (const PodInfo* pod : node->pods) rec.pods.push_back(pod->pod.metadata.namespace_ + "/" + pod->pod.metadata.name);
+    for (const PodInfo* pod : node->pods)
+      rec.pods.push_back(pod->pod.metadata.namespace_ + "/" + pod->pod.metadata.name);
     out.nodes.push_back(std::move(rec));
   }
   out.events = events_;

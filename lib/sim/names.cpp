@@ -37,7 +37,8 @@ std::string canonical(const PodTemplateSpec& t) {
       append_list(out, c.requests);
       append_list(out, c.limits);
       for (const ContainerPort& p : c.ports) {
-        out += std::to_string(p.container_port) + ":" + std::to_string(p.host_port) + "/" + p.protocol + "@" + p.host_ip + ",";
+        out += std::to_string(p.container_port) + ":" + std::to_string(p.host_port) + "/" +
+               p.protocol + "@" + p.host_ip + ",";
       }
       out += ";";
     }
@@ -49,8 +50,8 @@ std::string canonical(const PodTemplateSpec& t) {
     out += tol.key + (tol.op == TolerationOperator::Exists ? "~" : "=") + tol.value + ":" +
            (tol.effect ? std::string(to_string(*tol.effect)) : "") + ",";
   }
-  out += "|" + t.spec.priority_class_name + "|" + std::to_string(t.spec.priority.value_or(0)) + "|" +
-         t.spec.scheduler_name + "|" + t.spec.restart_policy + "|" +
+  out += "|" + t.spec.priority_class_name + "|" + std::to_string(t.spec.priority.value_or(0)) +
+         "|" + t.spec.scheduler_name + "|" + t.spec.restart_policy + "|" +
          std::to_string(t.spec.termination_grace_period_seconds);
   if (const auto& na = t.spec.affinity.node_affinity) {
     auto term = [&](const NodeSelectorTerm& selector) {

@@ -21,7 +21,9 @@ SchedulerConfig effective_config(const Scenario& scenario, const SimulationOptio
   return config;
 }
 
-std::string key_of(const ObjectMeta& meta) { return meta.namespace_ + "/" + meta.name; }
+std::string key_of(const ObjectMeta& meta) {
+  return meta.namespace_ + "/" + meta.name;
+}
 
 // framework.NodeSchedulingPropertiesChange (pkg/scheduler/framework/events.go): one event per
 // changed group, in upstream's order. A cordon sends nothing; an uncordon counts as a taint change.
@@ -107,14 +109,16 @@ void Simulation::apply(Object object, const std::string& pointer) {
   } else if (auto* d = std::get_if<Deployment>(&object)) {
     const std::string key = key_of(meta);
     auto it = deployments_.find(key);
-    d->metadata.uid = it != deployments_.end() ? it->second.metadata.uid : new_uid("Deployment", key);
+    d->metadata.uid =
+        it != deployments_.end() ? it->second.metadata.uid : new_uid("Deployment", key);
     d->metadata.creation_ms = it != deployments_.end() ? it->second.metadata.creation_ms : now_;
     deployments_[key] = std::move(*d);
     reconcile_deployment(key);
   } else if (auto* rs = std::get_if<ReplicaSet>(&object)) {
     const std::string key = key_of(meta);
     auto it = replicasets_.find(key);
-    rs->metadata.uid = it != replicasets_.end() ? it->second.metadata.uid : new_uid("ReplicaSet", key);
+    rs->metadata.uid =
+        it != replicasets_.end() ? it->second.metadata.uid : new_uid("ReplicaSet", key);
     rs->metadata.creation_ms = it != replicasets_.end() ? it->second.metadata.creation_ms : now_;
     replicasets_[key] = std::move(*rs);
     reconcile_replicaset(key);
@@ -168,7 +172,8 @@ void Simulation::apply_pod(Pod pod, const std::string& pointer) {
   }
   // An update keeps what the cluster decided: uid, binding, status.
   if (!pod.spec.node_name.empty() && pod.spec.node_name != existing->pod.spec.node_name) {
-    input_error(pointer, "Pod \"" + key_of(pod.metadata) + "\" is invalid: spec.nodeName: may not change once set");
+    input_error(pointer, "Pod \"" + key_of(pod.metadata) +
+                             "\" is invalid: spec.nodeName: may not change once set");
   }
   pod.metadata.uid = existing->pod.metadata.uid;
   pod.metadata.creation_ms = existing->pod.metadata.creation_ms;
@@ -218,7 +223,9 @@ void Simulation::start_running(PodInfo& pod) {
   schedule(now_ + *duration, Kind::PodFinished, 0, key_of(pod.pod.metadata), pod.pod.metadata.uid);
 }
 
-void Simulation::bound(PodInfo& pod) { start_running(pod); }
+void Simulation::bound(PodInfo& pod) {
+  start_running(pod);
+}
 
 void Simulation::finish_pod(PodInfo& pod) {
   pod.pod.status.phase = PodPhase::Succeeded;
@@ -242,8 +249,9 @@ void Simulation::delete_pod(PodInfo& pod, std::int64_t grace_seconds) {
   schedule(now_ + grace_seconds * 1000, Kind::TerminationDone, 0, key_of(pod.pod.metadata),
            pod.pod.metadata.uid);
   object_event("Pod/" + key_of(pod.pod.metadata), "Normal", "Killing",
-               "Stopping container " +
-                   (pod.pod.spec.containers.empty() ? std::string("main") : pod.pod.spec.containers.front().name));
+               "Stopping container " + (pod.pod.spec.containers.empty()
+                                            ? std::string("main")
+                                            : pod.pod.spec.containers.front().name));
 }
 
 void Simulation::remove_pod(PodInfo& pod) {
@@ -266,9 +274,11 @@ void Simulation::preempt(const PodInfo& preemptor, const NodeInfo& node,
     // prepareCandidate: DisruptionTarget condition, the Preempted event, a graceful deletion.
     victim->pod.status.conditions.push_back(PodCondition{
         "DisruptionTarget", "True", "PreemptionByScheduler",
-        preemptor.pod.spec.scheduler_name + ": preempting to accommodate a higher priority pod", now_});
-    object_event("Pod/" + key_of(victim->pod.metadata), "Normal", "Preempted",
-                 "Preempted by pod " + preemptor.pod.metadata.uid + " on node " + node.node.metadata.name);
+        preemptor.pod.spec.scheduler_name + ": preempting to accommodate a higher priority pod",
+        now_});
+    object_event(
+        "Pod/" + key_of(victim->pod.metadata), "Normal", "Preempted",
+        "Preempted by pod " + preemptor.pod.metadata.uid + " on node " + node.node.metadata.name);
     delete_pod(*victim, victim->pod.spec.termination_grace_period_seconds);
   }
   reconcile_all();
@@ -279,7 +289,8 @@ void Simulation::delete_object(const ObjectRef& ref, std::int64_t grace_seconds,
   const std::string key = ref.namespace_ + "/" + ref.name;
   if (ref.kind == "Node") {
     NodeInfo* node = cluster_.find_node(ref.name);
-    if (node == nullptr) input_error(pointer, "Node \"" + ref.name + "\" does not exist at " + format_duration(now_));
+    if (node == nullptr)
+      input_error(pointer, "Node \"" + ref.name + "\" does not exist at " + format_duration(now_));
     // The pod garbage collector removes pods bound to a node that is gone.
     const std::vector<PodInfo*> pods = node->pods;
     for (PodInfo* pod : pods) remove_pod(*pod);
@@ -289,7 +300,8 @@ void Simulation::delete_object(const ObjectRef& ref, std::int64_t grace_seconds,
   }
   if (ref.kind == "Pod") {
     PodInfo* pod = cluster_.find_pod(ref.namespace_, ref.name);
-    if (pod == nullptr) input_error(pointer, "Pod \"" + key + "\" does not exist at " + format_duration(now_));
+    if (pod == nullptr)
+      input_error(pointer, "Pod \"" + key + "\" does not exist at " + format_duration(now_));
     delete_pod(*pod, grace_seconds);
     reconcile_all();
     return;
@@ -298,7 +310,8 @@ void Simulation::delete_object(const ObjectRef& ref, std::int64_t grace_seconds,
   std::string uid;
   if (ref.kind == "Deployment") {
     auto it = deployments_.find(key);
-    if (it == deployments_.end()) input_error(pointer, "Deployment \"" + key + "\" does not exist at " + format_duration(now_));
+    if (it == deployments_.end())
+      input_error(pointer, "Deployment \"" + key + "\" does not exist at " + format_duration(now_));
     uid = it->second.metadata.uid;
     deployments_.erase(it);
     for (auto rs = replicasets_.begin(); rs != replicasets_.end();) {
@@ -312,12 +325,14 @@ void Simulation::delete_object(const ObjectRef& ref, std::int64_t grace_seconds,
     }
   } else if (ref.kind == "ReplicaSet") {
     auto it = replicasets_.find(key);
-    if (it == replicasets_.end()) input_error(pointer, "ReplicaSet \"" + key + "\" does not exist at " + format_duration(now_));
+    if (it == replicasets_.end())
+      input_error(pointer, "ReplicaSet \"" + key + "\" does not exist at " + format_duration(now_));
     uid = it->second.metadata.uid;
     replicasets_.erase(it);
   } else if (ref.kind == "Job") {
     auto it = jobs_.find(key);
-    if (it == jobs_.end()) input_error(pointer, "Job \"" + key + "\" does not exist at " + format_duration(now_));
+    if (it == jobs_.end())
+      input_error(pointer, "Job \"" + key + "\" does not exist at " + format_duration(now_));
     uid = it->second.job.metadata.uid;
     jobs_.erase(it);
   } else {
@@ -332,11 +347,15 @@ void Simulation::patch_object(const Action& action) {
   Object current;
   if (ref.kind == "Node") {
     NodeInfo* node = cluster_.find_node(ref.name);
-    if (node == nullptr) input_error(action.pointer, "Node \"" + ref.name + "\" does not exist at " + format_duration(now_));
+    if (node == nullptr)
+      input_error(action.pointer,
+                  "Node \"" + ref.name + "\" does not exist at " + format_duration(now_));
     current = node->node;
   } else if (ref.kind == "Pod") {
     PodInfo* pod = cluster_.find_pod(ref.namespace_, ref.name);
-    if (pod == nullptr) input_error(action.pointer, "Pod \"" + ref.namespace_ + "/" + ref.name + "\" does not exist at " + format_duration(now_));
+    if (pod == nullptr)
+      input_error(action.pointer, "Pod \"" + ref.namespace_ + "/" + ref.name +
+                                      "\" does not exist at " + format_duration(now_));
     current = pod->pod;
   } else if (ref.kind == "Deployment" && deployments_.contains(ref.namespace_ + "/" + ref.name)) {
     current = deployments_.at(ref.namespace_ + "/" + ref.name);
@@ -345,9 +364,11 @@ void Simulation::patch_object(const Action& action) {
   } else if (ref.kind == "Job" && jobs_.contains(ref.namespace_ + "/" + ref.name)) {
     current = jobs_.at(ref.namespace_ + "/" + ref.name).job;
   } else {
-    input_error(action.pointer, ref.kind + " \"" + ref.namespace_ + "/" + ref.name + "\" does not exist at " + format_duration(now_));
+    input_error(action.pointer, ref.kind + " \"" + ref.namespace_ + "/" + ref.name +
+                                    "\" does not exist at " + format_duration(now_));
   }
-  Object patched = io::apply_merge_patch(current, action.merge_patch, scenario_.source, action.pointer);
+  Object patched =
+      io::apply_merge_patch(current, action.merge_patch, scenario_.source, action.pointer);
   if (auto* node = std::get_if<Node>(&patched)) {
     update_node(*cluster_.find_node(ref.name), std::move(*node));
   } else {
@@ -363,12 +384,15 @@ void Simulation::run_action(const Action& action) {
     case Verb::Delete:
       delete_object(action.target, action.grace_period_seconds.value_or(0), action.pointer);
       break;
-    case Verb::Patch: patch_object(action); break;
+    case Verb::Patch:
+      patch_object(action);
+      break;
     case Verb::Cordon:
     case Verb::Uncordon: {
       NodeInfo* node = cluster_.find_node(action.target.name);
       if (node == nullptr) {
-        input_error(action.pointer, "Node \"" + action.target.name + "\" does not exist at " + format_duration(now_));
+        input_error(action.pointer, "Node \"" + action.target.name + "\" does not exist at " +
+                                        format_duration(now_));
       }
       Node copy = node->node;
       copy.unschedulable = action.verb == Verb::Cordon;
@@ -384,7 +408,8 @@ void Simulation::run_action(const Action& action) {
         replicasets_[key].replicas = action.replicas;
         reconcile_replicaset(key);
       } else {
-        input_error(action.pointer, action.target.kind + " \"" + key + "\" does not exist at " + format_duration(now_));
+        input_error(action.pointer, action.target.kind + " \"" + key + "\" does not exist at " +
+                                        format_duration(now_));
       }
       break;
     }
@@ -395,9 +420,11 @@ void Simulation::run_action(const Action& action) {
 
 SimulationResult Simulation::run() {
   for (std::size_t i = 0; i < scenario_.cluster.size(); ++i) {
-    apply(scenario_.cluster[i], i < scenario_.cluster_pointers.size() ? scenario_.cluster_pointers[i] : "/cluster");
+    apply(scenario_.cluster[i],
+          i < scenario_.cluster_pointers.size() ? scenario_.cluster_pointers[i] : "/cluster");
   }
-  for (std::size_t i = 0; i < scenario_.timeline.size(); ++i) schedule(scenario_.timeline[i].at, Kind::Action, i);
+  for (std::size_t i = 0; i < scenario_.timeline.size(); ++i)
+    schedule(scenario_.timeline[i].at, Kind::Action, i);
   expectation_results_.assign(scenario_.expect.size(), std::nullopt);
   for (std::size_t i = 0; i < scenario_.expect.size(); ++i) {
     if (scenario_.expect[i].at) schedule(*scenario_.expect[i].at, Kind::Expect, i);
@@ -418,7 +445,8 @@ SimulationResult Simulation::run() {
     if (!next) break;
     if (until_ && *next > *until_) break;
     now_ = *next;
-    while (!pending_.empty() && pending_.begin()->time == now_ && pending_.begin()->kind != Kind::Expect) {
+    while (!pending_.empty() && pending_.begin()->time == now_ &&
+           pending_.begin()->kind != Kind::Expect) {
       const Pending p = *pending_.begin();
       pending_.erase(pending_.begin());
       if (p.kind == Kind::Action) {
@@ -437,7 +465,8 @@ SimulationResult Simulation::run() {
     }
     if (timer && *timer <= now_) scheduler_.on_timer(now_);
     scheduler_.run(now_);
-    while (!pending_.empty() && pending_.begin()->time == now_ && pending_.begin()->kind == Kind::Expect) {
+    while (!pending_.empty() && pending_.begin()->time == now_ &&
+           pending_.begin()->kind == Kind::Expect) {
       const std::size_t index = pending_.begin()->index;
       pending_.erase(pending_.begin());
       expectation_results_[index] = check(index);
@@ -446,7 +475,8 @@ SimulationResult Simulation::run() {
   // Expectations after the last change see the final state, at their own time.
   if (until_) now_ = std::max(now_, *until_);
   for (const Pending& p : pending_) {
-    if (p.kind == Kind::Expect && (!until_ || p.time <= *until_)) expectation_results_[p.index] = check(p.index);
+    if (p.kind == Kind::Expect && (!until_ || p.time <= *until_))
+      expectation_results_[p.index] = check(p.index);
   }
   for (std::size_t i = 0; i < scenario_.expect.size(); ++i) {
     if (!expectation_results_[i]) expectation_results_[i] = check(i);

@@ -38,9 +38,9 @@ class Simulation final : public SchedulerHooks {
     TimeMs time;
     Kind kind;
     std::uint64_t seq;
-    std::size_t index;     // Action / Expect index
-    std::string pod_key;   // PodFinished / TerminationDone
-    std::string pod_uid;   // the pod instance the event is for
+    std::size_t index;    // Action / Expect index
+    std::string pod_key;  // PodFinished / TerminationDone
+    std::string pod_uid;  // the pod instance the event is for
     friend bool operator<(const Pending& a, const Pending& b) {
       return std::tie(a.time, a.kind, a.seq) < std::tie(b.time, b.kind, b.seq);
     }
@@ -108,7 +108,8 @@ class Simulation final : public SchedulerHooks {
   std::map<std::string, PodTimes> pod_times_;           // by pod uid
   std::set<std::string> known_pods_;                    // every "ns/name" that ever existed
   std::vector<EventRecord> events_;
-  std::map<std::tuple<std::string, std::string, std::string, std::string>, std::size_t> event_index_;
+  std::map<std::tuple<std::string, std::string, std::string, std::string>, std::size_t>
+      event_index_;
   std::vector<std::optional<ExpectationResult>> expectation_results_;
 };
 

@@ -1,11 +1,11 @@
 #pragma once
-/// Cluster events that move unschedulable pods back to the queue (pkg/scheduler/framework/events.go).
+/// Cluster events that move unschedulable pods back to the queue
+/// (pkg/scheduler/framework/events.go).
 
 #include <cstdint>
 #include <string_view>
 
 namespace gpusched {
-
 
 struct NodeInfo;
 struct PodInfo;

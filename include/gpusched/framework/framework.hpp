@@ -1,5 +1,6 @@
 #pragma once
-/// Runs one profile's plugins at each extension point (pkg/scheduler/framework/runtime/framework.go).
+/// Runs one profile's plugins at each extension point
+/// (pkg/scheduler/framework/runtime/framework.go).
 
 #include <cstdint>
 #include <memory>

@@ -32,20 +32,20 @@ struct HostPort {
 };
 
 struct NodeInfo {
-  Node node;                ///< the object as the API server holds it
+  Node node;  ///< the object as the API server holds it
   StrId name = 0;
-  std::uint32_t slot = 0;   ///< index in ClusterState's node storage, stable while it exists
+  std::uint32_t slot = 0;  ///< index in ClusterState's node storage, stable while it exists
   /// Labels sorted by key id; `metadata.name` is looked up through `name`.
   std::vector<std::pair<StrId, StrId>> labels;
   std::vector<TaintInfo> taints;  ///< effective taints (spec + condition taints), in order
   ResVec allocatable;
-  ResVec requested;               ///< sum of requests of the pods holding the node
-  std::int64_t nonzero_cpu = 0;   ///< NonZeroRequested: missing cpu requests count 100m
-  std::int64_t nonzero_memory = 0;///< missing memory requests count 200Mi
-  std::int64_t allowed_pods = 0;  ///< allocatable "pods"
-  std::vector<PodInfo*> pods;     ///< pods holding the node: bound, not Succeeded/Failed
+  ResVec requested;                 ///< sum of requests of the pods holding the node
+  std::int64_t nonzero_cpu = 0;     ///< NonZeroRequested: missing cpu requests count 100m
+  std::int64_t nonzero_memory = 0;  ///< missing memory requests count 200Mi
+  std::int64_t allowed_pods = 0;    ///< allocatable "pods"
+  std::vector<PodInfo*> pods;       ///< pods holding the node: bound, not Succeeded/Failed
   std::vector<HostPort> used_ports;
-  std::uint64_t generation = 0;   ///< bumped on every change of this node or its pods
+  std::uint64_t generation = 0;  ///< bumped on every change of this node or its pods
 
   /// The interned value of a label, or StringPool::kMissing.
   [[nodiscard]] StrId label(StrId key) const noexcept;

@@ -61,8 +61,8 @@ class PreFilterPlugin : public virtual Plugin {
   /// PreFilterExtensions for preemption dry-runs; plugins without per-cycle pod data need none.
   virtual void add_pod(CycleState& /*state*/, const PodInfo& /*pod*/, const PodInfo& /*added*/,
                        const NodeInfo& /*node*/) const {}
-  virtual void remove_pod(CycleState& /*state*/, const PodInfo& /*pod*/,
-                          const PodInfo& /*removed*/, const NodeInfo& /*node*/) const {}
+  virtual void remove_pod(CycleState& /*state*/, const PodInfo& /*pod*/, const PodInfo& /*removed*/,
+                          const NodeInfo& /*node*/) const {}
 };
 
 class FilterPlugin : public virtual Plugin {

@@ -17,7 +17,7 @@ namespace gpusched {
 struct RequirementInfo {
   StrId key = 0;
   SelectorOperator op = SelectorOperator::In;
-  std::vector<StrId> values;  ///< sorted
+  std::vector<StrId> values;          ///< sorted
   std::optional<std::int64_t> bound;  ///< Gt / Lt
 };
 
@@ -43,18 +43,18 @@ struct TolerationInfo {
 
 struct PodInfo {
   Pod pod;
-  std::uint64_t sequence = 0;          ///< creation order, for deterministic ties
+  std::uint64_t sequence = 0;  ///< creation order, for deterministic ties
   std::int32_t priority = 0;
-  std::vector<ResAmount> requests;     ///< non-zero entries of PodRequests, milli-units
-  std::int64_t nonzero_cpu = 0;        ///< with upstream's 100m default for missing cpu
-  std::int64_t nonzero_memory = 0;     ///< with upstream's 200Mi default for missing memory
+  std::vector<ResAmount> requests;  ///< non-zero entries of PodRequests, milli-units
+  std::int64_t nonzero_cpu = 0;     ///< with upstream's 100m default for missing cpu
+  std::int64_t nonzero_memory = 0;  ///< with upstream's 200Mi default for missing memory
   std::vector<TolerationInfo> tolerations;
-  std::vector<std::pair<StrId, StrId>> node_selector;  ///< spec.nodeSelector
+  std::vector<std::pair<StrId, StrId>> node_selector;   ///< spec.nodeSelector
   std::optional<std::vector<TermInfo>> required_terms;  ///< required node affinity (ORed)
   std::vector<std::pair<std::int32_t, TermInfo>> preferred_terms;
-  std::vector<HostPort> host_ports;    ///< ports with hostPort > 0
-  NodeInfo* node = nullptr;            ///< the node it holds, if any
-  std::uint64_t generation_seen = 0;   ///< cluster generation of its last scheduling attempt
+  std::vector<HostPort> host_ports;   ///< ports with hostPort > 0
+  NodeInfo* node = nullptr;           ///< the node it holds, if any
+  std::uint64_t generation_seen = 0;  ///< cluster generation of its last scheduling attempt
 
   /// The request for one resource in milli-units (0 when not requested).
   [[nodiscard]] std::int64_t request(ResId id) const noexcept;

@@ -28,8 +28,8 @@ struct ObjectMeta {
   Labels labels;
   Labels annotations;
   std::vector<OwnerReference> owner_references;
-  std::int64_t creation_ms = 0;                ///< creationTimestamp, virtual milliseconds
-  std::optional<std::int64_t> deletion_ms;     ///< deletionTimestamp: set while terminating
+  std::int64_t creation_ms = 0;             ///< creationTimestamp, virtual milliseconds
+  std::optional<std::int64_t> deletion_ms;  ///< deletionTimestamp: set while terminating
   friend bool operator==(const ObjectMeta&, const ObjectMeta&) = default;
 
   /// The controller owner reference, if any.

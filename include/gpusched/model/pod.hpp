@@ -18,9 +18,9 @@ enum class PodPhase { Pending, Running, Succeeded, Failed };
 struct ContainerPort {
   std::string name;
   std::int32_t container_port = 0;
-  std::int32_t host_port = 0;     ///< 0: no host port
-  std::string protocol = "TCP";   ///< TCP, UDP, SCTP
-  std::string host_ip;            ///< empty means 0.0.0.0
+  std::int32_t host_port = 0;    ///< 0: no host port
+  std::string protocol = "TCP";  ///< TCP, UDP, SCTP
+  std::string host_ip;           ///< empty means 0.0.0.0
   friend bool operator==(const ContainerPort&, const ContainerPort&) = default;
 };
 
@@ -76,7 +76,7 @@ struct PodSpec {
   std::string priority_class_name;
   std::string preemption_policy;  ///< "PreemptLowerPriority" (default) or "Never"
   std::string scheduler_name = "default-scheduler";
-  std::string node_name;          ///< non-empty: bound
+  std::string node_name;  ///< non-empty: bound
   std::string restart_policy = "Always";
   std::int64_t termination_grace_period_seconds = 30;
   friend bool operator==(const PodSpec&, const PodSpec&) = default;

@@ -13,20 +13,20 @@ namespace gpusched {
 
 /// A Kubernetes Event as recorded; repeats of the same event are counted, as the API does.
 struct EventRecord {
-  TimeMs time = 0;        ///< first occurrence
-  TimeMs last_time = 0;   ///< last occurrence
+  TimeMs time = 0;       ///< first occurrence
+  TimeMs last_time = 0;  ///< last occurrence
   std::int32_t count = 1;
-  std::string type;       ///< "Normal" / "Warning"
-  std::string reason;     ///< "Scheduled", "FailedScheduling", ...
-  std::string object;     ///< "Pod/default/x"
+  std::string type;    ///< "Normal" / "Warning"
+  std::string reason;  ///< "Scheduled", "FailedScheduling", ...
+  std::string object;  ///< "Pod/default/x"
   std::string message;
 };
 
 /// One pod at the end of the run (or at --until).
 struct PodRecord {
-  Pod pod;                          ///< final state, including conditions
-  ResourceList requests;            ///< effective request (PodRequests)
-  bool terminating = false;         ///< deletionTimestamp set, still holding resources
+  Pod pod;                   ///< final state, including conditions
+  ResourceList requests;     ///< effective request (PodRequests)
+  bool terminating = false;  ///< deletionTimestamp set, still holding resources
   std::optional<TimeMs> created;
   std::optional<TimeMs> scheduled;  ///< first bind
   std::optional<TimeMs> finished;   ///< Succeeded / deleted
@@ -49,7 +49,7 @@ struct ExpectationResult {
 struct SimulationResult {
   std::string scenario;
   std::string source;
-  TimeMs time = 0;  ///< the clock when the run ended
+  TimeMs time = 0;                ///< the clock when the run ended
   std::vector<PodRecord> pods;    ///< ordered by namespace, then name
   std::vector<NodeRecord> nodes;  ///< ordered by name
   std::vector<EventRecord> events;

@@ -1,5 +1,6 @@
 #pragma once
-/// Scheduler configuration, shaped like KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1).
+/// Scheduler configuration, shaped like KubeSchedulerConfiguration
+/// (kubescheduler.config.k8s.io/v1).
 
 #include <cstdint>
 #include <optional>

@@ -40,7 +40,8 @@ class Scheduler {
 
   /// A new unbound pod: queued if a profile serves its schedulerName.
   void pod_added(PodInfo& pod, TimeMs now);
-  /// A queued pod changed (labels, tolerations, priority...): re-queued as upstream's update hints say.
+  /// A queued pod changed (labels, tolerations, priority...): re-queued as upstream's update hints
+  /// say.
   void pod_updated(PodInfo& pod, const Pod& old_pod, TimeMs now);
   /// A pod is about to be removed (deleted or bound elsewhere): it leaves the queue.
   void pod_removed(const PodInfo& pod);

@@ -21,18 +21,18 @@ enum class Verb { Apply, Delete, Patch, Cordon, Uncordon, Scale };
 struct Action {
   TimeMs at = 0;
   Verb verb = Verb::Apply;
-  std::string pointer;           ///< where it is in the file, e.g. "/timeline/3"
-  std::vector<Object> objects;   ///< Apply
-  ObjectRef target;              ///< Delete, Patch, Scale, Cordon, Uncordon (kind Node)
+  std::string pointer;          ///< where it is in the file, e.g. "/timeline/3"
+  std::vector<Object> objects;  ///< Apply
+  ObjectRef target;             ///< Delete, Patch, Scale, Cordon, Uncordon (kind Node)
   std::optional<std::int64_t> grace_period_seconds;  ///< Delete; default 0
-  std::string merge_patch;       ///< Patch: the JSON merge patch (RFC 7386) as JSON text
-  std::int32_t replicas = 0;     ///< Scale
+  std::string merge_patch;    ///< Patch: the JSON merge patch (RFC 7386) as JSON text
+  std::int32_t replicas = 0;  ///< Scale
 };
 
 /// `{"pod": "ns/name", ...}`: fields left empty are not checked.
 struct PodExpectation {
   std::string pod;  ///< "ns/name"; a glob ("default/web-*") must match exactly one pod
-  std::optional<std::string> phase;  ///< Pending, Running, Succeeded, Failed, Absent
+  std::optional<std::string> phase;                ///< Pending, Running, Succeeded, Failed, Absent
   std::optional<std::optional<std::string>> node;  ///< engaged with nullopt: must be unbound
   std::optional<std::string> reason;
   std::optional<std::string> message;

@@ -1,0 +1,16 @@
+#pragma once
+// Text in the forms the API server prints and JSON pointers use; shared by model validation and
+// the scenario loader.
+
+#include <string>
+#include <string_view>
+
+namespace gpusched {
+
+/// Go's %q for a plain string, as field errors print values: "a\"b".
+[[nodiscard]] std::string go_quote(std::string_view text);
+
+/// RFC 6901 escaping of one reference token: "~" -> "~0", "/" -> "~1".
+[[nodiscard]] std::string escape_pointer_token(std::string_view token);
+
+}  // namespace gpusched
