@@ -7,6 +7,7 @@
 #include "gpusched/model/object.hpp"
 #include "gpusched/model/pod.hpp"
 #include "gpusched/model/pod_requests.hpp"
+#include "gpusched/model/policy.hpp"
 #include "gpusched/model/quantity.hpp"
 #include "gpusched/model/resource_list.hpp"
 #include "gpusched/model/workload.hpp"

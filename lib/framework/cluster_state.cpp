@@ -176,6 +176,7 @@ PodInfo& ClusterState::add_pod(Pod pod) {
   if (!ref.pod.spec.node_name.empty() && !ref.pod.terminated()) {
     if (NodeInfo* node = find_node(ref.pod.spec.node_name)) hold(ref, *node);
   }
+  index_nomination(ref);
   ++generation_;
   return ref;
 }
@@ -183,17 +184,21 @@ PodInfo& ClusterState::add_pod(Pod pod) {
 void ClusterState::update_pod(PodInfo& info, Pod pod) {
   NodeInfo* node = info.node;
   if (node != nullptr) unhold(info);
+  unindex_nomination(info);
   info.pod = std::move(pod);
   compile_pod(info);
   if (!info.pod.spec.node_name.empty() && !info.pod.terminated()) {
     if (NodeInfo* target = find_node(info.pod.spec.node_name)) hold(info, *target);
   }
+  index_nomination(info);
   ++generation_;
 }
 
 void ClusterState::bind(PodInfo& info, NodeInfo& node) {
   assert(info.node == nullptr && info.pod.spec.node_name.empty());
   info.pod.spec.node_name = node.node.metadata.name;
+  // A bound pod leaves the nominator; its status.nominatedNodeName stays, as in 1.33.
+  unindex_nomination(info);
   hold(info, node);
   ++generation_;
 }
@@ -205,8 +210,49 @@ void ClusterState::release(PodInfo& info) {
 
 void ClusterState::remove_pod(PodInfo& info) {
   if (info.node != nullptr) unhold(info);
+  unindex_nomination(info);
   pods_.erase(pod_key(info.pod.metadata.namespace_, info.pod.metadata.name));
   ++generation_;
+}
+
+void ClusterState::set_budgets(std::vector<BudgetInfo> budgets) {
+  if (budgets.size() == budgets_.size() &&
+      std::equal(budgets.begin(), budgets.end(), budgets_.begin(),
+                 [](const auto& a, const auto& b) {
+                   return a.namespace_ == b.namespace_ && a.selector == b.selector &&
+                          a.disruptions_allowed == b.disruptions_allowed;
+                 })) {
+    return;
+  }
+  budgets_ = std::move(budgets);
+  ++generation_;
+}
+
+void ClusterState::nominate(PodInfo& info, const std::string& node_name) {
+  if (info.pod.status.nominated_node_name == node_name) return;
+  unindex_nomination(info);
+  info.pod.status.nominated_node_name = node_name;
+  index_nomination(info);
+  ++generation_;
+}
+
+const std::vector<PodInfo*>& ClusterState::nominated_pods(std::string_view node_name) const {
+  static const std::vector<PodInfo*> kNone;
+  auto it = nominated_.find(node_name);
+  return it == nominated_.end() ? kNone : it->second;
+}
+
+void ClusterState::index_nomination(PodInfo& pod) {
+  if (pod.pod.status.nominated_node_name.empty() || !pod.pod.spec.node_name.empty()) return;
+  auto& list = nominated_[pod.pod.status.nominated_node_name];
+  if (std::find(list.begin(), list.end(), &pod) == list.end()) list.push_back(&pod);
+}
+
+void ClusterState::unindex_nomination(const PodInfo& pod) {
+  auto it = nominated_.find(pod.pod.status.nominated_node_name);
+  if (it == nominated_.end()) return;
+  std::erase(it->second, &pod);
+  if (it->second.empty()) nominated_.erase(it);
 }
 
 PodInfo* ClusterState::find_pod(std::string_view namespace_, std::string_view name) noexcept {

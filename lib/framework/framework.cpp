@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "gpusched/framework/cluster_state.hpp"
 #include "gpusched/scheduler/diagnosis.hpp"
 #include "plugins/registry.hpp"
 
@@ -196,6 +197,29 @@ Code Framework::run_filter(const CycleState& state, const PodInfo& pod, const No
   }
   status.code = Code::Success;
   return Code::Success;
+}
+
+Code Framework::run_filter_with_nominated(const CycleState& state, const PodInfo& pod,
+                                          const NodeInfo& node, NodeStatus& status) const {
+  const auto& nominated = handle_.cluster.nominated_pods(node.node.metadata.name);
+  // addGENominatedPods: only pods the incoming one must yield to.
+  auto yields_to = [&](const PodInfo* other) {
+    return other != &pod && other->priority >= pod.priority;
+  };
+  if (std::none_of(nominated.begin(), nominated.end(), yields_to)) {
+    return run_filter(state, pod, node, status);
+  }
+  NodeInfo with_nominated = node;
+  CycleState state_with = state;
+  for (PodInfo* other : nominated) {
+    if (!yields_to(other)) continue;
+    with_nominated.add_pod(*other);
+    for (const PreFilterPlugin* p : pre_filter_)
+      p->add_pod(state_with, pod, *other, with_nominated);
+  }
+  const Code code = run_filter(state_with, pod, with_nominated, status);
+  if (code != Code::Success) return code;
+  return run_filter(state, pod, node, status);
 }
 
 PostFilterResult Framework::run_post_filter(CycleState& state, const PodInfo& pod,

@@ -1,5 +1,6 @@
 #include "io/object_json.hpp"
 
+#include <algorithm>
 #include <set>
 #include <utility>
 
@@ -8,6 +9,7 @@
 #include "gpusched/model/validation.hpp"
 #include "io/api_validation.hpp"
 #include "io/time_json.hpp"
+#include "model/priority_admission.hpp"
 
 namespace gpusched::io {
 namespace {
@@ -27,7 +29,28 @@ constexpr KindInfo kKinds[] = {{"Node", "v1"},
                                {"Pod", "v1"},
                                {"Deployment", "apps/v1"},
                                {"ReplicaSet", "apps/v1"},
-                               {"Job", "batch/v1"}};
+                               {"Job", "batch/v1"},
+                               {"PriorityClass", "scheduling.k8s.io/v1"},
+                               {"PodDisruptionBudget", "policy/v1"}};
+
+/// validation.IsValidPercent (k8s.io/apimachinery/pkg/util/validation/validation.go): the
+/// message for a string that does not match `[0-9]+%`.
+constexpr std::string_view kPercentErrMsg =
+    "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%' or "
+    "'93%', regex used for validation is '[0-9]+%')";
+
+/// ^[0-9]+%$
+bool is_valid_percent(std::string_view text) {
+  if (text.size() < 2 || text.back() != '%') return false;
+  text.remove_suffix(1);
+  return text.find_first_not_of("0123456789") == std::string_view::npos;
+}
+
+/// Go's %#v of an intstr.IntOrString holding a string, as field.Invalid prints it (the value
+/// type has no String method; only *IntOrString has).
+std::string go_int_or_string(std::string_view text) {
+  return "intstr.IntOrString{Type:1, IntVal:0, StrVal:" + go_quote(text) + "}";
+}
 
 std::string_view api_version_of(std::string_view kind) noexcept {
   for (const KindInfo& info : kKinds) {
@@ -99,8 +122,7 @@ class ObjectParser {
     kind_ = kind_node.string();
     std::string_view api_version = api_version_of(kind_);
     if (api_version.empty()) {
-      kind_node.fail("unknown kind \"" + kind_ +
-                     "\" (known kinds: Node, Pod, Deployment, ReplicaSet, Job)");
+      kind_node.fail("unknown kind \"" + kind_ + "\" (known kinds: " + known_kinds() + ")");
     }
     if (auto version = root_.get("apiVersion")) {
       std::string text = version->string();
@@ -112,6 +134,8 @@ class ObjectParser {
     if (kind_ == "Node") return parse_node();
     if (kind_ == "Pod") return parse_pod();
     if (kind_ == "Job") return parse_job();
+    if (kind_ == "PriorityClass") return parse_priority_class();
+    if (kind_ == "PodDisruptionBudget") return parse_pod_disruption_budget();
     if (kind_ == "Deployment") return parse_replicated<Deployment>();
     return parse_replicated<ReplicaSet>();
   }
@@ -718,6 +742,119 @@ class ObjectParser {
     return job;
   }
 
+  /// scheduling.k8s.io/v1 PriorityClass: pkg/apis/scheduling/validation/validation.go
+  /// ValidatePriorityClass, after the v1 defaults (pkg/apis/scheduling/v1/defaults.go).
+  Object parse_priority_class() {
+    PriorityClass pc;
+    pc.metadata = parse_metadata(false);
+    std::optional<JsonNode> value = root_.get("value");
+    if (value) pc.value = value->int32();
+    if (auto global_default = root_.get("globalDefault")) {
+      pc.global_default = global_default->boolean();
+    }
+    if (auto description = root_.get("description")) pc.description = description->string();
+    std::optional<JsonNode> policy = root_.get("preemptionPolicy");
+    if (policy) pc.preemption_policy = policy->string();
+
+    if (pc.metadata.name.starts_with(kSystemPriorityClassPrefix)) {
+      // Only the classes the API server creates itself may use the prefix, with their exact
+      // value and globalDefault (pkg/apis/scheduling/v1/helpers.go IsKnownSystemPriorityClass).
+      std::string error;
+      const PriorityClass* system = find_system_priority_class(pc.metadata.name);
+      if (system == nullptr) {
+        error = pc.metadata.name + " is not a known system priority class";
+      } else if (system->value != pc.value) {
+        error = "value of " + pc.metadata.name + " PriorityClass must be " +
+                std::to_string(system->value);
+      } else if (pc.global_default != system->global_default) {
+        error = "globalDefault of " + pc.metadata.name + " PriorityClass must be false";
+      }
+      if (!error.empty()) {
+        JsonNode name = root_.required("metadata").required("name");
+        invalid(name,
+                forbidden("priority class names with '" + std::string(kSystemPriorityClassPrefix) +
+                          "' prefix are reserved for system use only. error: " + error));
+      }
+    } else if (pc.value > kHighestUserDefinablePriority) {
+      invalid(*value, forbidden("maximum allowed value of a user defined priority is " +
+                                std::to_string(kHighestUserDefinablePriority)));
+    }
+    if (policy) {
+      // ValidatePreemptionPolicy (pkg/apis/core/validation/validation.go).
+      if (pc.preemption_policy.empty()) invalid(*policy, required_value());
+      if (pc.preemption_policy != "PreemptLowerPriority" && pc.preemption_policy != "Never") {
+        invalid(*policy, not_supported(pc.preemption_policy, {"PreemptLowerPriority", "Never"}));
+      }
+    }
+    return pc;
+  }
+
+  /// spec.minAvailable / spec.maxUnavailable: an intstr.IntOrString, checked as
+  /// ValidatePositiveIntOrPercent and IsNotMoreThan100Percent (pkg/apis/apps/validation) do.
+  IntOrPercent parse_int_or_percent(const JsonNode& node) const {
+    IntOrPercent out;
+    if (node.is_number()) {
+      out.value = node.int32();
+      if (out.value < 0) {
+        invalid(node, invalid_value(out.value, "must be greater than or equal to 0"));
+      }
+      return out;
+    }
+    if (!node.is_string()) {
+      node.fail(std::string("expected an integer or a percentage such as \"50%\", got ") +
+                node.json().type_name());
+    }
+    std::string text = node.string();
+    if (!is_valid_percent(text)) {
+      invalid(node, invalid_value_raw(go_int_or_string(text), kPercentErrMsg));
+    }
+    std::string_view digits = std::string_view(text).substr(0, text.size() - 1);
+    digits.remove_prefix(std::min(digits.find_first_not_of('0'), digits.size()));
+    if (digits.size() > 3 || (digits.size() == 3 && digits > "100")) {
+      invalid(node, invalid_value_raw(go_int_or_string(text), "must not be greater than 100%"));
+    }
+    out.percent = true;
+    for (char c : digits) out.value = out.value * 10 + (c - '0');
+    return out;
+  }
+
+  /// policy/v1 PodDisruptionBudget: pkg/apis/policy/validation/validation.go
+  /// ValidatePodDisruptionBudgetSpec, in its order (both set, minAvailable, maxUnavailable,
+  /// selector).
+  Object parse_pod_disruption_budget() {
+    PodDisruptionBudget pdb;
+    pdb.metadata = parse_metadata(true);
+    std::optional<JsonNode> spec = root_.get("spec");
+    if (!spec) return pdb;
+    std::optional<JsonNode> min_available = spec->get("minAvailable");
+    std::optional<JsonNode> max_unavailable = spec->get("maxUnavailable");
+    std::optional<JsonNode> selector = spec->get("selector");
+    if (min_available && max_unavailable) {
+      invalid(*spec, invalid_value_raw(go_pdb_spec(*min_available, *max_unavailable, selector),
+                                       "minAvailable and maxUnavailable cannot be both set"));
+    }
+    if (min_available) pdb.min_available = parse_int_or_percent(*min_available);
+    if (max_unavailable) pdb.max_unavailable = parse_int_or_percent(*max_unavailable);
+    if (selector) pdb.selector = parse_label_selector(*selector);
+    return pdb;
+  }
+
+  /// Go's %#v of the internal policy.PodDisruptionBudgetSpec the "both set" error prints. Go
+  /// prints pointer fields as addresses; gpusched shows the values instead, as go_toleration does.
+  static std::string go_pdb_spec(const JsonNode& min_available, const JsonNode& max_unavailable,
+                                 const std::optional<JsonNode>& selector) {
+    auto int_or_string = [](const JsonNode& node) {
+      return "(*intstr.IntOrString)(" +
+             (node.is_string() ? go_quote(node.json().get<std::string>()) : node.json().dump()) +
+             ")";
+    };
+    std::string selector_text = selector ? "(*v1.LabelSelector)(" + selector->json().dump() + ")"
+                                         : "(*v1.LabelSelector)(nil)";
+    return "policy.PodDisruptionBudgetSpec{MinAvailable:" + int_or_string(min_available) +
+           ", Selector:" + selector_text + ", MaxUnavailable:" + int_or_string(max_unavailable) +
+           ", UnhealthyPodEvictionPolicy:(*policy.UnhealthyPodEvictionPolicyType)(nil)}";
+  }
+
   JsonNode root_;
   std::string kind_;
   std::string name_;
@@ -879,6 +1016,26 @@ json object_json(const Job& job) {
   return {{"spec", std::move(spec)}};
 }
 
+json object_json(const PriorityClass& pc) {
+  json out = {{"value", pc.value}, {"globalDefault", pc.global_default}};
+  if (!pc.preemption_policy.empty()) out["preemptionPolicy"] = pc.preemption_policy;
+  if (!pc.description.empty()) out["description"] = pc.description;
+  return out;
+}
+
+json int_or_percent_json(const IntOrPercent& value) {
+  if (value.percent) return std::to_string(value.value) + "%";
+  return value.value;
+}
+
+json object_json(const PodDisruptionBudget& pdb) {
+  json spec = json::object();
+  if (pdb.selector) spec["selector"] = selector_json(*pdb.selector);
+  if (pdb.min_available) spec["minAvailable"] = int_or_percent_json(*pdb.min_available);
+  if (pdb.max_unavailable) spec["maxUnavailable"] = int_or_percent_json(*pdb.max_unavailable);
+  return {{"spec", std::move(spec)}};
+}
+
 /// Keeps the virtual times of `current` in the patched object: a merge patch cannot express
 /// them, since to_json leaves them out.
 void keep_times(const Object& current, Object& next) {
@@ -906,6 +1063,15 @@ std::optional<Quantity> read_quantity(const JsonNode& node, std::string& text, s
   }
   text = node.is_string() ? node.string() : node.json().dump();
   return Quantity::parse(text, error);
+}
+
+std::string known_kinds() {
+  std::string out;
+  for (const KindInfo& info : kKinds) {
+    if (!out.empty()) out += ", ";
+    out += info.kind;
+  }
+  return out;
 }
 
 bool is_known_kind(std::string_view kind) noexcept {

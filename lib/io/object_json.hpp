@@ -13,8 +13,11 @@
 
 namespace gpusched::io {
 
-/// Node, Pod, Deployment, ReplicaSet or Job: the kinds a scenario may hold.
+/// Node, Pod, Deployment, ReplicaSet, Job, PriorityClass or PodDisruptionBudget: the kinds a
+/// scenario may hold.
 [[nodiscard]] bool is_known_kind(std::string_view kind) noexcept;
+/// The known kinds for messages: "Node, Pod, Deployment, ...".
+[[nodiscard]] std::string known_kinds();
 
 /// A quantity written as a string or a bare number (Quantity.UnmarshalJSON parses a number's
 /// own text). Fails on other types; on bad syntax returns nullopt with `text` and `error` set.

@@ -13,6 +13,7 @@
 #include "io/scheduler_json.hpp"
 #include "io/time_json.hpp"
 #include "io/timeline_json.hpp"
+#include "model/priority_admission.hpp"
 
 namespace gpusched::io {
 namespace {
@@ -27,6 +28,7 @@ void parse_cluster(const JsonNode& node, Scenario& scenario) {
               std::to_string(kMaxClusterObjects));
   }
   std::map<ObjectRef, std::string> seen;
+  std::vector<PriorityClass> classes;
   scenario.cluster.reserve(items.size());
   scenario.cluster_pointers.reserve(items.size());
   for (const JsonNode& item : items) {
@@ -36,6 +38,14 @@ void parse_cluster(const JsonNode& node, Scenario& scenario) {
     if (!inserted) {
       std::string name = ref.namespace_.empty() ? ref.name : ref.namespace_ + "/" + ref.name;
       item.fail("duplicate " + ref.kind + " \"" + name + "\": also defined at " + it->second);
+    }
+    if (const auto* pc = std::get_if<PriorityClass>(&object)) {
+      // The Priority admission plugin refuses a second globalDefault class.
+      if (std::optional<std::string> refused = admit_priority_class(*pc, classes)) {
+        std::optional<JsonNode> global_default = item.get("globalDefault");
+        (global_default ? *global_default : item).fail(*refused);
+      }
+      classes.push_back(*pc);
     }
     scenario.cluster.push_back(std::move(object));
     scenario.cluster_pointers.push_back(item.pointer());

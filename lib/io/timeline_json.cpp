@@ -22,8 +22,7 @@ ObjectRef parse_ref(const JsonNode& node) {
   JsonNode kind = node.required("kind");
   ref.kind = kind.string();
   if (!is_known_kind(ref.kind)) {
-    kind.fail("unknown kind \"" + ref.kind +
-              "\" (known kinds: Node, Pod, Deployment, ReplicaSet, Job)");
+    kind.fail("unknown kind \"" + ref.kind + "\" (known kinds: " + known_kinds() + ")");
   }
   ref.name = node.required("name").string();
   if (ref.name.empty()) node.required("name").fail("name must not be empty");

@@ -37,9 +37,14 @@ std::string_view kind_of(const Object& object) noexcept {
           return "Deployment";
         } else if constexpr (std::is_same_v<T, ReplicaSet>) {
           return "ReplicaSet";
-        } else {
-          static_assert(std::is_same_v<T, Job>, "every Object alternative needs a kind");
+        } else if constexpr (std::is_same_v<T, Job>) {
           return "Job";
+        } else if constexpr (std::is_same_v<T, PriorityClass>) {
+          return "PriorityClass";
+        } else {
+          static_assert(std::is_same_v<T, PodDisruptionBudget>,
+                        "every Object alternative needs a kind");
+          return "PodDisruptionBudget";
         }
       },
       object);
@@ -53,8 +58,9 @@ ObjectRef ref_of(const Object& object) {
 }
 
 bool is_namespaced(std::string_view kind) noexcept {
-  // Of the kinds gpusched models only Node is cluster-scoped.
-  return kind != "Node";
+  // Of the kinds gpusched models only Node and PriorityClass (scheduling.k8s.io/v1) are
+  // cluster-scoped.
+  return kind != "Node" && kind != "PriorityClass";
 }
 
 }  // namespace gpusched

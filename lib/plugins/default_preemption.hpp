@@ -2,6 +2,10 @@
 // DefaultPreemption (pkg/scheduler/framework/plugins/defaultpreemption/default_preemption.go and
 // pkg/scheduler/framework/preemption/preemption.go).
 
+#include <cstdint>
+#include <string>
+#include <vector>
+
 #include "gpusched/framework/framework.hpp"
 #include "gpusched/framework/plugin.hpp"
 
@@ -18,20 +22,26 @@ class DefaultPreemption final : public PostFilterPlugin {
   [[nodiscard]] PostFilterResult post_filter(CycleState& state, const PodInfo& pod,
                                              const Diagnosis& diagnosis) override;
 
- private:
+  /// A node where preemption would make room, and whom it would evict (most important first).
   struct Candidate {
-    const NodeInfo* node;
-    std::vector<PodInfo*> victims;  // most important first
+    const NodeInfo* node = nullptr;
+    std::vector<PodInfo*> victims;
+    std::int64_t pdb_violations = 0;
   };
-  /// SelectVictimsOnNode: Success with victims, or the node's failing status.
+  /// PodEligibleToPreemptOthers: "" when eligible, else the reason.
+  [[nodiscard]] std::string eligibility(const PodInfo& pod, const Diagnosis& diagnosis) const;
+  /// SelectVictimsOnNode: Success with the victims, or the node's failing status.
   [[nodiscard]] Code select_victims(const CycleState& state, const PodInfo& pod,
-                                    const NodeInfo& node, std::vector<PodInfo*>& victims,
+                                    const NodeInfo& node, Candidate& candidate,
                                     NodeStatus& status) const;
+  /// pickOneNodeForPreemption, the last tie broken by the seeded random source.
   [[nodiscard]] const Candidate& pick_one(const std::vector<Candidate>& candidates) const;
 
+ private:
   Handle& handle_;
   DefaultPreemptionArgs args_;
   StrId no_victims_;
+  StrId not_helpful_;
 };
 
 }  // namespace gpusched::plugins

@@ -72,6 +72,24 @@ Json event_json(const EventRecord& event) {
   return json;
 }
 
+Json preemption_json(const PreemptionRecord& preemption) {
+  Json json;
+  json["time"] = format_duration(preemption.time);
+  json["preemptor"] = preemption.preemptor;
+  json["node"] = preemption.node;
+  json["victims"] = Json::array();
+  for (const VictimRecord& v : preemption.victims) {
+    Json victim;
+    victim["pod"] = v.pod;
+    victim["priority"] = v.priority;
+    victim["gpus"] = v.gpus;
+    victim["ran"] = format_duration(v.ran);
+    victim["lostGpuTime"] = format_duration(v.lost_gpu_ms());
+    json["victims"].push_back(std::move(victim));
+  }
+  return json;
+}
+
 Json expectation_json(const ExpectationResult& expectation) {
   Json json;
   json["index"] = expectation.index;
@@ -93,6 +111,14 @@ void write_json(std::ostream& out, const SimulationResult& result) {
   for (const NodeRecord& record : result.nodes) json["nodes"].push_back(node_json(record));
   json["events"] = Json::array();
   for (const EventRecord& event : result.events) json["events"].push_back(event_json(event));
+  json["preemptions"] = Json::array();
+  std::int64_t lost = 0;
+  for (const PreemptionRecord& preemption : result.preemptions) {
+    json["preemptions"].push_back(preemption_json(preemption));
+    for (const VictimRecord& v : preemption.victims) lost += v.lost_gpu_ms();
+  }
+  json["preemptionCount"] = result.preemptions.size();
+  json["lostGpuTime"] = format_duration(lost);
   json["expectations"] = Json::array();
   for (const ExpectationResult& expectation : result.expectations) {
     json["expectations"].push_back(expectation_json(expectation));

@@ -254,6 +254,27 @@ void write_nodes(std::string& out, const SimulationResult& result) {
   }
 }
 
+/// Who preempted whom, and the GPU time each victim had accumulated (the work it loses).
+void write_preemptions(std::string& out, const SimulationResult& result) {
+  if (result.preemptions.empty()) return;
+  out += "\nPREEMPTIONS\n";
+  std::string table = "TIME\tPREEMPTOR\tNODE\tVICTIM\tPRIORITY\tGPUS\tRAN\tLOST GPU TIME\n";
+  std::size_t victims = 0;
+  std::int64_t lost = 0;
+  for (const PreemptionRecord& p : result.preemptions) {
+    for (const VictimRecord& v : p.victims) {
+      table += format_duration(p.time) + '\t' + p.preemptor + '\t' + p.node + '\t' + v.pod + '\t' +
+               std::to_string(v.priority) + '\t' + std::to_string(v.gpus) + '\t' +
+               format_duration(v.ran) + '\t' + format_duration(v.lost_gpu_ms()) + '\n';
+      ++victims;
+      lost += v.lost_gpu_ms();
+    }
+  }
+  out += align_tabs(table, kGetSettings);
+  out += std::to_string(result.preemptions.size()) + " preemption(s), " + std::to_string(victims) +
+         " victim(s), " + format_duration(lost) + " of GPU time lost\n";
+}
+
 void write_expectations(std::string& out, const SimulationResult& result) {
   if (result.expectations.empty()) return;
   out += "\nEXPECTATIONS\n";
@@ -280,6 +301,7 @@ void write_table(std::ostream& out, const SimulationResult& result) {
   write_events(text, result);
   text += '\n';
   write_nodes(text, result);
+  write_preemptions(text, result);
   write_expectations(text, result);
   out << text;
 }

@@ -136,7 +136,8 @@ void Scheduler::schedule_one(TimeMs now) {
   auto fail = [&](const std::string& message, const std::optional<std::string>& nominated) {
     hooks_.record_event(pod, "Warning", "FailedScheduling", truncate_message(message));
     set_condition(pod.pod, PodCondition{"PodScheduled", "False", "Unschedulable", message, now});
-    if (nominated) pod.pod.status.nominated_node_name = *nominated;
+    // nominatingInfo: ModeOverride sets (or with "" clears) the nomination; nullopt is ModeNoop.
+    if (nominated) cluster_.nominate(pod, *nominated);
     queue_->add_unschedulable(*qp, now);
   };
 
@@ -218,16 +219,28 @@ void Scheduler::schedule_one(TimeMs now) {
         n);
     if (!fwk.has_score_plugins()) to_find = std::min<std::size_t>(to_find, 1);
     NodeStatus status;
-    for (std::size_t i = 0; i < n && feasible.size() < to_find; ++i) {
-      const NodeInfo* node = (*nodes)[(next_start_node_index_ + i) % n];
-      ++processed;
-      if (fwk.run_filter(state, pod, *node, status) == Code::Success) {
+    // evaluateNominatedNode: a pod nominated by an earlier preemption tries that node alone
+    // first; if it fits, it is taken without scoring.
+    const std::string& nominated_name = pod.pod.status.nominated_node_name;
+    if (!nominated_name.empty()) {
+      if (const NodeInfo* node = cluster_.find_node(nominated_name);
+          node != nullptr &&
+          fwk.run_filter_with_nominated(state, pod, *node, status) == Code::Success) {
         feasible.push_back(node);
-      } else {
-        diagnosis.add(*node, status);
       }
     }
-    next_start_node_index_ = (next_start_node_index_ + processed) % all_nodes.size();
+    if (feasible.empty()) {
+      for (std::size_t i = 0; i < n && feasible.size() < to_find; ++i) {
+        const NodeInfo* node = (*nodes)[(next_start_node_index_ + i) % n];
+        ++processed;
+        if (fwk.run_filter_with_nominated(state, pod, *node, status) == Code::Success) {
+          feasible.push_back(node);
+        } else {
+          diagnosis.add(*node, status);
+        }
+      }
+      next_start_node_index_ = (next_start_node_index_ + processed) % all_nodes.size();
+    }
   }
 
   if (feasible.empty()) {

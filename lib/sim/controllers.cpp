@@ -110,7 +110,8 @@ void Simulation::reconcile_replicaset(const std::string& key) {
     do {
       name = rs.metadata.name + "-" + generated_suffix(key, name_counters_[key]++);
     } while (known_pods_.contains(rs.metadata.namespace_ + "/" + name));
-    create_pod(pod_from_template(rs.template_, rs.metadata, "ReplicaSet", name));
+    create_pod(pod_from_template(rs.template_, rs.metadata, "ReplicaSet", name), {},
+               rs.metadata.name + "-");
     object_event("ReplicaSet/" + key, "Normal", "SuccessfulCreate", "Created pod: " + name);
   }
   if (have <= rs.replicas) return;
@@ -164,7 +165,7 @@ void Simulation::reconcile_job(const std::string& key) {
     } while (known_pods_.contains(job.metadata.namespace_ + "/" + name));
     Pod pod = pod_from_template(job.template_, job.metadata, "Job", name);
     pod.metadata.labels["job-name"] = job.metadata.name;
-    create_pod(std::move(pod));
+    create_pod(std::move(pod), {}, job.metadata.name + "-");
     object_event("Job/" + key, "Normal", "SuccessfulCreate", "Created pod: " + name);
   }
 }

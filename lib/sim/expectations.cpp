@@ -199,6 +199,7 @@ SimulationResult Simulation::result() const {
     out.nodes.push_back(std::move(rec));
   }
   out.events = events_;
+  out.preemptions = preemptions_;
   for (const auto& r : expectation_results_) {
     out.expectations.push_back(*r);
     out.passed = out.passed && r->ok;

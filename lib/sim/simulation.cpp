@@ -5,6 +5,8 @@
 #include "gpusched/error.hpp"
 #include "gpusched/model/pod_requests.hpp"
 #include "io/object_json.hpp"
+#include "model/disruption.hpp"
+#include "model/priority_admission.hpp"
 
 namespace gpusched::sim {
 namespace {
@@ -122,6 +124,15 @@ void Simulation::apply(Object object, const std::string& pointer) {
     rs->metadata.creation_ms = it != replicasets_.end() ? it->second.metadata.creation_ms : now_;
     replicasets_[key] = std::move(*rs);
     reconcile_replicaset(key);
+  } else if (auto* pc = std::get_if<PriorityClass>(&object)) {
+    apply_priority_class(std::move(*pc), pointer);
+  } else if (auto* pdb = std::get_if<PodDisruptionBudget>(&object)) {
+    const std::string key = key_of(meta);
+    auto it = budgets_.find(key);
+    pdb->metadata.uid =
+        it != budgets_.end() ? it->second.metadata.uid : new_uid("PodDisruptionBudget", key);
+    pdb->metadata.creation_ms = it != budgets_.end() ? it->second.metadata.creation_ms : now_;
+    budgets_[key] = std::move(*pdb);
   } else if (auto* job = std::get_if<Job>(&object)) {
     const std::string key = key_of(meta);
     auto it = jobs_.find(key);
@@ -136,6 +147,64 @@ void Simulation::apply(Object object, const std::string& pointer) {
     }
     reconcile_job(key);
   }
+}
+
+void Simulation::apply_priority_class(PriorityClass pc, const std::string& pointer) {
+  auto it =
+      std::find_if(priority_classes_.begin(), priority_classes_.end(),
+                   [&](const PriorityClass& c) { return c.metadata.name == pc.metadata.name; });
+  if (auto error = admit_priority_class(pc, priority_classes_)) input_error(pointer, *error);
+  if (it == priority_classes_.end()) {
+    pc.metadata.uid = new_uid("PriorityClass", pc.metadata.name);
+    pc.metadata.creation_ms = now_;
+    priority_classes_.push_back(std::move(pc));
+    return;
+  }
+  // ValidatePriorityClassUpdate: the value and the preemption policy are immutable.
+  const std::string prefix =
+      "PriorityClass.scheduling.k8s.io \"" + pc.metadata.name + "\" is invalid: ";
+  if (pc.value != it->value)
+    input_error(pointer, prefix + "value: Forbidden: may not be changed in an update.");
+  if (pc.preemption_policy != it->preemption_policy) {
+    input_error(pointer, prefix + "preemptionPolicy: Invalid value: \"" + pc.preemption_policy +
+                             "\": field is immutable");
+  }
+  pc.metadata.uid = it->metadata.uid;
+  pc.metadata.creation_ms = it->metadata.creation_ms;
+  *it = std::move(pc);
+}
+
+void Simulation::refresh_budgets() {
+  if (budgets_.empty()) return;
+  // getExpectedScale: a ReplicaSet owned by a Deployment counts the Deployment's replicas.
+  const ControllerScale scale = [this](const OwnerReference& owner,
+                                       std::string_view ns) -> std::optional<std::int32_t> {
+    const std::string key = std::string(ns) + "/" + owner.name;
+    if (owner.kind == "ReplicaSet") {
+      auto rs = replicasets_.find(key);
+      if (rs == replicasets_.end() || rs->second.metadata.uid != owner.uid) return std::nullopt;
+      if (const OwnerReference* d = rs->second.metadata.controller();
+          d != nullptr && d->kind == "Deployment") {
+        auto dep = deployments_.find(std::string(ns) + "/" + d->name);
+        if (dep != deployments_.end()) return dep->second.replicas;
+      }
+      return rs->second.replicas;
+    }
+    return std::nullopt;
+  };
+  std::vector<BudgetInfo> infos;
+  for (const auto& [key, pdb] : budgets_) {
+    std::vector<const Pod*> pods;
+    for (const auto& [pod_key, pod] : cluster_.pods()) {
+      if (pod->pod.metadata.namespace_ == pdb.metadata.namespace_) pods.push_back(&pod->pod);
+    }
+    const PdbStatus status = pdb_status(pdb, pods, scale);
+    // The scheduler reads budgets through filterPodsWithPDBViolation, where a nil selector
+    // matches nothing: an empty LabelSelector stands for it.
+    infos.push_back(BudgetInfo{pdb.metadata.namespace_, pdb.selector.value_or(LabelSelector{}),
+                               status.disruptions_allowed});
+  }
+  cluster_.set_budgets(std::move(infos));
 }
 
 void Simulation::apply_node(Node node) {
@@ -167,7 +236,7 @@ void Simulation::update_node(NodeInfo& info, Node node) {
 void Simulation::apply_pod(Pod pod, const std::string& pointer) {
   PodInfo* existing = cluster_.find_pod(pod.metadata.namespace_, pod.metadata.name);
   if (existing == nullptr) {
-    create_pod(std::move(pod));
+    create_pod(std::move(pod), pointer);
     return;
   }
   // An update keeps what the cluster decided: uid, binding, status.
@@ -186,7 +255,11 @@ void Simulation::apply_pod(Pod pod, const std::string& pointer) {
   scheduler_.pod_updated(*existing, old_pod, now_);
 }
 
-PodInfo& Simulation::create_pod(Pod pod) {
+PodInfo& Simulation::create_pod(Pod pod, const std::string& pointer,
+                                const std::string& generate_name) {
+  // The Priority admission plugin resolves priorityClassName into spec.priority on create.
+  if (auto error = admit_priority(pod, priority_classes_, generate_name))
+    input_error(pointer, *error);
   if (++pods_created_ > kMaxPodsPerRun) {
     input_error("", "the scenario creates more than " + std::to_string(kMaxPodsPerRun) +
                         " pods by " + format_duration(now_) + " (gpusched limit)");
@@ -244,6 +317,10 @@ void Simulation::delete_pod(PodInfo& pod, std::int64_t grace_seconds) {
     remove_pod(pod);
     return;
   }
+  begin_termination(pod, grace_seconds);
+}
+
+void Simulation::begin_termination(PodInfo& pod, std::int64_t grace_seconds) {
   if (pod.pod.metadata.deletion_ms) return;  // already terminating
   pod.pod.metadata.deletion_ms = now_;
   schedule(now_ + grace_seconds * 1000, Kind::TerminationDone, 0, key_of(pod.pod.metadata),
@@ -269,7 +346,13 @@ void Simulation::remove_pod(PodInfo& pod) {
 
 void Simulation::preempt(const PodInfo& preemptor, const NodeInfo& node,
                          const std::vector<PodInfo*>& victims) {
+  PreemptionRecord record{now_, key_of(preemptor.pod.metadata), node.node.metadata.name, {}};
   for (PodInfo* victim : victims) {
+    const auto gpus = pod_requests(victim->pod.spec);
+    auto gpu = gpus.find(resource::kGpu);
+    record.victims.push_back(VictimRecord{
+        key_of(victim->pod.metadata), victim->priority, gpu == gpus.end() ? 0 : gpu->second.value(),
+        victim->pod.status.start_ms ? now_ - *victim->pod.status.start_ms : 0});
     if (victim->pod.metadata.deletion_ms) continue;
     // prepareCandidate: DisruptionTarget condition, the Preempted event, a graceful deletion.
     victim->pod.status.conditions.push_back(PodCondition{
@@ -279,8 +362,11 @@ void Simulation::preempt(const PodInfo& preemptor, const NodeInfo& node,
     object_event(
         "Pod/" + key_of(victim->pod.metadata), "Normal", "Preempted",
         "Preempted by pod " + preemptor.pod.metadata.uid + " on node " + node.node.metadata.name);
-    delete_pod(*victim, victim->pod.spec.termination_grace_period_seconds);
+    // Deleted through the API after the cycle: even with no grace period the victim is gone only
+    // after the preemptor's failure was recorded, so its deletion requeues the preemptor.
+    begin_termination(*victim, victim->pod.spec.termination_grace_period_seconds);
   }
+  preemptions_.push_back(std::move(record));
   reconcile_all();
 }
 
@@ -329,6 +415,19 @@ void Simulation::delete_object(const ObjectRef& ref, std::int64_t grace_seconds,
       input_error(pointer, "ReplicaSet \"" + key + "\" does not exist at " + format_duration(now_));
     uid = it->second.metadata.uid;
     replicasets_.erase(it);
+  } else if (ref.kind == "PriorityClass") {
+    auto it = std::find_if(priority_classes_.begin(), priority_classes_.end(),
+                           [&](const PriorityClass& c) { return c.metadata.name == ref.name; });
+    if (it == priority_classes_.end())
+      input_error(pointer,
+                  "PriorityClass \"" + ref.name + "\" does not exist at " + format_duration(now_));
+    priority_classes_.erase(it);
+    return;
+  } else if (ref.kind == "PodDisruptionBudget") {
+    if (budgets_.erase(key) == 0)
+      input_error(pointer,
+                  "PodDisruptionBudget \"" + key + "\" does not exist at " + format_duration(now_));
+    return;
   } else if (ref.kind == "Job") {
     auto it = jobs_.find(key);
     if (it == jobs_.end())
@@ -363,6 +462,14 @@ void Simulation::patch_object(const Action& action) {
     current = replicasets_.at(ref.namespace_ + "/" + ref.name);
   } else if (ref.kind == "Job" && jobs_.contains(ref.namespace_ + "/" + ref.name)) {
     current = jobs_.at(ref.namespace_ + "/" + ref.name).job;
+  } else if (ref.kind == "PodDisruptionBudget" &&
+             budgets_.contains(ref.namespace_ + "/" + ref.name)) {
+    current = budgets_.at(ref.namespace_ + "/" + ref.name);
+  } else if (auto pc =
+                 std::find_if(priority_classes_.begin(), priority_classes_.end(),
+                              [&](const PriorityClass& c) { return c.metadata.name == ref.name; });
+             ref.kind == "PriorityClass" && pc != priority_classes_.end()) {
+    current = *pc;
   } else {
     input_error(action.pointer, ref.kind + " \"" + ref.namespace_ + "/" + ref.name +
                                     "\" does not exist at " + format_duration(now_));
@@ -464,6 +571,7 @@ SimulationResult Simulation::run() {
       }
     }
     if (timer && *timer <= now_) scheduler_.on_timer(now_);
+    refresh_budgets();
     scheduler_.run(now_);
     while (!pending_.empty() && pending_.begin()->time == now_ &&
            pending_.begin()->kind == Kind::Expect) {

@@ -70,14 +70,21 @@ class Simulation final : public SchedulerHooks {
   void run_action(const Action& action);
 
   // Pod lifecycle
-  PodInfo& create_pod(Pod pod);
+  /// Admits (priority) and creates a pod; `pointer` names its place in the file, if any, and
+  /// `generate_name` the prefix a controller created it with.
+  PodInfo& create_pod(Pod pod, const std::string& pointer = {},
+                      const std::string& generate_name = {});
   void delete_pod(PodInfo& pod, std::int64_t grace_seconds);
+  void begin_termination(PodInfo& pod, std::int64_t grace_seconds);
   void remove_pod(PodInfo& pod);
   void finish_pod(PodInfo& pod);
   void start_running(PodInfo& pod);
 
   // Controllers (replicaset_controller.go, deployment_controller.go, job_controller.go)
   void reconcile_all();
+  /// The disruption controller: every budget's disruptionsAllowed from the pods now.
+  void refresh_budgets();
+  void apply_priority_class(PriorityClass pc, const std::string& pointer);
   void reconcile_deployment(const std::string& key);
   void reconcile_replicaset(const std::string& key);
   void reconcile_job(const std::string& key);
@@ -104,10 +111,13 @@ class Simulation final : public SchedulerHooks {
   std::map<std::string, Deployment> deployments_;  // "ns/name"
   std::map<std::string, ReplicaSet> replicasets_;
   std::map<std::string, JobState> jobs_;
+  std::vector<PriorityClass> priority_classes_;         // in creation order
+  std::map<std::string, PodDisruptionBudget> budgets_;  // "ns/name"
   std::map<std::string, std::uint64_t> name_counters_;  // generateName counters per owner
   std::map<std::string, PodTimes> pod_times_;           // by pod uid
   std::set<std::string> known_pods_;                    // every "ns/name" that ever existed
   std::vector<EventRecord> events_;
+  std::vector<PreemptionRecord> preemptions_;
   std::map<std::tuple<std::string, std::string, std::string, std::string>, std::size_t>
       event_index_;
   std::vector<std::optional<ExpectationResult>> expectation_results_;

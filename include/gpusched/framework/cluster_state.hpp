@@ -13,8 +13,16 @@
 #include "gpusched/framework/pod_info.hpp"
 #include "gpusched/framework/resources.hpp"
 #include "gpusched/framework/string_pool.hpp"
+#include "gpusched/model/selector.hpp"
 
 namespace gpusched {
+
+/// A PodDisruptionBudget as preemption reads it: where it applies and its current status.
+struct BudgetInfo {
+  std::string namespace_;
+  LabelSelector selector;
+  std::int32_t disruptions_allowed = 0;
+};
 
 class ClusterState {
  public:
@@ -58,6 +66,16 @@ class ClusterState {
     return pods_;
   }
 
+  /// Sets (or, with "", clears) a pod's status.nominatedNodeName. Unbound pods with a nomination
+  /// are what the scheduling queue's nominator tracks (pkg/scheduler/backend/queue/nominator.go).
+  void nominate(PodInfo& info, const std::string& node_name);
+  /// Unbound pods nominated to a node, in nomination order.
+  [[nodiscard]] const std::vector<PodInfo*>& nominated_pods(std::string_view node_name) const;
+
+  /// The PodDisruptionBudgets with their current disruptionsAllowed, kept by the simulation.
+  void set_budgets(std::vector<BudgetInfo> budgets);
+  [[nodiscard]] const std::vector<BudgetInfo>& budgets() const noexcept { return budgets_; }
+
   /// Bumped on every change that can alter a scheduling decision.
   [[nodiscard]] std::uint64_t generation() const noexcept { return generation_; }
 
@@ -69,6 +87,8 @@ class ClusterState {
   void hold(PodInfo& pod, NodeInfo& node);
   void unhold(PodInfo& pod);
   void rebuild_node_list() const;
+  void index_nomination(PodInfo& pod);
+  void unindex_nomination(const PodInfo& pod);
 
   StringPool pool_;
   ResourceRegistry resources_;
@@ -79,6 +99,8 @@ class ClusterState {
   std::vector<std::string> zones_;  // node tree: zone keys in order of first appearance
   std::map<std::string, std::vector<NodeInfo*>, std::less<>> zone_nodes_;
   std::map<std::string, std::unique_ptr<PodInfo>, std::less<>> pods_;
+  std::map<std::string, std::vector<PodInfo*>, std::less<>> nominated_;  // by node name
+  std::vector<BudgetInfo> budgets_;
   std::uint64_t generation_ = 1;
   std::uint64_t pod_sequence_ = 0;
   std::uint32_t node_slots_ = 0;

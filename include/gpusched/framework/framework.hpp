@@ -73,6 +73,12 @@ class Framework {
   [[nodiscard]] Code run_filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
                                 NodeStatus& status) const;
 
+  /// RunFilterPluginsWithNominatedPods: when pods of equal or higher priority are nominated to
+  /// the node, the filters run first with them added (the pod must not take room freed for
+  /// them), then, if that passes, without them.
+  [[nodiscard]] Code run_filter_with_nominated(const CycleState& state, const PodInfo& pod,
+                                               const NodeInfo& node, NodeStatus& status) const;
+
   /// RunPostFilterPlugins: Success from the first plugin that succeeds; an
   /// UnschedulableAndUnresolvable status stops; Unschedulable messages are collected.
   [[nodiscard]] PostFilterResult run_post_filter(CycleState& state, const PodInfo& pod,
@@ -95,6 +101,11 @@ class Framework {
   };
   [[nodiscard]] const std::vector<Registration>& registrations() const noexcept {
     return registrations_;
+  }
+
+  /// The PreFilter plugins, whose AddPod / RemovePod extensions dry-runs call.
+  [[nodiscard]] const std::vector<PreFilterPlugin*>& pre_filter_plugins() const noexcept {
+    return pre_filter_;
   }
 
   /// A plugin by name, if the profile has it.

@@ -7,16 +7,18 @@
 
 #include "gpusched/model/node.hpp"
 #include "gpusched/model/pod.hpp"
+#include "gpusched/model/policy.hpp"
 #include "gpusched/model/workload.hpp"
 
 namespace gpusched {
 
-using Object = std::variant<Node, Pod, Deployment, ReplicaSet, Job>;
+using Object =
+    std::variant<Node, Pod, Deployment, ReplicaSet, Job, PriorityClass, PodDisruptionBudget>;
 
 /// kind / namespace / name of an object.
 struct ObjectRef {
   std::string kind;
-  std::string namespace_;  ///< empty for Nodes
+  std::string namespace_;  ///< empty for cluster-scoped kinds (Node, PriorityClass)
   std::string name;
   friend auto operator<=>(const ObjectRef&, const ObjectRef&) = default;
   /// "Pod/default/x" or "Node/w1".

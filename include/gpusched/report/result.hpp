@@ -38,6 +38,24 @@ struct NodeRecord {
   std::vector<std::string> pods;  ///< "ns/name" of those pods, in bind order
 };
 
+/// A pod evicted by preemption, and the work it loses.
+struct VictimRecord {
+  std::string pod;  ///< "ns/name"
+  std::int32_t priority = 0;
+  std::int64_t gpus = 0;  ///< whole nvidia.com/gpu it requested
+  TimeMs ran = 0;         ///< from its start to the eviction
+  /// GPU time accumulated when evicted: gpus x ran, in GPU-milliseconds.
+  [[nodiscard]] std::int64_t lost_gpu_ms() const noexcept { return gpus * ran; }
+};
+
+/// One successful preemption (DefaultPreemption choosing a node and its victims).
+struct PreemptionRecord {
+  TimeMs time = 0;
+  std::string preemptor;  ///< "ns/name"
+  std::string node;
+  std::vector<VictimRecord> victims;
+};
+
 struct ExpectationResult {
   std::size_t index = 0;
   std::string pointer;  ///< "/expect/<index>"
@@ -53,6 +71,7 @@ struct SimulationResult {
   std::vector<PodRecord> pods;    ///< ordered by namespace, then name
   std::vector<NodeRecord> nodes;  ///< ordered by name
   std::vector<EventRecord> events;
+  std::vector<PreemptionRecord> preemptions;
   std::vector<ExpectationResult> expectations;
   bool passed = true;
 };

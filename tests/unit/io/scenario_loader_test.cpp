@@ -88,7 +88,8 @@ TEST_CASE("parse_scenario rejects bad input with file, pointer, line and reason"
        "expected an array, got object"},
       {"unknown kind", with_cluster(R"({"kind": "Service", "metadata": {"name": "s"}})"),
        "/cluster/0/kind", 3,
-       "unknown kind \"Service\" (known kinds: Node, Pod, Deployment, ReplicaSet, Job)"},
+       "unknown kind \"Service\" (known kinds: Node, Pod, Deployment, ReplicaSet, Job, "
+       "PriorityClass, PodDisruptionBudget)"},
       {"wrong apiVersion", with_cluster(R"({"apiVersion": "apps/v1", "kind": "Pod"})"),
        "/cluster/0/apiVersion", 3, "apiVersion \"apps/v1\" does not serve kind Pod; use \"v1\""},
       {"missing metadata.name", with_cluster(R"({"kind": "Pod", "metadata": {}})"),

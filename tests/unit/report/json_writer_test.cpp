@@ -28,6 +28,7 @@ std::vector<std::string> keys(const Json& object) {
 TEST_CASE("write_json keeps the contract's keys in the contract's order", "[report]") {
   const Json json = Json::parse(json_text(test::sample_result()));
   CHECK(keys(json) == std::vector<std::string>{"scenario", "time", "pods", "nodes", "events",
+                                               "preemptions", "preemptionCount", "lostGpuTime",
                                                "expectations", "passed"});
   CHECK(keys(json["pods"][0]) == std::vector<std::string>{"namespace", "name", "phase", "nodeName",
                                                           "reason", "message", "nominatedNodeName",

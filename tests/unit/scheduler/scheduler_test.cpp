@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "gpusched/model/policy.hpp"
 #include "gpusched/sim/simulator.hpp"
 
 namespace gpusched {
@@ -198,9 +199,12 @@ TEST_CASE("simulate: a successful preemption nominates the node without a postfi
       Pod low = gpu_pod("low", 1);
       low.spec.node_name = "gpu-1";
       Pod high = gpu_pod("high", 1);
-      high.spec.priority = 1000;
+      high.spec.priority_class_name = "serving";
+      PriorityClass serving;
+      serving.metadata.name = "serving";
+      serving.value = 1000;
       const SimulationResult result =
-          simulate(scenario_of({gpu_node("gpu-1", 1), low, high}, {minor, -1}));
+          simulate(scenario_of({serving, gpu_node("gpu-1", 1), low, high}, {minor, -1}));
       bool event_seen = false;
       for (const EventRecord& e : result.events) {
         if (e.reason == "FailedScheduling" && e.object == "Pod/default/high") {
