@@ -236,7 +236,7 @@ void ClusterState::nominate(PodInfo& info, const std::string& node_name) {
   ++generation_;
 }
 
-const std::vector<PodInfo*>& ClusterState::nominated_pods(std::string_view node_name) const {
+const std::vector<PodInfo*>& ClusterState::nominated_pods(StrId node_name) const {
   static const std::vector<PodInfo*> kNone;
   auto it = nominated_.find(node_name);
   return it == nominated_.end() ? kNone : it->second;
@@ -244,12 +244,13 @@ const std::vector<PodInfo*>& ClusterState::nominated_pods(std::string_view node_
 
 void ClusterState::index_nomination(PodInfo& pod) {
   if (pod.pod.status.nominated_node_name.empty() || !pod.pod.spec.node_name.empty()) return;
-  auto& list = nominated_[pod.pod.status.nominated_node_name];
+  auto& list = nominated_[pool_.intern(pod.pod.status.nominated_node_name)];
   if (std::find(list.begin(), list.end(), &pod) == list.end()) list.push_back(&pod);
 }
 
 void ClusterState::unindex_nomination(const PodInfo& pod) {
-  auto it = nominated_.find(pod.pod.status.nominated_node_name);
+  if (pod.pod.status.nominated_node_name.empty()) return;
+  auto it = nominated_.find(pool_.find(pod.pod.status.nominated_node_name));
   if (it == nominated_.end()) return;
   std::erase(it->second, &pod);
   if (it->second.empty()) nominated_.erase(it);

@@ -201,7 +201,7 @@ Code Framework::run_filter(const CycleState& state, const PodInfo& pod, const No
 
 Code Framework::run_filter_with_nominated(const CycleState& state, const PodInfo& pod,
                                           const NodeInfo& node, NodeStatus& status) const {
-  const auto& nominated = handle_.cluster.nominated_pods(node.node.metadata.name);
+  const auto& nominated = handle_.cluster.nominated_pods(node.name);
   // addGENominatedPods: only pods the incoming one must yield to.
   auto yields_to = [&](const PodInfo* other) {
     return other != &pod && other->priority >= pod.priority;
@@ -230,6 +230,9 @@ PostFilterResult Framework::run_post_filter(CycleState& state, const PodInfo& po
     PostFilterResult r = p->post_filter(state, pod, diagnosis);
     if (r.code == Code::Success) return r;
     if (r.code == Code::UnschedulableAndUnresolvable) return r;
+    // Any status other than Success, Unschedulable, UnschedulableAndUnresolvable or Pending is an
+    // error: it is returned at once, without a nomination.
+    if (!is_rejected(r.code)) return PostFilterResult{Code::Error, std::move(r.message), {}};
     if (r.nominated_node) nominated = r.nominated_node;
     if (!r.message.empty()) messages += (messages.empty() ? "" : ", ") + r.message;
   }

@@ -100,6 +100,24 @@ EventExpectation parse_event(const JsonNode& node) {
   return out;
 }
 
+PdbExpectation parse_pdb(const JsonNode& node) {
+  node.reject_unknown_keys(
+      {"at", "pdb", "disruptionsAllowed", "currentHealthy", "desiredHealthy", "expectedPods"});
+  PdbExpectation out;
+  out.pdb = pod_name(node.required("pdb"));
+  auto count = [&](std::string_view key) -> std::optional<std::int32_t> {
+    if (auto v = node.get(key)) {
+      return static_cast<std::int32_t>(v->integer_in(0, std::numeric_limits<std::int32_t>::max()));
+    }
+    return std::nullopt;
+  };
+  out.disruptions_allowed = count("disruptionsAllowed");
+  out.current_healthy = count("currentHealthy");
+  out.desired_healthy = count("desiredHealthy");
+  out.expected_pods = count("expectedPods");
+  return out;
+}
+
 Expectation parse_expectation(const JsonNode& node, std::optional<TimeMs> until) {
   Expectation out;
   out.pointer = node.pointer();
@@ -112,18 +130,20 @@ Expectation parse_expectation(const JsonNode& node, std::optional<TimeMs> until)
     }
   }
   int forms = 0;
-  for (std::string_view key : {"pod", "pods", "event"}) forms += node.object().contains(key);
-  if (forms > 1) node.fail("an assertion has exactly one of \"pod\", \"pods\", \"event\"");
+  for (std::string_view key : {"pod", "pods", "event", "pdb"}) forms += node.object().contains(key);
+  if (forms > 1) node.fail("an assertion has exactly one of \"pod\", \"pods\", \"event\", \"pdb\"");
   if (node.get("pod")) {
     out.check = parse_pod(node);
   } else if (node.get("pods")) {
     out.check = parse_pods(node);
   } else if (node.get("event")) {
     out.check = parse_event(node);
+  } else if (node.get("pdb")) {
+    out.check = parse_pdb(node);
   } else if (node.get("node")) {
     out.check = parse_node(node);
   } else {
-    node.fail("an assertion needs one of \"pod\", \"pods\", \"node\" or \"event\"");
+    node.fail("an assertion needs one of \"pod\", \"pods\", \"node\", \"event\" or \"pdb\"");
   }
   return out;
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <unordered_map>
 
 #include "gpusched/framework/cluster_state.hpp"
 #include "gpusched/framework/rng.hpp"
@@ -192,59 +193,119 @@ const DefaultPreemption::Candidate& DefaultPreemption::pick_one(
       handle_.rng.intn(static_cast<std::int64_t>(remaining.size())))];
 }
 
+std::pair<std::int64_t, std::int64_t> DefaultPreemption::offset_and_num_candidates(
+    std::int64_t num_nodes) const {
+  const std::int64_t offset = handle_.rng.intn(num_nodes);
+  // calculateNumCandidates.
+  const std::int64_t num_candidates =
+      std::clamp<std::int64_t>(num_nodes * args_.min_candidate_nodes_percentage / 100,
+                               args_.min_candidate_nodes_absolute, num_nodes);
+  return {offset, num_candidates};
+}
+
+std::vector<DefaultPreemption::Candidate> DefaultPreemption::dry_run(
+    const CycleState& state, const PodInfo& pod, const std::vector<const NodeInfo*>& potential,
+    std::int64_t offset, std::int64_t num_candidates, Diagnosis& statuses,
+    std::vector<std::string>& errors) const {
+  std::vector<Candidate> non_violating, violating;
+  // newCandidateList(numCandidates): a list silently drops what goes past its capacity.
+  const auto capacity = static_cast<std::size_t>(std::max<std::int64_t>(num_candidates, 0));
+  const auto n = static_cast<std::int64_t>(potential.size());
+  for (std::int64_t i = 0; i < n; ++i) {
+    const NodeInfo& node = *potential[static_cast<std::size_t>((offset + i) % n)];
+    Candidate candidate;
+    NodeStatus status;
+    const Code code = select_victims(state, pod, node, candidate, status);
+    if (code == Code::Success && !candidate.victims.empty()) {
+      std::vector<Candidate>& list = candidate.pdb_violations == 0 ? non_violating : violating;
+      if (list.size() < capacity) list.push_back(std::move(candidate));
+      // The search stops once it has a non-violating candidate and enough in all.
+      if (!non_violating.empty() &&
+          static_cast<std::int64_t>(non_violating.size() + violating.size()) >= num_candidates) {
+        break;
+      }
+      continue;
+    }
+    if (code == Code::Success) {
+      // DryRunPreemption: success without victims is an error for this node.
+      status = NodeStatus{Code::Error, kName, {}};
+      errors.push_back("expected at least one victim pod on node \"" + node.node.metadata.name +
+                       "\"");
+    } else if (code == Code::Error) {
+      std::string message;  // Status.Message(): the reasons joined with ", "
+      for (StrId r : status.reasons)
+        message += (message.empty() ? "" : ", ") + handle_.cluster.pool().str(r);
+      errors.push_back(std::move(message));
+    }
+    statuses.add(node, std::move(status));
+  }
+  non_violating.insert(non_violating.end(), std::make_move_iterator(violating.begin()),
+                       std::make_move_iterator(violating.end()));
+  return non_violating;
+}
+
 PostFilterResult DefaultPreemption::post_filter(CycleState& state, const PodInfo& pod,
                                                 const Diagnosis& diagnosis) {
   // DefaultPreemption.PostFilter prefixes every message of Evaluator.Preempt with "preemption: ".
   if (std::string reason = eligibility(pod, diagnosis); !reason.empty()) {
     return {Code::Unschedulable, "preemption: " + reason, std::nullopt};
   }
-  // nodesWherePreemptionMightHelp: only nodes whose status is exactly Unschedulable.
+  // NodeToStatus.NodesForStatusCode(lister, Unschedulable): the nodes whose status is exactly
+  // Unschedulable. When the status of absent nodes is Unschedulable too (a PreFilter rejection),
+  // every node of the snapshot qualifies unless its own status says otherwise, in list order;
+  // else only the nodes with an explicit Unschedulable status (upstream walks a Go map).
   std::vector<const NodeInfo*> potential;
-  for (std::size_t i = 0; i < diagnosis.failed_nodes.size(); ++i) {
-    if (diagnosis.failed_statuses[i].code == Code::Unschedulable) {
-      potential.push_back(diagnosis.failed_nodes[i]);
+  const Code absent_code =
+      diagnosis.absent ? diagnosis.absent->code : Code::UnschedulableAndUnresolvable;
+  if (absent_code == Code::Unschedulable) {
+    std::unordered_map<const NodeInfo*, Code> explicit_codes;
+    for (std::size_t i = 0; i < diagnosis.failed_nodes.size(); ++i)
+      explicit_codes[diagnosis.failed_nodes[i]] = diagnosis.failed_statuses[i].code;
+    for (const NodeInfo* node : handle_.cluster.node_list()) {
+      auto it = explicit_codes.find(node);
+      if ((it == explicit_codes.end() ? absent_code : it->second) == Code::Unschedulable)
+        potential.push_back(node);
+    }
+  } else {
+    for (std::size_t i = 0; i < diagnosis.failed_nodes.size(); ++i) {
+      if (diagnosis.failed_statuses[i].code == Code::Unschedulable)
+        potential.push_back(diagnosis.failed_nodes[i]);
     }
   }
-  Diagnosis dry_run;
-  dry_run.absent = NodeStatus{Code::UnschedulableAndUnresolvable, kName, {not_helpful_}};
-  std::vector<Candidate> non_violating, violating;
+  Diagnosis dry_run_statuses;
+  std::vector<std::string> errors;
+  std::vector<Candidate> candidates;
   if (!potential.empty()) {
-    // GetOffsetAndNumCandidates: a random start, and enough candidates to compare.
-    const auto n = static_cast<std::int64_t>(potential.size());
-    const std::int64_t num_candidates = std::clamp<std::int64_t>(
-        n * args_.min_candidate_nodes_percentage / 100, args_.min_candidate_nodes_absolute, n);
-    const std::int64_t offset = handle_.rng.intn(n);
-    for (std::int64_t i = 0; i < n; ++i) {
-      const NodeInfo& node = *potential[static_cast<std::size_t>((offset + i) % n)];
-      Candidate candidate;
-      NodeStatus status;
-      if (select_victims(state, pod, node, candidate, status) != Code::Success) {
-        dry_run.add(node, std::move(status));
-        continue;
-      }
-      (candidate.pdb_violations == 0 ? non_violating : violating).push_back(std::move(candidate));
-      // DryRunPreemption stops once it has a non-violating candidate and enough in all.
-      if (!non_violating.empty() &&
-          static_cast<std::int64_t>(non_violating.size() + violating.size()) >= num_candidates) {
-        break;
-      }
-    }
+    const auto [offset, num_candidates] =
+        offset_and_num_candidates(static_cast<std::int64_t>(potential.size()));
+    candidates = dry_run(state, pod, potential, offset, num_candidates, dry_run_statuses, errors);
   }
-  std::vector<Candidate> candidates = std::move(non_violating);
-  candidates.insert(candidates.end(), std::make_move_iterator(violating.begin()),
-                    std::make_move_iterator(violating.end()));
+  if (candidates.empty() && !errors.empty()) {
+    // Evaluator.Preempt: an error with no candidate is the status, as utilerrors.NewAggregate
+    // prints it (duplicates once; several in brackets).
+    std::vector<std::string> seen;
+    for (const std::string& e : errors) {
+      if (std::find(seen.begin(), seen.end(), e) == seen.end()) seen.push_back(e);
+    }
+    std::string message;
+    for (const std::string& e : seen) message += (message.empty() ? "" : ", ") + e;
+    if (seen.size() > 1) message = "[" + message + "]";
+    return {Code::Error, "preemption: " + message, std::nullopt};
+  }
   if (candidates.empty()) {
-    // A FitError of the dry-run; the pod's nomination, if any, is cleared.
+    // A FitError of the dry-run, the nodes not tried counting as "not helpful"; the pod's
+    // nomination, if any, is cleared.
+    dry_run_statuses.absent = NodeStatus{Code::UnschedulableAndUnresolvable, kName, {not_helpful_}};
     return {Code::Unschedulable,
-            "preemption: " + fit_error_message(handle_.cluster.node_list().size(), dry_run,
-                                               handle_.cluster.pool()),
+            "preemption: " + fit_error_message(handle_.cluster.node_list().size(),
+                                               dry_run_statuses, handle_.cluster.pool()),
             std::string()};
   }
   const Candidate& best = pick_one(candidates);
   const std::string node_name = best.node->node.metadata.name;
   handle_.preemption.preempt(pod, *best.node, best.victims);
   // prepareCandidate: lower-priority pods nominated to the node may no longer fit there.
-  const std::vector<PodInfo*> nominated = handle_.cluster.nominated_pods(node_name);
+  const std::vector<PodInfo*> nominated = handle_.cluster.nominated_pods(best.node->name);
   for (PodInfo* other : nominated) {
     if (other != &pod && other->priority < pod.priority) handle_.cluster.nominate(*other, "");
   }

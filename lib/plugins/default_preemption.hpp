@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gpusched/framework/framework.hpp"
@@ -34,6 +35,19 @@ class DefaultPreemption final : public PostFilterPlugin {
   [[nodiscard]] Code select_victims(const CycleState& state, const PodInfo& pod,
                                     const NodeInfo& node, Candidate& candidate,
                                     NodeStatus& status) const;
+  /// GetOffsetAndNumCandidates: a random start among `num_nodes` potential nodes, and how many
+  /// candidates to look for (clamp(n * percentage / 100, absolute, n)).
+  [[nodiscard]] std::pair<std::int64_t, std::int64_t> offset_and_num_candidates(
+      std::int64_t num_nodes) const;
+  /// DryRunPreemption: SelectVictimsOnNode on potential[(offset + i) % n] in turn, until there is
+  /// a candidate without PDB violations and num_candidates in all. Candidates without violations
+  /// come first; each of the two lists keeps at most num_candidates (newCandidateList). The
+  /// statuses of rejected nodes go to `statuses`; a node that needs no victim is an error.
+  [[nodiscard]] std::vector<Candidate> dry_run(const CycleState& state, const PodInfo& pod,
+                                               const std::vector<const NodeInfo*>& potential,
+                                               std::int64_t offset, std::int64_t num_candidates,
+                                               Diagnosis& statuses,
+                                               std::vector<std::string>& errors) const;
   /// pickOneNodeForPreemption, the last tie broken by the seeded random source.
   [[nodiscard]] const Candidate& pick_one(const std::vector<Candidate>& candidates) const;
 

@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "gpusched/model/pod_requests.hpp"
+#include "model/disruption.hpp"
 #include "sim/glob.hpp"
 #include "sim/simulation.hpp"
 
@@ -161,6 +162,28 @@ ExpectationResult Simulation::check(std::size_t index) const {
       return true;
     });
     if (!found) failures.push_back("no such event was recorded");
+  }
+
+  if (const auto* pd = std::get_if<PdbExpectation>(&e.check)) {
+    const std::string key = with_default_namespace(pd->pdb);
+    what = "pdb " + key;
+    auto it = budgets_.find(key);
+    if (it == budgets_.end()) {
+      failures.push_back("the PodDisruptionBudget does not exist");
+    } else {
+      const PdbStatus status = budget_status(it->second);
+      auto compare = [&](const char* field, const std::optional<std::int32_t>& want, std::int32_t got) {
+        if (!want) return;
+        what += std::string(" ") + field + "=" + std::to_string(*want);
+        if (*want != got) {
+          failures.push_back(std::string(field) + ": expected " + std::to_string(*want) + ", got " + std::to_string(got));
+        }
+      };
+      compare("disruptionsAllowed", pd->disruptions_allowed, status.disruptions_allowed);
+      compare("currentHealthy", pd->current_healthy, status.current_healthy);
+      compare("desiredHealthy", pd->desired_healthy, status.desired_healthy);
+      compare("expectedPods", pd->expected_pods, status.expected_pods);
+    }
   }
 
   r.ok = failures.empty();

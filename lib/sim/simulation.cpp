@@ -174,35 +174,34 @@ void Simulation::apply_priority_class(PriorityClass pc, const std::string& point
   *it = std::move(pc);
 }
 
-void Simulation::refresh_budgets() {
-  if (budgets_.empty()) return;
+PdbStatus Simulation::budget_status(const PodDisruptionBudget& pdb) const {
   // getExpectedScale: a ReplicaSet owned by a Deployment counts the Deployment's replicas.
   const ControllerScale scale = [this](const OwnerReference& owner,
                                        std::string_view ns) -> std::optional<std::int32_t> {
-    const std::string key = std::string(ns) + "/" + owner.name;
-    if (owner.kind == "ReplicaSet") {
-      auto rs = replicasets_.find(key);
-      if (rs == replicasets_.end() || rs->second.metadata.uid != owner.uid) return std::nullopt;
-      if (const OwnerReference* d = rs->second.metadata.controller();
-          d != nullptr && d->kind == "Deployment") {
-        auto dep = deployments_.find(std::string(ns) + "/" + d->name);
-        if (dep != deployments_.end()) return dep->second.replicas;
-      }
-      return rs->second.replicas;
+    if (owner.kind != "ReplicaSet") return std::nullopt;
+    auto rs = replicasets_.find(std::string(ns) + "/" + owner.name);
+    if (rs == replicasets_.end() || rs->second.metadata.uid != owner.uid) return std::nullopt;
+    if (const OwnerReference* d = rs->second.metadata.controller(); d != nullptr && d->kind == "Deployment") {
+      auto dep = deployments_.find(std::string(ns) + "/" + d->name);
+      if (dep != deployments_.end()) return dep->second.replicas;
     }
-    return std::nullopt;
+    return rs->second.replicas;
   };
+  std::vector<const Pod*> pods;
+  for (const auto& [key, pod] : cluster_.pods()) {
+    if (pod->pod.metadata.namespace_ == pdb.metadata.namespace_) pods.push_back(&pod->pod);
+  }
+  return pdb_status(pdb, pods, scale);
+}
+
+void Simulation::refresh_budgets() {
+  if (budgets_.empty()) return;
   std::vector<BudgetInfo> infos;
   for (const auto& [key, pdb] : budgets_) {
-    std::vector<const Pod*> pods;
-    for (const auto& [pod_key, pod] : cluster_.pods()) {
-      if (pod->pod.metadata.namespace_ == pdb.metadata.namespace_) pods.push_back(&pod->pod);
-    }
-    const PdbStatus status = pdb_status(pdb, pods, scale);
     // The scheduler reads budgets through filterPodsWithPDBViolation, where a nil selector
     // matches nothing: an empty LabelSelector stands for it.
     infos.push_back(BudgetInfo{pdb.metadata.namespace_, pdb.selector.value_or(LabelSelector{}),
-                               status.disruptions_allowed});
+                               budget_status(pdb).disruptions_allowed});
   }
   cluster_.set_budgets(std::move(infos));
 }

@@ -15,6 +15,7 @@
 #include "gpusched/scheduler/scheduler.hpp"
 #include "gpusched/sim/scenario.hpp"
 #include "gpusched/sim/simulator.hpp"
+#include "model/disruption.hpp"
 
 namespace gpusched::sim {
 
@@ -84,6 +85,7 @@ class Simulation final : public SchedulerHooks {
   void reconcile_all();
   /// The disruption controller: every budget's disruptionsAllowed from the pods now.
   void refresh_budgets();
+  [[nodiscard]] PdbStatus budget_status(const PodDisruptionBudget& pdb) const;
   void apply_priority_class(PriorityClass pc, const std::string& pointer);
   void reconcile_deployment(const std::string& key);
   void reconcile_replicaset(const std::string& key);

@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "gpusched/framework/node_info.hpp"
@@ -69,8 +70,8 @@ class ClusterState {
   /// Sets (or, with "", clears) a pod's status.nominatedNodeName. Unbound pods with a nomination
   /// are what the scheduling queue's nominator tracks (pkg/scheduler/backend/queue/nominator.go).
   void nominate(PodInfo& info, const std::string& node_name);
-  /// Unbound pods nominated to a node, in nomination order.
-  [[nodiscard]] const std::vector<PodInfo*>& nominated_pods(std::string_view node_name) const;
+  /// Unbound pods nominated to a node (its interned name), in nomination order.
+  [[nodiscard]] const std::vector<PodInfo*>& nominated_pods(StrId node_name) const;
 
   /// The PodDisruptionBudgets with their current disruptionsAllowed, kept by the simulation.
   void set_budgets(std::vector<BudgetInfo> budgets);
@@ -99,7 +100,8 @@ class ClusterState {
   std::vector<std::string> zones_;  // node tree: zone keys in order of first appearance
   std::map<std::string, std::vector<NodeInfo*>, std::less<>> zone_nodes_;
   std::map<std::string, std::unique_ptr<PodInfo>, std::less<>> pods_;
-  std::map<std::string, std::vector<PodInfo*>, std::less<>> nominated_;  // by node name
+  // By interned node name: looked up per node in the Filter loop, never iterated.
+  std::unordered_map<StrId, std::vector<PodInfo*>> nominated_;
   std::vector<BudgetInfo> budgets_;
   std::uint64_t generation_ = 1;
   std::uint64_t pod_sequence_ = 0;

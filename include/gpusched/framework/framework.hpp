@@ -80,7 +80,7 @@ class Framework {
                                                const NodeInfo& node, NodeStatus& status) const;
 
   /// RunPostFilterPlugins: Success from the first plugin that succeeds; an
-  /// UnschedulableAndUnresolvable status stops; Unschedulable messages are collected.
+  /// UnschedulableAndUnresolvable or Error status stops; Unschedulable messages are collected.
   [[nodiscard]] PostFilterResult run_post_filter(CycleState& state, const PodInfo& pod,
                                                  const Diagnosis& diagnosis);
 

@@ -62,10 +62,21 @@ struct EventExpectation {
   std::optional<std::string> message_contains;
 };
 
+/// `{"pdb": "ns/name", "disruptionsAllowed": 1, ...}`: a PodDisruptionBudget's status as the
+/// disruption controller computes it; fields left out are not checked.
+struct PdbExpectation {
+  std::string pdb;  ///< "ns/name"
+  std::optional<std::int32_t> disruptions_allowed;
+  std::optional<std::int32_t> current_healthy;
+  std::optional<std::int32_t> desired_healthy;
+  std::optional<std::int32_t> expected_pods;
+};
+
 struct Expectation {
   std::optional<TimeMs> at;  ///< nullopt: "end"
   std::string pointer;       ///< e.g. "/expect/2"
-  std::variant<PodExpectation, PodsExpectation, NodeExpectation, EventExpectation> check;
+  std::variant<PodExpectation, PodsExpectation, NodeExpectation, EventExpectation, PdbExpectation>
+      check;
 };
 
 struct Scenario {
