@@ -297,8 +297,8 @@ PostFilterResult DefaultPreemption::post_filter(CycleState& state, const PodInfo
     // nomination, if any, is cleared.
     dry_run_statuses.absent = NodeStatus{Code::UnschedulableAndUnresolvable, kName, {not_helpful_}};
     return {Code::Unschedulable,
-            "preemption: " + fit_error_message(handle_.cluster.node_list().size(),
-                                               dry_run_statuses, handle_.cluster.pool()),
+            "preemption: " + fit_error_message(handle_.cluster.node_list().size(), dry_run_statuses,
+                                               handle_.cluster.pool()),
             std::string()};
   }
   const Candidate& best = pick_one(candidates);

@@ -74,7 +74,7 @@ void Simulation::reconcile_deployment(const std::string& key) {
     ReplicaSet rs;
     rs.metadata.name = rs_name;
     rs.metadata.namespace_ = d.metadata.namespace_;
-    rs.metadata.uid = new_uid("ReplicaSet", rs_key);
+    rs.metadata.uid = new_uid();
     rs.metadata.creation_ms = now_;
     rs.metadata.labels = d.template_.metadata.labels;
     rs.metadata.labels["pod-template-hash"] = hash;

@@ -65,10 +65,8 @@ void Simulation::input_error(const std::string& pointer, const std::string& reas
   throw InputError(scenario_.source, pointer, reason);
 }
 
-std::string Simulation::new_uid(std::string_view kind, std::string_view name) {
-  // Deterministic, UUID-shaped: the counter makes it unique, the name makes it readable in dumps.
-  (void)kind;
-  (void)name;
+std::string Simulation::new_uid() {
+  // Deterministic and UUID-shaped: one counter for every object, in creation order.
   char buf[40];
   std::snprintf(buf, sizeof buf, "00000000-0000-4000-8000-%012llx",
                 static_cast<unsigned long long>(++uid_counter_));
@@ -112,7 +110,7 @@ void Simulation::apply(Object object, const std::string& pointer) {
     const std::string key = key_of(meta);
     auto it = deployments_.find(key);
     d->metadata.uid =
-        it != deployments_.end() ? it->second.metadata.uid : new_uid("Deployment", key);
+        it != deployments_.end() ? it->second.metadata.uid : new_uid();
     d->metadata.creation_ms = it != deployments_.end() ? it->second.metadata.creation_ms : now_;
     deployments_[key] = std::move(*d);
     reconcile_deployment(key);
@@ -120,7 +118,7 @@ void Simulation::apply(Object object, const std::string& pointer) {
     const std::string key = key_of(meta);
     auto it = replicasets_.find(key);
     rs->metadata.uid =
-        it != replicasets_.end() ? it->second.metadata.uid : new_uid("ReplicaSet", key);
+        it != replicasets_.end() ? it->second.metadata.uid : new_uid();
     rs->metadata.creation_ms = it != replicasets_.end() ? it->second.metadata.creation_ms : now_;
     replicasets_[key] = std::move(*rs);
     reconcile_replicaset(key);
@@ -130,7 +128,7 @@ void Simulation::apply(Object object, const std::string& pointer) {
     const std::string key = key_of(meta);
     auto it = budgets_.find(key);
     pdb->metadata.uid =
-        it != budgets_.end() ? it->second.metadata.uid : new_uid("PodDisruptionBudget", key);
+        it != budgets_.end() ? it->second.metadata.uid : new_uid();
     pdb->metadata.creation_ms = it != budgets_.end() ? it->second.metadata.creation_ms : now_;
     budgets_[key] = std::move(*pdb);
   } else if (auto* job = std::get_if<Job>(&object)) {
@@ -141,7 +139,7 @@ void Simulation::apply(Object object, const std::string& pointer) {
       job->metadata.creation_ms = it->second.job.metadata.creation_ms;
       it->second.job = std::move(*job);
     } else {
-      job->metadata.uid = new_uid("Job", key);
+      job->metadata.uid = new_uid();
       job->metadata.creation_ms = now_;
       jobs_[key] = JobState{std::move(*job), 0, false};
     }
@@ -155,7 +153,7 @@ void Simulation::apply_priority_class(PriorityClass pc, const std::string& point
                    [&](const PriorityClass& c) { return c.metadata.name == pc.metadata.name; });
   if (auto error = admit_priority_class(pc, priority_classes_)) input_error(pointer, *error);
   if (it == priority_classes_.end()) {
-    pc.metadata.uid = new_uid("PriorityClass", pc.metadata.name);
+    pc.metadata.uid = new_uid();
     pc.metadata.creation_ms = now_;
     priority_classes_.push_back(std::move(pc));
     return;
@@ -213,7 +211,7 @@ void Simulation::apply_node(Node node) {
     update_node(*existing, std::move(node));
     return;
   }
-  node.metadata.uid = new_uid("Node", node.metadata.name);
+  node.metadata.uid = new_uid();
   node.metadata.creation_ms = now_;
   NodeInfo& info = cluster_.add_node(std::move(node));
   // Pods bound to this name before it existed start now.
@@ -263,7 +261,7 @@ PodInfo& Simulation::create_pod(Pod pod, const std::string& pointer,
     input_error("", "the scenario creates more than " + std::to_string(kMaxPodsPerRun) +
                         " pods by " + format_duration(now_) + " (gpusched limit)");
   }
-  if (pod.metadata.uid.empty()) pod.metadata.uid = new_uid("Pod", pod.metadata.name);
+  if (pod.metadata.uid.empty()) pod.metadata.uid = new_uid();
   pod.metadata.creation_ms = now_;
   const bool prebound = !pod.spec.node_name.empty();
   PodInfo& info = cluster_.add_pod(std::move(pod));
@@ -347,12 +345,15 @@ void Simulation::preempt(const PodInfo& preemptor, const NodeInfo& node,
                          const std::vector<PodInfo*>& victims) {
   PreemptionRecord record{now_, key_of(preemptor.pod.metadata), node.node.metadata.name, {}};
   for (PodInfo* victim : victims) {
-    const auto gpus = pod_requests(victim->pod.spec);
-    auto gpu = gpus.find(resource::kGpu);
-    record.victims.push_back(VictimRecord{
-        key_of(victim->pod.metadata), victim->priority, gpu == gpus.end() ? 0 : gpu->second.value(),
-        victim->pod.status.start_ms ? now_ - *victim->pod.status.start_ms : 0});
+    // A victim already terminating needs no second deletion (prepareCandidateAsync skips the API
+    // call), and its lost work was counted when its deletion began.
     if (victim->pod.metadata.deletion_ms) continue;
+    const auto requests = pod_requests(victim->pod.spec);
+    auto gpu = requests.find(resource::kGpu);
+    record.victims.push_back(VictimRecord{
+        key_of(victim->pod.metadata), victim->priority,
+        gpu == requests.end() ? 0 : gpu->second.value(),
+        victim->pod.status.start_ms ? now_ - *victim->pod.status.start_ms : 0});
     // prepareCandidate: DisruptionTarget condition, the Preempted event, a graceful deletion.
     victim->pod.status.conditions.push_back(PodCondition{
         "DisruptionTarget", "True", "PreemptionByScheduler",

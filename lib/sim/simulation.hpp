@@ -97,7 +97,7 @@ class Simulation final : public SchedulerHooks {
   // Expectations and the result
   [[nodiscard]] ExpectationResult check(std::size_t index) const;
   [[nodiscard]] SimulationResult result() const;
-  [[nodiscard]] std::string new_uid(std::string_view kind, std::string_view name);
+  [[nodiscard]] std::string new_uid();
 
   const Scenario& scenario_;
   SchedulerConfig config_;

@@ -108,3 +108,43 @@ TEST_CASE("write_json prints empty lists and survives invalid UTF-8", "[report]"
 
 }  // namespace
 }  // namespace gpusched::report
+
+namespace gpusched::report {
+namespace {
+
+SimulationResult with_preemptions() {
+  SimulationResult result = test::sample_result();
+  // serving evicts a 2-GPU pod that ran 90 s and a CPU-only pod that ran 10 s.
+  result.preemptions.push_back(PreemptionRecord{
+      60000, "ml/serving", "gpu-1",
+      {VictimRecord{"ml/train", 100, 2, 90000}, VictimRecord{"ml/etl", 50, 0, 10000}}});
+  return result;
+}
+
+TEST_CASE("write_json reports preemptions and the GPU time their victims lose", "[report]") {
+  const Json json = Json::parse(json_text(with_preemptions()));
+  CHECK(json["preemptionCount"] == 1);
+  CHECK(json["lostGpuTime"] == "3m");
+  const Json& p = json["preemptions"][0];
+  CHECK(p["time"] == "1m");
+  CHECK(p["preemptor"] == "ml/serving");
+  CHECK(p["node"] == "gpu-1");
+  REQUIRE(p["victims"].size() == 2);
+  CHECK(p["victims"][0]["pod"] == "ml/train");
+  CHECK(p["victims"][0]["gpus"] == 2);
+  CHECK(p["victims"][0]["ran"] == "1m30s");
+  CHECK(p["victims"][0]["lostGpuTime"] == "3m");
+  CHECK(p["victims"][1]["lostGpuTime"] == "0s");
+}
+
+TEST_CASE("write_table lists each victim and the total lost GPU time", "[report]") {
+  std::ostringstream out;
+  write_table(out, with_preemptions());
+  const std::string text = out.str();
+  CHECK(text.find("PREEMPTIONS\n") != std::string::npos);
+  CHECK(text.find("ml/train") != std::string::npos);
+  CHECK(text.find("1 preemption(s), 2 victim(s), 3m of GPU time lost\n") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpusched::report
