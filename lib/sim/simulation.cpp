@@ -109,17 +109,13 @@ void Simulation::apply(Object object, const std::string& pointer) {
   } else if (auto* d = std::get_if<Deployment>(&object)) {
     const std::string key = key_of(meta);
     auto it = deployments_.find(key);
-    d->metadata.uid =
-        it != deployments_.end() ? it->second.metadata.uid : new_uid();
-    d->metadata.creation_ms = it != deployments_.end() ? it->second.metadata.creation_ms : now_;
+    stamp(meta, it == deployments_.end() ? nullptr : &it->second.metadata);
     deployments_[key] = std::move(*d);
     reconcile_deployment(key);
   } else if (auto* rs = std::get_if<ReplicaSet>(&object)) {
     const std::string key = key_of(meta);
     auto it = replicasets_.find(key);
-    rs->metadata.uid =
-        it != replicasets_.end() ? it->second.metadata.uid : new_uid();
-    rs->metadata.creation_ms = it != replicasets_.end() ? it->second.metadata.creation_ms : now_;
+    stamp(meta, it == replicasets_.end() ? nullptr : &it->second.metadata);
     replicasets_[key] = std::move(*rs);
     reconcile_replicaset(key);
   } else if (auto* pc = std::get_if<PriorityClass>(&object)) {
@@ -127,24 +123,24 @@ void Simulation::apply(Object object, const std::string& pointer) {
   } else if (auto* pdb = std::get_if<PodDisruptionBudget>(&object)) {
     const std::string key = key_of(meta);
     auto it = budgets_.find(key);
-    pdb->metadata.uid =
-        it != budgets_.end() ? it->second.metadata.uid : new_uid();
-    pdb->metadata.creation_ms = it != budgets_.end() ? it->second.metadata.creation_ms : now_;
+    stamp(meta, it == budgets_.end() ? nullptr : &it->second.metadata);
     budgets_[key] = std::move(*pdb);
   } else if (auto* job = std::get_if<Job>(&object)) {
     const std::string key = key_of(meta);
     auto it = jobs_.find(key);
+    stamp(meta, it == jobs_.end() ? nullptr : &it->second.job.metadata);
     if (it != jobs_.end()) {
-      job->metadata.uid = it->second.job.metadata.uid;
-      job->metadata.creation_ms = it->second.job.metadata.creation_ms;
       it->second.job = std::move(*job);
     } else {
-      job->metadata.uid = new_uid();
-      job->metadata.creation_ms = now_;
       jobs_[key] = JobState{std::move(*job), 0, false};
     }
     reconcile_job(key);
   }
+}
+
+void Simulation::stamp(ObjectMeta& meta, const ObjectMeta* existing) {
+  meta.uid = existing != nullptr ? existing->uid : new_uid();
+  meta.creation_ms = existing != nullptr ? existing->creation_ms : now_;
 }
 
 void Simulation::apply_priority_class(PriorityClass pc, const std::string& pointer) {
@@ -152,9 +148,8 @@ void Simulation::apply_priority_class(PriorityClass pc, const std::string& point
       std::find_if(priority_classes_.begin(), priority_classes_.end(),
                    [&](const PriorityClass& c) { return c.metadata.name == pc.metadata.name; });
   if (auto error = admit_priority_class(pc, priority_classes_)) input_error(pointer, *error);
+  stamp(pc.metadata, it == priority_classes_.end() ? nullptr : &it->metadata);
   if (it == priority_classes_.end()) {
-    pc.metadata.uid = new_uid();
-    pc.metadata.creation_ms = now_;
     priority_classes_.push_back(std::move(pc));
     return;
   }
@@ -167,8 +162,6 @@ void Simulation::apply_priority_class(PriorityClass pc, const std::string& point
     input_error(pointer, prefix + "preemptionPolicy: Invalid value: \"" + pc.preemption_policy +
                              "\": field is immutable");
   }
-  pc.metadata.uid = it->metadata.uid;
-  pc.metadata.creation_ms = it->metadata.creation_ms;
   *it = std::move(pc);
 }
 
@@ -205,14 +198,12 @@ void Simulation::refresh_budgets() {
 }
 
 void Simulation::apply_node(Node node) {
-  if (NodeInfo* existing = cluster_.find_node(node.metadata.name)) {
-    node.metadata.uid = existing->node.metadata.uid;
-    node.metadata.creation_ms = existing->node.metadata.creation_ms;
+  NodeInfo* existing = cluster_.find_node(node.metadata.name);
+  stamp(node.metadata, existing == nullptr ? nullptr : &existing->node.metadata);
+  if (existing != nullptr) {
     update_node(*existing, std::move(node));
     return;
   }
-  node.metadata.uid = new_uid();
-  node.metadata.creation_ms = now_;
   NodeInfo& info = cluster_.add_node(std::move(node));
   // Pods bound to this name before it existed start now.
   for (PodInfo* pod : info.pods) {
@@ -241,8 +232,7 @@ void Simulation::apply_pod(Pod pod, const std::string& pointer) {
     input_error(pointer, "Pod \"" + key_of(pod.metadata) +
                              "\" is invalid: spec.nodeName: may not change once set");
   }
-  pod.metadata.uid = existing->pod.metadata.uid;
-  pod.metadata.creation_ms = existing->pod.metadata.creation_ms;
+  stamp(pod.metadata, &existing->pod.metadata);
   pod.metadata.deletion_ms = existing->pod.metadata.deletion_ms;
   pod.metadata.owner_references = existing->pod.metadata.owner_references;
   pod.spec.node_name = existing->pod.spec.node_name;

@@ -98,6 +98,9 @@ class Simulation final : public SchedulerHooks {
   [[nodiscard]] ExpectationResult check(std::size_t index) const;
   [[nodiscard]] SimulationResult result() const;
   [[nodiscard]] std::string new_uid();
+  /// Gives an applied object its identity: the existing object's uid and creation time when it
+  /// replaces one, new ones otherwise.
+  void stamp(ObjectMeta& meta, const ObjectMeta* existing);
 
   const Scenario& scenario_;
   SchedulerConfig config_;
