@@ -243,3 +243,47 @@ TEST_CASE("check counts a scenario without expectations as failed", "[cli]") {
 
 }  // namespace
 }  // namespace gpusched::cli
+
+namespace gpusched::cli {
+namespace {
+
+TEST_CASE("errors found while replaying exit 2 with the API server's words", "[cli]") {
+  struct Row {
+    const char* name;
+    const char* scenario;
+    const char* error;
+  };
+  const std::vector<Row> rows{
+      {"unknown PriorityClass",
+       R"({"name": "x", "cluster": [
+            {"kind": "Pod", "metadata": {"name": "p"},
+             "spec": {"priorityClassName": "missing", "containers": [{"name": "c"}]}}]})",
+       "/cluster/0: pods \"p\" is forbidden: no PriorityClass with name missing was found"},
+      {"spec.priority that differs from its class",
+       R"({"name": "x", "cluster": [
+            {"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass",
+             "metadata": {"name": "high"}, "value": 1000},
+            {"kind": "Pod", "metadata": {"name": "p"},
+             "spec": {"priorityClassName": "high", "priority": 5, "containers": [{"name": "c"}]}}]})",
+       "/cluster/1: pods \"p\" is forbidden: the integer value of priority (5) must not be "
+       "provided "
+       "in pod spec; priority admission controller computed 1000 from the given PriorityClass "
+       "name"},
+      {"deleting what does not exist then",
+       R"({"name": "x", "timeline": [{"at": "30s", "delete": {"kind": "Pod", "name": "ghost"}}]})",
+       "/timeline/0: Pod \"default/ghost\" does not exist at 30s"},
+  };
+  for (const Row& row : rows) {
+    DYNAMIC_SECTION(row.name) {
+      TempDir dir;
+      const std::string file = dir.write("s.json", row.scenario);
+      const Outcome outcome = run_cli({"replay", file});
+      CHECK(outcome.code == 2);
+      CHECK(outcome.out.empty());
+      CHECK(outcome.err == "gpusched: error: " + file + ": " + row.error + "\n");
+    }
+  }
+}
+
+}  // namespace
+}  // namespace gpusched::cli
