@@ -42,7 +42,7 @@ TEST_CASE("PriorityClass parses as scheduling.k8s.io/v1 writes it", "[io][policy
   CHECK(ref_of(object).to_string() == "PriorityClass/high");
   CHECK_FALSE(is_namespaced("PriorityClass"));
 
-  const auto& bare =
+  const PriorityClass bare =
       std::get<PriorityClass>(parse(R"({"kind": "PriorityClass", "metadata": {"name": "zero"}})"));
   CHECK(bare.value == 0);
   CHECK_FALSE(bare.global_default);
