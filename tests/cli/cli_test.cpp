@@ -241,12 +241,6 @@ TEST_CASE("check counts a scenario without expectations as failed", "[cli]") {
   CHECK(outcome.out == "FAIL " + file + " (bare): no expectations\n0 passed, 1 failed\n");
 }
 
-}  // namespace
-}  // namespace gpusched::cli
-
-namespace gpusched::cli {
-namespace {
-
 TEST_CASE("errors found while replaying exit 2 with the API server's words", "[cli]") {
   struct Row {
     const char* name;

@@ -1,4 +1,5 @@
 #include "io/object_json.hpp"
+#include "unit/io/object_text.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -10,11 +11,8 @@
 namespace gpusched {
 namespace {
 
-/// Parses one object from JSON text, as a cluster entry would be.
 Object parse(const std::string& text) {
-  io::JsonSource source("o.json", text);
-  const nlohmann::json document = source.parse();
-  return io::parse_object(io::JsonNode(source, document, ""));
+  return test::parse_object_text(text);
 }
 
 const char* const kRichObjects = R"({"name": "rich", "cluster": [

@@ -8,14 +8,13 @@
 #include "gpusched/error.hpp"
 #include "gpusched/io/scenario_loader.hpp"
 #include "io/object_json.hpp"
+#include "unit/io/object_text.hpp"
 
 namespace gpusched {
 namespace {
 
 Object parse(const std::string& text) {
-  io::JsonSource source("o.json", text);
-  const nlohmann::json document = source.parse();
-  return io::parse_object(io::JsonNode(source, document, ""));
+  return test::parse_object_text(text);
 }
 
 IntOrPercent count(std::int32_t value) {
