@@ -96,7 +96,6 @@ void ClusterState::update_node(NodeInfo& info, Node node) {
     zone_nodes_[new_zone].push_back(&info);
     node_list_dirty_ = true;
   }
-  ++info.generation;
   ++generation_;
 }
 

@@ -18,7 +18,6 @@ void NodeInfo::add_pod(PodInfo& pod) {
   nonzero_memory += pod.nonzero_memory;
   pods.push_back(&pod);
   used_ports.insert(used_ports.end(), pod.host_ports.begin(), pod.host_ports.end());
-  ++generation;
 }
 
 void NodeInfo::remove_pod(const PodInfo& pod) {
@@ -30,7 +29,6 @@ void NodeInfo::remove_pod(const PodInfo& pod) {
     auto it = std::find(used_ports.begin(), used_ports.end(), p);
     if (it != used_ports.end()) used_ports.erase(it);
   }
-  ++generation;
 }
 
 std::int64_t PodInfo::request(ResId id) const noexcept {

@@ -45,7 +45,6 @@ struct NodeInfo {
   std::int64_t allowed_pods = 0;    ///< allocatable "pods"
   std::vector<PodInfo*> pods;       ///< pods holding the node: bound, not Succeeded/Failed
   std::vector<HostPort> used_ports;
-  std::uint64_t generation = 0;  ///< bumped on every change of this node or its pods
 
   /// The interned value of a label, or StringPool::kMissing.
   [[nodiscard]] StrId label(StrId key) const noexcept;

@@ -54,7 +54,6 @@ struct PodInfo {
   std::vector<std::pair<std::int32_t, TermInfo>> preferred_terms;
   std::vector<HostPort> host_ports;   ///< ports with hostPort > 0
   NodeInfo* node = nullptr;           ///< the node it holds, if any
-  std::uint64_t generation_seen = 0;  ///< cluster generation of its last scheduling attempt
 
   /// The request for one resource in milli-units (0 when not requested).
   [[nodiscard]] std::int64_t request(ResId id) const noexcept;
