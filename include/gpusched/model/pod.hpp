@@ -60,9 +60,49 @@ struct NodeAffinity {
   friend bool operator==(const NodeAffinity&, const NodeAffinity&) = default;
 };
 
+/// core/v1 PodAffinityTerm: pods matching the selector in the namespaces, co-located (or not)
+/// within the topology domain named by topologyKey.
+struct PodAffinityTerm {
+  std::optional<LabelSelector> label_selector;  ///< nullopt selects no pod
+  std::vector<std::string> namespaces;         ///< empty with no selector: the pod's namespace
+  std::optional<LabelSelector> namespace_selector;  ///< empty selector: every namespace
+  std::string topology_key;
+  std::vector<std::string> match_label_keys;
+  std::vector<std::string> mismatch_label_keys;
+  friend bool operator==(const PodAffinityTerm&, const PodAffinityTerm&) = default;
+};
+
+struct WeightedPodAffinityTerm {
+  std::int32_t weight = 0;
+  PodAffinityTerm term;
+  friend bool operator==(const WeightedPodAffinityTerm&, const WeightedPodAffinityTerm&) = default;
+};
+
+/// core/v1 PodAffinity and PodAntiAffinity share this shape.
+struct PodAffinity {
+  std::vector<PodAffinityTerm> required;  ///< requiredDuringSchedulingIgnoredDuringExecution
+  std::vector<WeightedPodAffinityTerm> preferred;
+  friend bool operator==(const PodAffinity&, const PodAffinity&) = default;
+};
+
 struct Affinity {
   std::optional<NodeAffinity> node_affinity;
+  std::optional<PodAffinity> pod_affinity;
+  std::optional<PodAffinity> pod_anti_affinity;
   friend bool operator==(const Affinity&, const Affinity&) = default;
+};
+
+/// core/v1 TopologySpreadConstraint.
+struct TopologySpreadConstraint {
+  std::int32_t max_skew = 0;
+  std::string topology_key;
+  std::string when_unsatisfiable;  ///< "DoNotSchedule" or "ScheduleAnyway"
+  std::optional<LabelSelector> label_selector;
+  std::optional<std::int32_t> min_domains;
+  std::string node_affinity_policy;  ///< "Honor" (default) or "Ignore"
+  std::string node_taints_policy;    ///< "Ignore" (default) or "Honor"
+  std::vector<std::string> match_label_keys;
+  friend bool operator==(const TopologySpreadConstraint&, const TopologySpreadConstraint&) = default;
 };
 
 struct PodSpec {
@@ -72,6 +112,7 @@ struct PodSpec {
   Labels node_selector;
   Affinity affinity;
   std::vector<Toleration> tolerations;
+  std::vector<TopologySpreadConstraint> topology_spread_constraints;
   std::optional<std::int32_t> priority;
   std::string priority_class_name;
   std::string preemption_policy;  ///< "PreemptLowerPriority" (default) or "Never"
