@@ -209,15 +209,19 @@ Code Framework::run_filter_with_nominated(const CycleState& state, const PodInfo
   if (std::none_of(nominated.begin(), nominated.end(), yields_to)) {
     return run_filter(state, pod, node, status);
   }
-  NodeInfo with_nominated = node;
-  CycleState state_with = state;
-  for (PodInfo* other : nominated) {
-    if (!yields_to(other)) continue;
-    with_nominated.add_pod(*other);
-    for (const PreFilterPlugin* p : pre_filter_)
-      p->add_pod(state_with, pod, *other, with_nominated);
+  Code code = Code::Success;
+  {
+    ScopedNodeEdit edit(node);
+    NodeInfo& with_nominated = edit.node();
+    CycleState state_with = state;
+    for (PodInfo* other : nominated) {
+      if (!yields_to(other)) continue;
+      with_nominated.add_pod(*other);
+      for (const PreFilterPlugin* p : pre_filter_)
+        p->add_pod(state_with, pod, *other, with_nominated);
+    }
+    code = run_filter(state_with, pod, with_nominated, status);
   }
-  const Code code = run_filter(state_with, pod, with_nominated, status);
   if (code != Code::Success) return code;
   return run_filter(state, pod, node, status);
 }

@@ -31,6 +31,22 @@ void NodeInfo::remove_pod(const PodInfo& pod) {
   }
 }
 
+ScopedNodeEdit::ScopedNodeEdit(const NodeInfo& node)
+    : node_(const_cast<NodeInfo&>(node)),
+      pods_(node.pods),
+      requested_(node.requested),
+      nonzero_cpu_(node.nonzero_cpu),
+      nonzero_memory_(node.nonzero_memory),
+      used_ports_(node.used_ports) {}
+
+ScopedNodeEdit::~ScopedNodeEdit() {
+  node_.pods = std::move(pods_);
+  node_.requested = std::move(requested_);
+  node_.nonzero_cpu = nonzero_cpu_;
+  node_.nonzero_memory = nonzero_memory_;
+  node_.used_ports = std::move(used_ports_);
+}
+
 std::int64_t PodInfo::request(ResId id) const noexcept {
   for (const auto& r : requests) {
     if (r.id == id) return r.milli;

@@ -87,7 +87,6 @@ std::string DefaultPreemption::eligibility(const PodInfo& pod, const Diagnosis& 
 Code DefaultPreemption::select_victims(const CycleState& state, const PodInfo& pod,
                                        const NodeInfo& node, Candidate& candidate,
                                        NodeStatus& status) const {
-  NodeInfo copy = node;  // a dry-run on a copy, as upstream snapshots the NodeInfo
   CycleState state_copy = state;
   Framework& fwk = *handle_.framework;
   std::vector<PodInfo*> potential;
@@ -100,18 +99,21 @@ Code DefaultPreemption::select_victims(const CycleState& state, const PodInfo& p
     status.reasons.assign(1, no_victims_);
     return status.code;
   }
+  // The dry-run edits the node in place and restores it on return.
+  ScopedNodeEdit edit(node);
+  NodeInfo& trial = edit.node();
   auto remove = [&](PodInfo* p) {
-    copy.remove_pod(*p);
+    trial.remove_pod(*p);
     for (const PreFilterPlugin* pf : fwk.pre_filter_plugins())
-      pf->remove_pod(state_copy, pod, *p, copy);
+      pf->remove_pod(state_copy, pod, *p, trial);
   };
   auto add = [&](PodInfo* p) {
-    copy.add_pod(*p);
+    trial.add_pod(*p);
     for (const PreFilterPlugin* pf : fwk.pre_filter_plugins())
-      pf->add_pod(state_copy, pod, *p, copy);
+      pf->add_pod(state_copy, pod, *p, trial);
   };
   for (PodInfo* p : potential) remove(p);
-  if (fwk.run_filter_with_nominated(state_copy, pod, copy, status) != Code::Success)
+  if (fwk.run_filter_with_nominated(state_copy, pod, trial, status) != Code::Success)
     return status.code;
   // Reprieve as many as possible: first the pods whose eviction would violate a budget, then the
   // others, the most important first in each group.
@@ -121,7 +123,8 @@ Code DefaultPreemption::select_victims(const CycleState& state, const PodInfo& p
   NodeStatus scratch;
   auto reprieve = [&](PodInfo* p) {
     add(p);
-    if (fwk.run_filter_with_nominated(state_copy, pod, copy, scratch) == Code::Success) return true;
+    if (fwk.run_filter_with_nominated(state_copy, pod, trial, scratch) == Code::Success)
+      return true;
     remove(p);
     candidate.victims.push_back(p);
     return false;

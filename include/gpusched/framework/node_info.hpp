@@ -55,4 +55,26 @@ struct NodeInfo {
   void remove_pod(const PodInfo& pod);
 };
 
+/// Restores what add_pod / remove_pod change when it goes out of scope, so that a dry-run
+/// (preemption's victim search, nominated pods in Filter) can edit the live node instead of
+/// copying it whole as upstream's NodeInfo.Snapshot() does. Scopes nest.
+class ScopedNodeEdit {
+ public:
+  /// The node is not const: nodes are owned by ClusterState and only lent out as const.
+  explicit ScopedNodeEdit(const NodeInfo& node);
+  ~ScopedNodeEdit();
+  ScopedNodeEdit(const ScopedNodeEdit&) = delete;
+  ScopedNodeEdit& operator=(const ScopedNodeEdit&) = delete;
+
+  [[nodiscard]] NodeInfo& node() noexcept { return node_; }
+
+ private:
+  NodeInfo& node_;
+  std::vector<PodInfo*> pods_;
+  ResVec requested_;
+  std::int64_t nonzero_cpu_;
+  std::int64_t nonzero_memory_;
+  std::vector<HostPort> used_ports_;
+};
+
 }  // namespace gpusched
