@@ -8,6 +8,16 @@
 namespace gpusched {
 namespace {
 
+bool has_pod_affinity(const Pod& pod) {
+  return pod.spec.affinity.pod_affinity.has_value() ||
+         pod.spec.affinity.pod_anti_affinity.has_value();
+}
+
+bool has_required_anti_affinity(const Pod& pod) {
+  const auto& anti = pod.spec.affinity.pod_anti_affinity;
+  return anti.has_value() && !anti->required.empty();
+}
+
 constexpr std::int64_t kDefaultMaxPods = 110;  // kubelet --max-pods default
 // pkg/scheduler/util/pod_resources.go: DefaultMilliCPURequest, DefaultMemoryRequest.
 constexpr std::int64_t kDefaultMilliCpuRequest = 100;
@@ -100,7 +110,11 @@ void ClusterState::update_node(NodeInfo& info, Node node) {
 }
 
 void ClusterState::remove_node(NodeInfo& info) {
-  for (PodInfo* pod : info.pods) pod->node = nullptr;
+  for (PodInfo* pod : info.pods) {
+    pod->node = nullptr;
+    with_affinity_ -= has_pod_affinity(pod->pod) ? 1 : 0;
+    with_required_anti_affinity_ -= has_required_anti_affinity(pod->pod) ? 1 : 0;
+  }
   const std::string zone = zone_key(info.node);
   auto& list = zone_nodes_[zone];
   std::erase(list, &info);
@@ -260,14 +274,58 @@ PodInfo* ClusterState::find_pod(std::string_view namespace_, std::string_view na
   return it == pods_.end() ? nullptr : it->second.get();
 }
 
+void ClusterState::apply_namespace(ObjectMeta meta) {
+  std::string name = meta.name;
+  namespaces_.insert_or_assign(std::move(name), std::move(meta));
+  ++generation_;
+}
+
+bool ClusterState::remove_namespace(std::string_view name) {
+  auto it = namespaces_.find(name);
+  if (it == namespaces_.end()) return false;
+  namespaces_.erase(it);
+  ++generation_;
+  return true;
+}
+
+const ObjectMeta* ClusterState::find_namespace(std::string_view name) const noexcept {
+  auto it = namespaces_.find(name);
+  return it == namespaces_.end() ? nullptr : &it->second;
+}
+
+const Labels& ClusterState::namespace_labels(std::string_view name) const {
+  if (auto it = namespaces_.find(name); it != namespaces_.end()) return it->second.labels;
+  auto it = implicit_namespaces_.find(name);
+  if (it == implicit_namespaces_.end()) {
+    it = implicit_namespaces_
+             .emplace(std::string(name),
+                      Labels{{std::string("kubernetes.io/metadata.name"), std::string(name)}})
+             .first;
+  }
+  return it->second;
+}
+
+std::vector<std::string_view> ClusterState::namespace_names() const {
+  std::vector<std::string_view> out;
+  for (const auto& [name, meta] : namespaces_) out.push_back(name);
+  for (const auto& [key, pod] : pods_) out.push_back(pod->pod.metadata.namespace_);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
 void ClusterState::hold(PodInfo& pod, NodeInfo& node) {
   node.add_pod(pod);
   pod.node = &node;
+  with_affinity_ += has_pod_affinity(pod.pod) ? 1 : 0;
+  with_required_anti_affinity_ += has_required_anti_affinity(pod.pod) ? 1 : 0;
 }
 
 void ClusterState::unhold(PodInfo& pod) {
   pod.node->remove_pod(pod);
   pod.node = nullptr;
+  with_affinity_ -= has_pod_affinity(pod.pod) ? 1 : 0;
+  with_required_anti_affinity_ -= has_required_anti_affinity(pod.pod) ? 1 : 0;
 }
 
 void ClusterState::compile_pod(PodInfo& info) {

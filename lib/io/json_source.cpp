@@ -228,6 +228,15 @@ int line_at(std::string_view text, std::size_t offset) noexcept {
 }
 
 int JsonSource::line_of(std::string_view pointer) const {
+  if (lines_ != nullptr) {
+    std::string key(pointer);
+    while (true) {
+      if (auto it = lines_->find(key); it != lines_->end()) return it->second;
+      if (key.empty()) return 0;
+      std::size_t slash = key.rfind('/');
+      key.resize(slash == std::string::npos ? 0 : slash);
+    }
+  }
   if (text_.empty()) return 0;
   Scanner scanner(text_);
   scanner.skip_ws();
@@ -301,6 +310,19 @@ nlohmann::json JsonSource::parse() const {
         file_, "",
         "invalid JSON at column " + std::to_string(column) + ": " + plain_parse_message(e.what()),
         line_at(text_, offset));
+  } catch (const nlohmann::json::out_of_range& e) {
+    // 406: a number beyond a double's range, such as 1e999; the error carries no position, so
+    // find the number it quotes.
+    std::string message = e.what();
+    if (std::size_t bracket = message.find("] "); bracket != std::string::npos) {
+      message.erase(0, bracket + 2);
+    }
+    std::size_t open = message.find('\'');
+    std::size_t close = message.rfind('\'');
+    std::size_t offset = open < close ? text_.find(message.substr(open + 1, close - open - 1))
+                                      : std::string_view::npos;
+    throw InputError(file_, "", "invalid JSON: " + message,
+                     offset == std::string_view::npos ? 0 : line_at(text_, offset));
   }
 }
 

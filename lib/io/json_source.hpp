@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 
 #include <nlohmann/json.hpp>
@@ -14,6 +15,9 @@ namespace gpusched::io {
 /// Deepest nesting of arrays and objects accepted; checked before nlohmann parses recursively.
 inline constexpr int kMaxJsonDepth = 64;
 
+/// The 1-based line of each value of a document read from YAML, by JSON pointer.
+using PointerLines = std::unordered_map<std::string, int>;
+
 /// A named JSON text. Errors thrown through it carry the file and, when the text is known,
 /// the line of the place they point at.
 class JsonSource {
@@ -21,12 +25,20 @@ class JsonSource {
   /// `text` must outlive the source; empty text (a patch built at run time) means lines are
   /// unknown.
   JsonSource(std::string file, std::string_view text) : file_(std::move(file)), text_(text) {}
+  /// A document read from YAML (or built otherwise) whose lines are known by pointer; `lines`
+  /// must outlive the source.
+  [[nodiscard]] static JsonSource with_lines(std::string file, const PointerLines& lines) {
+    JsonSource source(std::move(file), std::string_view{});
+    source.lines_ = &lines;
+    return source;
+  }
 
   [[nodiscard]] const std::string& file() const noexcept { return file_; }
   [[nodiscard]] std::string_view text() const noexcept { return text_; }
 
   /// 1-based line of the value at `pointer`; when the pointer leads nowhere, the line of the
-  /// deepest value on its way. 0 when the text is unknown.
+  /// deepest value on its way. 0 when the text is unknown. For a YAML document, the line
+  /// recorded for the pointer or, failing that, for its longest recorded prefix.
   [[nodiscard]] int line_of(std::string_view pointer) const;
 
   /// Throws InputError(file, pointer, reason, line_of(pointer)).
@@ -39,6 +51,7 @@ class JsonSource {
  private:
   std::string file_;
   std::string_view text_;
+  const PointerLines* lines_ = nullptr;
 };
 
 /// The reason given for input over io::kMaxFileBytes.

@@ -31,7 +31,8 @@ constexpr KindInfo kKinds[] = {{"Node", "v1"},
                                {"ReplicaSet", "apps/v1"},
                                {"Job", "batch/v1"},
                                {"PriorityClass", "scheduling.k8s.io/v1"},
-                               {"PodDisruptionBudget", "policy/v1"}};
+                               {"PodDisruptionBudget", "policy/v1"},
+                               {"Namespace", "v1"}};
 
 /// validation.IsValidPercent (k8s.io/apimachinery/pkg/util/validation/validation.go): the
 /// message for a string that does not match `[0-9]+%`.
@@ -136,6 +137,7 @@ class ObjectParser {
     if (kind_ == "Job") return parse_job();
     if (kind_ == "PriorityClass") return parse_priority_class();
     if (kind_ == "PodDisruptionBudget") return parse_pod_disruption_budget();
+    if (kind_ == "Namespace") return parse_namespace();
     if (kind_ == "Deployment") return parse_replicated<Deployment>();
     return parse_replicated<ReplicaSet>();
   }
@@ -403,6 +405,186 @@ class ObjectParser {
     return affinity;
   }
 
+  /// spec.topologySpreadConstraints, checked as validateTopologySpreadConstraints
+  /// (pkg/apis/core/validation/validation.go) does, in its order: maxSkew, topologyKey,
+  /// whenUnsatisfiable, the {topologyKey, whenUnsatisfiable} pair, minDomains, the node
+  /// inclusion policies, matchLabelKeys (ValidateMatchLabelKeysInTopologySpread), labelSelector.
+  std::vector<TopologySpreadConstraint> parse_topology_spread_constraints(
+      const JsonNode& list) const {
+    std::vector<TopologySpreadConstraint> out;
+    const std::vector<JsonNode> items = list.elements();
+    for (const JsonNode& item : items) {
+      TopologySpreadConstraint c;
+      if (auto skew = item.get("maxSkew")) c.max_skew = skew->int32();
+      if (auto key = item.get("topologyKey")) c.topology_key = key->string();
+      if (auto when = item.get("whenUnsatisfiable")) c.when_unsatisfiable = when->string();
+      if (auto selector = item.get("labelSelector")) {
+        c.label_selector = parse_label_selector(*selector);
+      }
+      if (auto min = item.get("minDomains")) c.min_domains = min->int32();
+      if (auto policy = item.get("nodeAffinityPolicy")) c.node_affinity_policy = policy->string();
+      if (auto policy = item.get("nodeTaintsPolicy")) c.node_taints_policy = policy->string();
+      if (auto keys = item.get("matchLabelKeys")) c.match_label_keys = parse_strings(*keys);
+      out.push_back(std::move(c));
+    }
+    auto place = [&](std::size_t i, std::string_view field) {
+      std::optional<JsonNode> node = items[i].get(field);
+      return node ? *node : items[i].missing(field);
+    };
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      const TopologySpreadConstraint& c = out[i];
+      if (c.max_skew <= 0) {
+        invalid(place(i, "maxSkew"), invalid_value(c.max_skew, "must be greater than zero"));
+      }
+      if (c.topology_key.empty()) {
+        invalid(place(i, "topologyKey"), required_value("can not be empty"));
+      }
+      if (c.when_unsatisfiable != "DoNotSchedule" && c.when_unsatisfiable != "ScheduleAnyway") {
+        invalid(place(i, "whenUnsatisfiable"),
+                not_supported(c.when_unsatisfiable, {"DoNotSchedule", "ScheduleAnyway"}));
+      }
+      for (std::size_t j = i + 1; j < out.size(); ++j) {
+        if (out[j].topology_key == c.topology_key &&
+            out[j].when_unsatisfiable == c.when_unsatisfiable) {
+          FieldPath path = items[i].path();
+          path.push_back({PathStep::Kind::Field, "{topologyKey, whenUnsatisfiable}", 0});
+          invalid_on(items[i], path,
+                     duplicate_value("{" + c.topology_key + ", " + c.when_unsatisfiable + "}"));
+        }
+      }
+      if (c.min_domains) {
+        if (*c.min_domains <= 0) {
+          invalid(place(i, "minDomains"),
+                  invalid_value(*c.min_domains, "must be greater than zero"));
+        }
+        if (c.when_unsatisfiable != "DoNotSchedule") {
+          invalid(place(i, "minDomains"),
+                  invalid_value(*c.min_domains,
+                                "can only use minDomains if whenUnsatisfiable=DoNotSchedule, "
+                                "not " +
+                                    c.when_unsatisfiable));
+        }
+      }
+      for (std::string_view field : {"nodeAffinityPolicy", "nodeTaintsPolicy"}) {
+        const std::string& policy =
+            field == "nodeAffinityPolicy" ? c.node_affinity_policy : c.node_taints_policy;
+        if (items[i].get(field) && policy != "Honor" && policy != "Ignore") {
+          invalid(place(i, field), not_supported(policy, {"Honor", "Ignore"}));
+        }
+      }
+      if (!c.match_label_keys.empty()) {
+        if (!c.label_selector) {
+          invalid(place(i, "matchLabelKeys"),
+                  forbidden("must not be specified when labelSelector is not set"));
+        }
+        const std::vector<JsonNode> keys = place(i, "matchLabelKeys").elements();
+        for (std::size_t k = 0; k < c.match_label_keys.size(); ++k) {
+          const std::string& key = c.match_label_keys[k];
+          for (const std::string& message : resource::qualified_name_errors(key)) {
+            invalid(keys[k], invalid_value(key, message));
+          }
+          const LabelSelector& selector = *c.label_selector;
+          const bool in_selector =
+              selector.match_labels.contains(key) ||
+              std::any_of(selector.match_expressions.begin(), selector.match_expressions.end(),
+                          [&](const SelectorRequirement& r) { return r.key == key; });
+          if (in_selector) {
+            invalid(keys[k], invalid_value(key, "exists in both matchLabelKeys and labelSelector"));
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  /// validatePodAffinityTerm (pkg/apis/core/validation/validation.go), in its order:
+  /// ValidatePodAffinityTermSelector, namespaces, validateMatchLabelKeysAndMismatchLabelKeys,
+  /// topologyKey. The first error is reported.
+  PodAffinityTerm parse_pod_affinity_term(const std::optional<JsonNode>& node,
+                                          const JsonNode& place) const {
+    PodAffinityTerm term;
+    if (node) {
+      if (auto selector = node->get("labelSelector")) {
+        term.label_selector = parse_label_selector(*selector);
+      }
+      if (auto selector = node->get("namespaceSelector")) {
+        term.namespace_selector = parse_label_selector(*selector);
+      }
+      if (auto namespaces = node->get("namespaces")) {
+        FieldPath path = place.path();
+        path.push_back(PathStep{PathStep::Kind::Field, "namespace", 0});
+        for (const JsonNode& item : namespaces->elements()) {
+          std::string name = item.string();
+          for (const std::string& message : dns1123_label_errors(name)) {
+            invalid_on(item, path, invalid_value(name, message));
+          }
+          term.namespaces.push_back(std::move(name));
+        }
+      }
+      auto label_keys = [&](std::string_view field, std::vector<std::string>& out) {
+        std::optional<JsonNode> keys = node->get(field);
+        if (!keys) return;
+        std::vector<JsonNode> items = keys->elements();
+        if (items.empty()) return;
+        if (!term.label_selector) {
+          invalid(*keys, forbidden("must not be specified when labelSelector is not set"));
+        }
+        for (const JsonNode& item : items) {
+          std::string key = item.string();
+          for (const std::string& message : resource::qualified_name_errors(key)) {
+            invalid(item, invalid_value(key, message));
+          }
+          out.push_back(std::move(key));
+        }
+      };
+      label_keys("matchLabelKeys", term.match_label_keys);
+      label_keys("mismatchLabelKeys", term.mismatch_label_keys);
+      for (std::size_t i = 0; i < term.match_label_keys.size(); ++i) {
+        const std::string& key = term.match_label_keys[i];
+        if (std::find(term.mismatch_label_keys.begin(), term.mismatch_label_keys.end(), key) !=
+            term.mismatch_label_keys.end()) {
+          invalid(node->get("matchLabelKeys")->elements()[i],
+                  invalid_value(key, "exists in both matchLabelKeys and mismatchLabelKeys"));
+        }
+      }
+    }
+    std::optional<JsonNode> key = node ? node->get("topologyKey") : std::nullopt;
+    if (key) term.topology_key = key->string();
+    if (term.topology_key.empty()) {
+      invalid(key ? *key : place.missing("topologyKey"), required_value("can not be empty"));
+    }
+    for (const std::string& message : resource::qualified_name_errors(term.topology_key)) {
+      invalid(*key, invalid_value(term.topology_key, message));
+    }
+    return term;
+  }
+
+  /// validatePodAffinity / validatePodAntiAffinity: required terms and weighted preferred terms
+  /// (validateWeightedPodAffinityTerms: weight first, then the term).
+  PodAffinity parse_pod_affinity(const JsonNode& node) const {
+    PodAffinity affinity;
+    if (auto required = node.get("requiredDuringSchedulingIgnoredDuringExecution")) {
+      for (const JsonNode& item : required->elements()) {
+        affinity.required.push_back(parse_pod_affinity_term(item, item));
+      }
+    }
+    if (auto preferred = node.get("preferredDuringSchedulingIgnoredDuringExecution")) {
+      for (const JsonNode& item : preferred->elements()) {
+        WeightedPodAffinityTerm term;
+        std::optional<JsonNode> weight = item.get("weight");
+        if (weight) term.weight = weight->int32();
+        if (term.weight <= 0 || term.weight > 100) {
+          invalid(weight ? *weight : item.missing("weight"),
+                  invalid_value(term.weight, "must be in the range 1-100"));
+        }
+        term.term =
+            parse_pod_affinity_term(item.get("podAffinityTerm"), item.missing("podAffinityTerm"));
+        affinity.preferred.push_back(std::move(term));
+      }
+    }
+    return affinity;
+  }
+
   /// pkg/apis/core/validation/validation.go ValidateTolerations.
   Toleration parse_toleration(const JsonNode& node) const {
     Toleration t;
@@ -528,11 +710,20 @@ class ObjectParser {
       if (auto node_affinity = affinity->get("nodeAffinity")) {
         spec.affinity.node_affinity = parse_node_affinity(*node_affinity);
       }
+      if (auto pod_affinity = affinity->get("podAffinity")) {
+        spec.affinity.pod_affinity = parse_pod_affinity(*pod_affinity);
+      }
+      if (auto anti_affinity = affinity->get("podAntiAffinity")) {
+        spec.affinity.pod_anti_affinity = parse_pod_affinity(*anti_affinity);
+      }
     }
     if (auto tolerations = node->get("tolerations")) {
       for (const JsonNode& item : tolerations->elements()) {
         spec.tolerations.push_back(parse_toleration(item));
       }
+    }
+    if (auto spread = node->get("topologySpreadConstraints")) {
+      spec.topology_spread_constraints = parse_topology_spread_constraints(*spread);
     }
     if (auto priority = node->get("priority")) spec.priority = priority->int32();
     if (auto name = node->get("priorityClassName")) spec.priority_class_name = name->string();
@@ -742,6 +933,20 @@ class ObjectParser {
     return job;
   }
 
+  /// v1 Namespace (cluster-scoped): ValidateNamespace checks the name is a DNS-1123 label;
+  /// SetDefaults_Namespace (pkg/apis/core/v1/defaults.go) adds the label
+  /// kubernetes.io/metadata.name=<name>.
+  Object parse_namespace() {
+    Namespace ns;
+    ns.metadata = parse_metadata(false);
+    for (const std::string& message : dns1123_label_errors(ns.metadata.name)) {
+      invalid(root_.required("metadata").required("name"),
+              invalid_value(ns.metadata.name, message));
+    }
+    ns.metadata.labels[std::string(kLabelMetadataName)] = ns.metadata.name;
+    return ns;
+  }
+
   /// scheduling.k8s.io/v1 PriorityClass: pkg/apis/scheduling/validation/validation.go
   /// ValidatePriorityClass, after the v1 defaults (pkg/apis/scheduling/v1/defaults.go).
   Object parse_priority_class() {
@@ -912,6 +1117,33 @@ json container_json(const Container& c) {
   return out;
 }
 
+json selector_json(const LabelSelector& selector);
+
+json selector_json(const LabelSelector& selector);
+
+json pod_affinity_term_json(const PodAffinityTerm& term) {
+  json out = json::object();
+  if (term.label_selector) out["labelSelector"] = selector_json(*term.label_selector);
+  if (!term.namespaces.empty()) out["namespaces"] = term.namespaces;
+  if (term.namespace_selector) out["namespaceSelector"] = selector_json(*term.namespace_selector);
+  out["topologyKey"] = term.topology_key;
+  if (!term.match_label_keys.empty()) out["matchLabelKeys"] = term.match_label_keys;
+  if (!term.mismatch_label_keys.empty()) out["mismatchLabelKeys"] = term.mismatch_label_keys;
+  return out;
+}
+
+json pod_affinity_json(const PodAffinity& affinity) {
+  json out = json::object();
+  for (const PodAffinityTerm& term : affinity.required) {
+    out["requiredDuringSchedulingIgnoredDuringExecution"].push_back(pod_affinity_term_json(term));
+  }
+  for (const WeightedPodAffinityTerm& term : affinity.preferred) {
+    out["preferredDuringSchedulingIgnoredDuringExecution"].push_back(
+        {{"weight", term.weight}, {"podAffinityTerm", pod_affinity_term_json(term.term)}});
+  }
+  return out;
+}
+
 json pod_spec_json(const PodSpec& spec) {
   json out = json::object();
   for (const Container& c : spec.containers) out["containers"].push_back(container_json(c));
@@ -932,6 +1164,12 @@ json pod_spec_json(const PodSpec& spec) {
     }
     out["affinity"]["nodeAffinity"] = std::move(node_affinity);
   }
+  if (spec.affinity.pod_affinity) {
+    out["affinity"]["podAffinity"] = pod_affinity_json(*spec.affinity.pod_affinity);
+  }
+  if (spec.affinity.pod_anti_affinity) {
+    out["affinity"]["podAntiAffinity"] = pod_affinity_json(*spec.affinity.pod_anti_affinity);
+  }
   for (const Toleration& t : spec.tolerations) {
     json tol = json::object();
     if (!t.key.empty()) tol["key"] = t.key;
@@ -940,6 +1178,17 @@ json pod_spec_json(const PodSpec& spec) {
     if (t.effect) tol["effect"] = to_string(*t.effect);
     if (t.toleration_seconds) tol["tolerationSeconds"] = *t.toleration_seconds;
     out["tolerations"].push_back(std::move(tol));
+  }
+  for (const TopologySpreadConstraint& c : spec.topology_spread_constraints) {
+    json tsc = {{"maxSkew", c.max_skew},
+                {"topologyKey", c.topology_key},
+                {"whenUnsatisfiable", c.when_unsatisfiable}};
+    if (c.label_selector) tsc["labelSelector"] = selector_json(*c.label_selector);
+    if (c.min_domains) tsc["minDomains"] = *c.min_domains;
+    if (!c.node_affinity_policy.empty()) tsc["nodeAffinityPolicy"] = c.node_affinity_policy;
+    if (!c.node_taints_policy.empty()) tsc["nodeTaintsPolicy"] = c.node_taints_policy;
+    if (!c.match_label_keys.empty()) tsc["matchLabelKeys"] = c.match_label_keys;
+    out["topologySpreadConstraints"].push_back(std::move(tsc));
   }
   if (spec.priority) out["priority"] = *spec.priority;
   if (!spec.priority_class_name.empty()) out["priorityClassName"] = spec.priority_class_name;
@@ -1021,6 +1270,10 @@ json object_json(const PriorityClass& pc) {
   if (!pc.preemption_policy.empty()) out["preemptionPolicy"] = pc.preemption_policy;
   if (!pc.description.empty()) out["description"] = pc.description;
   return out;
+}
+
+json object_json(const Namespace&) {
+  return json::object();
 }
 
 json int_or_percent_json(const IntOrPercent& value) {

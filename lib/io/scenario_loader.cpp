@@ -1,12 +1,15 @@
 #include "gpusched/io/scenario_loader.hpp"
 
-#include <fstream>
+#include <algorithm>
+#include <deque>
 #include <map>
-#include <sstream>
+#include <memory>
+#include <set>
 #include <system_error>
 
 #include "gpusched/error.hpp"
 #include "io/expect_json.hpp"
+#include "io/input_text.hpp"
 #include "io/json_node.hpp"
 #include "io/json_source.hpp"
 #include "io/object_json.hpp"
@@ -18,14 +21,97 @@
 namespace gpusched::io {
 namespace {
 
+namespace fs = std::filesystem;
+
 /// Most objects `cluster` may hold.
 constexpr std::size_t kMaxClusterObjects = 100'000;
+/// Most files `include` may name, directories' files counted one by one.
+constexpr std::size_t kMaxIncludedFiles = 10'000;
 
-void parse_cluster(const JsonNode& node, Scenario& scenario) {
-  std::vector<JsonNode> items = node.elements();
+/// Included manifests, kept alive while their nodes are parsed.
+struct Included {
+  std::string text;
+  std::unique_ptr<ParsedText> parsed;
+};
+
+/// Where a cluster object is: its pointer in the scenario, or `file:line: pointer` for an
+/// object from an included file.
+std::string place_of(const JsonNode& item, const std::string& scenario_file) {
+  if (item.source().file() == scenario_file) return item.pointer();
+  std::string place = item.source().file();
+  if (int line = item.source().line_of(item.pointer()); line > 0) {
+    place.append(":").append(std::to_string(line));
+  }
+  if (!item.pointer().empty()) place.append(": ").append(item.pointer());
+  return place;
+}
+
+bool is_manifest_name(const fs::path& path) {
+  const fs::path ext = path.extension();
+  return ext == ".json" || ext == ".yaml" || ext == ".yml";
+}
+
+/// The files `include` names, relative to the scenario's directory: a file as named, a
+/// directory's *.json / *.yaml / *.yml files (not its subdirectories) sorted by name.
+std::vector<std::pair<fs::path, JsonNode>> included_files(const JsonNode& include,
+                                                          const std::string& scenario_file) {
+  const fs::path base = fs::path(scenario_file).parent_path();
+  std::error_code ec;
+  const fs::path self = fs::weakly_canonical(scenario_file, ec);
+  std::vector<std::pair<fs::path, JsonNode>> files;
+  std::map<fs::path, std::string> seen;  // canonical path -> the entry that named it
+  auto add = [&](const fs::path& path, const JsonNode& entry) {
+    std::error_code canonical_ec;
+    fs::path canonical = fs::weakly_canonical(path, canonical_ec);
+    if (canonical_ec) canonical = path.lexically_normal();
+    if (!self.empty() && canonical == self) {
+      entry.fail("include cycle: " + path.generic_string() + " is the scenario itself");
+    }
+    auto [it, inserted] = seen.emplace(canonical, entry.pointer());
+    if (!inserted) {
+      entry.fail(path.generic_string() + " is already included by " + it->second);
+    }
+    if (files.size() == kMaxIncludedFiles) {
+      entry.fail("more than " + std::to_string(kMaxIncludedFiles) + " included files");
+    }
+    files.emplace_back(path, entry);
+  };
+  for (const JsonNode& entry : include.elements()) {
+    const std::string name = entry.string();
+    if (name.empty()) entry.fail("an include path must not be empty");
+    const fs::path path = (base / name).lexically_normal();
+    std::error_code status_ec;
+    const fs::file_status status = fs::status(path, status_ec);
+    if (status_ec || !fs::exists(status)) {
+      entry.fail("no such file or directory: " + path.generic_string());
+    }
+    if (fs::is_regular_file(status)) {
+      add(path, entry);
+      continue;
+    }
+    if (!fs::is_directory(status)) {
+      // A device or a pipe could be endless.
+      entry.fail("not a regular file or a directory: " + path.generic_string());
+    }
+    std::vector<fs::path> found;
+    for (fs::directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec)) {
+      if (it->is_regular_file(ec) && is_manifest_name(it->path())) found.push_back(it->path());
+      if (found.size() > kMaxIncludedFiles) break;
+    }
+    if (ec) entry.fail("cannot read " + path.generic_string() + ": " + ec.message());
+    if (found.empty()) {
+      entry.fail("directory " + path.generic_string() + " holds no .json, .yaml or .yml file");
+    }
+    std::sort(found.begin(), found.end());
+    for (const fs::path& file : found) add(file, entry);
+  }
+  return files;
+}
+
+void parse_cluster(const std::vector<JsonNode>& items, const JsonNode& where, Scenario& scenario) {
   if (items.size() > kMaxClusterObjects) {
-    node.fail("cluster has " + std::to_string(items.size()) + " objects; the limit is " +
-              std::to_string(kMaxClusterObjects));
+    where.fail("cluster has " + std::to_string(items.size()) + " objects; the limit is " +
+               std::to_string(kMaxClusterObjects));
   }
   std::map<ObjectRef, std::string> seen;
   std::vector<PriorityClass> classes;
@@ -34,7 +120,8 @@ void parse_cluster(const JsonNode& node, Scenario& scenario) {
   for (const JsonNode& item : items) {
     Object object = parse_object(item);
     ObjectRef ref = ref_of(object);
-    auto [it, inserted] = seen.emplace(ref, item.pointer());
+    std::string place = place_of(item, scenario.source);
+    auto [it, inserted] = seen.emplace(ref, place);
     if (!inserted) {
       std::string name = ref.namespace_.empty() ? ref.name : ref.namespace_ + "/" + ref.name;
       item.fail("duplicate " + ref.kind + " \"" + name + "\": also defined at " + it->second);
@@ -48,21 +135,29 @@ void parse_cluster(const JsonNode& node, Scenario& scenario) {
       classes.push_back(*pc);
     }
     scenario.cluster.push_back(std::move(object));
-    scenario.cluster_pointers.push_back(item.pointer());
+    scenario.cluster_pointers.push_back(std::move(place));
   }
 }
 
 }  // namespace
 
 Scenario parse_scenario(std::string_view text, const std::string& file) {
-  JsonSource source(file, text);
-  nlohmann::json document = source.parse();
-  if (!document.is_object()) {
-    source.fail("", std::string("a scenario must be a JSON object, got ") + document.type_name());
+  const ParsedText parsed(file, text);
+  const JsonSource& source = parsed.source();
+  if (parsed.yaml() && parsed.documents() != 1) {
+    source.fail("", parsed.documents() == 0
+                        ? std::string("a scenario must be a YAML mapping, got no document")
+                        : "a scenario file holds one YAML document, this one holds " +
+                              std::to_string(parsed.documents()));
   }
-  JsonNode root(source, document, "");
+  const JsonNode root = parsed.root();
+  if (!root.json().is_object()) {
+    source.fail("", std::string("a scenario must be a ") +
+                        (parsed.yaml() ? "YAML mapping" : "JSON object") + ", got " +
+                        root.json().type_name());
+  }
   root.reject_unknown_keys(
-      {"name", "description", "scheduler", "cluster", "timeline", "expect", "until"});
+      {"name", "description", "include", "scheduler", "cluster", "timeline", "expect", "until"});
 
   Scenario scenario;
   scenario.source = file;
@@ -73,7 +168,31 @@ Scenario parse_scenario(std::string_view text, const std::string& file) {
   if (auto scheduler = root.get("scheduler")) {
     scenario.scheduler = parse_scheduler_config(scheduler->rebased());
   }
-  if (auto cluster = root.get("cluster")) parse_cluster(*cluster, scenario);
+
+  // The scenario's own cluster entries (a `kind: List` entry stands for its items), then each
+  // included file's objects in include order.
+  std::vector<JsonNode> items;
+  std::optional<JsonNode> cluster = root.get("cluster");
+  if (cluster) {
+    for (const JsonNode& entry : cluster->elements()) {
+      std::vector<JsonNode> objects = objects_of(entry);
+      items.insert(items.end(), objects.begin(), objects.end());
+    }
+  }
+  std::deque<Included> included;
+  std::optional<JsonNode> include = root.get("include");
+  if (include) {
+    for (const auto& [path, entry] : included_files(*include, file)) {
+      const std::string shown = path.string();
+      Included& added = included.emplace_back();
+      added.text = read_input_file(path, shown);
+      added.parsed = std::make_unique<ParsedText>(shown, added.text);
+      std::vector<JsonNode> objects = manifest_objects(*added.parsed);
+      items.insert(items.end(), objects.begin(), objects.end());
+    }
+  }
+  if (cluster || include) parse_cluster(items, cluster ? *cluster : *include, scenario);
+
   if (auto until = root.get("until")) scenario.until = parse_time(*until);
   if (auto timeline = root.get("timeline")) scenario.timeline = parse_timeline(*timeline);
   if (auto expect = root.get("expect")) {
@@ -84,22 +203,21 @@ Scenario parse_scenario(std::string_view text, const std::string& file) {
 
 Scenario load_scenario(const std::filesystem::path& path) {
   const std::string file = path.string();
-  std::error_code ec;
-  std::filesystem::file_status status = std::filesystem::status(path, ec);
-  if (ec || !std::filesystem::exists(status)) {
-    throw InputError(file, "", "no such file");
-  }
-  if (std::filesystem::is_directory(status)) {
-    throw InputError(file, "", "is a directory, not a scenario file");
-  }
-  std::uintmax_t size = std::filesystem::file_size(path, ec);
-  if (!ec && size > kMaxFileBytes) throw InputError(file, "", file_too_large_reason());
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (!in) throw InputError(file, "", "cannot read the file");
-  std::string text = std::move(buffer).str();
+  const std::string text = read_input_file(path, file);
   return parse_scenario(text, file);
+}
+
+bool is_manifest_file(const std::filesystem::path& path) {
+  try {
+    const std::string file = path.string();
+    const std::string text = read_input_file(path, file);
+    const ParsedText parsed(file, text);
+    if (parsed.documents() != 1) return parsed.documents() > 1;
+    const nlohmann::json& root = parsed.root().json();
+    return root.is_object() && root.contains("kind") && !root.contains("name");
+  } catch (const InputError&) {
+    return false;
+  }
 }
 
 }  // namespace gpusched::io

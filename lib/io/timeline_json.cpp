@@ -3,6 +3,7 @@
 #include <array>
 #include <string_view>
 
+#include "io/input_text.hpp"
 #include "io/object_json.hpp"
 #include "io/time_json.hpp"
 
@@ -58,10 +59,10 @@ Action parse_action(const JsonNode& node) {
   }
   switch (action.verb) {
     case Verb::Apply:
-      if (body->json().is_array()) {
-        for (const JsonNode& item : body->elements()) action.objects.push_back(parse_object(item));
-      } else {
-        action.objects.push_back(parse_object(*body));
+      // An object, a `kind: List`, or an array of either.
+      for (const JsonNode& entry :
+           body->json().is_array() ? body->elements() : std::vector<JsonNode>{*body}) {
+        for (const JsonNode& item : objects_of(entry)) action.objects.push_back(parse_object(item));
       }
       break;
     case Verb::Delete:

@@ -41,10 +41,11 @@ std::string_view kind_of(const Object& object) noexcept {
           return "Job";
         } else if constexpr (std::is_same_v<T, PriorityClass>) {
           return "PriorityClass";
-        } else {
-          static_assert(std::is_same_v<T, PodDisruptionBudget>,
-                        "every Object alternative needs a kind");
+        } else if constexpr (std::is_same_v<T, PodDisruptionBudget>) {
           return "PodDisruptionBudget";
+        } else {
+          static_assert(std::is_same_v<T, Namespace>, "every Object alternative needs a kind");
+          return "Namespace";
         }
       },
       object);
@@ -58,9 +59,9 @@ ObjectRef ref_of(const Object& object) {
 }
 
 bool is_namespaced(std::string_view kind) noexcept {
-  // Of the kinds gpusched models only Node and PriorityClass (scheduling.k8s.io/v1) are
-  // cluster-scoped.
-  return kind != "Node" && kind != "PriorityClass";
+  // Of the kinds gpusched models only Node, Namespace and PriorityClass (scheduling.k8s.io/v1)
+  // are cluster-scoped.
+  return kind != "Node" && kind != "PriorityClass" && kind != "Namespace";
 }
 
 }  // namespace gpusched

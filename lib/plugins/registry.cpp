@@ -4,11 +4,13 @@
 #include "plugins/default_binder.hpp"
 #include "plugins/default_preemption.hpp"
 #include "plugins/dynamic_resources.hpp"
+#include "plugins/inter_pod_affinity.hpp"
 #include "plugins/node_affinity.hpp"
 #include "plugins/node_name.hpp"
 #include "plugins/node_ports.hpp"
 #include "plugins/node_resources_fit.hpp"
 #include "plugins/node_unschedulable.hpp"
+#include "plugins/pod_topology_spread.hpp"
 #include "plugins/priority_sort.hpp"
 #include "plugins/taint_toleration.hpp"
 
@@ -16,13 +18,13 @@ namespace gpusched::plugins {
 
 std::vector<PluginRef> default_plugins(const KubernetesVersion& version) {
   // getDefaultPlugins, without the plugins gpusched does not model yet (SchedulingGates,
-  // volume plugins, PodTopologySpread, InterPodAffinity, ImageLocality): they accept every
-  // pod that has no gates, volumes, spread constraints or pod affinity.
+  // volume plugins, ImageLocality): they accept every pod that has no gates or volumes.
   std::vector<PluginRef> out{
       {std::string(PrioritySort::kName), 0},     {std::string(NodeUnschedulable::kName), 0},
       {std::string(NodeName::kName), 0},         {std::string(TaintToleration::kName), 3},
       {std::string(NodeAffinity::kName), 2},     {std::string(NodePorts::kName), 0},
-      {std::string(NodeResourcesFit::kName), 1},
+      {std::string(NodeResourcesFit::kName), 1}, {std::string(PodTopologySpread::kName), 2},
+      {std::string(InterPodAffinity::kName), 2},
   };
   // applyFeatureGates: DynamicResources goes just before DefaultPreemption once DRA is on.
   if (version.dynamic_resources_post_filter())
@@ -38,7 +40,8 @@ const std::vector<std::string_view>& known_plugins() {
       PrioritySort::kName,       NodeUnschedulable::kName, NodeName::kName,
       TaintToleration::kName,    NodeAffinity::kName,      NodePorts::kName,
       NodeResourcesFit::kName,   DynamicResources::kName,  DefaultPreemption::kName,
-      BalancedAllocation::kName, DefaultBinder::kName};
+      BalancedAllocation::kName, DefaultBinder::kName,     InterPodAffinity::kName,
+      PodTopologySpread::kName};
   return names;
 }
 
@@ -52,7 +55,9 @@ std::unique_ptr<Plugin> make_plugin(std::string_view name, Handle& handle, const
   if (name == NodeResourcesFit::kName) {
     return std::make_unique<NodeResourcesFit>(handle, profile.node_resources_fit);
   }
+  if (name == PodTopologySpread::kName) return std::make_unique<PodTopologySpread>(handle);
   if (name == DynamicResources::kName) return std::make_unique<DynamicResources>();
+  if (name == InterPodAffinity::kName) return std::make_unique<InterPodAffinity>(handle);
   if (name == DefaultPreemption::kName) {
     return std::make_unique<DefaultPreemption>(handle, profile.default_preemption);
   }

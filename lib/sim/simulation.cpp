@@ -125,6 +125,10 @@ void Simulation::apply(Object object, const std::string& pointer) {
     auto it = budgets_.find(key);
     stamp(meta, it == budgets_.end() ? nullptr : &it->second.metadata);
     budgets_[key] = std::move(*pdb);
+  } else if (auto* ns = std::get_if<Namespace>(&object)) {
+    // Cluster-scoped; its labels feed pod affinity namespaceSelectors.
+    stamp(meta, cluster_.find_namespace(meta.name));
+    cluster_.apply_namespace(std::move(ns->metadata));
   } else if (auto* job = std::get_if<Job>(&object)) {
     const std::string key = key_of(meta);
     auto it = jobs_.find(key);
@@ -172,7 +176,8 @@ PdbStatus Simulation::budget_status(const PodDisruptionBudget& pdb) const {
     if (owner.kind != "ReplicaSet") return std::nullopt;
     auto rs = replicasets_.find(std::string(ns) + "/" + owner.name);
     if (rs == replicasets_.end() || rs->second.metadata.uid != owner.uid) return std::nullopt;
-    if (const OwnerReference* d = rs->second.metadata.controller(); d != nullptr && d->kind == "Deployment") {
+    if (const OwnerReference* d = rs->second.metadata.controller();
+        d != nullptr && d->kind == "Deployment") {
       auto dep = deployments_.find(std::string(ns) + "/" + d->name);
       if (dep != deployments_.end()) return dep->second.replicas;
     }
@@ -340,10 +345,10 @@ void Simulation::preempt(const PodInfo& preemptor, const NodeInfo& node,
     if (victim->pod.metadata.deletion_ms) continue;
     const auto requests = pod_requests(victim->pod.spec);
     auto gpu = requests.find(resource::kGpu);
-    record.victims.push_back(VictimRecord{
-        key_of(victim->pod.metadata), victim->priority,
-        gpu == requests.end() ? 0 : gpu->second.value(),
-        victim->pod.status.start_ms ? now_ - *victim->pod.status.start_ms : 0});
+    record.victims.push_back(
+        VictimRecord{key_of(victim->pod.metadata), victim->priority,
+                     gpu == requests.end() ? 0 : gpu->second.value(),
+                     victim->pod.status.start_ms ? now_ - *victim->pod.status.start_ms : 0});
     // prepareCandidate: DisruptionTarget condition, the Preempted event, a graceful deletion.
     victim->pod.status.conditions.push_back(PodCondition{
         "DisruptionTarget", "True", "PreemptionByScheduler",
@@ -413,6 +418,13 @@ void Simulation::delete_object(const ObjectRef& ref, std::int64_t grace_seconds,
                   "PriorityClass \"" + ref.name + "\" does not exist at " + format_duration(now_));
     priority_classes_.erase(it);
     return;
+  } else if (ref.kind == "Namespace") {
+    // gpusched keeps the namespace's pods (upstream's namespace controller would delete them);
+    // the name then exists implicitly again, with only kubernetes.io/metadata.name.
+    if (!cluster_.remove_namespace(ref.name))
+      input_error(pointer,
+                  "Namespace \"" + ref.name + "\" does not exist at " + format_duration(now_));
+    return;
   } else if (ref.kind == "PodDisruptionBudget") {
     if (budgets_.erase(key) == 0)
       input_error(pointer,
@@ -452,6 +464,9 @@ void Simulation::patch_object(const Action& action) {
     current = replicasets_.at(ref.namespace_ + "/" + ref.name);
   } else if (ref.kind == "Job" && jobs_.contains(ref.namespace_ + "/" + ref.name)) {
     current = jobs_.at(ref.namespace_ + "/" + ref.name).job;
+  } else if (const ObjectMeta* ns = cluster_.find_namespace(ref.name);
+             ref.kind == "Namespace" && ns != nullptr) {
+    current = Namespace{*ns};
   } else if (ref.kind == "PodDisruptionBudget" &&
              budgets_.contains(ref.namespace_ + "/" + ref.name)) {
     current = budgets_.at(ref.namespace_ + "/" + ref.name);
@@ -562,6 +577,12 @@ SimulationResult Simulation::run() {
     }
     if (timer && *timer <= now_) scheduler_.on_timer(now_);
     refresh_budgets();
+    {
+      // The ReplicaSet lister PodTopologySpread's default constraints read.
+      ClusterState::SelectorMap selectors;
+      for (const auto& [key, rs] : replicasets_) selectors.emplace(key, rs.selector);
+      cluster_.set_replica_set_selectors(std::move(selectors));
+    }
     scheduler_.run(now_);
     while (!pending_.empty() && pending_.begin()->time == now_ &&
            pending_.begin()->kind == Kind::Expect) {

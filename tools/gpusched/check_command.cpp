@@ -22,9 +22,10 @@ struct CheckOptions {
   std::vector<std::string> paths;
 };
 
-/// Appends the scenario files a PATH names: the file itself, or every *.json below a
-/// directory, sorted so that the output does not depend on directory order. Returns false,
-/// having said why on `err`, when a directory cannot be read or holds no scenario.
+/// Appends the scenario files a PATH names: the file itself, or every *.json, *.yaml and *.yml
+/// below a directory except Kubernetes manifests (io::is_manifest_file), sorted so that the output
+/// does not depend on directory order. Returns false, having said why on `err`, when a directory
+/// cannot be read or holds no scenario.
 bool collect_scenarios(const fs::path& path, std::vector<fs::path>& files, std::ostream& err) {
   std::error_code ec;
   if (!fs::is_directory(path, ec)) {
@@ -33,7 +34,12 @@ bool collect_scenarios(const fs::path& path, std::vector<fs::path>& files, std::
   }
   std::vector<fs::path> found;
   for (fs::recursive_directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec)) {
-    if (it->is_regular_file(ec) && it->path().extension() == ".json") found.push_back(it->path());
+    if (!it->is_regular_file(ec)) continue;
+    const fs::path ext = it->path().extension();
+    // Manifests that scenarios include may sit among them: they are not scenarios.
+    if ((ext == ".json" || ext == ".yaml" || ext == ".yml") && !io::is_manifest_file(it->path())) {
+      found.push_back(it->path());
+    }
   }
   if (ec) {
     err << kErrorPrefix << "cannot read " << path.generic_string() << ": " << ec.message() << '\n';
@@ -118,7 +124,9 @@ Command add_check_command(CLI::App& app) {
   auto options = std::make_shared<CheckOptions>();
   CLI::App* command = app.add_subcommand(
       "check", "Replay every scenario under the paths; exit 1 unless all expectations hold");
-  command->add_option("PATH", options->paths, "Scenario files or directories (*.json, recursive)")
+  command
+      ->add_option("PATH", options->paths,
+                   "Scenario files or directories (*.json, *.yaml, *.yml, recursive)")
       ->required()
       ->check(CLI::ExistingPath);
   return {command,

@@ -88,7 +88,7 @@ Command add_replay_command(CLI::App& app) {
       "replay",
       "Replay a scenario and print the cluster at the end (exit 1 if an expectation "
       "fails, 2 on invalid input)");
-  command->add_option("FILE", options->file, "Scenario file (JSON)")
+  command->add_option("FILE", options->file, "Scenario file (JSON or YAML)")
       ->required()
       ->check(CLI::ExistingFile);
   command->add_option("-o,--output", options->output, "Report format")

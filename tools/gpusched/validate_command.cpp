@@ -37,7 +37,7 @@ Command add_validate_command(CLI::App& app) {
   auto options = std::make_shared<ValidateOptions>();
   CLI::App* command = app.add_subcommand(
       "validate", "Check scenario files without replaying them (exit 2 if one is invalid)");
-  command->add_option("FILE", options->files, "Scenario files (JSON)")
+  command->add_option("FILE", options->files, "Scenario files (JSON or YAML)")
       ->required()
       ->check(CLI::ExistingFile);
   return {command,

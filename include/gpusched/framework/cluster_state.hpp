@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "gpusched/framework/node_info.hpp"
@@ -77,6 +78,36 @@ class ClusterState {
   void set_budgets(std::vector<BudgetInfo> budgets);
   [[nodiscard]] const std::vector<BudgetInfo>& budgets() const noexcept { return budgets_; }
 
+  /// ReplicaSet selectors by "namespace/name", kept by the simulation: what upstream's
+  /// ReplicaSet lister gives helper.DefaultSelector (PodTopologySpread's default constraints).
+  using SelectorMap = std::map<std::string, LabelSelector, std::less<>>;
+  void set_replica_set_selectors(SelectorMap selectors) {
+    replica_set_selectors_ = std::move(selectors);
+  }
+  [[nodiscard]] const SelectorMap& replica_set_selectors() const noexcept {
+    return replica_set_selectors_;
+  }
+
+  /// Adds or replaces a Namespace object (its metadata; labels feed namespaceSelectors).
+  void apply_namespace(ObjectMeta meta);
+  /// Removes a declared namespace; false when it was not declared.
+  bool remove_namespace(std::string_view name);
+  /// A declared namespace, or nullptr.
+  [[nodiscard]] const ObjectMeta* find_namespace(std::string_view name) const noexcept;
+  /// The labels of a namespace. gpusched treats an undeclared namespace as existing with only
+  /// the label kubernetes.io/metadata.name=<name> that the API server sets on every namespace.
+  [[nodiscard]] const Labels& namespace_labels(std::string_view name) const;
+  /// Every namespace that exists: the declared ones and those of pods, in name order.
+  [[nodiscard]] std::vector<std::string_view> namespace_names() const;
+
+  /// How many pods holding a node have pod affinity or anti-affinity of any kind
+  /// (upstream's PodsWithAffinity), and how many have required anti-affinity terms
+  /// (PodsWithRequiredAntiAffinity): InterPodAffinity skips its work when there are none.
+  [[nodiscard]] std::uint32_t pods_with_affinity() const noexcept { return with_affinity_; }
+  [[nodiscard]] std::uint32_t pods_with_required_anti_affinity() const noexcept {
+    return with_required_anti_affinity_;
+  }
+
   /// Bumped on every change that can alter a scheduling decision.
   [[nodiscard]] std::uint64_t generation() const noexcept { return generation_; }
 
@@ -103,6 +134,11 @@ class ClusterState {
   // By interned node name: looked up per node in the Filter loop, never iterated.
   std::unordered_map<StrId, std::vector<PodInfo*>> nominated_;
   std::vector<BudgetInfo> budgets_;
+  SelectorMap replica_set_selectors_;
+  std::map<std::string, ObjectMeta, std::less<>> namespaces_;
+  mutable std::map<std::string, Labels, std::less<>> implicit_namespaces_;  // labels by name
+  std::uint32_t with_affinity_ = 0;
+  std::uint32_t with_required_anti_affinity_ = 0;
   std::uint64_t generation_ = 1;
   std::uint64_t pod_sequence_ = 0;
   std::uint32_t node_slots_ = 0;

@@ -1,5 +1,6 @@
 #pragma once
-/// Reading scenarios: JSON in, validated model out, or an InputError naming file and place.
+/// Reading scenarios: JSON or YAML in, validated model out, or an InputError naming file and
+/// place.
 
 #include <filesystem>
 #include <string>
@@ -12,10 +13,18 @@ namespace gpusched::io {
 /// Largest scenario file accepted, so that absurd input cannot exhaust memory.
 inline constexpr std::uintmax_t kMaxFileBytes = 256u << 20;
 
-/// Reads and validates a scenario file. Throws InputError (file, JSON pointer, line, reason).
+/// Reads and validates a scenario file: JSON, or YAML when it ends in .yaml / .yml (or, under
+/// another name than .json, does not start with `{`); the files its `include` names are read
+/// relative to its directory. Throws InputError (file, JSON pointer, line, reason).
 [[nodiscard]] Scenario load_scenario(const std::filesystem::path& path);
 
-/// The same for text already in memory; `file` names it in errors.
+/// The same for text already in memory; `file` names it in errors, decides JSON or YAML, and
+/// is where `include` paths start from.
 [[nodiscard]] Scenario parse_scenario(std::string_view text, const std::string& file);
+
+/// True for a Kubernetes manifest rather than a scenario: a file whose document has `kind` and
+/// no `name` at the top, or a YAML stream of several documents. `gpusched check` skips such
+/// files when it walks a directory, so manifests can sit next to the scenarios including them.
+[[nodiscard]] bool is_manifest_file(const std::filesystem::path& path);
 
 }  // namespace gpusched::io

@@ -12,13 +12,23 @@
 
 namespace gpusched {
 
-using Object =
-    std::variant<Node, Pod, Deployment, ReplicaSet, Job, PriorityClass, PodDisruptionBudget>;
+/// core/v1 Namespace: cluster-scoped; only its labels matter (pod affinity namespaceSelector).
+/// The API server labels every namespace kubernetes.io/metadata.name=<name>.
+struct Namespace {
+  ObjectMeta metadata;
+  friend bool operator==(const Namespace&, const Namespace&) = default;
+};
+
+/// The label the API server sets on every namespace (v1.LabelMetadataName).
+inline constexpr std::string_view kLabelMetadataName = "kubernetes.io/metadata.name";
+
+using Object = std::variant<Node, Pod, Deployment, ReplicaSet, Job, PriorityClass,
+                            PodDisruptionBudget, Namespace>;
 
 /// kind / namespace / name of an object.
 struct ObjectRef {
   std::string kind;
-  std::string namespace_;  ///< empty for cluster-scoped kinds (Node, PriorityClass)
+  std::string namespace_;  ///< empty for cluster-scoped kinds (Node, PriorityClass, Namespace)
   std::string name;
   friend auto operator<=>(const ObjectRef&, const ObjectRef&) = default;
   /// "Pod/default/x" or "Node/w1".

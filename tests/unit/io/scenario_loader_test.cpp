@@ -77,10 +77,14 @@ TEST_CASE("parse_scenario rejects bad input with file, pointer, line and reason"
       {"trailing comma", "{\"name\": \"t\",\n\"until\": 5,\n}", "", 3,
        "invalid JSON at column 1: unexpected '}'; expected string literal"},
       {"bad literal", "{\"name\": tru}", "", 1, "invalid JSON at column 13: invalid literal"},
+      // Found by tests/fuzz: nlohmann reports a number beyond a double's range as out_of_range.
+      {"number overflow", "{\"name\": \"t\",\n\"until\": 1e999}", "", 2,
+       "invalid JSON: number overflow parsing '1e999'"},
       {"top level array", "[1, 2]", "", 1, "a scenario must be a JSON object, got array"},
       {"too deep", deep_nesting(64), "", 1, "nesting deeper than 64 levels"},
       {"unknown top-level key", "{\"name\": \"t\",\n\"untill\": \"5m\"}", "/untill", 2,
-       "unknown key \"untill\" (known keys: name, description, scheduler, cluster, timeline, "
+       "unknown key \"untill\" (known keys: name, description, include, scheduler, cluster, "
+       "timeline, "
        "expect, until)"},
       {"missing name", "{\"cluster\": []}", "", 1, "missing required key \"name\""},
       {"name of wrong type", "{\"name\": 5}", "/name", 1, "expected a string, got number"},
@@ -89,7 +93,7 @@ TEST_CASE("parse_scenario rejects bad input with file, pointer, line and reason"
       {"unknown kind", with_cluster(R"({"kind": "Service", "metadata": {"name": "s"}})"),
        "/cluster/0/kind", 3,
        "unknown kind \"Service\" (known kinds: Node, Pod, Deployment, ReplicaSet, Job, "
-       "PriorityClass, PodDisruptionBudget)"},
+       "PriorityClass, PodDisruptionBudget, Namespace)"},
       {"wrong apiVersion", with_cluster(R"({"apiVersion": "apps/v1", "kind": "Pod"})"),
        "/cluster/0/apiVersion", 3, "apiVersion \"apps/v1\" does not serve kind Pod; use \"v1\""},
       {"missing metadata.name", with_cluster(R"({"kind": "Pod", "metadata": {}})"),

@@ -1,0 +1,53 @@
+#pragma once
+/// An input file of either syntax: JSON, or YAML converted to the same JSON tree. Also the
+/// objects a manifest holds: a single object, a `kind: List`, or a multi-document YAML stream.
+
+#include <cstddef>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "io/json_node.hpp"
+#include "io/json_source.hpp"
+
+namespace gpusched::io {
+
+/// A parsed JSON or YAML text (is_yaml_input decides which). It refers to its own members, so
+/// it is neither copied nor moved; `text` must outlive it.
+class ParsedText {
+ public:
+  ParsedText(const std::string& file, std::string_view text);
+  ParsedText(const ParsedText&) = delete;
+  ParsedText& operator=(const ParsedText&) = delete;
+
+  [[nodiscard]] bool yaml() const noexcept { return yaml_; }
+  /// Documents in the stream: 1 for JSON; 0 for YAML holding only comments or empty documents.
+  [[nodiscard]] std::size_t documents() const noexcept { return documents_; }
+  [[nodiscard]] const JsonSource& source() const noexcept { return *source_; }
+  /// The value, or for a stream of several documents an array of them.
+  [[nodiscard]] JsonNode root() const { return {*source_, value_, ""}; }
+
+ private:
+  bool yaml_ = false;
+  std::size_t documents_ = 1;
+  nlohmann::json value_;
+  PointerLines lines_;
+  std::optional<JsonSource> source_;
+};
+
+/// The whole text of a file, refusing directories, missing files and files over kMaxFileBytes;
+/// errors name `file` and `pointer`/`line` (the place that asked for the file, if any).
+[[nodiscard]] std::string read_input_file(const std::filesystem::path& path,
+                                          const std::string& file);
+
+/// The objects `node` stands for: the items of a `kind: List`, else the node itself.
+[[nodiscard]] std::vector<JsonNode> objects_of(const JsonNode& node);
+
+/// The objects of a manifest file: each document's objects_of, in order.
+[[nodiscard]] std::vector<JsonNode> manifest_objects(const ParsedText& text);
+
+}  // namespace gpusched::io
