@@ -11,41 +11,14 @@
 #include <vector>
 
 #include "gpusched/cli.hpp"
+#include "support/temp_dir.hpp"
 
 namespace gpusched::cli {
 namespace {
 
 namespace fs = std::filesystem;
 
-/// A fresh directory under the system temp dir, removed with everything in it.
-class TempDir {
- public:
-  TempDir() {
-    std::random_device random;
-    path_ = fs::temp_directory_path() /
-            ("gpusched-cli-test-" + std::to_string(random()) + "-" + std::to_string(random()));
-    fs::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  [[nodiscard]] const fs::path& path() const { return path_; }
-
-  /// Writes `text` to `name` (subdirectories created) and returns its path as text.
-  std::string write(const std::string& name, const std::string& text) const {
-    const fs::path file = path_ / name;
-    fs::create_directories(file.parent_path());
-    std::ofstream(file) << text;
-    return file.generic_string();
-  }
-
- private:
-  fs::path path_;
-};
+using test::TempDir;
 
 struct Outcome {
   int code = -1;

@@ -1,4 +1,5 @@
 #include "io/yaml_source.hpp"
+#include "support/temp_dir.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -19,34 +20,7 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-/// A fresh directory under the system temp dir, removed with everything in it.
-class TempDir {
- public:
-  TempDir() {
-    std::random_device random;
-    path_ = fs::temp_directory_path() /
-            ("gpusched-yaml-test-" + std::to_string(random()) + "-" + std::to_string(random()));
-    fs::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  [[nodiscard]] std::string at(const std::string& name) const { return (path_ / name).string(); }
-  /// Writes `text` to `name` (subdirectories created) and returns its path.
-  std::string write(const std::string& name, const std::string& text) const {
-    const fs::path file = path_ / name;
-    fs::create_directories(file.parent_path());
-    std::ofstream(file) << text;
-    return file.string();
-  }
-
- private:
-  fs::path path_;
-};
+using test::TempDir;
 
 /// The InputError `parse` throws.
 template <typename Parse>
