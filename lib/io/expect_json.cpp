@@ -162,4 +162,71 @@ std::vector<Expectation> parse_expectations(const JsonNode& node, std::optional<
   return out;
 }
 
+namespace {
+
+using nlohmann::json;
+
+/// A "must be unset" check (engaged nullopt) is written as null.
+void put(json& out, const char* key, const std::optional<std::optional<std::string>>& value) {
+  if (!value) return;
+  out[key] = *value ? json(**value) : json(nullptr);
+}
+
+void put(json& out, const char* key, const std::optional<std::string>& value) {
+  if (value) out[key] = *value;
+}
+
+void put(json& out, const char* key, const std::optional<std::int32_t>& value) {
+  if (value) out[key] = *value;
+}
+
+json check_json(const PodExpectation& e) {
+  json out = {{"pod", e.pod}};
+  put(out, "phase", e.phase);
+  put(out, "node", e.node);
+  put(out, "reason", e.reason);
+  put(out, "message", e.message);
+  put(out, "messageContains", e.message_contains);
+  put(out, "nominatedNode", e.nominated_node);
+  return out;
+}
+
+json check_json(const PodsExpectation& e) {
+  return {{"pods", e.pattern}, {"phases", e.phases}};
+}
+
+json check_json(const NodeExpectation& e) {
+  json out = {{"node", e.node}};
+  if (!e.allocatable.empty()) out["allocatable"] = resources_json(e.allocatable);
+  if (!e.allocated.empty()) out["allocated"] = resources_json(e.allocated);
+  return out;
+}
+
+json check_json(const EventExpectation& e) {
+  json event = json::object();
+  put(event, "type", e.type);
+  put(event, "reason", e.reason);
+  put(event, "object", e.object);
+  put(event, "message", e.message);
+  put(event, "messageContains", e.message_contains);
+  return {{"event", std::move(event)}};
+}
+
+json check_json(const PdbExpectation& e) {
+  json out = {{"pdb", e.pdb}};
+  put(out, "disruptionsAllowed", e.disruptions_allowed);
+  put(out, "currentHealthy", e.current_healthy);
+  put(out, "desiredHealthy", e.desired_healthy);
+  put(out, "expectedPods", e.expected_pods);
+  return out;
+}
+
+}  // namespace
+
+json expectation_json(const Expectation& expectation) {
+  json out = {{"at", expectation.at ? format_duration(*expectation.at) : std::string("end")}};
+  out.update(std::visit([](const auto& check) { return check_json(check); }, expectation.check));
+  return out;
+}
+
 }  // namespace gpusched::io

@@ -5,6 +5,8 @@
 #include <optional>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "gpusched/sim/scenario.hpp"
 #include "io/json_node.hpp"
 
@@ -16,5 +18,8 @@ inline constexpr std::size_t kMaxExpectations = 10'000;
 /// Parses the expect array at `node`; an `at` later than `until` is an error.
 [[nodiscard]] std::vector<Expectation> parse_expectations(const JsonNode& node,
                                                           std::optional<TimeMs> until);
+
+/// One assertion as a scenario writes it; parse_expectations reads it back equal.
+[[nodiscard]] nlohmann::json expectation_json(const Expectation& expectation);
 
 }  // namespace gpusched::io

@@ -41,6 +41,13 @@ std::string read_input_file(const std::filesystem::path& path, const std::string
   return std::move(buffer).str();
 }
 
+ManifestFile::ManifestFile(const std::filesystem::path& path)
+    : text_(read_input_file(path, path.string())), parsed_(path.string(), text_) {}
+
+std::vector<JsonNode> ManifestFile::objects() const {
+  return manifest_objects(parsed_);
+}
+
 std::vector<JsonNode> objects_of(const JsonNode& node) {
   const nlohmann::json& value = node.json();
   if (value.is_object()) {

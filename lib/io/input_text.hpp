@@ -44,6 +44,24 @@ class ParsedText {
 [[nodiscard]] std::string read_input_file(const std::filesystem::path& path,
                                           const std::string& file);
 
+/// A manifest file read and parsed (read_input_file, then ParsedText); the nodes of objects()
+/// stay valid while it lives, so it is neither copied nor moved.
+class ManifestFile {
+ public:
+  /// Errors name the file as `path.string()`.
+  explicit ManifestFile(const std::filesystem::path& path);
+  ManifestFile(const ManifestFile&) = delete;
+  ManifestFile& operator=(const ManifestFile&) = delete;
+
+  [[nodiscard]] const ParsedText& parsed() const noexcept { return parsed_; }
+  /// manifest_objects of the file.
+  [[nodiscard]] std::vector<JsonNode> objects() const;
+
+ private:
+  std::string text_;
+  ParsedText parsed_;
+};
+
 /// The objects `node` stands for: the items of a `kind: List`, else the node itself.
 [[nodiscard]] std::vector<JsonNode> objects_of(const JsonNode& node);
 

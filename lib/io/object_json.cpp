@@ -29,6 +29,7 @@ constexpr KindInfo kKinds[] = {{"Node", "v1"},
                                {"Pod", "v1"},
                                {"Deployment", "apps/v1"},
                                {"ReplicaSet", "apps/v1"},
+                               {"DaemonSet", "apps/v1"},
                                {"Job", "batch/v1"},
                                {"PriorityClass", "scheduling.k8s.io/v1"},
                                {"PodDisruptionBudget", "policy/v1"},
@@ -138,6 +139,7 @@ class ObjectParser {
     if (kind_ == "PriorityClass") return parse_priority_class();
     if (kind_ == "PodDisruptionBudget") return parse_pod_disruption_budget();
     if (kind_ == "Namespace") return parse_namespace();
+    if (kind_ == "DaemonSet") return parse_daemon_set();
     if (kind_ == "Deployment") return parse_replicated<Deployment>();
     return parse_replicated<ReplicaSet>();
   }
@@ -758,21 +760,31 @@ class ObjectParser {
     return spec;
   }
 
+  /// spec.template.metadata: labels and annotations.
+  ObjectMeta parse_template_metadata(const std::optional<JsonNode>& tmpl) const {
+    ObjectMeta out;
+    std::optional<JsonNode> meta = tmpl ? tmpl->get("metadata") : std::nullopt;
+    if (!meta) return out;
+    if (auto labels = meta->get("labels")) out.labels = parse_labels(*labels);
+    if (auto annotations = meta->get("annotations")) {
+      out.annotations = parse_annotations(*annotations);
+    }
+    return out;
+  }
+
+  /// spec.template.spec, defaulted and validated.
+  PodSpec parse_template_spec(const std::optional<JsonNode>& tmpl,
+                              const JsonNode& spec_place) const {
+    JsonNode place = tmpl ? *tmpl : spec_place.missing("template");
+    return parse_pod_spec(tmpl ? tmpl->get("spec") : std::nullopt, place.missing("spec"));
+  }
+
   /// spec.template: labels, annotations and the pod spec at spec.template.spec.
   PodTemplateSpec parse_template(const JsonNode& spec_place) const {
+    const std::optional<JsonNode> tmpl = spec_place.get("template");
     PodTemplateSpec out;
-    std::optional<JsonNode> spec = spec_place.get("template");
-    JsonNode place = spec ? *spec : spec_place.missing("template");
-    if (spec) {
-      if (auto meta = spec->get("metadata")) {
-        if (auto labels = meta->get("labels")) out.metadata.labels = parse_labels(*labels);
-        if (auto annotations = meta->get("annotations")) {
-          out.metadata.annotations = parse_annotations(*annotations);
-        }
-      }
-    }
-    std::optional<JsonNode> pod_spec = spec ? spec->get("spec") : std::nullopt;
-    out.spec = parse_pod_spec(pod_spec, place.missing("spec"));
+    out.metadata = parse_template_metadata(tmpl);
+    out.spec = parse_template_spec(tmpl, spec_place);
     return out;
   }
 
@@ -898,7 +910,7 @@ class ObjectParser {
     if (selector) {
       object.selector = parse_label_selector(*selector);
       if (object.selector.empty()) {
-        invalid(*selector, invalid_value_raw(selector->json().dump(),
+        invalid(*selector, invalid_value_raw(go_empty_label_selector(*selector),
                                              "empty selector is invalid for deployment"));
       }
       if (!object.selector.matches(object.template_.metadata.labels)) {
@@ -912,6 +924,40 @@ class ObjectParser {
       if (object.selector.empty()) invalid(place.missing("selector"), required_value());
     }
     return object;
+  }
+
+  /// apps/v1 DaemonSet: ValidateDaemonSetSpec (pkg/apis/apps/validation/validation.go), in its
+  /// order: the selector's syntax, the template labels against the selector, an empty
+  /// selector, the pod template, then restartPolicy Always. apps/v1 gives the selector no
+  /// default: without one (LabelSelectorAsSelector(nil) selects nothing) the labels never match.
+  Object parse_daemon_set() {
+    DaemonSet ds;
+    ds.metadata = parse_metadata(true);
+    std::optional<JsonNode> spec = root_.get("spec");
+    JsonNode place = spec ? *spec : root_.missing("spec");
+    std::optional<JsonNode> selector = spec ? spec->get("selector") : std::nullopt;
+    if (selector) ds.selector = parse_label_selector(*selector);
+    const std::optional<JsonNode> tmpl = spec ? spec->get("template") : std::nullopt;
+    ds.template_.metadata = parse_template_metadata(tmpl);
+    if (!selector || !ds.selector.matches(ds.template_.metadata.labels)) {
+      JsonNode labels = place.missing("template").missing("metadata").missing("labels");
+      // field.Invalid prints the map with %#v: `map[string]string(nil)` when it is absent.
+      const bool written = tmpl && tmpl->get("metadata") && tmpl->get("metadata")->get("labels");
+      invalid(labels, invalid_value_raw(written ? go_string_map(ds.template_.metadata.labels)
+                                                : "map[string]string(nil)",
+                                        "`selector` does not match template `labels`"));
+    }
+    if (ds.selector.empty()) {
+      invalid(*selector, invalid_value_raw(go_empty_label_selector(*selector),
+                                           "empty selector is invalid for daemonset"));
+    }
+    ds.template_.spec = parse_template_spec(tmpl, place);
+    const std::string& policy = ds.template_.spec.restart_policy;
+    if (policy != "Always") {
+      JsonNode where = place.missing("template").missing("spec").missing("restartPolicy");
+      invalid(where, not_supported(policy, {"Always"}));
+    }
+    return ds;
   }
 
   Object parse_job() {
@@ -1060,18 +1106,21 @@ class ObjectParser {
            ", UnhealthyPodEvictionPolicy:(*policy.UnhealthyPodEvictionPolicyType)(nil)}";
   }
 
+  /// Go's %#v of the empty metav1.LabelSelector the "empty selector" errors print: each field
+  /// is `(nil)` when left out and `{}` when written empty.
+  static std::string go_empty_label_selector(const JsonNode& selector) {
+    return std::string("v1.LabelSelector{MatchLabels:map[string]string") +
+           (selector.get("matchLabels") ? "{}" : "(nil)") +
+           ", MatchExpressions:[]v1.LabelSelectorRequirement" +
+           (selector.get("matchExpressions") ? "{}" : "(nil)") + "}";
+  }
+
   JsonNode root_;
   std::string kind_;
   std::string name_;
 };
 
 // --- serialization ------------------------------------------------------------------------
-
-json resources_json(const ResourceList& list) {
-  json out = json::object();
-  for (const auto& [name, quantity] : list) out[name] = quantity.to_string();
-  return out;
-}
 
 json metadata_json(const ObjectMeta& meta) {
   json out = json::object();
@@ -1259,6 +1308,11 @@ object_json(const T& object) {
             {"template", template_json(object.template_)}}}};
 }
 
+json object_json(const DaemonSet& ds) {
+  return {{"spec",
+           {{"selector", selector_json(ds.selector)}, {"template", template_json(ds.template_)}}}};
+}
+
 json object_json(const Job& job) {
   json spec = {{"parallelism", job.parallelism}, {"template", template_json(job.template_)}};
   if (job.completions) spec["completions"] = *job.completions;
@@ -1308,6 +1362,12 @@ void keep_times(const Object& current, Object& next) {
 }
 
 }  // namespace
+
+json resources_json(const ResourceList& list) {
+  json out = json::object();
+  for (const auto& [name, quantity] : list) out[name] = quantity.to_string();
+  return out;
+}
 
 std::optional<Quantity> read_quantity(const JsonNode& node, std::string& text, std::string* error) {
   if (!node.is_string() && !node.is_number()) {

@@ -13,8 +13,8 @@
 
 namespace gpusched::io {
 
-/// Node, Pod, Deployment, ReplicaSet, Job, PriorityClass or PodDisruptionBudget: the kinds a
-/// scenario may hold.
+/// Node, Pod, Deployment, ReplicaSet, DaemonSet, Job, PriorityClass, PodDisruptionBudget or
+/// Namespace: the kinds a scenario may hold.
 [[nodiscard]] bool is_known_kind(std::string_view kind) noexcept;
 /// The known kinds for messages: "Node, Pod, Deployment, ...".
 [[nodiscard]] std::string known_kinds();
@@ -33,6 +33,8 @@ namespace gpusched::io {
 /// Kubernetes JSON for every field the model holds except virtual times; parse_object of it
 /// gives back an equal object (times aside).
 [[nodiscard]] nlohmann::json to_json(const Object& object);
+/// A resource list as Kubernetes writes one: {"cpu": "500m", "nvidia.com/gpu": "1"}.
+[[nodiscard]] nlohmann::json resources_json(const ResourceList& list);
 /// to_json as compact text.
 [[nodiscard]] std::string to_json_text(const Object& object);
 

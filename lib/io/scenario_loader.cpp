@@ -3,48 +3,26 @@
 #include <algorithm>
 #include <deque>
 #include <map>
-#include <memory>
-#include <set>
 #include <system_error>
 
 #include "gpusched/error.hpp"
+#include "io/cluster_json.hpp"
 #include "io/expect_json.hpp"
 #include "io/input_text.hpp"
 #include "io/json_node.hpp"
 #include "io/json_source.hpp"
-#include "io/object_json.hpp"
 #include "io/scheduler_json.hpp"
 #include "io/time_json.hpp"
 #include "io/timeline_json.hpp"
-#include "model/priority_admission.hpp"
+#include "io/timestamps.hpp"
 
 namespace gpusched::io {
 namespace {
 
 namespace fs = std::filesystem;
 
-/// Most objects `cluster` may hold.
-constexpr std::size_t kMaxClusterObjects = 100'000;
 /// Most files `include` may name, directories' files counted one by one.
 constexpr std::size_t kMaxIncludedFiles = 10'000;
-
-/// Included manifests, kept alive while their nodes are parsed.
-struct Included {
-  std::string text;
-  std::unique_ptr<ParsedText> parsed;
-};
-
-/// Where a cluster object is: its pointer in the scenario, or `file:line: pointer` for an
-/// object from an included file.
-std::string place_of(const JsonNode& item, const std::string& scenario_file) {
-  if (item.source().file() == scenario_file) return item.pointer();
-  std::string place = item.source().file();
-  if (int line = item.source().line_of(item.pointer()); line > 0) {
-    place.append(":").append(std::to_string(line));
-  }
-  if (!item.pointer().empty()) place.append(": ").append(item.pointer());
-  return place;
-}
 
 bool is_manifest_name(const fs::path& path) {
   const fs::path ext = path.extension();
@@ -108,37 +86,6 @@ std::vector<std::pair<fs::path, JsonNode>> included_files(const JsonNode& includ
   return files;
 }
 
-void parse_cluster(const std::vector<JsonNode>& items, const JsonNode& where, Scenario& scenario) {
-  if (items.size() > kMaxClusterObjects) {
-    where.fail("cluster has " + std::to_string(items.size()) + " objects; the limit is " +
-               std::to_string(kMaxClusterObjects));
-  }
-  std::map<ObjectRef, std::string> seen;
-  std::vector<PriorityClass> classes;
-  scenario.cluster.reserve(items.size());
-  scenario.cluster_pointers.reserve(items.size());
-  for (const JsonNode& item : items) {
-    Object object = parse_object(item);
-    ObjectRef ref = ref_of(object);
-    std::string place = place_of(item, scenario.source);
-    auto [it, inserted] = seen.emplace(ref, place);
-    if (!inserted) {
-      std::string name = ref.namespace_.empty() ? ref.name : ref.namespace_ + "/" + ref.name;
-      item.fail("duplicate " + ref.kind + " \"" + name + "\": also defined at " + it->second);
-    }
-    if (const auto* pc = std::get_if<PriorityClass>(&object)) {
-      // The Priority admission plugin refuses a second globalDefault class.
-      if (std::optional<std::string> refused = admit_priority_class(*pc, classes)) {
-        std::optional<JsonNode> global_default = item.get("globalDefault");
-        (global_default ? *global_default : item).fail(*refused);
-      }
-      classes.push_back(*pc);
-    }
-    scenario.cluster.push_back(std::move(object));
-    scenario.cluster_pointers.push_back(std::move(place));
-  }
-}
-
 }  // namespace
 
 Scenario parse_scenario(std::string_view text, const std::string& file) {
@@ -156,8 +103,8 @@ Scenario parse_scenario(std::string_view text, const std::string& file) {
                         (parsed.yaml() ? "YAML mapping" : "JSON object") + ", got " +
                         root.json().type_name());
   }
-  root.reject_unknown_keys(
-      {"name", "description", "include", "scheduler", "cluster", "timeline", "expect", "until"});
+  root.reject_unknown_keys({"name", "description", "startTime", "include", "scheduler", "cluster",
+                            "timeline", "expect", "until"});
 
   Scenario scenario;
   scenario.source = file;
@@ -165,6 +112,7 @@ Scenario parse_scenario(std::string_view text, const std::string& file) {
   scenario.name = name.string();
   if (scenario.name.empty()) name.fail("name must not be empty");
   if (auto description = root.get("description")) scenario.description = description->string();
+  if (auto start = root.get("startTime")) scenario.start_time = read_rfc3339(*start);
   if (auto scheduler = root.get("scheduler")) {
     scenario.scheduler = parse_scheduler_config(scheduler->rebased());
   }
@@ -179,15 +127,11 @@ Scenario parse_scenario(std::string_view text, const std::string& file) {
       items.insert(items.end(), objects.begin(), objects.end());
     }
   }
-  std::deque<Included> included;
+  std::deque<ManifestFile> included;
   std::optional<JsonNode> include = root.get("include");
   if (include) {
     for (const auto& [path, entry] : included_files(*include, file)) {
-      const std::string shown = path.string();
-      Included& added = included.emplace_back();
-      added.text = read_input_file(path, shown);
-      added.parsed = std::make_unique<ParsedText>(shown, added.text);
-      std::vector<JsonNode> objects = manifest_objects(*added.parsed);
+      std::vector<JsonNode> objects = included.emplace_back(path).objects();
       items.insert(items.end(), objects.begin(), objects.end());
     }
   }

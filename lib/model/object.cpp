@@ -37,6 +37,8 @@ std::string_view kind_of(const Object& object) noexcept {
           return "Deployment";
         } else if constexpr (std::is_same_v<T, ReplicaSet>) {
           return "ReplicaSet";
+        } else if constexpr (std::is_same_v<T, DaemonSet>) {
+          return "DaemonSet";
         } else if constexpr (std::is_same_v<T, Job>) {
           return "Job";
         } else if constexpr (std::is_same_v<T, PriorityClass>) {

@@ -81,9 +81,13 @@ bool required_node_affinity_matches(const PodInfo& pod, const NodeInfo& node,
                      [&](const TermInfo& t) { return term_matches(t, node, pool); });
 }
 
-const TaintInfo* find_untolerated_taint(const PodInfo& pod, const NodeInfo& node) {
+const TaintInfo* find_untolerated_taint(const PodInfo& pod, const NodeInfo& node,
+                                        TaintFilter filter) {
   for (const TaintInfo& taint : node.taints) {
-    if (taint.effect != TaintEffect::NoSchedule && taint.effect != TaintEffect::NoExecute) continue;
+    const bool considered =
+        taint.effect == TaintEffect::NoExecute ||
+        (filter == TaintFilter::DoNotSchedule && taint.effect == TaintEffect::NoSchedule);
+    if (!considered) continue;
     const bool tolerated = std::any_of(pod.tolerations.begin(), pod.tolerations.end(),
                                        [&](const TolerationInfo& t) { return t.tolerates(taint); });
     if (!tolerated) return &taint;

@@ -28,8 +28,15 @@ void default_normalize_score(std::int64_t max_priority, bool reverse,
 [[nodiscard]] bool required_node_affinity_matches(const PodInfo& pod, const NodeInfo& node,
                                                   const StringPool& pool);
 
-/// The first NoSchedule / NoExecute taint the pod does not tolerate
-/// (v1helper.FindMatchingUntoleratedTaint with DoNotScheduleTaintsFilterFunc), or nullptr.
-[[nodiscard]] const TaintInfo* find_untolerated_taint(const PodInfo& pod, const NodeInfo& node);
+/// The taints v1helper.FindMatchingUntoleratedTaint looks at (its filter function).
+enum class TaintFilter {
+  DoNotSchedule,  ///< NoSchedule and NoExecute (DoNotScheduleTaintsFilterFunc)
+  NoExecute,      ///< NoExecute only: what a running pod must tolerate to stay
+};
+
+/// The first taint passing `filter` that the pod does not tolerate
+/// (v1helper.FindMatchingUntoleratedTaint), or nullptr.
+[[nodiscard]] const TaintInfo* find_untolerated_taint(
+    const PodInfo& pod, const NodeInfo& node, TaintFilter filter = TaintFilter::DoNotSchedule);
 
 }  // namespace gpusched::plugins

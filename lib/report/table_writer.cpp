@@ -11,6 +11,7 @@
 #include "gpusched/model/resource_list.hpp"
 #include "gpusched/report/writers.hpp"
 #include "gpusched/sim/time.hpp"
+#include "report/pod_status.hpp"
 #include "report/tab_writer.hpp"
 
 namespace gpusched::report {
@@ -24,14 +25,6 @@ std::string age(TimeMs now, TimeMs then) {
 /// A pod's AGE: since the simulator created it, or since its creationTimestamp.
 std::string pod_age(const PodRecord& record, TimeMs now) {
   return age(now, record.created.value_or(record.pod.metadata.creation_ms));
-}
-
-/// The STATUS column of `kubectl get pods`: the phase, except that a finished pod reads
-/// `Completed` and a pod with a deletionTimestamp reads `Terminating` (printers.printPod).
-std::string pod_status(const PodRecord& record) {
-  if (record.terminating) return "Terminating";
-  if (record.pod.status.phase == PodPhase::Succeeded) return "Completed";
-  return std::string(to_string(record.pod.status.phase));
 }
 
 std::string or_none(const std::string& value) {
@@ -77,6 +70,7 @@ std::string_view event_source(const EventRecord& event) {
   const std::string_view kind = kind_of_ref(event.object);
   if (kind == "Deployment") return "deployment-controller";
   if (kind == "ReplicaSet") return "replicaset-controller";
+  if (kind == "DaemonSet") return "daemonset-controller";
   if (kind == "Job") return "job-controller";
   return "kubelet";
 }

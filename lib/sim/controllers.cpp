@@ -1,5 +1,6 @@
 // The workload controllers, reacting at once: Deployment (pkg/controller/deployment),
-// ReplicaSet (pkg/controller/replicaset) and Job (pkg/controller/job).
+// ReplicaSet (pkg/controller/replicaset) and Job (pkg/controller/job); the DaemonSet controller
+// is in daemonset_controller.cpp.
 #include <algorithm>
 
 #include "sim/names.hpp"
@@ -8,10 +9,20 @@
 namespace gpusched::sim {
 namespace {
 
-Pod pod_from_template(const PodTemplateSpec& tmpl, const ObjectMeta& owner, std::string_view kind,
-                      std::string name) {
+bool active(const PodInfo& pod) {
+  // controller.FilterActivePods: not terminating, not Succeeded/Failed.
+  return !pod.pod.metadata.deletion_ms && !pod.pod.terminated();
+}
+
+}  // namespace
+
+Pod Simulation::controlled_pod(const PodTemplateSpec& tmpl, const ObjectMeta& owner,
+                               std::string_view kind) {
+  const std::string key = owner.namespace_ + "/" + owner.name;
   Pod pod;
-  pod.metadata.name = std::move(name);
+  do {
+    pod.metadata.name = owner.name + "-" + generated_suffix(key, name_counters_[key]++);
+  } while (known_pods_.contains(owner.namespace_ + "/" + pod.metadata.name));
   pod.metadata.namespace_ = owner.namespace_;
   pod.metadata.labels = tmpl.metadata.labels;
   pod.metadata.annotations = tmpl.metadata.annotations;
@@ -20,13 +31,6 @@ Pod pod_from_template(const PodTemplateSpec& tmpl, const ObjectMeta& owner, std:
   pod.spec = tmpl.spec;
   return pod;
 }
-
-bool active(const PodInfo& pod) {
-  // controller.FilterActivePods: not terminating, not Succeeded/Failed.
-  return !pod.pod.metadata.deletion_ms && !pod.pod.terminated();
-}
-
-}  // namespace
 
 std::vector<PodInfo*> Simulation::owned_pods(const std::string& uid) const {
   std::vector<PodInfo*> out;
@@ -47,6 +51,7 @@ void Simulation::reconcile_all() {
   keys.clear();
   for (const auto& [key, job] : jobs_) keys.push_back(key);
   for (const auto& key : keys) reconcile_job(key);
+  reconcile_daemonsets();
 }
 
 // A Deployment keeps one ReplicaSet per template, named "<deployment>-<pod-template-hash>"; the
@@ -106,12 +111,9 @@ void Simulation::reconcile_replicaset(const std::string& key) {
   std::erase_if(pods, [](const PodInfo* p) { return !active(*p); });
   const auto have = static_cast<std::int64_t>(pods.size());
   for (std::int64_t i = have; i < rs.replicas; ++i) {
-    std::string name;
-    do {
-      name = rs.metadata.name + "-" + generated_suffix(key, name_counters_[key]++);
-    } while (known_pods_.contains(rs.metadata.namespace_ + "/" + name));
-    create_pod(pod_from_template(rs.template_, rs.metadata, "ReplicaSet", name), {},
-               rs.metadata.name + "-");
+    Pod pod = controlled_pod(rs.template_, rs.metadata, "ReplicaSet");
+    const std::string name = pod.metadata.name;
+    create_pod(std::move(pod), {}, rs.metadata.name + "-");
     object_event("ReplicaSet/" + key, "Normal", "SuccessfulCreate", "Created pod: " + name);
   }
   if (have <= rs.replicas) return;
@@ -159,11 +161,8 @@ void Simulation::reconcile_job(const std::string& key) {
   std::int64_t want = job.parallelism;
   if (job.completions) want = std::min<std::int64_t>(want, *job.completions - state.succeeded);
   for (std::int64_t i = running; i < want; ++i) {
-    std::string name;
-    do {
-      name = job.metadata.name + "-" + generated_suffix(key, name_counters_[key]++);
-    } while (known_pods_.contains(job.metadata.namespace_ + "/" + name));
-    Pod pod = pod_from_template(job.template_, job.metadata, "Job", name);
+    Pod pod = controlled_pod(job.template_, job.metadata, "Job");
+    const std::string name = pod.metadata.name;
     pod.metadata.labels["job-name"] = job.metadata.name;
     create_pod(std::move(pod), {}, job.metadata.name + "-");
     object_event("Job/" + key, "Normal", "SuccessfulCreate", "Created pod: " + name);

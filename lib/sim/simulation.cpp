@@ -118,6 +118,8 @@ void Simulation::apply(Object object, const std::string& pointer) {
     stamp(meta, it == replicasets_.end() ? nullptr : &it->second.metadata);
     replicasets_[key] = std::move(*rs);
     reconcile_replicaset(key);
+  } else if (auto* ds = std::get_if<DaemonSet>(&object)) {
+    apply_daemon_set(std::move(*ds));
   } else if (auto* pc = std::get_if<PriorityClass>(&object)) {
     apply_priority_class(std::move(*pc), pointer);
   } else if (auto* pdb = std::get_if<PodDisruptionBudget>(&object)) {
@@ -144,7 +146,12 @@ void Simulation::apply(Object object, const std::string& pointer) {
 
 void Simulation::stamp(ObjectMeta& meta, const ObjectMeta* existing) {
   meta.uid = existing != nullptr ? existing->uid : new_uid();
-  meta.creation_ms = existing != nullptr ? existing->creation_ms : now_;
+  // An object of the starting cluster keeps the creation time it was exported with.
+  if (existing != nullptr) {
+    meta.creation_ms = existing->creation_ms;
+  } else if (!loading_cluster_) {
+    meta.creation_ms = now_;
+  }
 }
 
 void Simulation::apply_priority_class(PriorityClass pc, const std::string& pointer) {
@@ -216,6 +223,8 @@ void Simulation::apply_node(Node node) {
   }
   scheduler_.cluster_event({EventResource::Node, action::kAdd, "NodeAdd"},
                            EventObjects{nullptr, &info, nullptr}, now_);
+  // addNode: the DaemonSet controller creates the new node's daemon pods.
+  reconcile_daemonsets();
 }
 
 void Simulation::update_node(NodeInfo& info, Node node) {
@@ -224,6 +233,8 @@ void Simulation::update_node(NodeInfo& info, Node node) {
   for (const ClusterEvent& event : node_change_events(old_node, info.node)) {
     scheduler_.cluster_event(event, EventObjects{&old_node, &info, nullptr}, now_);
   }
+  // updateNode: new labels or taints may change where daemon pods belong.
+  reconcile_daemonsets();
 }
 
 void Simulation::apply_pod(Pod pod, const std::string& pointer) {
@@ -257,15 +268,21 @@ PodInfo& Simulation::create_pod(Pod pod, const std::string& pointer,
                         " pods by " + format_duration(now_) + " (gpusched limit)");
   }
   if (pod.metadata.uid.empty()) pod.metadata.uid = new_uid();
-  pod.metadata.creation_ms = now_;
+  if (!loading_cluster_) pod.metadata.creation_ms = now_;
   const bool prebound = !pod.spec.node_name.empty();
   PodInfo& info = cluster_.add_pod(std::move(pod));
   known_pods_.insert(key_of(info.pod.metadata));
-  pod_times_[info.pod.metadata.uid].created = now_;
+  pod_times_[info.pod.metadata.uid].created = info.pod.metadata.creation_ms;
   if (info.pod.terminated()) return info;
+  if (const auto& deletion = info.pod.metadata.deletion_ms) {
+    // Exported while terminating: it holds its node until its deletionTimestamp.
+    schedule(std::max(now_, *deletion), Kind::TerminationDone, 0, key_of(info.pod.metadata),
+             info.pod.metadata.uid);
+    return info;
+  }
   if (prebound) {
     // Bound in the manifest: no scheduling; it runs once its node exists.
-    if (info.node != nullptr && info.pod.status.phase == PodPhase::Pending) start_running(info);
+    if (info.node != nullptr) start_running(info);
     return info;
   }
   scheduler_.pod_added(info, now_);
@@ -274,9 +291,10 @@ PodInfo& Simulation::create_pod(Pod pod, const std::string& pointer,
 
 void Simulation::start_running(PodInfo& pod) {
   pod.pod.status.phase = PodPhase::Running;
-  pod.pod.status.start_ms = now_;
+  // A pod of the starting cluster keeps the start time it was exported with.
+  if (!loading_cluster_ || !pod.pod.status.start_ms) pod.pod.status.start_ms = now_;
   auto& times = pod_times_[pod.pod.metadata.uid];
-  if (!times.scheduled) times.scheduled = now_;
+  if (!times.scheduled) times.scheduled = *pod.pod.status.start_ms;
   // gpusched.io/run-duration: the containers exit 0 after that long; with restartPolicy Always
   // the kubelet restarts them, so the pod never completes.
   auto it = pod.pod.metadata.annotations.find(kRunDuration);
@@ -314,8 +332,8 @@ void Simulation::delete_pod(PodInfo& pod, std::int64_t grace_seconds) {
 
 void Simulation::begin_termination(PodInfo& pod, std::int64_t grace_seconds) {
   if (pod.pod.metadata.deletion_ms) return;  // already terminating
-  pod.pod.metadata.deletion_ms = now_;
-  schedule(now_ + grace_seconds * 1000, Kind::TerminationDone, 0, key_of(pod.pod.metadata),
+  pod.pod.metadata.deletion_ms = now_ + grace_seconds * 1000;
+  schedule(*pod.pod.metadata.deletion_ms, Kind::TerminationDone, 0, key_of(pod.pod.metadata),
            pod.pod.metadata.uid);
   object_event("Pod/" + key_of(pod.pod.metadata), "Normal", "Killing",
                "Stopping container " + (pod.pod.spec.containers.empty()
@@ -436,6 +454,12 @@ void Simulation::delete_object(const ObjectRef& ref, std::int64_t grace_seconds,
       input_error(pointer, "Job \"" + key + "\" does not exist at " + format_duration(now_));
     uid = it->second.job.metadata.uid;
     jobs_.erase(it);
+  } else if (ref.kind == "DaemonSet") {
+    auto it = daemonsets_.find(key);
+    if (it == daemonsets_.end())
+      input_error(pointer, "DaemonSet \"" + key + "\" does not exist at " + format_duration(now_));
+    uid = it->second.ds.metadata.uid;
+    daemonsets_.erase(it);
   } else {
     input_error(pointer, "cannot delete kind \"" + ref.kind + "\"");
   }
@@ -464,6 +488,8 @@ void Simulation::patch_object(const Action& action) {
     current = replicasets_.at(ref.namespace_ + "/" + ref.name);
   } else if (ref.kind == "Job" && jobs_.contains(ref.namespace_ + "/" + ref.name)) {
     current = jobs_.at(ref.namespace_ + "/" + ref.name).job;
+  } else if (ref.kind == "DaemonSet" && daemonsets_.contains(ref.namespace_ + "/" + ref.name)) {
+    current = daemonsets_.at(ref.namespace_ + "/" + ref.name).ds;
   } else if (const ObjectMeta* ns = cluster_.find_namespace(ref.name);
              ref.kind == "Namespace" && ns != nullptr) {
     current = Namespace{*ns};
@@ -531,10 +557,12 @@ void Simulation::run_action(const Action& action) {
 // ---- the clock -----------------------------------------------------------------------------
 
 SimulationResult Simulation::run() {
+  loading_cluster_ = true;
   for (std::size_t i = 0; i < scenario_.cluster.size(); ++i) {
     apply(scenario_.cluster[i],
           i < scenario_.cluster_pointers.size() ? scenario_.cluster_pointers[i] : "/cluster");
   }
+  loading_cluster_ = false;
   for (std::size_t i = 0; i < scenario_.timeline.size(); ++i)
     schedule(scenario_.timeline[i].at, Kind::Action, i);
   expectation_results_.assign(scenario_.expect.size(), std::nullopt);
@@ -563,6 +591,10 @@ SimulationResult Simulation::run() {
       pending_.erase(pending_.begin());
       if (p.kind == Kind::Action) {
         run_action(scenario_.timeline[p.index]);
+        continue;
+      }
+      if (p.kind == Kind::Resync) {
+        reconcile_daemonset(p.pod_key);
         continue;
       }
       const auto slash = p.pod_key.find('/');

@@ -16,6 +16,7 @@
 #include "gpusched/sim/scenario.hpp"
 #include "gpusched/sim/simulator.hpp"
 #include "model/disruption.hpp"
+#include "sim/backoff.hpp"
 
 namespace gpusched::sim {
 
@@ -33,14 +34,21 @@ class Simulation final : public SchedulerHooks {
 
  private:
   // What happens on the clock besides scheduling. Ranks order one instant: pods finishing and
-  // terminations first, then timeline actions in file order, then expectations.
-  enum class Kind : std::uint8_t { PodFinished = 0, TerminationDone = 1, Action = 2, Expect = 3 };
+  // terminations first, then controller resyncs, then timeline actions in file order, then
+  // expectations.
+  enum class Kind : std::uint8_t {
+    PodFinished = 0,
+    TerminationDone = 1,
+    Resync = 2,
+    Action = 3,
+    Expect = 4
+  };
   struct Pending {
     TimeMs time;
     Kind kind;
     std::uint64_t seq;
     std::size_t index;    // Action / Expect index
-    std::string pod_key;  // PodFinished / TerminationDone
+    std::string pod_key;  // PodFinished / TerminationDone; the DaemonSet's key for Resync
     std::string pod_uid;  // the pod instance the event is for
     friend bool operator<(const Pending& a, const Pending& b) {
       return std::tie(a.time, a.kind, a.seq) < std::tie(b.time, b.kind, b.seq);
@@ -55,6 +63,11 @@ class Simulation final : public SchedulerHooks {
     Job job;
     std::int32_t succeeded = 0;
     bool complete = false;
+  };
+  struct DaemonSetState {
+    DaemonSet ds;
+    /// spec.templateGeneration: 1 on create, raised by the API server when the template changes.
+    std::int64_t template_generation = 1;
   };
 
   void schedule(TimeMs time, Kind kind, std::size_t index, std::string pod_key = {},
@@ -91,6 +104,26 @@ class Simulation final : public SchedulerHooks {
   void reconcile_replicaset(const std::string& key);
   void reconcile_job(const std::string& key);
   [[nodiscard]] std::vector<PodInfo*> owned_pods(const std::string& uid) const;
+  /// controller.GetPodFromTemplate: a pod from the template, controlled by `owner` (a `kind`),
+  /// named as generateName "<owner>-" names it (names.hpp) and unlike any pod so far.
+  [[nodiscard]] Pod controlled_pod(const PodTemplateSpec& tmpl, const ObjectMeta& owner,
+                                   std::string_view kind);
+
+  // DaemonSet controller (daemon_controller.go), in daemonset_controller.cpp
+  void apply_daemon_set(DaemonSet ds);
+  /// Syncs every DaemonSet: a node was added or changed.
+  void reconcile_daemonsets();
+  void reconcile_daemonset(const std::string& key);
+  /// enqueueDaemonSetAfter: syncs the DaemonSet again `delay` from now.
+  void resync_daemonset_after(const std::string& key, TimeMs delay);
+  /// syncDaemonSet's manage; true when it deleted pods.
+  bool sync_daemonset(const std::string& key);
+  void pods_should_be_on_node(const NodeInfo& node, const std::vector<PodInfo*>* daemon_pods,
+                              const DaemonSetState& state, std::vector<std::string>& create_on,
+                              std::vector<PodInfo*>& to_delete);
+  void sync_nodes(const std::string& key, const DaemonSetState& state,
+                  const std::vector<std::string>& create_on,
+                  const std::vector<PodInfo*>& to_delete);
   void object_event(const std::string& object, std::string_view type, std::string_view reason,
                     std::string message);
 
@@ -109,6 +142,8 @@ class Simulation final : public SchedulerHooks {
   ClusterState cluster_;
   Scheduler scheduler_;
   TimeMs now_ = 0;
+  /// True while the starting cluster is applied: its objects keep the times they carry.
+  bool loading_cluster_ = false;
   std::uint64_t seq_ = 0;
   std::uint64_t uid_counter_ = 0;
   std::uint64_t pods_created_ = 0;
@@ -116,6 +151,9 @@ class Simulation final : public SchedulerHooks {
   std::map<std::string, Deployment> deployments_;  // "ns/name"
   std::map<std::string, ReplicaSet> replicasets_;
   std::map<std::string, JobState> jobs_;
+  std::map<std::string, DaemonSetState> daemonsets_;
+  // kube-controller-manager's failedPodsBackoff: flowcontrol.NewBackOff(1s, 15m).
+  Backoff failed_pods_backoff_{1000, 15 * 60 * 1000};
   std::vector<PriorityClass> priority_classes_;         // in creation order
   std::map<std::string, PodDisruptionBudget> budgets_;  // "ns/name"
   std::map<std::string, std::uint64_t> name_counters_;  // generateName counters per owner

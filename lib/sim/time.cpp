@@ -1,9 +1,12 @@
 // Go's time.ParseDuration grammar (src/time/format.go) evaluated exactly in milliseconds: virtual
 // time is integer milliseconds, so a duration with a sub-millisecond remainder is refused rather
-// than rounded. The range is Go's (int64 nanoseconds, about 292 years).
+// than rounded. The range is Go's (int64 nanoseconds, about 292 years). Also RFC 3339 times as
+// metav1.Time reads and writes them.
 #include "gpusched/sim/time.hpp"
 
+#include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <string_view>
 
@@ -160,6 +163,99 @@ std::string format_duration(TimeMs ms) {
     out += "." + frac;
   }
   return out + "s";
+}
+
+namespace {
+
+/// The digits of text[pos, pos + count) as a number; nullopt unless all are digits.
+std::optional<int> digits(std::string_view text, std::size_t pos, std::size_t count) {
+  if (pos + count > text.size()) return std::nullopt;
+  int value = 0;
+  for (std::size_t i = pos; i < pos + count; ++i) {
+    if (text[i] < '0' || text[i] > '9') return std::nullopt;
+    value = value * 10 + (text[i] - '0');
+  }
+  return value;
+}
+
+bool char_at(std::string_view text, std::size_t pos, char c) {
+  return pos < text.size() && text[pos] == c;
+}
+
+}  // namespace
+
+std::optional<std::int64_t> parse_rfc3339(std::string_view text) {
+  using namespace std::chrono;
+  // time.RFC3339Nano layout, as metav1.Time.UnmarshalJSON accepts it: the date, 'T', the time
+  // of day, optional fractional seconds, then 'Z' or a numeric offset.
+  const auto year = digits(text, 0, 4);
+  const auto month = digits(text, 5, 2);
+  const auto day = digits(text, 8, 2);
+  const auto hour = digits(text, 11, 2);
+  const auto minute = digits(text, 14, 2);
+  const auto second = digits(text, 17, 2);
+  if (!year || !month || !day || !hour || !minute || !second || !char_at(text, 4, '-') ||
+      !char_at(text, 7, '-') || !(char_at(text, 10, 'T') || char_at(text, 10, 't')) ||
+      !char_at(text, 13, ':') || !char_at(text, 16, ':') || *year == 0 || *hour > 23 ||
+      *minute > 59 || *second > 59) {
+    return std::nullopt;
+  }
+  const year_month_day date{std::chrono::year{*year}, std::chrono::month{unsigned(*month)},
+                            std::chrono::day{unsigned(*day)}};
+  if (!date.ok()) return std::nullopt;
+  std::size_t pos = 19;
+  std::int64_t millis = 0;
+  if (char_at(text, pos, '.')) {
+    ++pos;
+    const std::size_t start = pos;
+    std::int64_t scale = 100;
+    while (pos < text.size() && text[pos] >= '0' && text[pos] <= '9') {
+      millis += (text[pos] - '0') * scale;  // digits past milliseconds are dropped
+      scale /= 10;
+      ++pos;
+    }
+    if (pos == start || pos - start > 9) return std::nullopt;
+  }
+  std::int64_t offset_minutes = 0;
+  if (char_at(text, pos, 'Z') || char_at(text, pos, 'z')) {
+    ++pos;
+  } else if (char_at(text, pos, '+') || char_at(text, pos, '-')) {
+    const auto off_hour = digits(text, pos + 1, 2);
+    const auto off_minute = digits(text, pos + 4, 2);
+    if (!off_hour || !off_minute || !char_at(text, pos + 3, ':') || *off_hour > 23 ||
+        *off_minute > 59) {
+      return std::nullopt;
+    }
+    offset_minutes = (*off_hour * 60 + *off_minute) * (text[pos] == '-' ? -1 : 1);
+    pos += 6;
+  } else {
+    return std::nullopt;
+  }
+  if (pos != text.size()) return std::nullopt;
+  const std::int64_t days = sys_days(date).time_since_epoch().count();
+  const std::int64_t seconds =
+      days * 86'400 + *hour * 3'600 + *minute * 60 + *second - offset_minutes * 60;
+  return seconds * 1000 + millis;
+}
+
+std::string format_rfc3339(std::int64_t unix_ms) {
+  using namespace std::chrono;
+  const std::int64_t seconds = unix_ms >= 0 ? unix_ms / 1000 : (unix_ms - 999) / 1000;
+  const std::int64_t millis = unix_ms - seconds * 1000;
+  const std::int64_t days = seconds >= 0 ? seconds / 86'400 : (seconds - 86'399) / 86'400;
+  const std::int64_t of_day = seconds - days * 86'400;
+  const year_month_day date{sys_days{std::chrono::days{days}}};
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%04d-%02u-%02uT%02lld:%02lld:%02lld", int(date.year()),
+                unsigned(date.month()), unsigned(date.day()),
+                static_cast<long long>(of_day / 3'600), static_cast<long long>(of_day / 60 % 60),
+                static_cast<long long>(of_day % 60));
+  std::string out = buf;
+  if (millis != 0) {
+    std::snprintf(buf, sizeof buf, ".%03lld", static_cast<long long>(millis));
+    out += buf;
+  }
+  return out + "Z";
 }
 
 }  // namespace gpusched

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "gpusched/cli.hpp"
+#include "support/run_cli.hpp"
 #include "support/temp_dir.hpp"
 
 namespace gpusched::cli {
@@ -18,23 +19,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
+using test::Outcome;
+using test::run_cli;
 using test::TempDir;
-
-struct Outcome {
-  int code = -1;
-  std::string out;
-  std::string err;
-};
-
-Outcome run_cli(std::vector<std::string> args) {
-  args.insert(args.begin(), "gpusched");
-  std::vector<const char*> argv;
-  for (const std::string& arg : args) argv.push_back(arg.c_str());
-  std::ostringstream out;
-  std::ostringstream err;
-  const int code = run(static_cast<int>(argv.size()), argv.data(), out, err);
-  return {code, out.str(), err.str()};
-}
 
 /// One node with one GPU and `pods` single-GPU pods of a Deployment.
 std::string gpu_scenario(const std::string& name, const std::string& expect) {

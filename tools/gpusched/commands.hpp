@@ -23,6 +23,10 @@ struct Command {
 [[nodiscard]] Command add_check_command(CLI::App& app);
 /// `gpusched validate FILE...`: load only.
 [[nodiscard]] Command add_validate_command(CLI::App& app);
+/// `gpusched whatif --cluster SNAPSHOT --add FILE...`: manifests tried against a live cluster.
+[[nodiscard]] Command add_whatif_command(CLI::App& app);
+/// `gpusched snapshot FILE [--to-scenario]`: a live-cluster snapshot, summarized or as a scenario.
+[[nodiscard]] Command add_snapshot_command(CLI::App& app);
 
 /// Starts every message about invalid input or usage on the error stream.
 inline constexpr std::string_view kErrorPrefix = "gpusched: error: ";

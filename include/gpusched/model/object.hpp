@@ -22,7 +22,7 @@ struct Namespace {
 /// The label the API server sets on every namespace (v1.LabelMetadataName).
 inline constexpr std::string_view kLabelMetadataName = "kubernetes.io/metadata.name";
 
-using Object = std::variant<Node, Pod, Deployment, ReplicaSet, Job, PriorityClass,
+using Object = std::variant<Node, Pod, Deployment, ReplicaSet, DaemonSet, Job, PriorityClass,
                             PodDisruptionBudget, Namespace>;
 
 /// kind / namespace / name of an object.

@@ -14,7 +14,7 @@ using Labels = std::map<std::string, std::string, std::less<>>;
 
 /// metav1.OwnerReference: which controller owns an object.
 struct OwnerReference {
-  std::string kind;  ///< "ReplicaSet", "Deployment", "Job"
+  std::string kind;  ///< "ReplicaSet", "Deployment", "DaemonSet", "Job"
   std::string name;
   std::string uid;
   bool controller = true;
@@ -28,8 +28,10 @@ struct ObjectMeta {
   Labels labels;
   Labels annotations;
   std::vector<OwnerReference> owner_references;
-  std::int64_t creation_ms = 0;             ///< creationTimestamp, virtual milliseconds
-  std::optional<std::int64_t> deletion_ms;  ///< deletionTimestamp: set while terminating
+  std::int64_t creation_ms = 0;  ///< creationTimestamp, virtual milliseconds
+  /// deletionTimestamp: set while terminating, to when the grace period ends (the deletion
+  /// request plus the grace period, as the API server sets it).
+  std::optional<std::int64_t> deletion_ms;
   friend bool operator==(const ObjectMeta&, const ObjectMeta&) = default;
 
   /// The controller owner reference, if any.

@@ -1,5 +1,5 @@
 #pragma once
-/// Controllers' objects: Deployment, ReplicaSet, Job (apps/v1, batch/v1).
+/// Controllers' objects: Deployment, ReplicaSet, DaemonSet, Job (apps/v1, batch/v1).
 
 #include <cstdint>
 #include <optional>
@@ -30,6 +30,15 @@ struct ReplicaSet {
   LabelSelector selector;
   PodTemplateSpec template_;
   friend bool operator==(const ReplicaSet&, const ReplicaSet&) = default;
+};
+
+/// apps/v1 DaemonSet: one pod per node that the template's node selector, required node
+/// affinity and tolerations admit (pkg/controller/daemon).
+struct DaemonSet {
+  ObjectMeta metadata;
+  LabelSelector selector;  ///< required, non-empty, and matching the template labels
+  PodTemplateSpec template_;
+  friend bool operator==(const DaemonSet&, const DaemonSet&) = default;
 };
 
 struct Job {

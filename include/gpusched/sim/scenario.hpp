@@ -89,6 +89,12 @@ struct Scenario {
   std::vector<Action> timeline;
   std::vector<Expectation> expect;
   std::optional<TimeMs> until;
+  /// `startTime`: the wall-clock instant (Unix milliseconds) virtual 0 stands for; with it the
+  /// cluster objects' creationTimestamp, deletionTimestamp and startTime are read.
+  std::optional<std::int64_t> start_time;
+  /// Things the loader ignored that a careful user may want to know (unknown fields, skipped
+  /// objects); `--strict` prints them.
+  std::vector<std::string> warnings;
 };
 
 }  // namespace gpusched

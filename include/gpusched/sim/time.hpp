@@ -1,5 +1,6 @@
 #pragma once
-/// Virtual time: integer milliseconds since the start of the run.
+/// Virtual time: integer milliseconds since the start of the run; and wall-clock times of real
+/// objects (RFC 3339), which a scenario's startTime maps onto it.
 
 #include <cstdint>
 #include <optional>
@@ -18,5 +19,12 @@ using TimeMs = std::int64_t;
 /// Compact duration text: "0s", "90ms", "1.5s", "1m30s", "10m", "2h5m". Round-trips through
 /// parse_duration.
 [[nodiscard]] std::string format_duration(TimeMs ms);
+
+/// Milliseconds since the Unix epoch of an RFC 3339 time as the API server writes it
+/// ("2026-11-30T04:05:06Z", also with fractional seconds or a "+01:00" offset); nullopt when
+/// malformed or outside years 0001-9999.
+[[nodiscard]] std::optional<std::int64_t> parse_rfc3339(std::string_view text);
+/// "2026-11-30T04:05:06Z", with ".250" before the Z when not a whole second.
+[[nodiscard]] std::string format_rfc3339(std::int64_t unix_ms);
 
 }  // namespace gpusched

@@ -54,12 +54,20 @@ const char* const kRichObjects = R"({"name": "rich", "cluster": [
   {"kind": "Job", "metadata": {"name": "j"},
    "spec": {"parallelism": 2, "completions": 8,
             "template": {"metadata": {"annotations": {"gpusched.io/run-duration": "1m30s"}},
-                         "spec": {"restartPolicy": "Never", "containers": [{}]}}}}
+                         "spec": {"restartPolicy": "Never", "containers": [{}]}}}},
+  {"kind": "DaemonSet", "metadata": {"name": "ds", "namespace": "kube-system"},
+   "spec": {"selector": {"matchLabels": {"name": "ds"}},
+            "template": {"metadata": {"labels": {"name": "ds"}},
+                         "spec": {"priorityClassName": "system-node-critical",
+                                  "nodeSelector": {"gpu": "true"},
+                                  "tolerations": [{"key": "nvidia.com/gpu", "operator": "Exists",
+                                                   "effect": "NoSchedule"}],
+                                  "containers": [{"resources": {"requests": {"cpu": "50m"}}}]}}}}
 ]})";
 
 TEST_CASE("objects survive parse -> to_json -> parse", "[io]") {
   const Scenario s = io::parse_scenario(kRichObjects, "rich.json");
-  REQUIRE(s.cluster.size() == 5);
+  REQUIRE(s.cluster.size() == 6);
   for (const Object& object : s.cluster) {
     const std::string text = io::to_json_text(object);
     INFO(text);

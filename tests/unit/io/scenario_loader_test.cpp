@@ -83,7 +83,8 @@ TEST_CASE("parse_scenario rejects bad input with file, pointer, line and reason"
       {"top level array", "[1, 2]", "", 1, "a scenario must be a JSON object, got array"},
       {"too deep", deep_nesting(64), "", 1, "nesting deeper than 64 levels"},
       {"unknown top-level key", "{\"name\": \"t\",\n\"untill\": \"5m\"}", "/untill", 2,
-       "unknown key \"untill\" (known keys: name, description, include, scheduler, cluster, "
+       "unknown key \"untill\" (known keys: name, description, startTime, include, scheduler, "
+       "cluster, "
        "timeline, "
        "expect, until)"},
       {"missing name", "{\"cluster\": []}", "", 1, "missing required key \"name\""},
@@ -92,7 +93,7 @@ TEST_CASE("parse_scenario rejects bad input with file, pointer, line and reason"
        "expected an array, got object"},
       {"unknown kind", with_cluster(R"({"kind": "Service", "metadata": {"name": "s"}})"),
        "/cluster/0/kind", 3,
-       "unknown kind \"Service\" (known kinds: Node, Pod, Deployment, ReplicaSet, Job, "
+       "unknown kind \"Service\" (known kinds: Node, Pod, Deployment, ReplicaSet, DaemonSet, Job, "
        "PriorityClass, PodDisruptionBudget, Namespace)"},
       {"wrong apiVersion", with_cluster(R"({"apiVersion": "apps/v1", "kind": "Pod"})"),
        "/cluster/0/apiVersion", 3, "apiVersion \"apps/v1\" does not serve kind Pod; use \"v1\""},

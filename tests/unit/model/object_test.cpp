@@ -22,6 +22,7 @@ TEST_CASE("Object kinds, metadata and references", "[model][object]") {
   CHECK(kind_of(pod_object) == "Pod");
   CHECK(kind_of(Object(Deployment{})) == "Deployment");
   CHECK(kind_of(Object(ReplicaSet{})) == "ReplicaSet");
+  CHECK(kind_of(Object(DaemonSet{})) == "DaemonSet");
   CHECK(kind_of(Object(job)) == "Job");
 
   CHECK(ref_of(node_object).to_string() == "Node/w1");
@@ -37,6 +38,7 @@ TEST_CASE("Object kinds, metadata and references", "[model][object]") {
   CHECK(is_namespaced("Pod"));
   CHECK(is_namespaced("Deployment"));
   CHECK(is_namespaced("ReplicaSet"));
+  CHECK(is_namespaced("DaemonSet"));
   CHECK(is_namespaced("Job"));
   CHECK(ObjectRef{"Pod", "a", "b"} < ObjectRef{"Pod", "b", "a"});
 }

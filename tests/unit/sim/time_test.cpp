@@ -134,5 +134,50 @@ TEST_CASE("format_duration is compact and round-trips", "[time]") {
   }
 }
 
+TEST_CASE("parse_rfc3339 reads metav1.Time as the API server writes it", "[time]") {
+  struct Row {
+    const char* text;
+    std::int64_t unix_ms;
+  };
+  const Row rows[] = {
+      {"1970-01-01T00:00:00Z", 0},
+      {"2026-11-30T04:05:06Z", 1'796'011'506'000},
+      {"2026-11-30T04:05:06.250Z", 1'796'011'506'250},
+      {"2026-11-30T04:05:06.250999999Z", 1'796'011'506'250},  // past milliseconds: dropped
+      {"2026-11-30T05:05:06+01:00", 1'796'011'506'000},
+      {"2026-11-29T23:35:06-04:30", 1'796'011'506'000},
+      {"2024-02-29T00:00:00Z", 1'709'164'800'000},  // leap day
+      {"1969-12-31T23:59:59Z", -1000},
+      {"2026-11-30t04:05:06z", 1'796'011'506'000},
+  };
+  for (const Row& row : rows) {
+    INFO(row.text);
+    CHECK(parse_rfc3339(row.text) == row.unix_ms);
+  }
+}
+
+TEST_CASE("parse_rfc3339 refuses what metav1.Time refuses", "[time]") {
+  for (const char* text :
+       {"", "2026-11-30", "2026-11-30T04:05:06", "2026-11-30 04:05:06Z", "2026-02-30T00:00:00Z",
+        "2026-13-01T00:00:00Z", "2026-11-30T24:00:00Z", "2026-11-30T04:60:00Z",
+        "2026-11-30T04:05:06.Z", "2026-11-30T04:05:06+0100", "2026-11-30T04:05:06Zjunk",
+        "0000-01-01T00:00:00Z", "2026-11-30T04:05:06.1234567890Z", "-026-11-30T04:05:06Z"}) {
+    INFO(text);
+    CHECK_FALSE(parse_rfc3339(text).has_value());
+  }
+}
+
+TEST_CASE("format_rfc3339 writes UTC and round-trips", "[time]") {
+  CHECK(format_rfc3339(0) == "1970-01-01T00:00:00Z");
+  CHECK(format_rfc3339(1'796'011'506'000) == "2026-11-30T04:05:06Z");
+  CHECK(format_rfc3339(1'796'011'506'250) == "2026-11-30T04:05:06.250Z");
+  CHECK(format_rfc3339(-1) == "1969-12-31T23:59:59.999Z");
+  for (std::int64_t ms : {std::int64_t{-86'400'001}, std::int64_t{951'782'400'000},
+                          std::int64_t{253'402'300'799'999}}) {
+    INFO(ms);
+    CHECK(parse_rfc3339(format_rfc3339(ms)) == ms);
+  }
+}
+
 }  // namespace
 }  // namespace gpusched

@@ -1,0 +1,52 @@
+#pragma once
+/// A live cluster as `kubectl get nodes,pods,priorityclasses,poddisruptionbudgets -A -o json`
+/// prints it, turned into a scenario's starting state, plus manifests to try against it
+/// (`gpusched whatif`, `gpusched snapshot --to-scenario`).
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "gpusched/sim/scenario.hpp"
+
+namespace gpusched::io {
+
+struct SnapshotOptions {
+  /// The instant the snapshot stands for (Unix ms); default: its latest timestamp (an object
+  /// created, a pod started, a node's heartbeat).
+  std::optional<std::int64_t> taken_at;
+  /// Manifests added to the snapshot, in order (JSON or YAML, one object, a List or several
+  /// documents), as `kubectl apply -f` would create them at the snapshot's instant.
+  std::vector<std::filesystem::path> additions;
+};
+
+struct Snapshot {
+  /// cluster: the snapshot's objects, then the additions'; startTime: the snapshot's instant.
+  Scenario scenario;
+  /// What was left out or changed, and why (terminated pods, controllers, missing classes).
+  std::vector<std::string> notes;
+  /// How many leading scenario.cluster objects came from the snapshot itself.
+  std::size_t snapshot_objects = 0;
+  /// "ns/name" of the snapshot's pods, bound or not.
+  std::set<std::string> snapshot_pods;
+};
+
+/// Reads the snapshot: nodes, pods, PriorityClasses, PodDisruptionBudgets and Namespaces are
+/// kept with their wall-clock times; pods that have terminated (Succeeded, Failed) are left out,
+/// as are other kinds (controllers: their pods are in the snapshot already); a pod naming a
+/// PriorityClass the snapshot lacks keeps its spec.priority. Each omission is a note. Bad
+/// objects are InputErrors naming the file, line and pointer, as for scenarios.
+[[nodiscard]] Snapshot load_snapshot(const std::filesystem::path& path,
+                                     const SnapshotOptions& options = {});
+
+/// A scenario file of the snapshot's starting state (and additions) that `gpusched check` can
+/// keep: name, description, startTime, the scheduler's seed and version (when not the
+/// defaults), cluster with the objects' times, until and `expect`. The timeline must be empty
+/// and the profiles the default ones.
+[[nodiscard]] std::string scenario_json_text(const Scenario& scenario);
+
+}  // namespace gpusched::io

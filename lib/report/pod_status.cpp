@@ -1,0 +1,11 @@
+#include "report/pod_status.hpp"
+
+namespace gpusched::report {
+
+std::string pod_status(const PodRecord& record) {
+  if (record.terminating) return "Terminating";
+  if (record.pod.status.phase == PodPhase::Succeeded) return "Completed";
+  return std::string(to_string(record.pod.status.phase));
+}
+
+}  // namespace gpusched::report

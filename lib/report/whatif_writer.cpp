@@ -1,0 +1,159 @@
+// The what-if answer: kubectl-like tables, then why each unbound pod waits and whom each
+// preemption evicts.
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "gpusched/report/whatif.hpp"
+#include "gpusched/sim/time.hpp"
+#include "report/pod_status.hpp"
+#include "report/tab_writer.hpp"
+
+namespace gpusched::report {
+namespace {
+
+std::string or_none(const std::string& value) {
+  return value.empty() ? "<none>" : value;
+}
+
+std::size_t victim_count(const WhatIfPod& pod) {
+  std::size_t count = 0;
+  for (const PreemptionRecord& p : pod.preemptions) count += p.victims.size();
+  return count;
+}
+
+void write_pods(std::string& out, const WhatIf& whatif, bool added, std::string_view title) {
+  std::string table = "NAMESPACE\tNAME\tSTATUS\tNODE\tNOMINATED NODE\tVICTIMS\n";
+  std::size_t rows = 0;
+  for (const WhatIfPod& pod : whatif.pods) {
+    if (pod.added != added) continue;
+    const auto slash = pod.pod.find('/');
+    table += pod.pod.substr(0, slash) + '\t' + pod.pod.substr(slash + 1) + '\t' + pod.status +
+             '\t' + or_none(pod.node) + '\t' + or_none(pod.nominated_node) + '\t' +
+             std::to_string(victim_count(pod)) + '\n';
+    ++rows;
+  }
+  if (rows == 0 && !added) return;
+  out.append("\n").append(title).append("\n");
+  out += rows == 0 ? std::string("<none>\n") : align_tabs(table, kGetSettings);
+}
+
+std::string gpus(std::int64_t count) {
+  return std::to_string(count) + (count == 1 ? " GPU" : " GPUs");
+}
+
+}  // namespace
+
+bool WhatIf::all_added_bound() const noexcept {
+  for (const WhatIfPod& pod : pods) {
+    if (pod.added && pod.node.empty()) return false;
+  }
+  return true;
+}
+
+WhatIf what_if(const SimulationResult& result, std::string cluster,
+               const std::set<std::string>& existing, const std::set<std::string>& waiting) {
+  WhatIf out;
+  out.cluster = std::move(cluster);
+  out.settled_at = result.time;
+  std::map<std::string, std::vector<PreemptionRecord>> preemptions;
+  for (const PreemptionRecord& p : result.preemptions) preemptions[p.preemptor].push_back(p);
+  std::vector<WhatIfPod> waited;
+  for (const PodRecord& record : result.pods) {
+    const std::string key = record.pod.key();
+    const bool added = !existing.contains(key);
+    if (!added && !waiting.contains(key)) continue;
+    WhatIfPod pod;
+    pod.pod = key;
+    pod.added = added;
+    pod.status = pod_status(record);
+    pod.node = record.pod.spec.node_name;
+    pod.nominated_node = record.pod.status.nominated_node_name;
+    if (const PodCondition* scheduled = record.pod.status.condition("PodScheduled");
+        scheduled != nullptr && scheduled->status == "False" && pod.node.empty()) {
+      pod.reason = scheduled->reason;
+      pod.message = scheduled->message;
+    }
+    if (auto it = preemptions.find(key); it != preemptions.end()) pod.preemptions = it->second;
+    (added ? out.pods : waited).push_back(std::move(pod));
+  }
+  out.pods.insert(out.pods.end(), waited.begin(), waited.end());
+  return out;
+}
+
+void write_whatif_table(std::ostream& out, const WhatIf& whatif) {
+  std::string text =
+      "What if on " + whatif.cluster + ", settled at " + format_duration(whatif.settled_at) + "\n";
+  write_pods(text, whatif, true, "ADDED PODS");
+  write_pods(text, whatif, false, "PODS WAITING IN THE SNAPSHOT");
+
+  std::string why;
+  for (const WhatIfPod& pod : whatif.pods) {
+    if (pod.node.empty()) {
+      why += pod.pod + ": " + (pod.message.empty() ? "not scheduled yet" : pod.message) + '\n';
+    }
+  }
+  if (!why.empty()) text += "\nWHY NOT SCHEDULED\n" + why;
+
+  std::string preempted;
+  for (const WhatIfPod& pod : whatif.pods) {
+    for (const PreemptionRecord& p : pod.preemptions) {
+      for (const VictimRecord& v : p.victims) {
+        preempted += pod.pod + "\ton " + p.node + "\tevicts " + v.pod + "\t(priority " +
+                     std::to_string(v.priority) + ", " + gpus(v.gpus) + ", ran " +
+                     format_duration(v.ran) + ")\n";
+      }
+    }
+  }
+  if (!preempted.empty()) text += "\nPREEMPTIONS\n" + align_tabs(preempted, kDescribeSettings);
+
+  std::size_t added = 0;
+  std::size_t bound = 0;
+  for (const WhatIfPod& pod : whatif.pods) {
+    if (!pod.added) continue;
+    ++added;
+    if (!pod.node.empty()) ++bound;
+  }
+  text += "\n" + std::to_string(bound) + " of " + std::to_string(added) +
+          " added pods would get a node\n";
+  out << text;
+}
+
+void write_whatif_json(std::ostream& out, const WhatIf& whatif) {
+  using Json = nlohmann::ordered_json;
+  Json pods = Json::array();
+  for (const WhatIfPod& pod : whatif.pods) {
+    Json item;
+    item["pod"] = pod.pod;
+    item["added"] = pod.added;
+    item["status"] = pod.status;
+    item["node"] = pod.node.empty() ? Json(nullptr) : Json(pod.node);
+    item["nominatedNode"] = pod.nominated_node.empty() ? Json(nullptr) : Json(pod.nominated_node);
+    item["reason"] = pod.reason.empty() ? Json(nullptr) : Json(pod.reason);
+    item["message"] = pod.message.empty() ? Json(nullptr) : Json(pod.message);
+    Json preemptions = Json::array();
+    for (const PreemptionRecord& p : pod.preemptions) {
+      Json victims = Json::array();
+      for (const VictimRecord& v : p.victims) {
+        victims.push_back({{"pod", v.pod},
+                           {"priority", v.priority},
+                           {"gpus", v.gpus},
+                           {"ran", format_duration(v.ran)},
+                           {"lostGpuTime", format_duration(v.lost_gpu_ms())}});
+      }
+      preemptions.push_back(
+          {{"time", format_duration(p.time)}, {"node", p.node}, {"victims", std::move(victims)}});
+    }
+    item["preemptions"] = std::move(preemptions);
+    pods.push_back(std::move(item));
+  }
+  Json root;
+  root["cluster"] = whatif.cluster;
+  root["settledAt"] = format_duration(whatif.settled_at);
+  root["allAddedBound"] = whatif.all_added_bound();
+  root["pods"] = std::move(pods);
+  out << root.dump(2) << '\n';
+}
+
+}  // namespace gpusched::report

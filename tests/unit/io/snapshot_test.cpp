@@ -1,0 +1,280 @@
+// A live-cluster snapshot as a starting state: what is kept, what is left out, the times, and
+// the scenario written from it.
+
+#include "gpusched/io/snapshot.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "gpusched/error.hpp"
+#include "gpusched/io/scenario_loader.hpp"
+#include "gpusched/sim/simulator.hpp"
+#include "support/temp_dir.hpp"
+
+namespace gpusched::io {
+namespace {
+
+using test::TempDir;
+
+const std::string kBundled = std::string(GPUSCHED_SOURCE_DIR) + "/scenarios/snapshots/gpu-lab.json";
+
+/// The snapshot was taken at 08:05:02, the latest heartbeat of node gpu-b1.
+constexpr std::int64_t kTakenAt = 1'796'025'902'000;
+
+const Pod& pod_named(const Scenario& scenario, std::string_view key) {
+  for (const Object& object : scenario.cluster) {
+    if (const auto* pod = std::get_if<Pod>(&object); pod != nullptr && pod->key() == key)
+      return *pod;
+  }
+  FAIL("no pod " << key);
+  throw std::logic_error("unreachable");
+}
+
+/// A `kubectl get -o json` List of `items` (JSON text of each, comma-separated).
+std::string list_of(const std::string& items) {
+  return R"({"apiVersion": "v1", "kind": "List", "metadata": {"resourceVersion": ""}, "items": [)" +
+         items + "]}";
+}
+
+const std::string kNode = R"({"apiVersion": "v1", "kind": "Node",
+  "metadata": {"name": "w1", "creationTimestamp": "2026-11-30T08:00:00Z", "uid": "n-1",
+               "managedFields": [{"manager": "kubelet"}]},
+  "status": {"capacity": {"cpu": "8", "memory": "32Gi", "pods": "110", "nvidia.com/gpu": "1"},
+             "conditions": [{"type": "Ready", "status": "True",
+                             "lastHeartbeatTime": "2026-11-30T09:00:00Z",
+                             "lastTransitionTime": "2026-11-30T08:00:10Z"}],
+             "nodeInfo": {"kubeletVersion": "v1.33.4"}}})";
+
+std::string gpu_pod(const std::string& name, const std::string& extra_metadata,
+                    const std::string& node, const std::string& status,
+                    const std::string& extra_spec = {}) {
+  return R"({"apiVersion": "v1", "kind": "Pod",
+  "metadata": {"name": ")" +
+         name + R"(", "namespace": "ml", "uid": "uid-)" + name + R"(",
+               "creationTimestamp": "2026-11-30T08:30:00Z")" +
+         extra_metadata + R"(},
+  "spec": {)" +
+         extra_spec + (node.empty() ? std::string() : R"("nodeName": ")" + node + R"(", )") +
+         R"("containers": [{"name": "main", "image": "x",
+                              "resources": {"limits": {"nvidia.com/gpu": "1"}}}]},
+  "status": )" +
+         status + "}";
+}
+
+TEST_CASE("the bundled snapshot becomes a starting state", "[snapshot]") {
+  const Snapshot snapshot = load_snapshot(kBundled);
+  const Scenario& scenario = snapshot.scenario;
+  CHECK(scenario.name == "gpu-lab");
+  REQUIRE(scenario.start_time == kTakenAt);
+  // 3 nodes, 8 bound pods and 1 waiting, 4 PriorityClasses, 1 PDB; the Succeeded pod is out.
+  CHECK(snapshot.snapshot_objects == 17);
+  CHECK(scenario.cluster.size() == 17);
+  CHECK(snapshot.snapshot_pods.size() == 9);
+  CHECK_FALSE(snapshot.snapshot_pods.contains("ml/eval-b-7rj2d"));
+  REQUIRE(snapshot.notes.size() == 1);
+  CHECK(snapshot.notes[0] ==
+        "1 terminated pod (Succeeded or Failed) left out: they hold no resources");
+
+  const Pod& train = pod_named(scenario, "ml/train-b-0-x8kq2");
+  CHECK(train.spec.node_name == "gpu-b1");
+  CHECK(train.status.phase == PodPhase::Running);
+  // Started 07:45:03, created 07:44:50: that long before the snapshot.
+  CHECK(train.status.start_ms == -(19 * 60'000 + 59'000));
+  CHECK(train.metadata.creation_ms == -(20 * 60'000 + 12'000));
+  CHECK(train.spec.priority == 100);
+  CHECK(train.metadata.uid.size() == 36);
+  const Pod& notebook = pod_named(scenario, "research/notebook-lee");
+  CHECK(notebook.spec.node_name.empty());
+  CHECK_FALSE(notebook.status.start_ms.has_value());
+}
+
+TEST_CASE("a snapshot replays: bound pods keep their nodes and times, pending pods queue",
+          "[snapshot]") {
+  SnapshotOptions options;
+  options.additions.push_back(std::string(GPUSCHED_SOURCE_DIR) +
+                              "/scenarios/manifests/inference-deployment.yaml");
+  const Snapshot snapshot = load_snapshot(kBundled, options);
+  CHECK(snapshot.snapshot_objects == 17);
+  CHECK(snapshot.scenario.cluster.size() == 18);
+  const SimulationResult result = simulate(snapshot.scenario);
+  // One llm replica fits in zone-b; the other must go to zone-a (maxSkew 1) where only
+  // preempting a training pod makes room. The PDB allows one disruption, so the victim is the
+  // pod filterPodsWithPDBViolation counts first: the more important, earlier-started one.
+  REQUIRE(result.preemptions.size() == 1);
+  CHECK(result.preemptions[0].node == "gpu-a1");
+  REQUIRE(result.preemptions[0].victims.size() == 1);
+  CHECK(result.preemptions[0].victims[0].pod.starts_with("ml/train-a-0-"));
+  CHECK(result.preemptions[0].victims[0].ran == 3 * 3'600'000 + 2 * 60'000 + 51'000);
+  std::size_t llm_running = 0;
+  for (const PodRecord& record : result.pods) {
+    if (record.pod.metadata.namespace_ == "serving" &&
+        record.pod.status.phase == PodPhase::Running) {
+      ++llm_running;
+    }
+    if (record.pod.key() == "research/notebook-lee") {
+      CHECK(record.pod.status.phase == PodPhase::Pending);
+      CHECK(record.pod.status.condition("PodScheduled")->message ==
+            "0/3 nodes are available: 1 node(s) had untolerated taint "
+            "{node-role.kubernetes.io/control-plane: }, 2 Insufficient nvidia.com/gpu. "
+            "preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, "
+            "2 No preemption victims found for incoming pod.");
+    }
+  }
+  CHECK(llm_running == 2);
+}
+
+TEST_CASE("a snapshot leaves out what it cannot replay, with a note for each", "[snapshot]") {
+  const TempDir dir;
+  const std::string rs = R"({"apiVersion": "apps/v1", "kind": "ReplicaSet",
+    "metadata": {"name": "web-1", "namespace": "ml"},
+    "spec": {"selector": {"matchLabels": {"a": "b"}},
+             "template": {"metadata": {"labels": {"a": "b"}},
+                          "spec": {"containers": [{"name": "c", "image": "x"}]}}}})";
+  const std::string svc = R"({"apiVersion": "v1", "kind": "Service", "metadata": {"name": "s"}})";
+  const std::string file = dir.write(
+      "snap.json", list_of(kNode + "," + rs + "," + svc + "," + svc + "," +
+                           gpu_pod("gone", "", "w1", R"({"phase": "Failed"})") + "," +
+                           gpu_pod("lost", "", "w9", R"({"phase": "Running"})") + "," +
+                           gpu_pod("classy", "", "", R"({"phase": "Pending"})",
+                                   R"("priorityClassName": "deleted", "priority": 7, )")));
+  const Snapshot snapshot = load_snapshot(file);
+  // The recreated class comes first, so that the pod is admitted with its own priority.
+  REQUIRE(snapshot.scenario.cluster.size() == 4);
+  CHECK(snapshot.snapshot_objects == 4);
+  const auto* recreated = std::get_if<PriorityClass>(&snapshot.scenario.cluster[0]);
+  REQUIRE(recreated != nullptr);
+  CHECK(recreated->metadata.name == "deleted");
+  CHECK(recreated->value == 7);
+  CHECK(snapshot.notes == std::vector<std::string>{
+                              "PriorityClass \"deleted\" is not in the snapshot: recreated with "
+                              "value 7 from its 1 pod",
+                              "node \"w9\" is not in the snapshot: 1 pod bound to it wait for it",
+                              "1 terminated pod (Succeeded or Failed) left out: they hold no "
+                              "resources",
+                              "1 ReplicaSet object left out: a snapshot keeps nodes, pods, "
+                              "PriorityClasses, PodDisruptionBudgets and Namespaces",
+                              "2 Service objects left out: a snapshot keeps nodes, pods, "
+                              "PriorityClasses, PodDisruptionBudgets and Namespaces"});
+  const Pod& classy = pod_named(snapshot.scenario, "ml/classy");
+  CHECK(classy.spec.priority_class_name == "deleted");
+  CHECK(classy.spec.priority == 7);
+  // The latest timestamp is the node's heartbeat.
+  CHECK(snapshot.scenario.start_time == parse_rfc3339("2026-11-30T09:00:00Z"));
+  // The pod is admitted with its own priority, not refused for its vanished class.
+  const SimulationResult result = simulate(snapshot.scenario);
+  REQUIRE(result.pods.size() == 2);
+  CHECK(result.pods[0].pod.key() == "ml/classy");
+  CHECK(result.pods[0].pod.spec.priority == 7);
+}
+
+TEST_CASE("a pod terminating in the snapshot holds its node until its deletionTimestamp",
+          "[snapshot]") {
+  const TempDir dir;
+  const std::string file = dir.write(
+      "snap.json",
+      list_of(kNode + "," +
+              gpu_pod("old", R"(, "deletionTimestamp": "2026-11-30T09:00:20Z",
+                                 "deletionGracePeriodSeconds": 30)",
+                      "w1", R"({"phase": "Running", "startTime": "2026-11-30T08:30:05Z"})") +
+              "," + gpu_pod("new", "", "", R"({"phase": "Pending"})")));
+  const Snapshot snapshot = load_snapshot(file);
+  CHECK(pod_named(snapshot.scenario, "ml/old").metadata.deletion_ms == 20'000);
+  const SimulationResult result = simulate(snapshot.scenario);
+  REQUIRE(result.pods.size() == 1);
+  CHECK(result.pods[0].pod.key() == "ml/new");
+  CHECK(result.pods[0].pod.spec.node_name == "w1");
+  // It waited for the GPU: scheduled after 20s (the retry after the deletion frees it).
+  REQUIRE(result.pods[0].scheduled.has_value());
+  CHECK(*result.pods[0].scheduled >= 20'000);
+}
+
+TEST_CASE("the taken-at option moves the snapshot's instant", "[snapshot]") {
+  SnapshotOptions options;
+  options.taken_at = parse_rfc3339("2026-11-30T10:00:00Z");
+  const Snapshot snapshot = load_snapshot(kBundled, options);
+  CHECK(snapshot.scenario.start_time == options.taken_at);
+  const Pod& train = pod_named(snapshot.scenario, "ml/train-b-0-x8kq2");
+  CHECK(train.status.start_ms == -(2 * 3'600'000 + 14 * 60'000 + 57'000));
+}
+
+TEST_CASE("snapshot errors name the file, line and place", "[snapshot]") {
+  const TempDir dir;
+  struct Row {
+    const char* name;
+    std::string text;
+    std::string where;
+    std::string reason;
+  };
+  const std::vector<Row> rows = {
+      {"bad timestamp",
+       list_of(R"({"kind": "Node", "metadata": {"name": "w1", "creationTimestamp": "yesterday"}})"),
+       "/items/0/metadata/creationTimestamp",
+       "invalid time \"yesterday\": expected RFC 3339, e.g. \"2026-11-30T04:05:06Z\""},
+      {"not an object", list_of("42"), "/items/0", "expected an object, got number"},
+      {"no kind", list_of(R"({"metadata": {"name": "x"}})"), "/items/0",
+       "missing required key \"kind\""},
+      {"duplicate",
+       list_of(
+           R"({"kind": "Node", "metadata": {"name": "w1"}}, {"kind": "Node", "metadata": {"name": "w1"}})"),
+       "/items/1", "duplicate Node \"w1\": also defined at /items/0"},
+  };
+  for (const Row& row : rows) {
+    SECTION(row.name) {
+      const std::string file = dir.write("snap.json", row.text);
+      try {
+        (void)load_snapshot(file);
+        FAIL("no error");
+      } catch (const InputError& e) {
+        CHECK(e.file() == file);
+        CHECK(e.pointer() == row.where);
+        CHECK(e.reason() == row.reason);
+      }
+    }
+  }
+}
+
+TEST_CASE("an addition that collides with the snapshot names both places", "[snapshot]") {
+  const TempDir dir;
+  const std::string snap = dir.write("snap.json", list_of(kNode));
+  const std::string added = dir.write("node.yaml", "kind: Node\nmetadata:\n  name: w1\n");
+  SnapshotOptions options;
+  options.additions.push_back(added);
+  try {
+    (void)load_snapshot(snap, options);
+    FAIL("no error");
+  } catch (const InputError& e) {
+    CHECK(e.file() == added);
+    CHECK(e.line() == 1);
+    CHECK(e.reason() == "duplicate Node \"w1\": also defined at /items/0");
+  }
+}
+
+TEST_CASE("the scenario written from a snapshot loads back to the same starting state",
+          "[snapshot]") {
+  Snapshot snapshot = load_snapshot(kBundled);
+  Scenario& scenario = snapshot.scenario;
+  scenario.expect.push_back(Expectation{
+      std::nullopt, "",
+      PodExpectation{"research/notebook-lee", "Pending", std::nullopt, {}, {}, {}, {}}});
+  const TempDir dir;
+  const std::string file = dir.write("gpu-lab-scenario.json", scenario_json_text(scenario));
+  const Scenario loaded = load_scenario(file);
+  CHECK(loaded.name == scenario.name);
+  CHECK(loaded.description == scenario.description);
+  CHECK(loaded.start_time == scenario.start_time);
+  REQUIRE(loaded.cluster.size() == scenario.cluster.size());
+  for (std::size_t i = 0; i < scenario.cluster.size(); ++i) {
+    INFO(ref_of(scenario.cluster[i]).to_string());
+    CHECK(loaded.cluster[i] == scenario.cluster[i]);
+  }
+  REQUIRE(loaded.expect.size() == 1);
+  const auto& check = std::get<PodExpectation>(loaded.expect[0].check);
+  CHECK(check.pod == "research/notebook-lee");
+  CHECK(check.phase == "Pending");
+  CHECK(check.node == std::optional<std::optional<std::string>>(std::nullopt));
+  CHECK(simulate(loaded).passed);
+}
+
+}  // namespace
+}  // namespace gpusched::io

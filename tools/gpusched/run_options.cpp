@@ -1,0 +1,71 @@
+#include "gpusched/run_options.hpp"
+
+#include <charconv>
+
+#include "gpusched/scheduler/kubernetes_version.hpp"
+
+namespace gpusched::cli {
+namespace {
+
+/// A command-line duration: Go/Kubernetes duration text, or a plain number of seconds as
+/// scenario files allow.
+std::optional<TimeMs> parse_cli_duration(std::string_view text, std::string* error) {
+  // Go durations require a unit; a plain number means seconds, as in scenario files.
+  const bool plain_number =
+      !text.empty() && text.find_first_not_of("0123456789.") == std::string_view::npos;
+  if (plain_number) return parse_duration(std::string(text) + "s", error);
+  return parse_duration(text, error);
+}
+
+std::optional<std::uint64_t> parse_seed(std::string_view text, std::string* error) {
+  std::uint64_t seed = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), seed);
+  if (ec != std::errc() || end != text.data() + text.size() || text.empty()) {
+    *error = "must be a non-negative integer below 2^64, got \"" + std::string(text) + "\"";
+    return std::nullopt;
+  }
+  return seed;
+}
+
+/// A CLI11 validator from a parser that reports errors through a string; CLI11 prefixes the
+/// message with the option's name. The option's type_name documents the format instead.
+template <typename Parse>
+CLI::Validator validator(Parse parse) {
+  return CLI::Validator(
+      [parse](std::string& value) {
+        std::string error;
+        return parse(value, &error) ? std::string() : error;
+      },
+      std::string());
+}
+
+}  // namespace
+
+void add_run_options(CLI::App& command, RunOptions& options) {
+  command.add_option("--until", options.until, "Stop the clock at this time (\"30s\", \"2m\", 90)")
+      ->type_name("DURATION")
+      ->check(validator(parse_cli_duration));
+  command.add_option("--seed", options.seed, "Override the scheduler's seed")
+      ->type_name("UINT")
+      ->check(validator(parse_seed));
+  command
+      .add_option("--kubernetes-version", options.kubernetes_version,
+                  "Mirror this kube-scheduler release (1.33, 1.34, 1.35)")
+      ->type_name("VERSION")
+      ->check(validator([](std::string_view text, std::string* error) {
+        return KubernetesVersion::parse(text, error).has_value();
+      }));
+}
+
+SimulationOptions simulation_options(const RunOptions& options) {
+  SimulationOptions result;
+  std::string ignored;
+  if (!options.until.empty()) result.until = parse_cli_duration(options.until, &ignored);
+  if (!options.seed.empty()) result.seed = parse_seed(options.seed, &ignored);
+  if (!options.kubernetes_version.empty()) {
+    result.kubernetes_version = KubernetesVersion::parse(options.kubernetes_version, &ignored);
+  }
+  return result;
+}
+
+}  // namespace gpusched::cli

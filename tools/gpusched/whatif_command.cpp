@@ -1,0 +1,70 @@
+// `gpusched whatif --cluster snapshot.json --add job.yaml`: would these pods schedule on this
+// cluster now, where, and whom would they preempt.
+
+#include <memory>
+#include <sstream>
+#include <string>
+
+#include "gpusched/commands.hpp"
+#include "gpusched/report/whatif.hpp"
+#include "gpusched/run_options.hpp"
+#include "gpusched/sim/simulator.hpp"
+#include "gpusched/snapshot_options.hpp"
+
+namespace gpusched::cli {
+namespace {
+
+struct WhatIfOptions {
+  std::string cluster;
+  std::string output = "table";
+  SnapshotArgs snapshot;
+  RunOptions run;
+};
+
+int what_if(const WhatIfOptions& options, std::ostream& out, std::ostream& err) {
+  const io::Snapshot snapshot = load_snapshot(options.cluster, options.snapshot, err);
+  const SimulationResult result = simulate(snapshot.scenario, simulation_options(options.run));
+  // The snapshot's pods that were waiting for a node: the additions may take it, or preempt.
+  std::set<std::string> waiting;
+  for (std::size_t i = 0; i < snapshot.snapshot_objects; ++i) {
+    const auto* pod = std::get_if<Pod>(&snapshot.scenario.cluster[i]);
+    if (pod != nullptr && pod->spec.node_name.empty()) waiting.insert(pod->key());
+  }
+  const report::WhatIf whatif =
+      report::what_if(result, snapshot.scenario.description, snapshot.snapshot_pods, waiting);
+  std::ostringstream text;
+  if (options.output == "json") {
+    report::write_whatif_json(text, whatif);
+  } else {
+    report::write_whatif_table(text, whatif);
+  }
+  out << text.str();
+  return whatif.all_added_bound() ? 0 : 1;
+}
+
+}  // namespace
+
+Command add_whatif_command(CLI::App& app) {
+  auto options = std::make_shared<WhatIfOptions>();
+  CLI::App* command = app.add_subcommand(
+      "whatif",
+      "Replay manifests against a live-cluster snapshot: where each new pod lands, why not, and "
+      "whom it preempts (exit 1 if an added pod gets no node, 2 on invalid input)");
+  command
+      ->add_option("--cluster", options->cluster,
+                   "kubectl get nodes,pods,priorityclasses,poddisruptionbudgets -A -o json")
+      ->type_name("FILE")
+      ->required()
+      ->check(CLI::ExistingFile);
+  add_snapshot_options(*command, options->snapshot,
+                       "Manifest to create (JSON or YAML; repeat for several)");
+  command->get_option("--add")->required();
+  command->add_option("-o,--output", options->output, "Report format")
+      ->check(CLI::IsMember({"table", "json"}))
+      ->capture_default_str();
+  add_run_options(*command, options->run);
+  return {command,
+          [options](std::ostream& out, std::ostream& err) { return what_if(*options, out, err); }};
+}
+
+}  // namespace gpusched::cli
