@@ -3,9 +3,9 @@
 #include <utility>
 
 namespace gpusched {
-namespace {
-std::string render(const std::string& file, const std::string& pointer, const std::string& reason,
-                   int line) {
+
+std::string located_message(const std::string& file, const std::string& pointer,
+                            const std::string& reason, int line) {
   // append() rather than operator+: GCC 12 warns falsely (-Wrestrict) on chained temporaries.
   std::string out = file;
   if (line > 0) out.append(":").append(std::to_string(line));
@@ -14,10 +14,9 @@ std::string render(const std::string& file, const std::string& pointer, const st
   out.append(reason);
   return out;
 }
-}  // namespace
 
 InputError::InputError(std::string file, std::string pointer, std::string reason, int line)
-    : std::runtime_error(render(file, pointer, reason, line)),
+    : std::runtime_error(located_message(file, pointer, reason, line)),
       file_(std::move(file)),
       pointer_(std::move(pointer)),
       reason_(std::move(reason)),

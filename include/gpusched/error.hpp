@@ -6,6 +6,11 @@
 
 namespace gpusched {
 
+/// `file:line: pointer: reason`, how gpusched names a place in its input: the line is left out
+/// when 0 (unknown), the pointer when empty (the whole file).
+[[nodiscard]] std::string located_message(const std::string& file, const std::string& pointer,
+                                          const std::string& reason, int line = 0);
+
 /// Invalid input: a file, a place in it and what is wrong. Maps to exit code 2.
 class InputError : public std::runtime_error {
  public:

@@ -7,11 +7,13 @@
 
 #include "gpusched/error.hpp"
 #include "gpusched/io/scenario_loader.hpp"
+#include "io/api_fields.hpp"
 #include "io/yaml_source.hpp"
 
 namespace gpusched::io {
 
-ParsedText::ParsedText(const std::string& file, std::string_view text)
+ParsedText::ParsedText(const std::string& file, std::string_view text,
+                       std::vector<std::string>* warnings)
     : yaml_(is_yaml_input(file, text)) {
   if (yaml_) {
     YamlDocument document = parse_yaml(file, text);
@@ -23,6 +25,7 @@ ParsedText::ParsedText(const std::string& file, std::string_view text)
     source_.emplace(file, text);
     value_ = source_->parse();
   }
+  source_->collect_warnings(warnings);
 }
 
 std::string read_input_file(const std::filesystem::path& path, const std::string& file) {
@@ -41,8 +44,8 @@ std::string read_input_file(const std::filesystem::path& path, const std::string
   return std::move(buffer).str();
 }
 
-ManifestFile::ManifestFile(const std::filesystem::path& path)
-    : text_(read_input_file(path, path.string())), parsed_(path.string(), text_) {}
+ManifestFile::ManifestFile(const std::filesystem::path& path, std::vector<std::string>* warnings)
+    : text_(read_input_file(path, path.string())), parsed_(path.string(), text_, warnings) {}
 
 std::vector<JsonNode> ManifestFile::objects() const {
   return manifest_objects(parsed_);
@@ -53,6 +56,7 @@ std::vector<JsonNode> objects_of(const JsonNode& node) {
   if (value.is_object()) {
     auto kind = value.find("kind");
     if (kind != value.end() && kind->is_string() && *kind == "List") {
+      node.note_unknown_keys(api_fields::kList);
       return node.required("items").elements();
     }
   }

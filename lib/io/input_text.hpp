@@ -20,7 +20,10 @@ namespace gpusched::io {
 /// it is neither copied nor moved; `text` must outlive it.
 class ParsedText {
  public:
-  ParsedText(const std::string& file, std::string_view text);
+  /// `warnings`, when given, collects what the text holds but gpusched ignores
+  /// (JsonSource::collect_warnings); it must outlive this.
+  ParsedText(const std::string& file, std::string_view text,
+             std::vector<std::string>* warnings = nullptr);
   ParsedText(const ParsedText&) = delete;
   ParsedText& operator=(const ParsedText&) = delete;
 
@@ -48,8 +51,9 @@ class ParsedText {
 /// stay valid while it lives, so it is neither copied nor moved.
 class ManifestFile {
  public:
-  /// Errors name the file as `path.string()`.
-  explicit ManifestFile(const std::filesystem::path& path);
+  /// Errors name the file as `path.string()`; `warnings` as for ParsedText.
+  explicit ManifestFile(const std::filesystem::path& path,
+                        std::vector<std::string>* warnings = nullptr);
   ManifestFile(const ManifestFile&) = delete;
   ManifestFile& operator=(const ManifestFile&) = delete;
 
@@ -62,7 +66,8 @@ class ManifestFile {
   ParsedText parsed_;
 };
 
-/// The objects `node` stands for: the items of a `kind: List`, else the node itself.
+/// The objects `node` stands for: the items of a `kind: List` (whose unknown fields are noted),
+/// else the node itself.
 [[nodiscard]] std::vector<JsonNode> objects_of(const JsonNode& node);
 
 /// The objects of a manifest file: each document's objects_of, in order.

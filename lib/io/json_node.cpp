@@ -76,6 +76,14 @@ void JsonNode::reject_unknown_keys(std::initializer_list<std::string_view> known
   }
 }
 
+void JsonNode::note_unknown_keys(std::span<const std::string_view> api_fields) const {
+  if (!source_->collects_warnings() || !value_->is_object()) return;
+  for (const auto& [key, value] : value_->items()) {
+    if (std::find(api_fields.begin(), api_fields.end(), key) != api_fields.end()) continue;
+    source_->warn(pointer_ + "/" + escape_pointer_token(key), "unknown field \"" + key + "\"");
+  }
+}
+
 void JsonNode::fail_field(std::string_view detail, std::string_view prefix) const {
   std::string reason(prefix);
   if (!path_.empty()) reason += to_field_string(path_) + ": ";

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -46,6 +47,10 @@ class JsonNode {
   [[nodiscard]] std::vector<std::pair<std::string, JsonNode>> entries() const;
   /// Fails on the first member whose name is not in `known`, naming it.
   void reject_unknown_keys(std::initializer_list<std::string_view> known) const;
+  /// For a Kubernetes object, whose unknown fields are ignored as the API server ignores them:
+  /// warns `unknown field "key"` at each member not in `api_fields` (io/api_fields.hpp), when
+  /// the source collects warnings and this is an object. Never fails.
+  void note_unknown_keys(std::span<const std::string_view> api_fields) const;
 
   [[nodiscard]] std::string string() const;
   [[nodiscard]] bool boolean() const;

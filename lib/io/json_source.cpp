@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <vector>
 
 #include "gpusched/error.hpp"
@@ -21,6 +22,7 @@ class Scanner {
   explicit Scanner(std::string_view text) : text_(text) {}
 
   [[nodiscard]] std::size_t pos() const noexcept { return pos_; }
+  void seek(std::size_t pos) noexcept { pos_ = pos; }
   [[nodiscard]] char peek() const noexcept { return pos_ < text_.size() ? text_[pos_] : '\0'; }
 
   void skip_ws() {
@@ -163,12 +165,18 @@ bool enter_member(Scanner& scanner, const std::string& key) {
   }
 }
 
-/// Moves the scanner from an array's '[' to its element `token`; false when out of range.
-bool enter_element(Scanner& scanner, const std::string& token) {
-  if (token.empty() || token.find_first_not_of("0123456789") != std::string::npos) return false;
-  std::size_t index = std::stoul(token);
-  scanner.consume('[');
-  for (std::size_t i = 0; i < index; ++i) {
+/// The array index a pointer token names, if it is one.
+std::optional<std::size_t> array_index(const std::string& token) {
+  if (token.empty() || token.find_first_not_of("0123456789") != std::string::npos) {
+    return std::nullopt;
+  }
+  return std::stoul(token);
+}
+
+/// Moves the scanner from an array element (or from just after the '[') `count` elements on;
+/// false when the array ends first.
+bool skip_elements(Scanner& scanner, std::size_t count) {
+  for (std::size_t i = 0; i < count; ++i) {
     scanner.skip_ws();
     if (scanner.peek() == ']') return false;
     scanner.skip_value();
@@ -176,6 +184,14 @@ bool enter_element(Scanner& scanner, const std::string& token) {
   }
   scanner.skip_ws();
   return scanner.peek() != ']' && scanner.peek() != '\0';
+}
+
+/// Moves the scanner from an array's '[' to its element `token`; false when out of range.
+bool enter_element(Scanner& scanner, const std::string& token) {
+  const std::optional<std::size_t> index = array_index(token);
+  if (!index) return false;
+  scanner.consume('[');
+  return skip_elements(scanner, *index);
 }
 
 /// RFC 6901 reference tokens, unescaped (~1 -> '/', ~0 -> '~').
@@ -238,25 +254,62 @@ int JsonSource::line_of(std::string_view pointer) const {
     }
   }
   if (text_.empty()) return 0;
+  if (line_starts_.empty()) {
+    line_starts_.push_back(0);
+    for (std::size_t i = 0; i < text_.size(); ++i) {
+      if (text_[i] == '\n') line_starts_.push_back(i + 1);
+    }
+  }
+  const std::size_t offset = offset_of(pointer);
+  return static_cast<int>(std::upper_bound(line_starts_.begin(), line_starts_.end(), offset) -
+                          line_starts_.begin());
+}
+
+std::size_t JsonSource::offset_of(std::string_view pointer) const {
+  // Resume from the last walk: the tokens both pointers start with are not walked again, and a
+  // later element of the array where they part is reached from the earlier one.
+  const std::vector<std::string> tokens = pointer_tokens(pointer);
+  std::size_t kept = 0;
+  while (kept < tokens.size() && kept < last_walk_.size() &&
+         last_walk_[kept].token == tokens[kept]) {
+    ++kept;
+  }
+  std::optional<Step> parted;
+  if (kept < last_walk_.size()) parted = last_walk_[kept];
+  last_walk_.resize(kept);
   Scanner scanner(text_);
   scanner.skip_ws();
+  if (kept > 0) scanner.seek(last_walk_.back().offset);
   std::size_t found = scanner.pos();
-  for (const std::string& token : pointer_tokens(pointer)) {
+  for (std::size_t i = kept; i < tokens.size(); ++i) {
     bool entered = false;
     if (scanner.peek() == '{') {
-      entered = enter_member(scanner, token);
+      entered = enter_member(scanner, tokens[i]);
     } else if (scanner.peek() == '[') {
-      entered = enter_element(scanner, token);
+      const std::optional<std::size_t> from = parted ? array_index(parted->token) : std::nullopt;
+      const std::optional<std::size_t> to = array_index(tokens[i]);
+      if (i == kept && from && to && *from <= *to) {
+        scanner.seek(parted->offset);
+        entered = skip_elements(scanner, *to - *from);
+      } else {
+        entered = enter_element(scanner, tokens[i]);
+      }
     }
     if (!entered) break;
     scanner.skip_ws();
     found = scanner.pos();
+    last_walk_.push_back({tokens[i], found});
   }
-  return line_at(text_, found);
+  return found;
 }
 
 void JsonSource::fail(const std::string& pointer, std::string reason) const {
   throw InputError(file_, pointer, std::move(reason), line_of(pointer));
+}
+
+void JsonSource::warn(const std::string& pointer, const std::string& reason) const {
+  if (warnings_ == nullptr) return;
+  warnings_->push_back(located_message(file_, pointer, reason, line_of(pointer)));
 }
 
 nlohmann::json JsonSource::parse() const {

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <unordered_map>
 #include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -38,20 +39,43 @@ class JsonSource {
 
   /// 1-based line of the value at `pointer`; when the pointer leads nowhere, the line of the
   /// deepest value on its way. 0 when the text is unknown. For a YAML document, the line
-  /// recorded for the pointer or, failing that, for its longest recorded prefix.
+  /// recorded for the pointer or, failing that, for its longest recorded prefix. Pointers asked
+  /// for in document order cost one pass over the text in all.
   [[nodiscard]] int line_of(std::string_view pointer) const;
 
   /// Throws InputError(file, pointer, reason, line_of(pointer)).
   [[noreturn]] void fail(const std::string& pointer, std::string reason) const;
+
+  /// Where warn() appends: the loader's list of what the input holds but gpusched ignores.
+  /// Without one (the default) warnings are dropped. `sink` must outlive the source.
+  void collect_warnings(std::vector<std::string>* sink) noexcept { warnings_ = sink; }
+  [[nodiscard]] bool collects_warnings() const noexcept { return warnings_ != nullptr; }
+  /// Appends `file:line: pointer: reason` (located_message) to the warnings, if collected.
+  void warn(const std::string& pointer, const std::string& reason) const;
 
   /// Checks size, emptiness, binary content and nesting depth, then parses. Parse errors become
   /// InputErrors with the line of the offending byte and nlohmann's jargon removed.
   [[nodiscard]] nlohmann::json parse() const;
 
  private:
+  /// A pointer token and the offset of the value it leads to.
+  struct Step {
+    std::string token;
+    std::size_t offset;
+  };
+
+  /// Offset of the value at `pointer` in the text, or of the deepest value on its way.
+  [[nodiscard]] std::size_t offset_of(std::string_view pointer) const;
+
   std::string file_;
   std::string_view text_;
   const PointerLines* lines_ = nullptr;
+  std::vector<std::string>* warnings_ = nullptr;
+  // A warning asks for a line once per unknown field, and a dump from a newer Kubernetes can
+  // hold one in every object: walking from the start each time would be quadratic. So the last
+  // walk is kept to resume from, and the lines' start offsets are indexed once.
+  mutable std::vector<Step> last_walk_;
+  mutable std::vector<std::size_t> line_starts_;
 };
 
 /// The reason given for input over io::kMaxFileBytes.

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <set>
+#include <type_traits>
 #include <utility>
 
 #include "gpusched/error.hpp"
 #include "gpusched/model/pod_requests.hpp"
 #include "gpusched/model/validation.hpp"
+#include "io/api_fields.hpp"
 #include "io/api_validation.hpp"
 #include "io/time_json.hpp"
 #include "model/priority_admission.hpp"
@@ -14,6 +16,7 @@
 namespace gpusched::io {
 namespace {
 
+using api_fields::Fields;
 using nlohmann::json;
 
 /// Annotation giving how long a pod runs (scenario-format.md, "Objects").
@@ -133,6 +136,8 @@ class ObjectParser {
                       std::string(api_version) + "\"");
       }
     }
+    root_.note_unknown_keys(kind_ == "PriorityClass" ? Fields(api_fields::kPriorityClass)
+                                                     : Fields(api_fields::kObject));
     if (kind_ == "Node") return parse_node();
     if (kind_ == "Pod") return parse_pod();
     if (kind_ == "Job") return parse_job();
@@ -213,6 +218,7 @@ class ObjectParser {
   ObjectMeta parse_metadata(bool namespaced) {
     ObjectMeta meta;
     std::optional<JsonNode> node = root_.get("metadata");
+    if (node) node->note_unknown_keys(api_fields::kObjectMeta);
     JsonNode place = node ? *node : root_.missing("metadata");
     std::optional<JsonNode> name = node ? node->get("name") : std::nullopt;
     if (!name) invalid(place.missing("name"), required_value("name or generateName is required"));
@@ -238,6 +244,7 @@ class ObjectParser {
     }
     if (auto owners = node->get("ownerReferences")) {
       for (const JsonNode& item : owners->elements()) {
+        item.note_unknown_keys(api_fields::kOwnerReference);
         OwnerReference ref;
         ref.kind = item.required("kind").string();
         ref.name = item.required("name").string();
@@ -273,6 +280,8 @@ class ObjectParser {
   /// A selector requirement. Node selectors (ValidateNodeSelectorRequirement) also allow Gt/Lt;
   /// label selectors (ValidateLabelSelectorRequirement) do not.
   SelectorRequirement parse_requirement(const JsonNode& node, bool node_selector) const {
+    node.note_unknown_keys(node_selector ? Fields(api_fields::kNodeSelectorRequirement)
+                                         : Fields(api_fields::kLabelSelectorRequirement));
     SelectorRequirement req;
     JsonNode key = node.required("key");
     req.key = key.string();
@@ -325,6 +334,7 @@ class ObjectParser {
 
   /// validateNodeFieldSelectorRequirement: only metadata.name, with In/NotIn and one value.
   SelectorRequirement parse_field_requirement(const JsonNode& node) const {
+    node.note_unknown_keys(api_fields::kNodeSelectorRequirement);
     SelectorRequirement req;
     JsonNode key = node.required("key");
     req.key = key.string();
@@ -352,6 +362,7 @@ class ObjectParser {
   }
 
   NodeSelectorTerm parse_node_selector_term(const JsonNode& node) const {
+    node.note_unknown_keys(api_fields::kNodeSelectorTerm);
     NodeSelectorTerm term;
     if (auto expressions = node.get("matchExpressions")) {
       for (const JsonNode& item : expressions->elements()) {
@@ -367,6 +378,7 @@ class ObjectParser {
   }
 
   LabelSelector parse_label_selector(const JsonNode& node) const {
+    node.note_unknown_keys(api_fields::kLabelSelector);
     LabelSelector selector;
     if (auto labels = node.get("matchLabels")) selector.match_labels = parse_labels(*labels);
     if (auto expressions = node.get("matchExpressions")) {
@@ -378,8 +390,10 @@ class ObjectParser {
   }
 
   NodeAffinity parse_node_affinity(const JsonNode& node) const {
+    node.note_unknown_keys(api_fields::kNodeAffinity);
     NodeAffinity affinity;
     if (auto required = node.get("requiredDuringSchedulingIgnoredDuringExecution")) {
+      required->note_unknown_keys(api_fields::kNodeSelector);
       // ValidateNodeSelector.
       std::optional<JsonNode> terms = required->get("nodeSelectorTerms");
       std::vector<JsonNode> items = terms ? terms->elements() : std::vector<JsonNode>{};
@@ -394,6 +408,7 @@ class ObjectParser {
     if (auto preferred = node.get("preferredDuringSchedulingIgnoredDuringExecution")) {
       // validatePreferredSchedulingTerms.
       for (const JsonNode& item : preferred->elements()) {
+        item.note_unknown_keys(api_fields::kPreferredSchedulingTerm);
         PreferredSchedulingTerm term;
         JsonNode weight = item.required("weight");
         term.weight = weight.int32();
@@ -416,6 +431,7 @@ class ObjectParser {
     std::vector<TopologySpreadConstraint> out;
     const std::vector<JsonNode> items = list.elements();
     for (const JsonNode& item : items) {
+      item.note_unknown_keys(api_fields::kTopologySpreadConstraint);
       TopologySpreadConstraint c;
       if (auto skew = item.get("maxSkew")) c.max_skew = skew->int32();
       if (auto key = item.get("topologyKey")) c.topology_key = key->string();
@@ -506,6 +522,7 @@ class ObjectParser {
                                           const JsonNode& place) const {
     PodAffinityTerm term;
     if (node) {
+      node->note_unknown_keys(api_fields::kPodAffinityTerm);
       if (auto selector = node->get("labelSelector")) {
         term.label_selector = parse_label_selector(*selector);
       }
@@ -564,6 +581,7 @@ class ObjectParser {
   /// validatePodAffinity / validatePodAntiAffinity: required terms and weighted preferred terms
   /// (validateWeightedPodAffinityTerms: weight first, then the term).
   PodAffinity parse_pod_affinity(const JsonNode& node) const {
+    node.note_unknown_keys(api_fields::kPodAffinity);
     PodAffinity affinity;
     if (auto required = node.get("requiredDuringSchedulingIgnoredDuringExecution")) {
       for (const JsonNode& item : required->elements()) {
@@ -572,6 +590,7 @@ class ObjectParser {
     }
     if (auto preferred = node.get("preferredDuringSchedulingIgnoredDuringExecution")) {
       for (const JsonNode& item : preferred->elements()) {
+        item.note_unknown_keys(api_fields::kWeightedPodAffinityTerm);
         WeightedPodAffinityTerm term;
         std::optional<JsonNode> weight = item.get("weight");
         if (weight) term.weight = weight->int32();
@@ -589,6 +608,7 @@ class ObjectParser {
 
   /// pkg/apis/core/validation/validation.go ValidateTolerations.
   Toleration parse_toleration(const JsonNode& node) const {
+    node.note_unknown_keys(api_fields::kToleration);
     Toleration t;
     std::optional<JsonNode> key = node.get("key");
     if (key) t.key = key->string();
@@ -645,6 +665,7 @@ class ObjectParser {
 
   ContainerPort parse_port(const JsonNode& node) const {
     // validateContainerPorts.
+    node.note_unknown_keys(api_fields::kContainerPort);
     ContainerPort port;
     if (auto name = node.get("name")) port.name = name->string();
     std::optional<JsonNode> container_port = node.get("containerPort");
@@ -672,9 +693,11 @@ class ObjectParser {
   }
 
   Container parse_container(const JsonNode& node, bool init) const {
+    node.note_unknown_keys(api_fields::kContainer);
     Container container;
     if (auto name = node.get("name")) container.name = name->string();
     if (auto resources = node.get("resources")) {
+      resources->note_unknown_keys(api_fields::kResourceRequirements);
       if (auto requests = resources->get("requests"))
         container.requests = parse_resources(*requests);
       if (auto limits = resources->get("limits")) container.limits = parse_resources(*limits);
@@ -694,6 +717,7 @@ class ObjectParser {
 
   /// A pod spec at `node` (absent: `place` names where it should be), defaulted and validated.
   PodSpec parse_pod_spec(const std::optional<JsonNode>& node, const JsonNode& place) const {
+    if (node) node->note_unknown_keys(api_fields::kPodSpec);
     PodSpec spec;
     std::optional<JsonNode> containers = node ? node->get("containers") : std::nullopt;
     std::vector<JsonNode> items = containers ? containers->elements() : std::vector<JsonNode>{};
@@ -709,6 +733,7 @@ class ObjectParser {
     if (auto overhead = node->get("overhead")) spec.overhead = parse_resources(*overhead);
     if (auto selector = node->get("nodeSelector")) spec.node_selector = parse_labels(*selector);
     if (auto affinity = node->get("affinity")) {
+      affinity->note_unknown_keys(api_fields::kAffinity);
       if (auto node_affinity = affinity->get("nodeAffinity")) {
         spec.affinity.node_affinity = parse_node_affinity(*node_affinity);
       }
@@ -728,7 +753,13 @@ class ObjectParser {
       spec.topology_spread_constraints = parse_topology_spread_constraints(*spread);
     }
     if (auto priority = node->get("priority")) spec.priority = priority->int32();
-    if (auto name = node->get("priorityClassName")) spec.priority_class_name = name->string();
+    if (auto name = node->get("priorityClassName")) {
+      // ValidatePodSpec: ValidatePriorityClassName, a DNS-1123 subdomain.
+      spec.priority_class_name = name->string();
+      for (const std::string& message : dns1123_subdomain_errors(spec.priority_class_name)) {
+        invalid(*name, invalid_value(spec.priority_class_name, message));
+      }
+    }
     if (auto policy = node->get("preemptionPolicy")) {
       spec.preemption_policy = policy->string();
       if (spec.preemption_policy != "PreemptLowerPriority" && spec.preemption_policy != "Never") {
@@ -739,7 +770,13 @@ class ObjectParser {
       spec.scheduler_name = name->string();
       if (spec.scheduler_name.empty()) spec.scheduler_name = "default-scheduler";
     }
-    if (auto name = node->get("nodeName")) spec.node_name = name->string();
+    if (auto name = node->get("nodeName")) {
+      // ValidatePodSpec: ValidateNodeName, a DNS-1123 subdomain.
+      spec.node_name = name->string();
+      for (const std::string& message : dns1123_subdomain_errors(spec.node_name)) {
+        invalid(*name, invalid_value(spec.node_name, message));
+      }
+    }
     if (auto policy = node->get("restartPolicy")) {
       spec.restart_policy = policy->string();
       if (spec.restart_policy.empty()) spec.restart_policy = "Always";
@@ -760,11 +797,14 @@ class ObjectParser {
     return spec;
   }
 
-  /// spec.template.metadata: labels and annotations.
+  /// spec.template.metadata: labels and annotations. The first look at spec.template, so its
+  /// unknown fields are noted here.
   ObjectMeta parse_template_metadata(const std::optional<JsonNode>& tmpl) const {
     ObjectMeta out;
+    if (tmpl) tmpl->note_unknown_keys(api_fields::kPodTemplateSpec);
     std::optional<JsonNode> meta = tmpl ? tmpl->get("metadata") : std::nullopt;
     if (!meta) return out;
+    meta->note_unknown_keys(api_fields::kObjectMeta);
     if (auto labels = meta->get("labels")) out.labels = parse_labels(*labels);
     if (auto annotations = meta->get("annotations")) {
       out.annotations = parse_annotations(*annotations);
@@ -805,12 +845,14 @@ class ObjectParser {
     Node node;
     node.metadata = parse_metadata(false);
     if (auto spec = root_.get("spec")) {
+      spec->note_unknown_keys(api_fields::kNodeSpec);
       if (auto unschedulable = spec->get("unschedulable"))
         node.unschedulable = unschedulable->boolean();
       if (auto taints = spec->get("taints")) {
         // validateNodeTaints.
         std::set<std::pair<std::string, std::string>> seen;
         for (const JsonNode& item : taints->elements()) {
+          item.note_unknown_keys(api_fields::kTaint);
           Taint taint;
           JsonNode key = item.required("key");
           taint.key = key.string();
@@ -844,6 +886,7 @@ class ObjectParser {
       }
     }
     if (auto status = root_.get("status")) {
+      status->note_unknown_keys(api_fields::kNodeStatus);
       std::optional<JsonNode> capacity = status->get("capacity");
       std::optional<JsonNode> allocatable = status->get("allocatable");
       if (capacity) node.capacity = parse_resources(*capacity);
@@ -853,6 +896,7 @@ class ObjectParser {
       if (!capacity) node.capacity = node.allocatable;
       if (auto conditions = status->get("conditions")) {
         for (const JsonNode& item : conditions->elements()) {
+          item.note_unknown_keys(api_fields::kNodeCondition);
           NodeCondition condition;
           condition.type = item.required("type").string();
           condition.status = item.required("status").string();
@@ -871,6 +915,7 @@ class ObjectParser {
     pod.metadata = parse_metadata(true);
     pod.spec = parse_pod_spec(root_.get("spec"), root_.missing("spec"));
     if (auto status = root_.get("status")) {
+      status->note_unknown_keys(api_fields::kPodStatus);
       if (auto phase = status->get("phase")) {
         std::string text = phase->string();
         std::optional<PodPhase> parsed = phase_from(text);
@@ -880,6 +925,7 @@ class ObjectParser {
       }
       if (auto conditions = status->get("conditions")) {
         for (const JsonNode& item : conditions->elements()) {
+          item.note_unknown_keys(api_fields::kPodCondition);
           PodCondition condition;
           condition.type = item.required("type").string();
           condition.status = item.required("status").string();
@@ -903,6 +949,8 @@ class ObjectParser {
     std::optional<JsonNode> spec = root_.get("spec");
     JsonNode place = spec ? *spec : root_.missing("spec");
     if (spec) {
+      spec->note_unknown_keys(std::is_same_v<T, Deployment> ? Fields(api_fields::kDeploymentSpec)
+                                                            : Fields(api_fields::kReplicaSetSpec));
       if (auto replicas = spec->get("replicas")) object.replicas = parse_count(*replicas);
     }
     object.template_ = parse_template(place);
@@ -934,6 +982,7 @@ class ObjectParser {
     DaemonSet ds;
     ds.metadata = parse_metadata(true);
     std::optional<JsonNode> spec = root_.get("spec");
+    if (spec) spec->note_unknown_keys(api_fields::kDaemonSetSpec);
     JsonNode place = spec ? *spec : root_.missing("spec");
     std::optional<JsonNode> selector = spec ? spec->get("selector") : std::nullopt;
     if (selector) ds.selector = parse_label_selector(*selector);
@@ -966,6 +1015,7 @@ class ObjectParser {
     std::optional<JsonNode> spec = root_.get("spec");
     JsonNode place = spec ? *spec : root_.missing("spec");
     if (spec) {
+      spec->note_unknown_keys(api_fields::kJobSpec);
       if (auto parallelism = spec->get("parallelism")) job.parallelism = parse_count(*parallelism);
       if (auto completions = spec->get("completions")) job.completions = parse_count(*completions);
     }
@@ -1077,6 +1127,7 @@ class ObjectParser {
     pdb.metadata = parse_metadata(true);
     std::optional<JsonNode> spec = root_.get("spec");
     if (!spec) return pdb;
+    spec->note_unknown_keys(api_fields::kPodDisruptionBudgetSpec);
     std::optional<JsonNode> min_available = spec->get("minAvailable");
     std::optional<JsonNode> max_unavailable = spec->get("maxUnavailable");
     std::optional<JsonNode> selector = spec->get("selector");

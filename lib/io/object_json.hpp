@@ -27,7 +27,8 @@ namespace gpusched::io {
 /// Parses the object at `node` (a cluster entry or an applied object): kind and apiVersion,
 /// metadata, spec and status; applies defaults (namespace, allocatable from capacity, requests
 /// from limits) and validates. Errors read `The Pod "x" is invalid: <field>: <detail>` and point
-/// into the object. Unknown fields are ignored, as in real manifests.
+/// into the object. Unknown fields are ignored, as in real manifests; when the node's source
+/// collects warnings, each is one (JsonNode::note_unknown_keys).
 [[nodiscard]] Object parse_object(const JsonNode& node);
 
 /// Kubernetes JSON for every field the model holds except virtual times; parse_object of it

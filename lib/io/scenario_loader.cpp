@@ -89,7 +89,10 @@ std::vector<std::pair<fs::path, JsonNode>> included_files(const JsonNode& includ
 }  // namespace
 
 Scenario parse_scenario(std::string_view text, const std::string& file) {
-  const ParsedText parsed(file, text);
+  // Unknown fields of the objects, in the order the loader meets them (the cluster, the
+  // included files' objects, the timeline), so that they read the same on every run.
+  std::vector<std::string> warnings;
+  const ParsedText parsed(file, text, &warnings);
   const JsonSource& source = parsed.source();
   if (parsed.yaml() && parsed.documents() != 1) {
     source.fail("", parsed.documents() == 0
@@ -131,7 +134,7 @@ Scenario parse_scenario(std::string_view text, const std::string& file) {
   std::optional<JsonNode> include = root.get("include");
   if (include) {
     for (const auto& [path, entry] : included_files(*include, file)) {
-      std::vector<JsonNode> objects = included.emplace_back(path).objects();
+      std::vector<JsonNode> objects = included.emplace_back(path, &warnings).objects();
       items.insert(items.end(), objects.begin(), objects.end());
     }
   }
@@ -142,6 +145,7 @@ Scenario parse_scenario(std::string_view text, const std::string& file) {
   if (auto expect = root.get("expect")) {
     scenario.expect = parse_expectations(*expect, scenario.until);
   }
+  scenario.warnings = std::move(warnings);
   return scenario;
 }
 

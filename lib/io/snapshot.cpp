@@ -132,18 +132,21 @@ void warn_unbound_nodes(Snapshot& snapshot) {
 
 }  // namespace
 
-Snapshot load_snapshot(const std::filesystem::path& path, const SnapshotOptions& options) {
-  const ManifestFile file(path);
+Snapshot parse_snapshot(std::string_view text, const std::string& file_name,
+                        const SnapshotOptions& options) {
   Snapshot snapshot;
+  // Unknown fields of the snapshot's objects, then of the additions'.
+  const ParsedText file(file_name, text, &snapshot.scenario.warnings);
+  const std::filesystem::path path(file_name);
   Scenario& scenario = snapshot.scenario;
-  scenario.source = path.string();
+  scenario.source = file_name;
   scenario.name = path.stem().string();
 
   std::vector<JsonNode> items;
   std::map<std::string, std::size_t> skipped;
   std::size_t terminated = 0;
   std::optional<std::int64_t> latest;
-  for (const JsonNode& item : file.objects()) {
+  for (const JsonNode& item : manifest_objects(file)) {
     item.expect_type(nlohmann::json::value_t::object, "an object");
     const std::string kind = item.required("kind").string();
     if (!kept_kind(kind)) {
@@ -161,10 +164,10 @@ Snapshot load_snapshot(const std::filesystem::path& path, const SnapshotOptions&
 
   std::deque<ManifestFile> added;
   for (const std::filesystem::path& addition : options.additions) {
-    std::vector<JsonNode> objects = added.emplace_back(addition).objects();
+    std::vector<JsonNode> objects = added.emplace_back(addition, &scenario.warnings).objects();
     items.insert(items.end(), objects.begin(), objects.end());
   }
-  parse_cluster(items, file.parsed().root(), scenario);
+  parse_cluster(items, file.root(), scenario);
 
   // Only the snapshot's own objects carry times: the API server stamps a created object anew.
   scenario.start_time = options.taken_at ? options.taken_at : latest;
@@ -195,6 +198,10 @@ Snapshot load_snapshot(const std::filesystem::path& path, const SnapshotOptions&
                              "PodDisruptionBudgets and Namespaces");
   }
   return snapshot;
+}
+
+Snapshot load_snapshot(const std::filesystem::path& path, const SnapshotOptions& options) {
+  return parse_snapshot(read_input_file(path, path.string()), path.string(), options);
 }
 
 std::string scenario_json_text(const Scenario& scenario) {

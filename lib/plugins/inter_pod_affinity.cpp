@@ -473,4 +473,14 @@ QueueingHint InterPodAffinity::queueing_hint(const ClusterEvent& event, const Po
   return QueueingHint::Queue;
 }
 
+bool required_affinity_matches(const Pod& waiting, const Pod& added,
+                               const Labels& added_namespace_labels, StringPool& pool) {
+  const auto& affinity = waiting.spec.affinity.pod_affinity;
+  if (!affinity || affinity->required.empty()) return false;
+  const Terms terms = required_terms(waiting, affinity, 0, pool);
+  return std::any_of(terms.begin(), terms.end(), [&](const Term& term) {
+    return term_matches(term, added, added_namespace_labels);
+  });
+}
+
 }  // namespace gpusched::plugins

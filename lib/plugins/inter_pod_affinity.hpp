@@ -61,4 +61,11 @@ class InterPodAffinity final : public PreFilterPlugin,
   StrId reason_existing_anti_affinity_;
 };
 
+/// Whether one of `waiting`'s required pod affinity terms matches `added` (AffinityTerm.Matches,
+/// with the labels of `added`'s namespace): the test getUnschedulablePodsWithCrossTopologyTerm
+/// applies before an AssignedPodAdd event reaches a waiting pod.
+[[nodiscard]] bool required_affinity_matches(const Pod& waiting, const Pod& added,
+                                             const Labels& added_namespace_labels,
+                                             StringPool& pool);
+
 }  // namespace gpusched::plugins

@@ -6,6 +6,8 @@
 #include "gpusched/framework/cluster_state.hpp"
 #include "gpusched/framework/rng.hpp"
 #include "gpusched/scheduler/diagnosis.hpp"
+#include "plugins/inter_pod_affinity.hpp"
+#include "plugins/pod_topology_spread.hpp"
 #include "scheduler/scheduling_queue.hpp"
 
 namespace gpusched {
@@ -99,6 +101,25 @@ void Scheduler::pod_removed(const PodInfo& pod) {
 
 void Scheduler::cluster_event(const ClusterEvent& event, const EventObjects& objects, TimeMs now) {
   queue_->move_for_event(event, objects, now);
+}
+
+// AssignedPodAdded (backend/queue/scheduling_queue.go): the event goes only to the pods
+// getUnschedulablePodsWithCrossTopologyTerm picks (rejected by PodTopologySpread in the added
+// pod's namespace, or with a required pod affinity term the pod matches); their plugins' hints
+// decide as for any event.
+void Scheduler::assigned_pod_added(const PodInfo& pod, TimeMs now) {
+  const Pod& added = pod.pod;
+  const Labels& namespace_labels = cluster_.namespace_labels(added.metadata.namespace_);
+  auto crosses_topology = [&](const QueuedPod& waiting) {
+    const Pod& p = waiting.pod->pod;
+    if (waiting.unschedulable_plugins.contains(plugins::PodTopologySpread::kName) &&
+        p.metadata.namespace_ == added.metadata.namespace_) {
+      return true;
+    }
+    return plugins::required_affinity_matches(p, added, namespace_labels, cluster_.pool());
+  };
+  queue_->move_for_event({EventResource::Pod, action::kAdd, "AssignedPodAdd"},
+                         EventObjects{nullptr, nullptr, &pod}, now, crosses_topology);
 }
 
 std::size_t Scheduler::run(TimeMs now) {
@@ -301,6 +322,7 @@ void Scheduler::schedule_one(TimeMs now) {
                       "Successfully assigned " + pod.pod.metadata.namespace_ + "/" +
                           pod.pod.metadata.name + " to " + chosen->node.metadata.name);
   hooks_.bound(pod);
+  assigned_pod_added(pod, now);
 }
 
 }  // namespace gpusched

@@ -166,10 +166,13 @@ void SchedulingQueue::requeue(QueuedPod& pod, Strategy strategy, TimeMs now) {
 }
 
 void SchedulingQueue::move_for_event(const ClusterEvent& event, const EventObjects& objects,
-                                     TimeMs now) {
+                                     TimeMs now,
+                                     const std::function<bool(const QueuedPod&)>& candidates) {
   std::vector<QueuedPod*> waiting;
   waiting.reserve(unschedulable_.size());
-  for (const auto& [seq, pod] : unschedulable_) waiting.push_back(pod);
+  for (const auto& [seq, pod] : unschedulable_) {
+    if (!candidates || candidates(*pod)) waiting.push_back(pod);
+  }
   for (QueuedPod* pod : waiting) requeue(*pod, worth_requeuing(*pod, event, objects), now);
 }
 

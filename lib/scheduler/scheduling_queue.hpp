@@ -4,6 +4,7 @@
 // are by default from 1.33.
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -53,8 +54,10 @@ class SchedulingQueue {
   /// AddUnschedulableIfNotPresent after a failed attempt (no events can arrive during a cycle in
   /// a replay): to the unschedulable pool, or to the error backoff queue when no plugin rejected.
   void add_unschedulable(QueuedPod& pod, TimeMs now);
-  /// movePodsToActiveOrBackoffQueue for the unschedulable pods the event may help.
-  void move_for_event(const ClusterEvent& event, const EventObjects& objects, TimeMs now);
+  /// movePodsToActiveOrBackoffQueue for the unschedulable pods the event may help; with
+  /// `candidates`, only among the pods it accepts (AssignedPodAdded's pre-filter).
+  void move_for_event(const ClusterEvent& event, const EventObjects& objects, TimeMs now,
+                      const std::function<bool(const QueuedPod&)>& candidates = {});
   /// The same for one pod (its own update).
   void requeue_if_helped(QueuedPod& pod, const ClusterEvent& event, const EventObjects& objects,
                          TimeMs now);

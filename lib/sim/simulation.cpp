@@ -14,7 +14,7 @@ namespace {
 constexpr std::string_view kRunDuration = "gpusched.io/run-duration";
 // Pods one run may create in all (controllers included), so that absurd counts end with a clear
 // error instead of exhausting memory or time.
-constexpr std::uint64_t kMaxPodsPerRun = 2'000'000;
+constexpr std::uint64_t kMaxPodsPerRun = 1'000'000;
 
 SchedulerConfig effective_config(const Scenario& scenario, const SimulationOptions& options) {
   SchedulerConfig config = scenario.scheduler;
@@ -141,6 +141,56 @@ void Simulation::apply(Object object, const std::string& pointer) {
       jobs_[key] = JobState{std::move(*job), 0, false};
     }
     reconcile_job(key);
+  }
+}
+
+void Simulation::check_declared_pods() const {
+  // What the objects ask for at once: a Deployment's or ReplicaSet's replicas and a Job's
+  // parallelism (the largest a controller is ever given, by apply or scale), each bare pod, one
+  // pod per node for each DaemonSet. Checked before the run, so that `replicas: 1000000` on a few
+  // objects fails at once instead of after filling memory; kMaxPodsPerRun also bounds what
+  // controllers create over time.
+  std::map<ObjectRef, std::uint64_t> controllers;
+  std::uint64_t controller_pods = 0;
+  std::uint64_t pods = 0;
+  std::uint64_t nodes = 0;
+  std::uint64_t daemon_sets = 0;
+  auto ask = [&](const ObjectRef& ref, std::int32_t replicas, const std::string& pointer) {
+    std::uint64_t& most = controllers[ref];
+    const auto wanted = static_cast<std::uint64_t>(std::max(replicas, 0));
+    if (wanted > most) {
+      controller_pods += wanted - most;
+      most = wanted;
+    }
+    if (controller_pods + pods + nodes * daemon_sets > kMaxPodsPerRun) {
+      input_error(pointer, "the scenario asks for more than " + std::to_string(kMaxPodsPerRun) +
+                               " pods at once (gpusched limit)");
+    }
+  };
+  auto count = [&](const Object& object, const std::string& pointer) {
+    std::int32_t replicas = 0;
+    if (const auto* d = std::get_if<Deployment>(&object)) {
+      replicas = d->replicas;
+    } else if (const auto* rs = std::get_if<ReplicaSet>(&object)) {
+      replicas = rs->replicas;
+    } else if (const auto* job = std::get_if<Job>(&object)) {
+      replicas = job->parallelism;
+    } else if (std::holds_alternative<Pod>(object)) {
+      ++pods;
+    } else if (std::holds_alternative<Node>(object)) {
+      ++nodes;
+    } else if (std::holds_alternative<DaemonSet>(object)) {
+      ++daemon_sets;
+    }
+    ask(ref_of(object), replicas, pointer);
+  };
+  for (std::size_t i = 0; i < scenario_.cluster.size(); ++i) {
+    count(scenario_.cluster[i],
+          i < scenario_.cluster_pointers.size() ? scenario_.cluster_pointers[i] : "/cluster");
+  }
+  for (const Action& action : scenario_.timeline) {
+    for (const Object& object : action.objects) count(object, action.pointer);
+    if (action.verb == Verb::Scale) ask(action.target, action.replicas, action.pointer);
   }
 }
 
@@ -281,8 +331,10 @@ PodInfo& Simulation::create_pod(Pod pod, const std::string& pointer,
     return info;
   }
   if (prebound) {
-    // Bound in the manifest: no scheduling; it runs once its node exists.
+    // Bound in the manifest: no scheduling; it runs once its node exists. The scheduler's cache
+    // learns of it at once (addPodToCache, then AssignedPodAdded).
     if (info.node != nullptr) start_running(info);
+    scheduler_.assigned_pod_added(info, now_);
     return info;
   }
   scheduler_.pod_added(info, now_);
@@ -557,6 +609,7 @@ void Simulation::run_action(const Action& action) {
 // ---- the clock -----------------------------------------------------------------------------
 
 SimulationResult Simulation::run() {
+  check_declared_pods();
   loading_cluster_ = true;
   for (std::size_t i = 0; i < scenario_.cluster.size(); ++i) {
     apply(scenario_.cluster[i],

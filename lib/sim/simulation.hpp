@@ -74,6 +74,9 @@ class Simulation final : public SchedulerHooks {
                 std::string pod_uid = {});
   [[noreturn]] void input_error(const std::string& pointer, const std::string& reason) const;
 
+  /// Refuses a scenario whose objects together ask for more than kMaxPodsPerRun pods.
+  void check_declared_pods() const;
+
   // Objects
   void apply(Object object, const std::string& pointer);
   void apply_node(Node node);

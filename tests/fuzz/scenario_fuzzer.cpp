@@ -1,4 +1,6 @@
-// libFuzzer target: io::parse_scenario on arbitrary bytes, then a short replay of what parses.
+// libFuzzer target: io::parse_scenario on arbitrary bytes, then a short replay of what parses;
+// and io::parse_snapshot on the same bytes, whose scenario (`snapshot --to-scenario`) must load
+// back.
 // Built twice: as JSON ("fuzz.json") and as YAML ("fuzz.yaml"; GPUSCHED_FUZZ_FILE), since the
 // file name decides the syntax.
 //
@@ -15,6 +17,7 @@
 
 #include "gpusched/error.hpp"
 #include "gpusched/io/scenario_loader.hpp"
+#include "gpusched/io/snapshot.hpp"
 #include "gpusched/sim/scenario.hpp"
 #include "gpusched/sim/simulator.hpp"
 
@@ -71,10 +74,24 @@ bool small_enough(const gpusched::Scenario& scenario) {
   return objects <= kMaxObjects && pods + nodes * daemon_sets <= kMaxPods;
 }
 
+// The same bytes as a kubectl snapshot. What it writes as a scenario must load without error:
+// an InputError there escapes and is a crash.
+void fuzz_snapshot(std::string_view text) {
+  gpusched::io::Snapshot snapshot;
+  try {
+    snapshot = gpusched::io::parse_snapshot(text, GPUSCHED_FUZZ_FILE);
+  } catch (const gpusched::InputError&) {
+    return;
+  }
+  const std::string written = gpusched::io::scenario_json_text(snapshot.scenario);
+  static_cast<void>(gpusched::io::parse_scenario(written, "written.json"));
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
+  fuzz_snapshot(text);
   gpusched::Scenario scenario;
   try {
     scenario = gpusched::io::parse_scenario(text, GPUSCHED_FUZZ_FILE);

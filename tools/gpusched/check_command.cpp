@@ -12,6 +12,7 @@
 #include "gpusched/error.hpp"
 #include "gpusched/io/scenario_loader.hpp"
 #include "gpusched/sim/simulator.hpp"
+#include "gpusched/strict.hpp"
 
 namespace gpusched::cli {
 namespace {
@@ -20,6 +21,7 @@ namespace fs = std::filesystem;
 
 struct CheckOptions {
   std::vector<std::string> paths;
+  bool strict = false;
 };
 
 /// Appends the scenario files a PATH names: the file itself, or every *.json, *.yaml and *.yml
@@ -64,12 +66,15 @@ std::string indent_continuation_lines(const std::string& message) {
   return indented;
 }
 
-/// One scenario's line (and its failures); returns whether it passed.
-bool check_one(const fs::path& file, std::ostream& out) {
+/// One scenario's line (and its failures), after its warnings on `err` when `strict`; returns
+/// whether it passed.
+bool check_one(const fs::path& file, bool strict, std::ostream& out, std::ostream& err) {
   const std::string shown = file.generic_string();
   SimulationResult result;
   try {
-    result = simulate(io::load_scenario(file));
+    const Scenario scenario = io::load_scenario(file);
+    if (strict) print_warnings(scenario, err);
+    result = simulate(scenario);
   } catch (const InputError& e) {
     // what() starts with the file when it is this one: name it once.
     const std::string_view what = e.what();
@@ -111,7 +116,7 @@ int check(const CheckOptions& options, std::ostream& out, std::ostream& err) {
   }
   std::size_t passed = 0;
   for (const fs::path& file : files) {
-    if (check_one(file, out)) ++passed;
+    if (check_one(file, options.strict, out, err)) ++passed;
   }
   const std::size_t failed = files.size() - passed;
   out << passed << " passed, " << failed << " failed\n";
@@ -129,6 +134,7 @@ Command add_check_command(CLI::App& app) {
                    "Scenario files or directories (*.json, *.yaml, *.yml, recursive)")
       ->required()
       ->check(CLI::ExistingPath);
+  add_strict_flag(*command, options->strict);
   return {command,
           [options](std::ostream& out, std::ostream& err) { return check(*options, out, err); }};
 }

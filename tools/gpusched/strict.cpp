@@ -4,14 +4,15 @@ namespace gpusched::cli {
 
 void add_strict_flag(CLI::App& command, bool& strict) {
   command.add_flag("--strict", strict,
-                   "List what the input holds but gpusched ignores (unknown fields, objects "
-                   "left out) as warnings");
+                   "Warn about fields that the Kubernetes objects' API types do not have "
+                   "(typos such as nodeSelecter), which are otherwise ignored");
 }
 
 void print_warnings(const Scenario& scenario, std::ostream& err) {
-  for (const std::string& warning : scenario.warnings) {
-    err << "gpusched: warning: " << scenario.source << ": " << warning << '\n';
-  }
+  // Each warning names its own file and line: an included manifest or an added one is not
+  // the scenario's source.
+  for (const std::string& warning : scenario.warnings)
+    err << "gpusched: warning: " << warning << '\n';
 }
 
 }  // namespace gpusched::cli

@@ -1,5 +1,6 @@
 #pragma once
-// --strict: list what the loader ignored (unknown fields, objects left out) as warnings.
+// --strict: list the unknown fields of the input's Kubernetes objects, which the loader
+// ignores as the API server does, as warnings (`kubectl apply --validate=strict` reports them).
 
 #include <CLI/CLI.hpp>
 
@@ -12,7 +13,8 @@ namespace gpusched::cli {
 /// Registers --strict on `command`.
 void add_strict_flag(CLI::App& command, bool& strict);
 
-/// One `gpusched: warning: ` line per warning of `scenario`, on `err`.
+/// One `gpusched: warning: <file>:<line>: <pointer>: <what>` line per warning of `scenario`, on
+/// `err`.
 void print_warnings(const Scenario& scenario, std::ostream& err);
 
 }  // namespace gpusched::cli

@@ -7,12 +7,14 @@
 #include "gpusched/commands.hpp"
 #include "gpusched/error.hpp"
 #include "gpusched/io/scenario_loader.hpp"
+#include "gpusched/strict.hpp"
 
 namespace gpusched::cli {
 namespace {
 
 struct ValidateOptions {
   std::vector<std::string> files;
+  bool strict = false;
 };
 
 int validate(const ValidateOptions& options, std::ostream& out, std::ostream& err) {
@@ -21,6 +23,7 @@ int validate(const ValidateOptions& options, std::ostream& out, std::ostream& er
   for (const std::string& file : options.files) {
     try {
       const Scenario scenario = io::load_scenario(file);
+      if (options.strict) print_warnings(scenario, err);
       out << file << ": ok (" << scenario.cluster.size() << " objects, " << scenario.timeline.size()
           << " timeline actions, " << scenario.expect.size() << " expectations)\n";
     } catch (const InputError& e) {
@@ -40,6 +43,7 @@ Command add_validate_command(CLI::App& app) {
   command->add_option("FILE", options->files, "Scenario files (JSON or YAML)")
       ->required()
       ->check(CLI::ExistingFile);
+  add_strict_flag(*command, options->strict);
   return {command,
           [options](std::ostream& out, std::ostream& err) { return validate(*options, out, err); }};
 }

@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gpusched/sim/scenario.hpp"
@@ -25,7 +26,8 @@ struct SnapshotOptions {
 };
 
 struct Snapshot {
-  /// cluster: the snapshot's objects, then the additions'; startTime: the snapshot's instant.
+  /// cluster: the snapshot's objects, then the additions'; startTime: the snapshot's instant;
+  /// warnings: the unknown fields of those objects (`--strict`).
   Scenario scenario;
   /// What was left out or changed, and why (terminated pods, controllers, missing classes).
   std::vector<std::string> notes;
@@ -42,6 +44,11 @@ struct Snapshot {
 /// objects are InputErrors naming the file, line and pointer, as for scenarios.
 [[nodiscard]] Snapshot load_snapshot(const std::filesystem::path& path,
                                      const SnapshotOptions& options = {});
+
+/// The same for a snapshot already in memory; `file` names it in errors and decides JSON or
+/// YAML. The additions are still read from their files.
+[[nodiscard]] Snapshot parse_snapshot(std::string_view text, const std::string& file,
+                                      const SnapshotOptions& options = {});
 
 /// A scenario file of the snapshot's starting state (and additions) that `gpusched check` can
 /// keep: name, description, startTime, the scheduler's seed and version (when not the

@@ -47,6 +47,8 @@ class Scheduler {
   void pod_removed(const PodInfo& pod);
   /// A cluster event: unschedulable pods whose rejecting plugins care are moved back.
   void cluster_event(const ClusterEvent& event, const EventObjects& objects, TimeMs now);
+  /// A pod now holds a node (bound by this scheduler or created bound): AssignedPodAdded.
+  void assigned_pod_added(const PodInfo& pod, TimeMs now);
 
   /// Runs scheduling cycles until no pod is ready at `now`. Returns the number of cycles.
   std::size_t run(TimeMs now);

@@ -92,8 +92,9 @@ struct Scenario {
   /// `startTime`: the wall-clock instant (Unix milliseconds) virtual 0 stands for; with it the
   /// cluster objects' creationTimestamp, deletionTimestamp and startTime are read.
   std::optional<std::int64_t> start_time;
-  /// Things the loader ignored that a careful user may want to know (unknown fields, skipped
-  /// objects); `--strict` prints them.
+  /// What the loader ignored that a careful user may want to know: each field of a Kubernetes
+  /// object that its API type does not have, as `file:line: pointer: unknown field "x"`, in the
+  /// order the loader meets them; `--strict` prints them.
   std::vector<std::string> warnings;
 };
 

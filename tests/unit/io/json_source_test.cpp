@@ -40,6 +40,18 @@ TEST_CASE("JsonSource::line_of walks the raw text along a pointer", "[io]") {
     INFO(row.pointer);
     CHECK(source.line_of(row.pointer) == row.line);
   }
+  // Each walk resumes from the previous one: every order gives the same lines.
+  const io::JsonSource backwards("f.json", text);
+  for (auto row = rows.rbegin(); row != rows.rend(); ++row) {
+    INFO(row->pointer);
+    CHECK(backwards.line_of(row->pointer) == row->line);
+  }
+  const io::JsonSource alternating("f.json", text);
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const Row& row = rows[i % 2 == 0 ? i / 2 : rows.size() - 1 - i / 2];
+    INFO(row.pointer);
+    CHECK(alternating.line_of(row.pointer) == row.line);
+  }
   CHECK(io::JsonSource("f.json", {}).line_of("/a") == 0);
 }
 

@@ -1,0 +1,218 @@
+#pragma once
+/// The JSON field names of the Kubernetes API types the object parser reads, for `--strict`
+/// warnings about unknown fields (JsonNode::note_unknown_keys), as `kubectl apply
+/// --validate=strict` finds them. A field that exists upstream but that gpusched does not model
+/// (image, env, volumes, managedFields, status.containerStatuses ...) is known: a real manifest
+/// or `kubectl get -o json` dump must give no warning.
+///
+/// Taken from the `json:"..."` tags of k8s.io/api core/v1, apps/v1, batch/v1, policy/v1 and
+/// scheduling/v1 types.go and k8s.io/apimachinery pkg/apis/meta/v1 types.go: the union over
+/// Kubernetes 1.33 to 1.36, so that objects from any release gpusched mirrors, or the next one,
+/// name only known fields. Maps (labels, annotations, resource lists, nodeSelector) have no list.
+
+#include <span>
+#include <string_view>
+
+namespace gpusched::io::api_fields {
+
+/// One type's list, whatever its length.
+using Fields = std::span<const std::string_view>;
+
+// --- meta/v1 ------------------------------------------------------------------------------
+
+/// TypeMeta, ObjectMeta, spec and status: Pod, Node, Namespace, Deployment, ReplicaSet,
+/// DaemonSet, Job and PodDisruptionBudget.
+inline constexpr std::string_view kObject[] = {"apiVersion", "kind", "metadata", "spec", "status"};
+/// v1.List (`kind: List`, as `kubectl get -o json` prints several objects).
+inline constexpr std::string_view kList[] = {"apiVersion", "items", "kind", "metadata"};
+inline constexpr std::string_view kObjectMeta[] = {"annotations",
+                                                   "creationTimestamp",
+                                                   "deletionGracePeriodSeconds",
+                                                   "deletionTimestamp",
+                                                   "finalizers",
+                                                   "generateName",
+                                                   "generation",
+                                                   "labels",
+                                                   "managedFields",
+                                                   "name",
+                                                   "namespace",
+                                                   "ownerReferences",
+                                                   "resourceVersion",
+                                                   "selfLink",
+                                                   "uid"};
+inline constexpr std::string_view kOwnerReference[] = {
+    "apiVersion", "blockOwnerDeletion", "controller", "kind", "name", "uid"};
+inline constexpr std::string_view kLabelSelector[] = {"matchExpressions", "matchLabels"};
+inline constexpr std::string_view kLabelSelectorRequirement[] = {"key", "operator", "values"};
+
+// --- core/v1: Pod -------------------------------------------------------------------------
+
+/// PodSpec; `workloadRef` is 1.35's alpha field, which 1.36 no longer has (it has
+/// `schedulingGroup`).
+inline constexpr std::string_view kPodSpec[] = {"activeDeadlineSeconds",
+                                                "affinity",
+                                                "automountServiceAccountToken",
+                                                "containers",
+                                                "dnsConfig",
+                                                "dnsPolicy",
+                                                "enableServiceLinks",
+                                                "ephemeralContainers",
+                                                "hostAliases",
+                                                "hostIPC",
+                                                "hostNetwork",
+                                                "hostPID",
+                                                "hostUsers",
+                                                "hostname",
+                                                "hostnameOverride",
+                                                "imagePullSecrets",
+                                                "initContainers",
+                                                "nodeName",
+                                                "nodeSelector",
+                                                "os",
+                                                "overhead",
+                                                "preemptionPolicy",
+                                                "priority",
+                                                "priorityClassName",
+                                                "readinessGates",
+                                                "resourceClaims",
+                                                "resources",
+                                                "restartPolicy",
+                                                "runtimeClassName",
+                                                "schedulerName",
+                                                "schedulingGates",
+                                                "schedulingGroup",
+                                                "securityContext",
+                                                "serviceAccount",
+                                                "serviceAccountName",
+                                                "setHostnameAsFQDN",
+                                                "shareProcessNamespace",
+                                                "subdomain",
+                                                "terminationGracePeriodSeconds",
+                                                "tolerations",
+                                                "topologySpreadConstraints",
+                                                "volumes",
+                                                "workloadRef"};
+inline constexpr std::string_view kContainer[] = {"args",
+                                                  "command",
+                                                  "env",
+                                                  "envFrom",
+                                                  "image",
+                                                  "imagePullPolicy",
+                                                  "lifecycle",
+                                                  "livenessProbe",
+                                                  "name",
+                                                  "ports",
+                                                  "readinessProbe",
+                                                  "resizePolicy",
+                                                  "resources",
+                                                  "restartPolicy",
+                                                  "restartPolicyRules",
+                                                  "securityContext",
+                                                  "startupProbe",
+                                                  "stdin",
+                                                  "stdinOnce",
+                                                  "terminationMessagePath",
+                                                  "terminationMessagePolicy",
+                                                  "tty",
+                                                  "volumeDevices",
+                                                  "volumeMounts",
+                                                  "workingDir"};
+inline constexpr std::string_view kResourceRequirements[] = {"claims", "limits", "requests"};
+inline constexpr std::string_view kContainerPort[] = {"containerPort", "hostIP", "hostPort", "name",
+                                                      "protocol"};
+inline constexpr std::string_view kToleration[] = {"effect", "key", "operator", "tolerationSeconds",
+                                                   "value"};
+inline constexpr std::string_view kAffinity[] = {"nodeAffinity", "podAffinity", "podAntiAffinity"};
+inline constexpr std::string_view kNodeAffinity[] = {
+    "preferredDuringSchedulingIgnoredDuringExecution",
+    "requiredDuringSchedulingIgnoredDuringExecution"};
+inline constexpr std::string_view kNodeSelector[] = {"nodeSelectorTerms"};
+inline constexpr std::string_view kNodeSelectorTerm[] = {"matchExpressions", "matchFields"};
+inline constexpr std::string_view kNodeSelectorRequirement[] = {"key", "operator", "values"};
+inline constexpr std::string_view kPreferredSchedulingTerm[] = {"preference", "weight"};
+/// PodAffinity and PodAntiAffinity.
+inline constexpr std::string_view kPodAffinity[] = {
+    "preferredDuringSchedulingIgnoredDuringExecution",
+    "requiredDuringSchedulingIgnoredDuringExecution"};
+inline constexpr std::string_view kPodAffinityTerm[] = {"labelSelector",     "matchLabelKeys",
+                                                        "mismatchLabelKeys", "namespaceSelector",
+                                                        "namespaces",        "topologyKey"};
+inline constexpr std::string_view kWeightedPodAffinityTerm[] = {"podAffinityTerm", "weight"};
+inline constexpr std::string_view kTopologySpreadConstraint[] = {
+    "labelSelector",      "matchLabelKeys",   "maxSkew",     "minDomains",
+    "nodeAffinityPolicy", "nodeTaintsPolicy", "topologyKey", "whenUnsatisfiable"};
+inline constexpr std::string_view kPodStatus[] = {"allocatedResources",
+                                                  "conditions",
+                                                  "containerStatuses",
+                                                  "ephemeralContainerStatuses",
+                                                  "extendedResourceClaimStatus",
+                                                  "hostIP",
+                                                  "hostIPs",
+                                                  "initContainerStatuses",
+                                                  "message",
+                                                  "nodeAllocatableResourceClaimStatuses",
+                                                  "nominatedNodeName",
+                                                  "observedGeneration",
+                                                  "phase",
+                                                  "podIP",
+                                                  "podIPs",
+                                                  "qosClass",
+                                                  "reason",
+                                                  "resize",
+                                                  "resourceClaimStatuses",
+                                                  "resources",
+                                                  "startTime"};
+inline constexpr std::string_view kPodCondition[] = {
+    "lastProbeTime", "lastTransitionTime", "message", "observedGeneration", "reason", "status",
+    "type"};
+inline constexpr std::string_view kPodTemplateSpec[] = {"metadata", "spec"};
+
+// --- core/v1: Node ------------------------------------------------------------------------
+
+inline constexpr std::string_view kNodeSpec[] = {
+    "configSource", "externalID", "podCIDR", "podCIDRs", "providerID", "taints", "unschedulable"};
+inline constexpr std::string_view kTaint[] = {"effect", "key", "timeAdded", "value"};
+inline constexpr std::string_view kNodeStatus[] = {
+    "addresses",       "allocatable",      "capacity",        "conditions",  "config",
+    "daemonEndpoints", "declaredFeatures", "features",        "images",      "nodeInfo",
+    "phase",           "runtimeHandlers",  "volumesAttached", "volumesInUse"};
+inline constexpr std::string_view kNodeCondition[] = {
+    "lastHeartbeatTime", "lastTransitionTime", "message", "reason", "status", "type"};
+
+// --- apps/v1, batch/v1, policy/v1, scheduling/v1 ------------------------------------------
+
+inline constexpr std::string_view kDeploymentSpec[] = {"minReadySeconds",
+                                                       "paused",
+                                                       "progressDeadlineSeconds",
+                                                       "replicas",
+                                                       "revisionHistoryLimit",
+                                                       "selector",
+                                                       "strategy",
+                                                       "template"};
+inline constexpr std::string_view kReplicaSetSpec[] = {"minReadySeconds", "replicas", "selector",
+                                                       "template"};
+inline constexpr std::string_view kDaemonSetSpec[] = {"minReadySeconds", "revisionHistoryLimit",
+                                                      "selector", "template", "updateStrategy"};
+inline constexpr std::string_view kJobSpec[] = {"activeDeadlineSeconds",
+                                                "backoffLimit",
+                                                "backoffLimitPerIndex",
+                                                "completionMode",
+                                                "completions",
+                                                "managedBy",
+                                                "manualSelector",
+                                                "maxFailedIndexes",
+                                                "parallelism",
+                                                "podFailurePolicy",
+                                                "podReplacementPolicy",
+                                                "selector",
+                                                "successPolicy",
+                                                "suspend",
+                                                "template",
+                                                "ttlSecondsAfterFinished"};
+inline constexpr std::string_view kPodDisruptionBudgetSpec[] = {
+    "maxUnavailable", "minAvailable", "selector", "unhealthyPodEvictionPolicy"};
+/// PriorityClass has no spec: its fields sit beside metadata.
+inline constexpr std::string_view kPriorityClass[] = {
+    "apiVersion", "description", "globalDefault", "kind", "metadata", "preemptionPolicy", "value"};
+
+}  // namespace gpusched::io::api_fields
