@@ -51,9 +51,16 @@ ResourceList parse_quantities(const JsonNode& node) {
 }
 
 PodExpectation parse_pod(const JsonNode& node) {
-  node.reject_unknown_keys(
-      {"at", "pod", "phase", "node", "reason", "message", "messageContains", "nominatedNode"});
+  node.reject_unknown_keys({"at", "pod", "phase", "node", "reason", "message", "messageContains",
+                            "nominatedNode", "gpus", "visibleDevices"});
   PodExpectation out;
+  if (auto gpus = node.get("gpus")) {
+    out.gpus.emplace();
+    for (const JsonNode& gpu : gpus->elements()) {
+      out.gpus->push_back(static_cast<int>(gpu.integer_in(0, 1023)));
+    }
+  }
+  if (auto visible = node.get("visibleDevices")) out.visible_devices = visible->string();
   out.pod = pod_name(node.required("pod"));
   if (auto phase = node.get("phase")) out.phase = checked_phase(*phase, phase->string());
   bool present = false;
@@ -79,9 +86,13 @@ PodsExpectation parse_pods(const JsonNode& node) {
 }
 
 NodeExpectation parse_node(const JsonNode& node) {
-  node.reject_unknown_keys({"at", "node", "allocatable", "allocated"});
+  node.reject_unknown_keys({"at", "node", "capacity", "allocatable", "allocated", "labels"});
   NodeExpectation out;
   out.node = node.required("node").string();
+  if (auto capacity = node.get("capacity")) out.capacity = parse_quantities(*capacity);
+  if (auto labels = node.get("labels")) {
+    for (const auto& [key, value] : labels->entries()) out.labels[key] = value.string();
+  }
   if (auto allocatable = node.get("allocatable")) out.allocatable = parse_quantities(*allocatable);
   if (auto allocated = node.get("allocated")) out.allocated = parse_quantities(*allocated);
   return out;
@@ -188,6 +199,8 @@ json check_json(const PodExpectation& e) {
   put(out, "message", e.message);
   put(out, "messageContains", e.message_contains);
   put(out, "nominatedNode", e.nominated_node);
+  if (e.gpus) out["gpus"] = *e.gpus;
+  put(out, "visibleDevices", e.visible_devices);
   return out;
 }
 
@@ -197,6 +210,8 @@ json check_json(const PodsExpectation& e) {
 
 json check_json(const NodeExpectation& e) {
   json out = {{"node", e.node}};
+  if (!e.capacity.empty()) out["capacity"] = resources_json(e.capacity);
+  if (!e.labels.empty()) out["labels"] = e.labels;
   if (!e.allocatable.empty()) out["allocatable"] = resources_json(e.allocatable);
   if (!e.allocated.empty()) out["allocated"] = resources_json(e.allocated);
   return out;

@@ -1018,6 +1018,7 @@ class ObjectParser {
       spec->note_unknown_keys(api_fields::kJobSpec);
       if (auto parallelism = spec->get("parallelism")) job.parallelism = parse_count(*parallelism);
       if (auto completions = spec->get("completions")) job.completions = parse_count(*completions);
+      if (auto limit = spec->get("backoffLimit")) job.backoff_limit = parse_count(*limit);
     }
     job.template_ = parse_template(place);
     // pkg/apis/batch/validation: a Job's pods must not restart forever.
@@ -1367,6 +1368,7 @@ json object_json(const DaemonSet& ds) {
 json object_json(const Job& job) {
   json spec = {{"parallelism", job.parallelism}, {"template", template_json(job.template_)}};
   if (job.completions) spec["completions"] = *job.completions;
+  spec["backoffLimit"] = job.backoff_limit;
   return {{"spec", std::move(spec)}};
 }
 

@@ -7,6 +7,7 @@
 
 #include "gpusched/error.hpp"
 #include "io/cluster_json.hpp"
+#include "io/device_plugin_json.hpp"
 #include "io/expect_json.hpp"
 #include "io/input_text.hpp"
 #include "io/json_node.hpp"
@@ -106,8 +107,9 @@ Scenario parse_scenario(std::string_view text, const std::string& file) {
                         (parsed.yaml() ? "YAML mapping" : "JSON object") + ", got " +
                         root.json().type_name());
   }
-  root.reject_unknown_keys({"name", "description", "startTime", "include", "scheduler", "cluster",
-                            "timeline", "expect", "until"});
+  root.reject_unknown_keys({"name", "description", "startTime", "include", "scheduler",
+                            "devicePlugin", "migConfigs", "cluster", "timeline", "expect",
+                            "until"});
 
   Scenario scenario;
   scenario.source = file;
@@ -116,6 +118,8 @@ Scenario parse_scenario(std::string_view text, const std::string& file) {
   if (scenario.name.empty()) name.fail("name must not be empty");
   if (auto description = root.get("description")) scenario.description = description->string();
   if (auto start = root.get("startTime")) scenario.start_time = read_rfc3339(*start);
+  scenario.device_plugin =
+      parse_device_plugin_settings(root.get("devicePlugin"), root.get("migConfigs"));
   if (auto scheduler = root.get("scheduler")) {
     scenario.scheduler = parse_scheduler_config(scheduler->rebased());
   }

@@ -10,12 +10,14 @@
 namespace gpusched::io {
 namespace {
 
-constexpr std::array<std::pair<std::string_view, Verb>, 6> kVerbs = {{{"apply", Verb::Apply},
-                                                                      {"delete", Verb::Delete},
-                                                                      {"patch", Verb::Patch},
-                                                                      {"cordon", Verb::Cordon},
-                                                                      {"uncordon", Verb::Uncordon},
-                                                                      {"scale", Verb::Scale}}};
+constexpr std::array<std::pair<std::string_view, Verb>, 7> kVerbs = {
+    {{"apply", Verb::Apply},
+     {"delete", Verb::Delete},
+     {"patch", Verb::Patch},
+     {"cordon", Verb::Cordon},
+     {"uncordon", Verb::Uncordon},
+     {"scale", Verb::Scale},
+     {"gpuHealth", Verb::GpuHealth}}};
 
 /// `{"kind", "namespace"?, "name"}`; the namespace defaults to "default" for namespaced kinds.
 ObjectRef parse_ref(const JsonNode& node) {
@@ -37,7 +39,8 @@ ObjectRef parse_ref(const JsonNode& node) {
 }
 
 Action parse_action(const JsonNode& node) {
-  node.reject_unknown_keys({"at", "apply", "delete", "patch", "cordon", "uncordon", "scale"});
+  node.reject_unknown_keys(
+      {"at", "apply", "delete", "patch", "cordon", "uncordon", "scale", "gpuHealth"});
   Action action;
   action.pointer = node.pointer();
   action.at = parse_time(node.required("at"));
@@ -55,7 +58,8 @@ Action parse_action(const JsonNode& node) {
     action.verb = verb;
   }
   if (!body) {
-    node.fail("an action needs one verb: apply, delete, patch, cordon, uncordon or scale");
+    node.fail(
+        "an action needs one verb: apply, delete, patch, cordon, uncordon, scale or gpuHealth");
   }
   switch (action.verb) {
     case Verb::Apply:
@@ -93,6 +97,15 @@ Action parse_action(const JsonNode& node) {
       }
       action.replicas =
           static_cast<std::int32_t>(body->required("replicas").integer_in(0, 1'000'000));
+      break;
+    }
+    case Verb::GpuHealth: {
+      // scenario-format.md §3: {"node": "h1", "gpu": 3, "healthy": false}.
+      body->reject_unknown_keys({"node", "gpu", "healthy"});
+      action.target = ObjectRef{"Node", "", body->required("node").string()};
+      if (action.target.name.empty()) body->required("node").fail("node name must not be empty");
+      action.gpu = static_cast<int>(body->required("gpu").integer_in(0, 1023));
+      action.healthy = body->required("healthy").boolean();
       break;
     }
   }

@@ -43,4 +43,16 @@ std::string_view to_string(PodPhase phase) noexcept {
   return "Pending";
 }
 
+const std::string* Pod::reason() const noexcept {
+  if (!status.reason.empty()) return &status.reason;
+  const PodCondition* scheduled = status.condition("PodScheduled");
+  return scheduled != nullptr && !scheduled->reason.empty() ? &scheduled->reason : nullptr;
+}
+
+const std::string* Pod::message() const noexcept {
+  if (!status.message.empty()) return &status.message;
+  const PodCondition* scheduled = status.condition("PodScheduled");
+  return scheduled != nullptr && !scheduled->message.empty() ? &scheduled->message : nullptr;
+}
+
 }  // namespace gpusched

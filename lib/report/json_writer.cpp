@@ -31,22 +31,22 @@ Json resources(const ResourceList& list) {
 
 Json pod_json(const PodRecord& record) {
   const Pod& pod = record.pod;
-  // reason / message come from the PodScheduled condition, as `kubectl get pod -o json`
-  // shows them; an absent condition or an empty field (PodScheduled=True) is null.
-  const PodCondition* scheduled = pod.status.condition("PodScheduled");
   Json json;
   json["namespace"] = pod.metadata.namespace_;
   json["name"] = pod.metadata.name;
   json["phase"] = std::string(to_string(pod.status.phase));
   json["nodeName"] = string_or_null(pod.spec.node_name);
-  json["reason"] = scheduled != nullptr ? string_or_null(scheduled->reason) : Json();
-  json["message"] = scheduled != nullptr ? string_or_null(scheduled->message) : Json();
+  // The kubelet's status.reason / message, else the PodScheduled condition's (null when none).
+  json["reason"] = pod.reason() != nullptr ? Json(*pod.reason()) : Json();
+  json["message"] = pod.message() != nullptr ? Json(*pod.message()) : Json();
   json["nominatedNodeName"] = string_or_null(pod.status.nominated_node_name);
   json["requests"] = resources(record.requests);
   json["terminating"] = record.terminating;
   json["createdAt"] = time_or_null(record.created);
   json["scheduledAt"] = time_or_null(record.scheduled);
   json["finishedAt"] = time_or_null(record.finished);
+  json["devices"] = record.devices;
+  json["visibleDevices"] = string_or_null(record.visible_devices);
   return json;
 }
 
@@ -57,6 +57,18 @@ Json node_json(const NodeRecord& record) {
   json["allocatable"] = resources(record.node.allocatable);
   json["allocated"] = resources(record.allocated);
   json["pods"] = record.pods;
+  if (!record.gpus.empty()) {
+    Json gpus = Json::array();
+    for (const GpuRecord& gpu : record.gpus) {
+      Json item;
+      item["index"] = gpu.index;
+      item["uuid"] = gpu.uuid;
+      item["healthy"] = gpu.healthy;
+      item["pods"] = gpu.pods;
+      gpus.push_back(std::move(item));
+    }
+    json["gpus"] = std::move(gpus);
+  }
   return json;
 }
 

@@ -248,6 +248,37 @@ void write_nodes(std::string& out, const SimulationResult& result) {
   }
 }
 
+/// Which devices the kubelet gave each pod and which pods each physical GPU serves: what
+/// `kubectl exec -- nvidia-smi -L` and the device plugin's logs would tell.
+void write_devices(std::string& out, const SimulationResult& result) {
+  std::string pods = "NAMESPACE\tNAME\tNODE\tDEVICES\tNVIDIA_VISIBLE_DEVICES\n";
+  bool any = false;
+  for (const PodRecord& record : result.pods) {
+    if (record.devices.empty()) continue;
+    any = true;
+    std::string devices;
+    for (const auto& [resource, ids] : record.devices) {
+      if (!devices.empty()) devices += ' ';
+      devices += resource + "=" + std::to_string(ids.size());
+    }
+    pods += record.pod.metadata.namespace_ + '\t' + record.pod.metadata.name + '\t' +
+            record.pod.spec.node_name + '\t' + devices + '\t' + record.visible_devices + '\n';
+  }
+  std::string gpus = "NODE\tGPU\tUUID\tHEALTH\tPODS\n";
+  for (const NodeRecord& record : result.nodes) {
+    for (const GpuRecord& gpu : record.gpus) {
+      any = true;
+      std::string holders;
+      for (const std::string& pod : gpu.pods) holders += (holders.empty() ? "" : ",") + pod;
+      gpus += record.node.metadata.name + '\t' + std::to_string(gpu.index) + '\t' + gpu.uuid +
+              '\t' + (gpu.healthy ? "Healthy" : "Unhealthy") + '\t' +
+              (holders.empty() ? "<none>" : holders) + '\n';
+    }
+  }
+  if (!any) return;
+  out += "\nGPU DEVICES\n" + align_tabs(pods, kGetSettings) + '\n' + align_tabs(gpus, kGetSettings);
+}
+
 /// Who preempted whom, and the GPU time each victim had accumulated (the work it loses).
 void write_preemptions(std::string& out, const SimulationResult& result) {
   if (result.preemptions.empty()) return;
@@ -295,6 +326,7 @@ void write_table(std::ostream& out, const SimulationResult& result) {
   write_events(text, result);
   text += '\n';
   write_nodes(text, result);
+  write_devices(text, result);
   write_preemptions(text, result);
   write_expectations(text, result);
   out << text;

@@ -322,7 +322,8 @@ void Scheduler::schedule_one(TimeMs now) {
                       "Successfully assigned " + pod.pod.metadata.namespace_ + "/" +
                           pod.pod.metadata.name + " to " + chosen->node.metadata.name);
   hooks_.bound(pod);
-  assigned_pod_added(pod, now);
+  // A pod the kubelet rejected at admission holds nothing: no pod was added to the node.
+  if (!pod.pod.terminated()) assigned_pod_added(pod, now);
 }
 
 }  // namespace gpusched

@@ -146,12 +146,30 @@ void Simulation::reconcile_job(const std::string& key) {
   const Job job = state.job;
   std::vector<PodInfo*> pods = owned_pods(job.metadata.uid);
   std::int32_t succeeded = 0;
+  std::int32_t failed = 0;
   std::int64_t running = 0;
+  TimeMs last_success = -1;
   for (const PodInfo* p : pods) {
-    if (p->pod.status.phase == PodPhase::Succeeded) ++succeeded;
+    const TimeMs finished = pod_times_[p->pod.metadata.uid].finished.value_or(now_);
+    if (p->pod.status.phase == PodPhase::Succeeded) {
+      ++succeeded;
+      last_success = std::max(last_success, finished);
+    }
+    if (p->pod.status.phase == PodPhase::Failed) ++failed;
     if (active(*p)) ++running;
   }
   state.succeeded = std::max(state.succeeded, succeeded);
+  if (failed > job.backoff_limit) {
+    // pastBackoffLimit: the Job fails and its running pods are deleted.
+    state.failed = true;
+    state.complete = true;
+    object_event("Job/" + key, "Warning", "BackoffLimitExceeded",
+                 "Job has reached the specified backoff limit");
+    for (PodInfo* p : pods) {
+      if (active(*p)) delete_pod(*p, p->pod.spec.termination_grace_period_seconds);
+    }
+    return;
+  }
   const bool done = job.completions ? state.succeeded >= *job.completions : state.succeeded > 0;
   if (done) {
     state.complete = true;
@@ -160,6 +178,27 @@ void Simulation::reconcile_job(const std::string& key) {
   }
   std::int64_t want = job.parallelism;
   if (job.completions) want = std::min<std::int64_t>(want, *job.completions - state.succeeded);
+  if (running < want) {
+    // backoffRecord.getRemainingTime: after failures since the last success, new pods wait
+    // DefaultJobPodFailureBackOff (10s) doubled per further failure, at most 6 minutes, from the
+    // last failure.
+    std::int32_t failures = 0;
+    TimeMs last_failure = -1;
+    for (const PodInfo* p : pods) {
+      const TimeMs finished = pod_times_[p->pod.metadata.uid].finished.value_or(now_);
+      if (p->pod.status.phase == PodPhase::Failed && finished > last_success) {
+        ++failures;
+        last_failure = std::max(last_failure, finished);
+      }
+    }
+    if (failures > 0) {
+      const TimeMs backoff = std::min<TimeMs>(10'000LL << std::min(failures - 1, 10), 360'000);
+      if (last_failure + backoff > now_) {
+        schedule(last_failure + backoff, Kind::Resync, 0, "Job/" + key);
+        return;
+      }
+    }
+  }
   for (std::int64_t i = running; i < want; ++i) {
     Pod pod = controlled_pod(job.template_, job.metadata, "Job");
     const std::string name = pod.metadata.name;

@@ -13,6 +13,13 @@ std::string quoted(const std::optional<std::string>& v) {
   return v ? "\"" + *v + "\"" : "null";
 }
 
+/// "[0, 1]".
+std::string gpu_list(const std::vector<int>& gpus) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < gpus.size(); ++i) out += (i == 0 ? "" : ", ") + std::to_string(gpus[i]);
+  return out + "]";
+}
+
 std::string phase_text(const PodInfo* pod) {
   return pod == nullptr ? "Absent" : std::string(to_string(pod->pod.status.phase));
 }
@@ -63,7 +70,6 @@ ExpectationResult Simulation::check(std::size_t index) const {
           (pe->node || pe->reason || pe->message || pe->message_contains || pe->nominated_node)) {
         failures.push_back("the pod does not exist");
       } else if (pod != nullptr) {
-        const PodCondition* scheduled = pod->pod.status.condition("PodScheduled");
         const std::optional<std::string> node =
             pod->pod.spec.node_name.empty() ? std::nullopt : std::optional(pod->pod.spec.node_name);
         if (pe->node) {
@@ -71,8 +77,8 @@ ExpectationResult Simulation::check(std::size_t index) const {
           if (*pe->node != node)
             failures.push_back("node: expected " + quoted(*pe->node) + ", got " + quoted(node));
         }
-        const std::string reason = scheduled ? scheduled->reason : "";
-        const std::string message = scheduled ? scheduled->message : "";
+        const std::string reason = pod->pod.reason() != nullptr ? *pod->pod.reason() : "";
+        const std::string message = pod->pod.message() != nullptr ? *pod->pod.message() : "";
         if (pe->reason) {
           what += " reason " + *pe->reason;
           if (reason != *pe->reason)
@@ -101,6 +107,29 @@ ExpectationResult Simulation::check(std::size_t index) const {
           if (*pe->nominated_node != nominated) {
             failures.push_back("nominatedNode: expected " + quoted(*pe->nominated_node) + ", got " +
                                quoted(nominated));
+          }
+        }
+        if (pe->gpus || pe->visible_devices) {
+          const devices::PodDevices* held = nullptr;
+          if (auto manager = device_managers_.find(pod->pod.spec.node_name);
+              manager != device_managers_.end()) {
+            held = manager->second.devices_of(pod->pod.metadata.uid);
+          }
+          const std::vector<int> gpus = held != nullptr ? held->gpus : std::vector<int>{};
+          const std::string visible = held != nullptr ? held->visible_devices : "";
+          if (pe->gpus) {
+            what += " gpus " + gpu_list(*pe->gpus);
+            if (*pe->gpus != gpus) {
+              failures.push_back("gpus: expected " + gpu_list(*pe->gpus) + ", got " +
+                                 gpu_list(gpus));
+            }
+          }
+          if (pe->visible_devices) {
+            what += " visibleDevices " + quoted(*pe->visible_devices);
+            if (*pe->visible_devices != visible) {
+              failures.push_back("visibleDevices: expected " + quoted(*pe->visible_devices) +
+                                 ", got " + quoted(visible));
+            }
           }
         }
       }
@@ -137,8 +166,19 @@ ExpectationResult Simulation::check(std::size_t index) const {
           }
         }
       };
+      compare("capacity", ne->capacity, node->node.capacity);
       compare("allocatable", ne->allocatable, node->node.allocatable);
       compare("allocated", ne->allocated, allocated);
+      for (const auto& [key, want] : ne->labels) {
+        what += " label " + key + "=" + want;
+        auto it = node->node.metadata.labels.find(key);
+        const std::optional<std::string> got =
+            it == node->node.metadata.labels.end() ? std::nullopt : std::optional(it->second);
+        if (got != want) {
+          failures.push_back("label " + key + ": expected " + quoted(want) + ", got " +
+                             quoted(got));
+        }
+      }
     }
   } else if (const auto* ee = std::get_if<EventExpectation>(&e.check)) {
     what = "event";
@@ -207,6 +247,13 @@ SimulationResult Simulation::result() const {
       rec.scheduled = it->second.scheduled;
       rec.finished = it->second.finished;
     }
+    if (auto manager = device_managers_.find(pod->pod.spec.node_name);
+        manager != device_managers_.end()) {
+      if (const devices::PodDevices* held = manager->second.devices_of(pod->pod.metadata.uid)) {
+        rec.devices = held->by_resource;
+        rec.visible_devices = held->visible_devices;
+      }
+    }
     out.pods.push_back(std::move(rec));
   }
   std::vector<const NodeInfo*> nodes(cluster_.node_list().begin(), cluster_.node_list().end());
@@ -219,6 +266,14 @@ SimulationResult Simulation::result() const {
     rec.allocated = allocated_on(*node);
     for (const PodInfo* pod : node->pods)
       rec.pods.push_back(pod->pod.metadata.namespace_ + "/" + pod->pod.metadata.name);
+    if (auto manager = device_managers_.find(node->node.metadata.name);
+        manager != device_managers_.end()) {
+      const auto holders = manager->second.pods_per_gpu();
+      for (const devices::PhysicalGpu& gpu : manager->second.node().gpus) {
+        rec.gpus.push_back(GpuRecord{gpu.index, gpu.uuid, gpu.healthy,
+                                     holders[static_cast<std::size_t>(gpu.index)]});
+      }
+    }
     out.nodes.push_back(std::move(rec));
   }
   out.events = events_;

@@ -103,7 +103,7 @@ void Simulation::record_event(const PodInfo& pod, std::string_view type, std::st
 void Simulation::apply(Object object, const std::string& pointer) {
   ObjectMeta& meta = meta_of(object);
   if (std::holds_alternative<Node>(object)) {
-    apply_node(std::get<Node>(std::move(object)));
+    apply_node(std::get<Node>(std::move(object)), pointer);
   } else if (std::holds_alternative<Pod>(object)) {
     apply_pod(std::get<Pod>(std::move(object)), pointer);
   } else if (auto* d = std::get_if<Deployment>(&object)) {
@@ -259,9 +259,10 @@ void Simulation::refresh_budgets() {
   cluster_.set_budgets(std::move(infos));
 }
 
-void Simulation::apply_node(Node node) {
+void Simulation::apply_node(Node node, const std::string& pointer) {
   NodeInfo* existing = cluster_.find_node(node.metadata.name);
   stamp(node.metadata, existing == nullptr ? nullptr : &existing->node.metadata);
+  node = publish_devices(node, pointer);
   if (existing != nullptr) {
     update_node(*existing, std::move(node));
     return;
@@ -269,7 +270,7 @@ void Simulation::apply_node(Node node) {
   NodeInfo& info = cluster_.add_node(std::move(node));
   // Pods bound to this name before it existed start now.
   for (PodInfo* pod : info.pods) {
-    if (pod->pod.status.phase == PodPhase::Pending) start_running(*pod);
+    if (pod->pod.status.phase == PodPhase::Pending && admit_on_node(*pod)) start_running(*pod);
   }
   scheduler_.cluster_event({EventResource::Node, action::kAdd, "NodeAdd"},
                            EventObjects{nullptr, &info, nullptr}, now_);
@@ -333,8 +334,8 @@ PodInfo& Simulation::create_pod(Pod pod, const std::string& pointer,
   if (prebound) {
     // Bound in the manifest: no scheduling; it runs once its node exists. The scheduler's cache
     // learns of it at once (addPodToCache, then AssignedPodAdded).
-    if (info.node != nullptr) start_running(info);
-    scheduler_.assigned_pod_added(info, now_);
+    if (info.node != nullptr && admit_on_node(info)) start_running(info);
+    if (!info.pod.terminated()) scheduler_.assigned_pod_added(info, now_);
     return info;
   }
   scheduler_.pod_added(info, now_);
@@ -359,11 +360,12 @@ void Simulation::start_running(PodInfo& pod) {
 }
 
 void Simulation::bound(PodInfo& pod) {
-  start_running(pod);
+  if (admit_on_node(pod)) start_running(pod);
 }
 
 void Simulation::finish_pod(PodInfo& pod) {
   pod.pod.status.phase = PodPhase::Succeeded;
+  release_devices(pod);
   pod_times_[pod.pod.metadata.uid].finished = now_;
   cluster_.release(pod);
   // The scheduler's informer only lists non-terminated pods: completion looks like a deletion.
@@ -397,6 +399,7 @@ void Simulation::remove_pod(PodInfo& pod) {
   const bool held = pod.node != nullptr;
   auto& times = pod_times_[pod.pod.metadata.uid];
   if (!times.finished) times.finished = now_;
+  release_devices(pod);
   if (held) cluster_.release(pod);
   scheduler_.pod_removed(pod);
   if (held) {
@@ -445,6 +448,9 @@ void Simulation::delete_object(const ObjectRef& ref, std::int64_t grace_seconds,
     // The pod garbage collector removes pods bound to a node that is gone.
     const std::vector<PodInfo*> pods = node->pods;
     for (PodInfo* pod : pods) remove_pod(*pod);
+    declared_nodes_.erase(ref.name);
+    device_managers_.erase(ref.name);
+    unhealthy_gpus_.erase(ref.name);
     cluster_.remove_node(*node);
     reconcile_all();
     return;
@@ -527,7 +533,7 @@ void Simulation::patch_object(const Action& action) {
     if (node == nullptr)
       input_error(action.pointer,
                   "Node \"" + ref.name + "\" does not exist at " + format_duration(now_));
-    current = node->node;
+    current = declared_node(*node);
   } else if (ref.kind == "Pod") {
     PodInfo* pod = cluster_.find_pod(ref.namespace_, ref.name);
     if (pod == nullptr)
@@ -560,7 +566,7 @@ void Simulation::patch_object(const Action& action) {
   Object patched =
       io::apply_merge_patch(current, action.merge_patch, scenario_.source, action.pointer);
   if (auto* node = std::get_if<Node>(&patched)) {
-    update_node(*cluster_.find_node(ref.name), std::move(*node));
+    update_node(*cluster_.find_node(ref.name), publish_devices(*node, action.pointer));
   } else {
     apply(std::move(patched), action.pointer);
   }
@@ -584,11 +590,14 @@ void Simulation::run_action(const Action& action) {
         input_error(action.pointer, "Node \"" + action.target.name + "\" does not exist at " +
                                         format_duration(now_));
       }
-      Node copy = node->node;
+      Node copy = declared_node(*node);
       copy.unschedulable = action.verb == Verb::Cordon;
-      update_node(*node, std::move(copy));
+      update_node(*node, publish_devices(copy, action.pointer));
       break;
     }
+    case Verb::GpuHealth:
+      set_gpu_health(action);
+      break;
     case Verb::Scale: {
       const std::string key = action.target.namespace_ + "/" + action.target.name;
       if (action.target.kind == "Deployment" && deployments_.contains(key)) {
@@ -647,7 +656,15 @@ SimulationResult Simulation::run() {
         continue;
       }
       if (p.kind == Kind::Resync) {
-        reconcile_daemonset(p.pod_key);
+        // A DaemonSet's or ("Job/<key>") a Job's delayed sync, or (no key) every controller after a
+        // kubelet rejection.
+        if (p.pod_key.empty()) {
+          reconcile_all();
+        } else if (p.pod_key.starts_with("Job/")) {
+          reconcile_job(p.pod_key.substr(4));
+        } else {
+          reconcile_daemonset(p.pod_key);
+        }
         continue;
       }
       const auto slash = p.pod_key.find('/');

@@ -15,6 +15,7 @@
 #include "gpusched/scheduler/scheduler.hpp"
 #include "gpusched/sim/scenario.hpp"
 #include "gpusched/sim/simulator.hpp"
+#include "devices/device_manager.hpp"
 #include "model/disruption.hpp"
 #include "sim/backoff.hpp"
 
@@ -63,6 +64,7 @@ class Simulation final : public SchedulerHooks {
     Job job;
     std::int32_t succeeded = 0;
     bool complete = false;
+    bool failed = false;  ///< BackoffLimitExceeded
   };
   struct DaemonSetState {
     DaemonSet ds;
@@ -79,12 +81,24 @@ class Simulation final : public SchedulerHooks {
 
   // Objects
   void apply(Object object, const std::string& pointer);
-  void apply_node(Node node);
+  void apply_node(Node node, const std::string& pointer);
   void update_node(NodeInfo& info, Node node);
   void apply_pod(Pod pod, const std::string& pointer);
   void delete_object(const ObjectRef& ref, std::int64_t grace_seconds, const std::string& pointer);
   void patch_object(const Action& action);
   void run_action(const Action& action);
+
+  // GPU nodes (gpu_nodes.cpp)
+  /// `declared` as the cluster shows it: with the device plugin's resources and GFD's labels
+  /// when it has GPU hardware (then its device manager is created or reconfigured).
+  [[nodiscard]] Node publish_devices(const Node& declared, const std::string& pointer);
+  /// The node as its manifest (and later patches) declared it, before publish_devices.
+  [[nodiscard]] Node declared_node(const NodeInfo& info) const;
+  /// Kubelet admission of a pod that now holds its node; false when the kubelet failed it.
+  bool admit_on_node(PodInfo& pod);
+  void release_devices(const PodInfo& pod);
+  /// Timeline `gpuHealth`.
+  void set_gpu_health(const Action& action);
 
   // Pod lifecycle
   /// Admits (priority) and creates a pod; `pointer` names its place in the file, if any, and
@@ -147,6 +161,9 @@ class Simulation final : public SchedulerHooks {
   TimeMs now_ = 0;
   /// True while the starting cluster is applied: its objects keep the times they carry.
   bool loading_cluster_ = false;
+  std::map<std::string, Node> declared_nodes_;  // GPU nodes as declared, by name
+  std::map<std::string, devices::DeviceManager> device_managers_;
+  std::map<std::string, std::set<int>> unhealthy_gpus_;
   std::uint64_t seq_ = 0;
   std::uint64_t uid_counter_ = 0;
   std::uint64_t pods_created_ = 0;

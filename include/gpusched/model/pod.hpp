@@ -137,6 +137,10 @@ struct PodStatus {
   std::vector<PodCondition> conditions;
   std::string nominated_node_name;
   std::optional<std::int64_t> start_ms;  ///< status.startTime
+  /// status.reason / status.message: set when the kubelet rejects the pod at admission
+  /// (UnexpectedAdmissionError, TopologyAffinityError).
+  std::string reason;
+  std::string message;
   friend bool operator==(const PodStatus&, const PodStatus&) = default;
 
   [[nodiscard]] const PodCondition* condition(std::string_view type) const noexcept;
@@ -156,6 +160,10 @@ struct Pod {
   [[nodiscard]] std::int32_t priority() const noexcept { return spec.priority.value_or(0); }
   /// "namespace/name".
   [[nodiscard]] std::string key() const;
+  /// The reason and message a user reads for this pod: status.reason / status.message when the
+  /// kubelet rejected it, else the PodScheduled condition's; nullptr when there is none.
+  [[nodiscard]] const std::string* reason() const noexcept;
+  [[nodiscard]] const std::string* message() const noexcept;
 };
 
 [[nodiscard]] std::string_view to_string(PodPhase phase) noexcept;

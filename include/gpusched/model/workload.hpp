@@ -45,6 +45,7 @@ struct Job {
   ObjectMeta metadata;
   std::int32_t parallelism = 1;
   std::optional<std::int32_t> completions;  ///< nullopt: done when any pod succeeds
+  std::int32_t backoff_limit = 6;  ///< spec.backoffLimit: failed pods tolerated before the Job fails
   PodTemplateSpec template_;
   friend bool operator==(const Job&, const Job&) = default;
 };

@@ -2,6 +2,7 @@
 /// The replay result (contract v1, scenario-format.md §2): a value the writers print.
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,12 +31,25 @@ struct PodRecord {
   std::optional<TimeMs> created;
   std::optional<TimeMs> scheduled;  ///< first bind
   std::optional<TimeMs> finished;   ///< Succeeded / deleted
+  /// Devices the kubelet gave it, per resource ("nvidia.com/gpu" -> GPU UUIDs; a shared
+  /// replica reads as its GPU's UUID, a MIG device as its MIG UUID), while it holds them.
+  std::map<std::string, std::vector<std::string>> devices;
+  std::string visible_devices;  ///< NVIDIA_VISIBLE_DEVICES its containers see; empty: none
+};
+
+/// One physical GPU of a node and the pods using it.
+struct GpuRecord {
+  int index = 0;
+  std::string uuid;
+  bool healthy = true;
+  std::vector<std::string> pods;  ///< "ns/name"
 };
 
 struct NodeRecord {
   Node node;
   ResourceList allocated;         ///< sum of requests of the non-terminated pods bound to it
   std::vector<std::string> pods;  ///< "ns/name" of those pods, in bind order
+  std::vector<GpuRecord> gpus;    ///< empty for a node without GPU hardware
 };
 
 /// A pod evicted by preemption, and the work it loses.

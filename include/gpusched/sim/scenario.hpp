@@ -9,13 +9,14 @@
 #include <variant>
 #include <vector>
 
+#include "gpusched/devices/device_plugin_config.hpp"
 #include "gpusched/model/object.hpp"
 #include "gpusched/scheduler/config.hpp"
 #include "gpusched/sim/time.hpp"
 
 namespace gpusched {
 
-enum class Verb { Apply, Delete, Patch, Cordon, Uncordon, Scale };
+enum class Verb { Apply, Delete, Patch, Cordon, Uncordon, Scale, GpuHealth };
 
 /// One timeline entry: `at` and exactly one verb.
 struct Action {
@@ -27,6 +28,8 @@ struct Action {
   std::optional<std::int64_t> grace_period_seconds;  ///< Delete; default 0
   std::string merge_patch;    ///< Patch: the JSON merge patch (RFC 7386) as JSON text
   std::int32_t replicas = 0;  ///< Scale
+  int gpu = 0;                ///< GpuHealth: the GPU's index on target (a Node)
+  bool healthy = true;        ///< GpuHealth
 };
 
 /// `{"pod": "ns/name", ...}`: fields left empty are not checked.
@@ -38,6 +41,8 @@ struct PodExpectation {
   std::optional<std::string> message;
   std::optional<std::string> message_contains;
   std::optional<std::optional<std::string>> nominated_node;
+  std::optional<std::vector<int>> gpus;  ///< indices of the physical GPUs its devices are on
+  std::optional<std::string> visible_devices;  ///< NVIDIA_VISIBLE_DEVICES, exactly
 };
 
 /// `{"pods": "ns/prefix*", "phases": {"Running": 1}}`.
@@ -46,11 +51,13 @@ struct PodsExpectation {
   std::map<std::string, std::int64_t> phases;
 };
 
-/// `{"node": "w1", "allocatable": {...}, "allocated": {...}}`.
+/// `{"node": "w1", "capacity": {...}, "allocatable": {...}, "allocated": {...}, "labels": {...}}`.
 struct NodeExpectation {
   std::string node;
+  ResourceList capacity;
   ResourceList allocatable;
   ResourceList allocated;
+  Labels labels;  ///< each must be set to that value (GFD's labels, for instance)
 };
 
 /// `{"event": {"reason", "object", "message" | "messageContains", "type"}}`.
@@ -84,6 +91,8 @@ struct Scenario {
   std::string description;
   std::string source;  ///< file it was read from, for messages
   SchedulerConfig scheduler;
+  /// `devicePlugin` and `migConfigs`: what the GPU Operator deploys (scenario-format.md §3).
+  devices::DevicePluginSettings device_plugin;
   std::vector<Object> cluster;
   std::vector<std::string> cluster_pointers;  ///< "/cluster/<i>" for each object
   std::vector<Action> timeline;

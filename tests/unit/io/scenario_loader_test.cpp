@@ -83,8 +83,8 @@ TEST_CASE("parse_scenario rejects bad input with file, pointer, line and reason"
       {"top level array", "[1, 2]", "", 1, "a scenario must be a JSON object, got array"},
       {"too deep", deep_nesting(64), "", 1, "nesting deeper than 64 levels"},
       {"unknown top-level key", "{\"name\": \"t\",\n\"untill\": \"5m\"}", "/untill", 2,
-       "unknown key \"untill\" (known keys: name, description, startTime, include, scheduler, "
-       "cluster, "
+       "unknown key \"untill\" (known keys: name, description, startTime, include, scheduler, devicePlugin, "
+       "migConfigs, cluster, "
        "timeline, "
        "expect, until)"},
       {"missing name", "{\"cluster\": []}", "", 1, "missing required key \"name\""},
@@ -255,7 +255,7 @@ TEST_CASE("parse_scenario rejects bad input with file, pointer, line and reason"
        "/timeline/0/uncordon", 4,
        "an action has exactly one verb, got \"cordon\" and \"uncordon\""},
       {"no verb", with_timeline("{\"at\": 0}"), "/timeline/0", 3,
-       "an action needs one verb: apply, delete, patch, cordon, uncordon or scale"},
+       "an action needs one verb: apply, delete, patch, cordon, uncordon, scale or gpuHealth"},
       {"bad duration", with_timeline("{\"at\": \"5 minutes\", \"cordon\": \"w1\"}"),
        "/timeline/0/at", 3, "time: unknown unit \" minutes\" in duration \"5 minutes\""},
       {"negative seconds", with_timeline("{\"at\": -1, \"cordon\": \"w1\"}"), "/timeline/0/at", 3,

@@ -268,9 +268,10 @@ TEST_CASE("the scenario written from a snapshot loads back to the same starting 
           "[snapshot]") {
   Snapshot snapshot = load_snapshot(kBundled);
   Scenario& scenario = snapshot.scenario;
-  scenario.expect.push_back(Expectation{
-      std::nullopt, "",
-      PodExpectation{"research/notebook-lee", "Pending", std::nullopt, {}, {}, {}, {}}});
+  PodExpectation waiting;
+  waiting.pod = "research/notebook-lee";
+  waiting.phase = "Pending";
+  scenario.expect.push_back(Expectation{std::nullopt, "", waiting});
   const TempDir dir;
   const std::string file = dir.write("gpu-lab-scenario.json", scenario_json_text(scenario));
   const Scenario loaded = load_scenario(file);

@@ -33,7 +33,8 @@ TEST_CASE("write_json keeps the contract's keys in the contract's order", "[repo
   CHECK(keys(json["pods"][0]) == std::vector<std::string>{"namespace", "name", "phase", "nodeName",
                                                           "reason", "message", "nominatedNodeName",
                                                           "requests", "terminating", "createdAt",
-                                                          "scheduledAt", "finishedAt"});
+                                                          "scheduledAt", "finishedAt", "devices",
+                                                          "visibleDevices"});
   CHECK(keys(json["nodes"][0]) ==
         std::vector<std::string>{"name", "capacity", "allocatable", "allocated", "pods"});
   CHECK(keys(json["events"][0]) == std::vector<std::string>{"time", "type", "reason", "object",
