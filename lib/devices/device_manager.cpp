@@ -74,7 +74,7 @@ Admission DeviceManager::admit(const Pod& pod) {
   std::sort(numa_nodes.begin(), numa_nodes.end());
   numa_nodes.erase(std::unique(numa_nodes.begin(), numa_nodes.end()), numa_nodes.end());
 
-  std::set<std::string> taken;                             // by this pod, so far
+  std::set<std::string> taken;                               // by this pod, so far
   std::map<std::string, std::vector<std::string>> reusable;  // regular init containers' devices
   Holder holder;
   holder.pod_key = pod.key();
@@ -82,11 +82,14 @@ Admission DeviceManager::admit(const Pod& pod) {
     return node_.gpus[static_cast<std::size_t>(d.gpu)].healthy && !owner_.contains(d.id) &&
            !taken.contains(d.id);
   };
-  auto numa_of = [&](const Device& d) { return node_.gpus[static_cast<std::size_t>(d.gpu)].numa_node; };
+  auto numa_of = [&](const Device& d) {
+    return node_.gpus[static_cast<std::size_t>(d.gpu)].numa_node;
+  };
 
   for (std::size_t ci = 0; ci < containers.size(); ++ci) {
     const Container& container = *containers[ci];
-    const bool regular_init = ci < pod.spec.init_containers.size() && container.restart_policy != "Always";
+    const bool regular_init =
+        ci < pod.spec.init_containers.size() && container.restart_policy != "Always";
     const auto requests = device_requests(container, node_);
     if (requests.empty()) continue;
 
@@ -134,8 +137,8 @@ Admission DeviceManager::admit(const Pod& pod) {
       std::vector<const Device*> aligned;
       std::vector<const Device*> rest;
       for (const Device* d : available) {
-        const bool in_hint = topology.hint.affinity &&
-                             (*topology.hint.affinity >> numa_of(*d) & 1U) != 0;
+        const bool in_hint =
+            topology.hint.affinity && (*topology.hint.affinity >> numa_of(*d) & 1U) != 0;
         (in_hint ? aligned : rest).push_back(d);
       }
       auto take_from = [&](const std::vector<const Device*>& devices) {
@@ -211,9 +214,9 @@ Admission DeviceManager::admit(const Pod& pod) {
       }
       // The plugin's Allocate (internal/rm/rm.go ValidateRequest): shared replicas may be
       // requested one at a time when failRequestsGreaterThanOne is set.
-      const bool replicas = std::any_of(allocated.begin(), allocated.end(), [](const std::string& id) {
-        return id.find("::") != std::string::npos;
-      });
+      const bool replicas =
+          std::any_of(allocated.begin(), allocated.end(),
+                      [](const std::string& id) { return id.find("::") != std::string::npos; });
       if (replicas && node_.plugin.fail_requests_greater_than_one && allocated.size() > 1) {
         return unexpected("rpc error: code = Unknown desc = invalid allocation request for \"" +
                           resource +
@@ -244,10 +247,13 @@ Admission DeviceManager::admit(const Pod& pod) {
     if (std::find(visible.begin(), visible.end(), id) == visible.end()) visible.push_back(id);
   }
   std::sort(holder.devices.gpus.begin(), holder.devices.gpus.end());
+  // Reported in device order; a shared replica as its GPU's UUID (scenario-format.md §3).
   for (auto& [resource, ids] : holder.devices.by_resource) {
     std::vector<std::string> ordered;
     for (const Device& d : node_.devices) {
-      if (std::find(ids.begin(), ids.end(), d.id) != ids.end()) ordered.push_back(d.id);
+      if (std::find(ids.begin(), ids.end(), d.id) != ids.end()) {
+        ordered.push_back(d.id.substr(0, d.id.find("::")));
+      }
     }
     ids = std::move(ordered);
   }

@@ -360,8 +360,10 @@ std::vector<int> numa_groups(const CellGrid& grid) {
     for (std::size_t b = a + 1; b < n; ++b) {
       const ParsedCell& cell = grid[a][b];
       if (cell.explicit_pcie && cell.link.pcie != PcieLink::CrossCpu) {
-        const auto [low, high] = std::minmax(find(a), find(b));
-        root[high] = low;
+        // std::minmax of temporaries would return dangling references: compare copies.
+        const std::size_t ra = find(a);
+        const std::size_t rb = find(b);
+        root[std::max(ra, rb)] = std::min(ra, rb);
       }
     }
   }

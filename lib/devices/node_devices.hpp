@@ -11,8 +11,8 @@
 #include <string_view>
 #include <vector>
 
-#include "devices/device_plugin_config.hpp"
 #include "devices/gpu_topology.hpp"
+#include "gpusched/devices/device_plugin_config.hpp"
 #include "gpusched/model/node.hpp"
 #include "gpusched/model/resource_list.hpp"
 

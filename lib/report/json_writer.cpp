@@ -9,6 +9,7 @@
 
 #include "gpusched/report/writers.hpp"
 #include "gpusched/sim/time.hpp"
+#include "report/json_records.hpp"
 
 namespace gpusched::report {
 namespace {
@@ -84,7 +85,18 @@ Json event_json(const EventRecord& event) {
   return json;
 }
 
-Json preemption_json(const PreemptionRecord& preemption) {
+Json expectation_json(const ExpectationResult& expectation) {
+  Json json;
+  json["index"] = expectation.index;
+  json["ok"] = expectation.ok;
+  json["message"] = expectation.message;
+  json["at"] = expectation.at;
+  return json;
+}
+
+}  // namespace
+
+nlohmann::ordered_json preemption_json(const PreemptionRecord& preemption) {
   Json json;
   json["time"] = format_duration(preemption.time);
   json["preemptor"] = preemption.preemptor;
@@ -101,17 +113,6 @@ Json preemption_json(const PreemptionRecord& preemption) {
   }
   return json;
 }
-
-Json expectation_json(const ExpectationResult& expectation) {
-  Json json;
-  json["index"] = expectation.index;
-  json["ok"] = expectation.ok;
-  json["message"] = expectation.message;
-  json["at"] = expectation.at;
-  return json;
-}
-
-}  // namespace
 
 void write_json(std::ostream& out, const SimulationResult& result) {
   Json json;

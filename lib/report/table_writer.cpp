@@ -11,7 +11,7 @@
 #include "gpusched/model/resource_list.hpp"
 #include "gpusched/report/writers.hpp"
 #include "gpusched/sim/time.hpp"
-#include "report/pod_status.hpp"
+#include "report/kubectl_cells.hpp"
 #include "report/tab_writer.hpp"
 
 namespace gpusched::report {
@@ -25,10 +25,6 @@ std::string age(TimeMs now, TimeMs then) {
 /// A pod's AGE: since the simulator created it, or since its creationTimestamp.
 std::string pod_age(const PodRecord& record, TimeMs now) {
   return age(now, record.created.value_or(record.pod.metadata.creation_ms));
-}
-
-std::string or_none(const std::string& value) {
-  return value.empty() ? "<none>" : value;
 }
 
 std::string_view trim(std::string_view text) {

@@ -7,15 +7,12 @@
 
 #include "gpusched/report/whatif.hpp"
 #include "gpusched/sim/time.hpp"
-#include "report/pod_status.hpp"
+#include "report/json_records.hpp"
+#include "report/kubectl_cells.hpp"
 #include "report/tab_writer.hpp"
 
 namespace gpusched::report {
 namespace {
-
-std::string or_none(const std::string& value) {
-  return value.empty() ? "<none>" : value;
-}
 
 std::size_t victim_count(const WhatIfPod& pod) {
   std::size_t count = 0;
@@ -133,18 +130,7 @@ void write_whatif_json(std::ostream& out, const WhatIf& whatif) {
     item["reason"] = pod.reason.empty() ? Json(nullptr) : Json(pod.reason);
     item["message"] = pod.message.empty() ? Json(nullptr) : Json(pod.message);
     Json preemptions = Json::array();
-    for (const PreemptionRecord& p : pod.preemptions) {
-      Json victims = Json::array();
-      for (const VictimRecord& v : p.victims) {
-        victims.push_back({{"pod", v.pod},
-                           {"priority", v.priority},
-                           {"gpus", v.gpus},
-                           {"ran", format_duration(v.ran)},
-                           {"lostGpuTime", format_duration(v.lost_gpu_ms())}});
-      }
-      preemptions.push_back(
-          {{"time", format_duration(p.time)}, {"node", p.node}, {"victims", std::move(victims)}});
-    }
+    for (const PreemptionRecord& p : pod.preemptions) preemptions.push_back(preemption_json(p));
     item["preemptions"] = std::move(preemptions);
     pods.push_back(std::move(item));
   }

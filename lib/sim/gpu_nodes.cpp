@@ -20,6 +20,14 @@ bool states_device_resources(const Node& declared, const ResourceList& advertise
                      [&](const auto& entry) { return states(entry.first); });
 }
 
+/// Whether the node states, for each resource the plugin would advertise, the same capacity.
+bool same_counts(const Node& declared, const ResourceList& advertised) {
+  return std::all_of(advertised.begin(), advertised.end(), [&](const auto& entry) {
+    auto it = declared.capacity.find(entry.first);
+    return it != declared.capacity.end() && it->second == entry.second;
+  });
+}
+
 }  // namespace
 
 Node Simulation::publish_devices(const Node& declared, const std::string& pointer) {
@@ -28,7 +36,11 @@ Node Simulation::publish_devices(const Node& declared, const std::string& pointe
   std::optional<devices::NodeDevices> derived =
       devices::derive_node_devices(declared, scenario_.device_plugin, &error);
   if (!error.empty()) input_error(pointer, "Node \"" + name + "\": " + error);
-  if (!derived) {
+  const bool stated = derived && states_device_resources(declared, derived->capacity());
+  if (!derived || (stated && !same_counts(declared, derived->capacity()))) {
+    // No hardware, or a node (typically from a live cluster) whose stated counts say the
+    // plugin runs another config than gpusched would derive (say time-slicing): the counts stay
+    // the truth and no devices are modelled, rather than devices that contradict them.
     declared_nodes_.erase(name);
     device_managers_.erase(name);
     return declared;
@@ -44,7 +56,7 @@ Node Simulation::publish_devices(const Node& declared, const std::string& pointe
   for (const auto& [key, value] : derived->gfd_labels()) effective.metadata.labels[key] = value;
   const ResourceList capacity = derived->capacity();
   const ResourceList allocatable = derived->allocatable();
-  if (!states_device_resources(declared, capacity)) {
+  if (!stated) {
     for (const auto& [resource, count] : capacity) {
       effective.capacity[resource] = count;
       auto healthy = allocatable.find(resource);
@@ -54,13 +66,13 @@ Node Simulation::publish_devices(const Node& declared, const std::string& pointe
     // An explicit allocatable stays; unhealthy devices still leave it, as the kubelet
     // subtracts what the plugin reports unhealthy.
     for (const auto& [resource, count] : capacity) {
-      auto stated = effective.allocatable.find(resource);
-      if (stated == effective.allocatable.end()) continue;
+      auto given = effective.allocatable.find(resource);
+      if (given == effective.allocatable.end()) continue;
       auto healthy = allocatable.find(resource);
       const std::int64_t lost =
           count.milli() - (healthy == allocatable.end() ? 0 : healthy->second.milli());
-      stated->second = Quantity(std::max<std::int64_t>(0, stated->second.milli() - lost),
-                                stated->second.format());
+      given->second =
+          Quantity(std::max<std::int64_t>(0, given->second.milli() - lost), given->second.format());
     }
   }
   auto manager = device_managers_.find(name);
@@ -117,8 +129,9 @@ void Simulation::set_gpu_health(const Action& action) {
   }
   auto manager = device_managers_.find(name);
   if (manager == device_managers_.end()) {
-    input_error(action.pointer, "Node \"" + name + "\" has no GPUs (no nvidia.com/gpu.product and "
-                                                   "nvidia.com/gpu.count labels)");
+    input_error(action.pointer, "Node \"" + name +
+                                    "\" has no GPUs (no nvidia.com/gpu.product and "
+                                    "nvidia.com/gpu.count labels)");
   }
   const int count = static_cast<int>(manager->second.node().gpus.size());
   if (action.gpu >= count) {

@@ -1,5 +1,5 @@
 #pragma once
-// The STATUS column of `kubectl get pods`, shared by the reports.
+// Cells of kubectl's tables, shared by the reports.
 
 #include <string>
 
@@ -10,5 +10,8 @@ namespace gpusched::report {
 /// The phase, except that a finished pod reads `Completed` and a pod with a deletionTimestamp
 /// reads `Terminating` (printers.printPod).
 [[nodiscard]] std::string pod_status(const PodRecord& record);
+
+/// An empty cell as kubectl prints it: `<none>`.
+[[nodiscard]] std::string or_none(const std::string& value);
 
 }  // namespace gpusched::report

@@ -1,3 +1,0 @@
-#pragma once
-// Temporary forward while the device layer lands; include the public header.
-#include "gpusched/devices/device_plugin_config.hpp"
