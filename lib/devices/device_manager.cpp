@@ -43,7 +43,10 @@ Admission unexpected(const std::string& error) {
 std::vector<std::pair<std::string, int>> device_requests(const Container& container,
                                                          const NodeDevices& node) {
   std::vector<std::pair<std::string, int>> out;
-  for (const auto& [name, quantity] : container.limits) {
+  // Plain names, not structured bindings, since lambdas capture them (clang 14 cannot).
+  for (const auto& limit : container.limits) {
+    const std::string& name = limit.first;
+    const Quantity& quantity = limit.second;
     const bool advertised = std::any_of(node.devices.begin(), node.devices.end(),
                                         [&](const Device& d) { return d.resource == name; });
     const auto count = static_cast<int>(quantity.milli() / 1000);
@@ -95,7 +98,9 @@ Admission DeviceManager::admit(const Pod& pod) {
 
     // Topology Manager, container scope: one hint over every device resource it asks for.
     std::vector<std::vector<TopologyHint>> hints;
-    for (const auto& [resource, count] : requests) {
+    for (const auto& request : requests) {
+      const std::string& resource = request.first;
+      const int count = request.second;
       ResourceDemand demand;
       demand.request = count;
       for (const Device& d : node_.devices) {
@@ -112,7 +117,9 @@ Admission DeviceManager::admit(const Pod& pod) {
         merge_hints(node_.topology_manager_policy, numa_nodes, hints);
     if (!topology.admit) return rejected(kTopologyAffinityReason, kTopologyAffinityMessage);
 
-    for (const auto& [resource, count] : requests) {
+    for (const auto& request : requests) {
+      const std::string& resource = request.first;
+      const int count = request.second;
       // devicesToAllocate: reusable devices first, then the aligned ones with the plugin's
       // preference, then the rest.
       std::vector<std::string> allocated;
