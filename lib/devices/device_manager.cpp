@@ -57,13 +57,19 @@ std::vector<std::pair<std::string, int>> device_requests(const Container& contai
 
 }  // namespace
 
-DeviceManager::DeviceManager(NodeDevices node) : node_(std::move(node)) {}
+DeviceManager::DeviceManager(NodeDevices node) {
+  reconfigure(std::move(node));
+}
 
 void DeviceManager::reconfigure(NodeDevices node) {
   node_ = std::move(node);
-  std::set<std::string> ids;
-  for (const Device& d : node_.devices) ids.insert(d.id);
-  std::erase_if(owner_, [&](const auto& entry) { return !ids.contains(entry.first); });
+  index_.clear();
+  for (std::size_t i = 0; i < node_.devices.size(); ++i) index_.emplace(node_.devices[i].id, i);
+  std::erase_if(owner_, [&](const auto& entry) { return !index_.contains(entry.first); });
+}
+
+const Device& DeviceManager::device(const std::string& id) const {
+  return node_.devices[index_.at(id)];
 }
 
 Admission DeviceManager::admit(const Pod& pod) {
@@ -169,12 +175,8 @@ Admission DeviceManager::admit(const Pod& pod) {
           std::vector<int> required;
           for (const Device* d : pool) gpus.insert(d->gpu);
           for (const std::string& id : allocated) {
-            for (const Device& d : node_.devices) {
-              if (d.id == id) {
-                gpus.insert(d.gpu);
-                required.push_back(d.gpu);
-              }
-            }
+            gpus.insert(device(id).gpu);
+            required.push_back(device(id).gpu);
           }
           const std::vector<int> candidates(gpus.begin(), gpus.end());
           for (int gpu : best_effort_allocate(node_.topology, candidates, required, count)) {
@@ -185,22 +187,14 @@ Admission DeviceManager::admit(const Pod& pod) {
           return out;
         }
         std::vector<SharedDevice> shared;
-        for (const std::string& id : allocated) {
-          for (const Device& d : node_.devices) {
-            if (d.id == id) shared.push_back({d.id, d.gpu});
-          }
-        }
+        for (const std::string& id : allocated) shared.push_back({id, device(id).gpu});
         for (const Device* d : pool) {
           if (std::find(allocated.begin(), allocated.end(), d->id) == allocated.end()) {
             shared.push_back({d->id, d->gpu});
           }
         }
         std::vector<int> per_gpu(node_.gpus.size(), 0);
-        for (const auto& [id, owner] : owner_) {
-          for (const Device& d : node_.devices) {
-            if (d.id == id) ++per_gpu[static_cast<std::size_t>(d.gpu)];
-          }
-        }
+        for (const auto& [id, owner] : owner_) ++per_gpu[static_cast<std::size_t>(device(id).gpu)];
         const auto picked = greedy_allocate(shared, allocated, count, per_gpu,
                                             node_.plugin.shared_allocation_policy == "packed");
         if (!picked) return out;

@@ -59,7 +59,11 @@ class DeviceManager {
     std::vector<std::string> ids;  ///< every device ID held
   };
 
+  /// The advertised device with this ID (one of node_.devices).
+  [[nodiscard]] const Device& device(const std::string& id) const;
+
   NodeDevices node_;
+  std::map<std::string, std::size_t> index_;  // device ID -> position in node_.devices
   std::map<std::string, std::string> owner_;  // device ID -> pod uid
   std::map<std::string, Holder> holders_;     // pod uid -> what it holds
 };

@@ -16,10 +16,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-Json string_or_null(const std::string& value) {
-  return value.empty() ? Json() : Json(value);
-}
-
 Json time_or_null(const std::optional<TimeMs>& time) {
   return time ? Json(format_duration(*time)) : Json();
 }
@@ -95,6 +91,10 @@ Json expectation_json(const ExpectationResult& expectation) {
 }
 
 }  // namespace
+
+nlohmann::ordered_json string_or_null(const std::string& value) {
+  return value.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(value);
+}
 
 nlohmann::ordered_json preemption_json(const PreemptionRecord& preemption) {
   Json json;

@@ -125,10 +125,10 @@ void write_whatif_json(std::ostream& out, const WhatIf& whatif) {
     item["pod"] = pod.pod;
     item["added"] = pod.added;
     item["status"] = pod.status;
-    item["node"] = pod.node.empty() ? Json(nullptr) : Json(pod.node);
-    item["nominatedNode"] = pod.nominated_node.empty() ? Json(nullptr) : Json(pod.nominated_node);
-    item["reason"] = pod.reason.empty() ? Json(nullptr) : Json(pod.reason);
-    item["message"] = pod.message.empty() ? Json(nullptr) : Json(pod.message);
+    item["node"] = string_or_null(pod.node);
+    item["nominatedNode"] = string_or_null(pod.nominated_node);
+    item["reason"] = string_or_null(pod.reason);
+    item["message"] = string_or_null(pod.message);
     Json preemptions = Json::array();
     for (const PreemptionRecord& p : pod.preemptions) preemptions.push_back(preemption_json(p));
     item["preemptions"] = std::move(preemptions);

@@ -16,7 +16,8 @@ std::string quoted(const std::optional<std::string>& v) {
 /// "[0, 1]".
 std::string gpu_list(const std::vector<int>& gpus) {
   std::string out = "[";
-  for (std::size_t i = 0; i < gpus.size(); ++i) out += (i == 0 ? "" : ", ") + std::to_string(gpus[i]);
+  for (std::size_t i = 0; i < gpus.size(); ++i)
+    out += (i == 0 ? "" : ", ") + std::to_string(gpus[i]);
   return out + "]";
 }
 
@@ -110,11 +111,7 @@ ExpectationResult Simulation::check(std::size_t index) const {
           }
         }
         if (pe->gpus || pe->visible_devices) {
-          const devices::PodDevices* held = nullptr;
-          if (auto manager = device_managers_.find(pod->pod.spec.node_name);
-              manager != device_managers_.end()) {
-            held = manager->second.devices_of(pod->pod.metadata.uid);
-          }
+          const devices::PodDevices* held = devices_of(*pod);
           const std::vector<int> gpus = held != nullptr ? held->gpus : std::vector<int>{};
           const std::string visible = held != nullptr ? held->visible_devices : "";
           if (pe->gpus) {
@@ -212,11 +209,13 @@ ExpectationResult Simulation::check(std::size_t index) const {
       failures.push_back("the PodDisruptionBudget does not exist");
     } else {
       const PdbStatus status = budget_status(it->second);
-      auto compare = [&](const char* field, const std::optional<std::int32_t>& want, std::int32_t got) {
+      auto compare = [&](const char* field, const std::optional<std::int32_t>& want,
+                         std::int32_t got) {
         if (!want) return;
         what += std::string(" ") + field + "=" + std::to_string(*want);
         if (*want != got) {
-          failures.push_back(std::string(field) + ": expected " + std::to_string(*want) + ", got " + std::to_string(got));
+          failures.push_back(std::string(field) + ": expected " + std::to_string(*want) + ", got " +
+                             std::to_string(got));
         }
       };
       compare("disruptionsAllowed", pd->disruptions_allowed, status.disruptions_allowed);
@@ -247,12 +246,9 @@ SimulationResult Simulation::result() const {
       rec.scheduled = it->second.scheduled;
       rec.finished = it->second.finished;
     }
-    if (auto manager = device_managers_.find(pod->pod.spec.node_name);
-        manager != device_managers_.end()) {
-      if (const devices::PodDevices* held = manager->second.devices_of(pod->pod.metadata.uid)) {
-        rec.devices = held->by_resource;
-        rec.visible_devices = held->visible_devices;
-      }
+    if (const devices::PodDevices* held = devices_of(*pod)) {
+      rec.devices = held->by_resource;
+      rec.visible_devices = held->visible_devices;
     }
     out.pods.push_back(std::move(rec));
   }

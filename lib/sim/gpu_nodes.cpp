@@ -97,14 +97,10 @@ bool Simulation::admit_on_node(PodInfo& pod) {
   // The kubelet fails the pod at admission (kubelet.go canAdmitPod / rejectPod): phase Failed
   // with its reason and message, a Warning event, nothing held. The scheduler does not retry
   // it; a controller replaces it on its next sync.
-  pod.pod.status.phase = PodPhase::Failed;
   pod.pod.status.reason = admission.reason;
   pod.pod.status.message = admission.message;
-  pod_times_[pod.pod.metadata.uid].finished = now_;
   record_event(pod, "Warning", admission.reason, admission.message);
-  cluster_.release(pod);
-  scheduler_.cluster_event({EventResource::Pod, action::kDelete, "AssignedPodDelete"},
-                           EventObjects{nullptr, nullptr, &pod}, now_);
+  end_pod(pod, PodPhase::Failed);
   // Controllers see the failure after the status update: the replacement is created a second
   // later (a ReplicaSet keeps replacing pods the kubelet keeps rejecting, as in a real cluster).
   if (pod.pod.metadata.controller() != nullptr) {
@@ -119,6 +115,12 @@ bool Simulation::admit_on_node(PodInfo& pod) {
 void Simulation::release_devices(const PodInfo& pod) {
   auto manager = device_managers_.find(pod.pod.spec.node_name);
   if (manager != device_managers_.end()) manager->second.release(pod.pod.metadata.uid);
+}
+
+const devices::PodDevices* Simulation::devices_of(const PodInfo& pod) const {
+  auto manager = device_managers_.find(pod.pod.spec.node_name);
+  return manager == device_managers_.end() ? nullptr
+                                           : manager->second.devices_of(pod.pod.metadata.uid);
 }
 
 void Simulation::set_gpu_health(const Action& action) {

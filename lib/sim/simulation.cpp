@@ -363,14 +363,18 @@ void Simulation::bound(PodInfo& pod) {
   if (admit_on_node(pod)) start_running(pod);
 }
 
-void Simulation::finish_pod(PodInfo& pod) {
-  pod.pod.status.phase = PodPhase::Succeeded;
+void Simulation::end_pod(PodInfo& pod, PodPhase phase) {
+  pod.pod.status.phase = phase;
   release_devices(pod);
   pod_times_[pod.pod.metadata.uid].finished = now_;
   cluster_.release(pod);
-  // The scheduler's informer only lists non-terminated pods: completion looks like a deletion.
+  // The scheduler's informer only lists non-terminated pods: the end looks like a deletion.
   scheduler_.cluster_event({EventResource::Pod, action::kDelete, "AssignedPodDelete"},
                            EventObjects{nullptr, nullptr, &pod}, now_);
+}
+
+void Simulation::finish_pod(PodInfo& pod) {
+  end_pod(pod, PodPhase::Succeeded);
   reconcile_all();
 }
 

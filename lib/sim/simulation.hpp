@@ -9,13 +9,13 @@
 #include <tuple>
 #include <vector>
 
+#include "devices/device_manager.hpp"
 #include "gpusched/framework/cluster_state.hpp"
 #include "gpusched/framework/rng.hpp"
 #include "gpusched/report/result.hpp"
 #include "gpusched/scheduler/scheduler.hpp"
 #include "gpusched/sim/scenario.hpp"
 #include "gpusched/sim/simulator.hpp"
-#include "devices/device_manager.hpp"
 #include "model/disruption.hpp"
 #include "sim/backoff.hpp"
 
@@ -97,6 +97,8 @@ class Simulation final : public SchedulerHooks {
   /// Kubelet admission of a pod that now holds its node; false when the kubelet failed it.
   bool admit_on_node(PodInfo& pod);
   void release_devices(const PodInfo& pod);
+  /// The devices the pod holds on its node, if any.
+  [[nodiscard]] const devices::PodDevices* devices_of(const PodInfo& pod) const;
   /// Timeline `gpuHealth`.
   void set_gpu_health(const Action& action);
 
@@ -108,6 +110,8 @@ class Simulation final : public SchedulerHooks {
   void delete_pod(PodInfo& pod, std::int64_t grace_seconds);
   void begin_termination(PodInfo& pod, std::int64_t grace_seconds);
   void remove_pod(PodInfo& pod);
+  /// The pod ends in `phase` (Succeeded, Failed): it holds nothing any more.
+  void end_pod(PodInfo& pod, PodPhase phase);
   void finish_pod(PodInfo& pod);
   void start_running(PodInfo& pod);
 
