@@ -27,8 +27,6 @@ constexpr std::string_view kMigConfigLabel = "nvidia.com/mig.config";
 constexpr std::string_view kTopologyAnnotation = "gpusched.io/gpu-topology";
 constexpr std::string_view kPolicyAnnotation = "gpusched.io/topology-manager-policy";
 constexpr std::string_view kGpu = "nvidia.com/gpu";
-// A bound on nvidia.com/gpu.count so that a typo cannot ask for millions of devices.
-constexpr std::int64_t kMaxGpus = 1024;
 
 // FNV-1a with a 128-bit state (offset basis 0x6c62272e07bb014262b821756295c58d, prime
 // 2^88 + 0x13b), kept in two 64-bit words.
@@ -504,10 +502,10 @@ std::optional<NodeDevices> derive_node_devices(const Node& node,
   // Both labels declare hardware. A product label alone (contract v1 scenarios select GPU
   // models with it and state nvidia.com/gpu in capacity) is only a label.
   if (product == nullptr || count_text == nullptr) return std::nullopt;
-  const auto count = parse_integer(*count_text, 1, kMaxGpus);
+  const auto count = parse_integer(*count_text, 1, kMaxGpusPerNode);
   if (!count) {
     *error = "label " + std::string(kCountLabel) + ": must be an integer from 1 to " +
-             std::to_string(kMaxGpus) + ", got \"" + *count_text + "\"";
+             std::to_string(kMaxGpusPerNode) + ", got \"" + *count_text + "\"";
     return std::nullopt;
   }
   NodeDevices out;

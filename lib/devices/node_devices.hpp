@@ -18,6 +18,10 @@
 
 namespace gpusched::devices {
 
+/// The largest nvidia.com/gpu.count a node may declare, so that a typo cannot ask for millions
+/// of devices.
+inline constexpr std::int64_t kMaxGpusPerNode = 1024;
+
 /// "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" (or "MIG-..." with `prefix` "MIG"), lowercase
 /// hex, the same for the same node name and index on every run: the 128-bit FNV-1a hash of
 /// "<prefix>/<node>/<index>[/<sub_index>]" (sub_index < 0: none), as 8-4-4-4-12 digits.

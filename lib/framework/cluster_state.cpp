@@ -156,7 +156,9 @@ void ClusterState::compile_node(NodeInfo& info) {
     node.capacity.emplace(resource::kPods, Quantity::from_units(kDefaultMaxPods));
     node.allocatable.emplace(resource::kPods, Quantity::from_units(kDefaultMaxPods));
   }
+  ++info.version;
   info.name = pool_.intern(node.metadata.name);
+  info.unschedulable = node.unschedulable;
   info.labels.clear();
   for (const auto& [k, v] : node.metadata.labels)
     info.labels.emplace_back(pool_.intern(k), pool_.intern(v));

@@ -23,8 +23,8 @@ CycleState& CycleState::operator=(const CycleState& other) {
 void CycleState::reset(std::size_t plugins) {
   data_.clear();
   data_.resize(plugins);
-  skip_filter_.assign(plugins, false);
-  skip_score_.assign(plugins, false);
+  skip_filter_ = 0;
+  skip_score_ = 0;
 }
 
 }  // namespace gpusched

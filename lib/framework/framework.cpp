@@ -73,6 +73,9 @@ Framework::Framework(const Profile& profile, Handle handle) : profile_(profile),
     }
     auto plugin = plugins::make_plugin(name, handle_, profile_);
     if (!plugin) throw std::invalid_argument("unknown plugin \"" + name + "\"");
+    if (plugins_.size() == CycleState::kMaxPlugins)
+      throw std::invalid_argument("more than 64 plugins in profile \"" + profile_.scheduler_name +
+                                  "\"");
     plugin->set_slot(plugins_.size());
     plugins_.push_back(std::move(plugin));
   };
@@ -92,6 +95,7 @@ Framework::Framework(const Profile& profile, Handle handle) : profile_(profile),
   pre_enqueue_ = expand<PreEnqueuePlugin>(plugins_, multi_names, none);
   pre_filter_ = expand<PreFilterPlugin>(plugins_, multi_names, cfg.pre_filter);
   filter_ = expand<FilterPlugin>(plugins_, multi_names, cfg.filter);
+  for (const FilterPlugin* p : filter_) filter_slots_.push_back(p->slot());
   post_filter_ = expand<PostFilterPlugin>(plugins_, multi_names, cfg.post_filter);
   pre_score_ = expand<PreScorePlugin>(plugins_, multi_names, cfg.pre_score);
   for (ScorePlugin* p : expand<ScorePlugin>(plugins_, multi_names, cfg.score)) {
@@ -185,8 +189,9 @@ Code Framework::run_pre_filter(CycleState& state, const PodInfo& pod, PreFilterR
 
 Code Framework::run_filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
                            NodeStatus& status) const {
-  for (const FilterPlugin* p : filter_) {
-    if (state.filter_skipped(p->slot())) continue;
+  for (std::size_t i = 0; i < filter_.size(); ++i) {
+    if (state.filter_skipped(filter_slots_[i])) continue;
+    const FilterPlugin* p = filter_[i];
     status.reasons.clear();
     const Code code = p->filter(state, pod, node, status.reasons);
     if (code != Code::Success) {
@@ -252,8 +257,12 @@ void Framework::run_score(CycleState& state, const PodInfo& pod,
   scratch_.resize(nodes.size());
   for (const auto& [plugin, weight] : score_) {
     if (state.score_skipped(plugin->slot())) continue;
-    for (std::size_t i = 0; i < nodes.size(); ++i)
-      scratch_[i] = plugin->score(state, pod, *nodes[i]);
+    if (handle_.config.reference_engine) {
+      for (std::size_t i = 0; i < nodes.size(); ++i)
+        scratch_[i] = plugin->score(state, pod, *nodes[i]);
+    } else {
+      plugin->score_nodes(state, pod, nodes, scratch_);
+    }
     plugin->normalize(state, pod, scratch_);
     for (std::size_t i = 0; i < nodes.size(); ++i) totals[i] += scratch_[i] * weight;
   }

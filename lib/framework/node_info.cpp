@@ -13,6 +13,7 @@ StrId NodeInfo::label(StrId key) const noexcept {
 }
 
 void NodeInfo::add_pod(PodInfo& pod) {
+  ++version;
   for (const ResAmount& r : pod.requests) requested.add(r.id, r.milli);
   nonzero_cpu += pod.nonzero_cpu;
   nonzero_memory += pod.nonzero_memory;
@@ -21,6 +22,7 @@ void NodeInfo::add_pod(PodInfo& pod) {
 }
 
 void NodeInfo::remove_pod(const PodInfo& pod) {
+  ++version;
   for (const ResAmount& r : pod.requests) requested.add(r.id, -r.milli);
   nonzero_cpu -= pod.nonzero_cpu;
   nonzero_memory -= pod.nonzero_memory;
@@ -45,6 +47,8 @@ ScopedNodeEdit::~ScopedNodeEdit() {
   node_.nonzero_cpu = nonzero_cpu_;
   node_.nonzero_memory = nonzero_memory_;
   node_.used_ports = std::move(used_ports_);
+  // The restored state gets a new version: results computed for the edited one must not match.
+  ++node_.version;
 }
 
 std::int64_t PodInfo::request(ResId id) const noexcept {

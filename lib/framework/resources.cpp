@@ -25,19 +25,26 @@ ResId ResourceRegistry::intern(std::string_view name) {
   return id;
 }
 
+std::int64_t& ResVec::at(ResId id) {
+  if (id < kInline) return inline_[id];
+  for (auto& [other, value] : more_) {
+    if (other == id) return value;
+  }
+  return more_.emplace_back(id, 0).second;
+}
+
 void ResVec::add(ResId id, std::int64_t delta) {
-  if (id >= values_.size()) values_.resize(id + 1u, 0);
+  std::int64_t& value = at(id);
   std::int64_t sum = 0;
-  if (__builtin_add_overflow(values_[id], delta, &sum)) {
+  if (__builtin_add_overflow(value, delta, &sum)) {
     sum = delta > 0 ? std::numeric_limits<std::int64_t>::max()
                     : std::numeric_limits<std::int64_t>::min();
   }
-  values_[id] = sum;
+  value = sum;
 }
 
 void ResVec::set(ResId id, std::int64_t value) {
-  if (id >= values_.size()) values_.resize(id + 1u, 0);
-  values_[id] = value;
+  at(id) = value;
 }
 
 }  // namespace gpusched

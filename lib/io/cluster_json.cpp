@@ -8,12 +8,6 @@
 #include "model/priority_admission.hpp"
 
 namespace gpusched::io {
-namespace {
-
-/// Most objects a starting cluster may hold.
-constexpr std::size_t kMaxClusterObjects = 100'000;
-
-}  // namespace
 
 std::string place_of(const JsonNode& item, const std::string& scenario_file) {
   if (item.source().file() == scenario_file) return item.pointer();

@@ -2,6 +2,7 @@
 /// A scenario's starting cluster from JSON nodes, wherever they were read: the scenario's own
 /// `cluster` entries, included manifests, a live-cluster snapshot or `whatif --add` files.
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -9,6 +10,9 @@
 #include "io/json_node.hpp"
 
 namespace gpusched::io {
+
+/// Most objects a starting cluster may hold.
+inline constexpr std::size_t kMaxClusterObjects = 100'000;
 
 /// Where an object is, for messages: its pointer within `scenario_file`, or `file:line: pointer`
 /// for an object read from another file.

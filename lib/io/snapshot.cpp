@@ -9,9 +9,7 @@
 
 #include "gpusched/error.hpp"
 #include "io/cluster_json.hpp"
-#include "io/expect_json.hpp"
 #include "io/input_text.hpp"
-#include "io/object_json.hpp"
 #include "io/timestamps.hpp"
 #include "model/priority_admission.hpp"
 
@@ -202,40 +200,6 @@ Snapshot parse_snapshot(std::string_view text, const std::string& file_name,
 
 Snapshot load_snapshot(const std::filesystem::path& path, const SnapshotOptions& options) {
   return parse_snapshot(read_input_file(path, path.string()), path.string(), options);
-}
-
-std::string scenario_json_text(const Scenario& scenario) {
-  if (!scenario.timeline.empty()) {
-    throw std::logic_error("scenario_json_text writes a starting state; the timeline is not empty");
-  }
-  using ordered = nlohmann::ordered_json;
-  ordered out;
-  out["name"] = scenario.name;
-  if (!scenario.description.empty()) out["description"] = scenario.description;
-  if (scenario.start_time) out["startTime"] = format_rfc3339(*scenario.start_time);
-  // The run's seed and version, so that the scenario replays as the run did; profiles and
-  // plugin arguments are not written (a snapshot is replayed with the default profile).
-  const SchedulerConfig defaults;
-  if (scenario.scheduler.seed != defaults.seed ||
-      scenario.scheduler.kubernetes_version.to_string() !=
-          defaults.kubernetes_version.to_string()) {
-    out["scheduler"] = {{"kubernetesVersion", scenario.scheduler.kubernetes_version.to_string()},
-                        {"seed", scenario.scheduler.seed}};
-  }
-  ordered cluster = ordered::array();
-  for (const Object& object : scenario.cluster) {
-    nlohmann::json json = to_json(object);
-    if (scenario.start_time) write_object_times(object, *scenario.start_time, json);
-    cluster.push_back(ordered::parse(json.dump()));
-  }
-  out["cluster"] = std::move(cluster);
-  if (scenario.until) out["until"] = format_duration(*scenario.until);
-  ordered expect = ordered::array();
-  for (const Expectation& expectation : scenario.expect) {
-    expect.push_back(ordered::parse(expectation_json(expectation).dump()));
-  }
-  out["expect"] = std::move(expect);
-  return out.dump(2) + "\n";
 }
 
 }  // namespace gpusched::io

@@ -112,6 +112,13 @@ Action parse_action(const JsonNode& node) {
   return action;
 }
 
+nlohmann::ordered_json ref_json(const ObjectRef& ref) {
+  nlohmann::ordered_json out = {{"kind", ref.kind}};
+  if (!ref.namespace_.empty()) out["namespace"] = ref.namespace_;
+  out["name"] = ref.name;
+  return out;
+}
+
 }  // namespace
 
 std::vector<Action> parse_timeline(const JsonNode& node) {
@@ -131,6 +138,46 @@ std::vector<Action> parse_timeline(const JsonNode& node) {
     timeline.push_back(std::move(action));
   }
   return timeline;
+}
+
+nlohmann::ordered_json action_json(const Action& action) {
+  using ordered = nlohmann::ordered_json;
+  ordered out = {{"at", format_duration(action.at)}};
+  switch (action.verb) {
+    case Verb::Apply: {
+      ordered objects = ordered::array();
+      for (const Object& object : action.objects) {
+        objects.push_back(ordered::parse(to_json(object).dump()));
+      }
+      out["apply"] = objects.size() == 1 ? objects[0] : objects;
+      break;
+    }
+    case Verb::Delete:
+      out["delete"] = ref_json(action.target);
+      if (action.grace_period_seconds) {
+        out["delete"]["gracePeriodSeconds"] = *action.grace_period_seconds;
+      }
+      break;
+    case Verb::Patch:
+      out["patch"] = ref_json(action.target);
+      out["patch"]["merge"] = ordered::parse(action.merge_patch);
+      break;
+    case Verb::Cordon:
+      out["cordon"] = action.target.name;
+      break;
+    case Verb::Uncordon:
+      out["uncordon"] = action.target.name;
+      break;
+    case Verb::Scale:
+      out["scale"] = ref_json(action.target);
+      out["scale"]["replicas"] = action.replicas;
+      break;
+    case Verb::GpuHealth:
+      out["gpuHealth"] = {
+          {"node", action.target.name}, {"gpu", action.gpu}, {"healthy", action.healthy}};
+      break;
+  }
+  return out;
 }
 
 }  // namespace gpusched::io

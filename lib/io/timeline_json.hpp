@@ -3,6 +3,8 @@
 
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "gpusched/sim/scenario.hpp"
 #include "io/json_node.hpp"
 
@@ -13,5 +15,9 @@ inline constexpr std::size_t kMaxTimelineActions = 100'000;
 
 /// Parses the timeline array at `node`: time order, one verb per action, objects validated.
 [[nodiscard]] std::vector<Action> parse_timeline(const JsonNode& node);
+
+/// One action as a scenario writes it, `at` first; parse_timeline reads it back equal (its
+/// pointer aside).
+[[nodiscard]] nlohmann::ordered_json action_json(const Action& action);
 
 }  // namespace gpusched::io

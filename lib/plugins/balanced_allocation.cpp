@@ -7,7 +7,7 @@
 
 namespace gpusched::plugins {
 BalancedAllocation::BalancedAllocation(Handle& handle, const BalancedAllocationArgs& args)
-    : scorer_(handle.cluster.resources(), args.resources, true, balanced_resource_score) {}
+    : scorer_(handle.cluster.resources(), args.resources, true, AllocationStrategy::Balanced) {}
 
 Code BalancedAllocation::pre_score(CycleState& state, const PodInfo& pod,
                                    std::span<const NodeInfo* const>) {
@@ -33,6 +33,21 @@ std::int64_t BalancedAllocation::score(const CycleState& state, const PodInfo& p
   if (std::all_of(requests.begin(), requests.end(), [](std::int64_t r) { return r == 0; }))
     return 0;
   return scorer_.score(node, requests);
+}
+
+void BalancedAllocation::score_nodes(const CycleState& state, const PodInfo& pod,
+                                     std::span<const NodeInfo* const> nodes,
+                                     std::span<std::int64_t> scores) const {
+  if (const auto* data = state.get<PodRequestsState>(slot())) {
+    scorer_.score_nodes(nodes, data->pod_requests, scores);
+    return;
+  }
+  const std::vector<std::int64_t> requests = scorer_.pod_requests(pod);
+  if (std::all_of(requests.begin(), requests.end(), [](std::int64_t r) { return r == 0; })) {
+    std::fill(scores.begin(), scores.end(), 0);
+    return;
+  }
+  scorer_.score_nodes(nodes, requests, scores);
 }
 
 }  // namespace gpusched::plugins

@@ -19,6 +19,10 @@ class BalancedAllocation final : public PreScorePlugin, public ScorePlugin {
   /// (1 - standard deviation of the requested fractions) * 100, truncated.
   [[nodiscard]] std::int64_t score(const CycleState& state, const PodInfo& pod,
                                    const NodeInfo& node) const override;
+  /// The pod's requests from PreScore, then the strategy for every node.
+  void score_nodes(const CycleState& state, const PodInfo& pod,
+                   std::span<const NodeInfo* const> nodes,
+                   std::span<std::int64_t> scores) const override;
 
  private:
   ResourceAllocationScorer scorer_;

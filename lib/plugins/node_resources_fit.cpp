@@ -8,22 +8,23 @@
 namespace gpusched::plugins {
 namespace {
 
-ResourceScorer strategy_scorer(const NodeResourcesFitArgs& args) {
-  std::vector<std::int64_t> weights;
-  for (const ResourceSpec& spec : args.resources) weights.push_back(spec.weight);
-  switch (args.scoring_type) {
+AllocationStrategy strategy(ScoringStrategyType type) {
+  switch (type) {
     case ScoringStrategyType::LeastAllocated:
-      return least_allocated_scorer(std::move(weights));
+      return AllocationStrategy::LeastAllocated;
     case ScoringStrategyType::MostAllocated:
-      return most_allocated_scorer(std::move(weights));
-    case ScoringStrategyType::RequestedToCapacityRatio: {
-      // SetDefaults_NodeResourcesFitArgs: without a shape, utilization 0 -> 10, 100 -> 0.
-      std::vector<UtilizationShapePoint> shape = args.shape;
-      if (shape.empty()) shape = {{0, 10}, {100, 0}};
-      return requested_to_capacity_ratio_scorer(std::move(weights), shape);
-    }
+      return AllocationStrategy::MostAllocated;
+    case ScoringStrategyType::RequestedToCapacityRatio:
+      return AllocationStrategy::RequestedToCapacityRatio;
   }
-  return least_allocated_scorer(std::move(weights));
+  return AllocationStrategy::LeastAllocated;
+}
+
+// SetDefaults_NodeResourcesFitArgs: without a shape, utilization 0 -> 10, 100 -> 0.
+std::vector<UtilizationShapePoint> shape(const NodeResourcesFitArgs& args) {
+  if (args.scoring_type != ScoringStrategyType::RequestedToCapacityRatio || !args.shape.empty())
+    return args.shape;
+  return {{0, 10}, {100, 0}};
 }
 
 }  // namespace
@@ -33,14 +34,22 @@ NodeResourcesFit::NodeResourcesFit(Handle& handle, const NodeResourcesFitArgs& a
       unresolvable_over_allocatable_(handle.version.fit_unresolvable_when_over_allocatable()),
       ignored_resources_(args.ignored_resources.begin(), args.ignored_resources.end()),
       ignored_groups_(args.ignored_resource_groups.begin(), args.ignored_resource_groups.end()),
-      scorer_(handle.cluster.resources(), args.resources, false, strategy_scorer(args)),
+      scorer_(handle.cluster.resources(), args.resources, false, strategy(args.scoring_type),
+              shape(args)),
       too_many_pods_(handle.cluster.pool().intern("Too many pods")) {}
 
 bool NodeResourcesFit::ignored(ResId id) const {
+  // Asked per node and resource in the Filter loop: the answer per name is kept (resource ids
+  // are never reused).
+  if (id < ignored_by_id_.size() && ignored_by_id_[id] != kUnknown) return ignored_by_id_[id] == kYes;
   const std::string& name = cluster_.resources().name(id);
-  if (!resource::is_extended(name)) return false;
-  if (ignored_resources_.contains(name)) return true;
-  return !ignored_groups_.empty() && ignored_groups_.contains(name.substr(0, name.find('/')));
+  const bool ignore =
+      resource::is_extended(name) &&
+      (ignored_resources_.contains(name) ||
+       (!ignored_groups_.empty() && ignored_groups_.contains(name.substr(0, name.find('/')))));
+  if (id >= ignored_by_id_.size()) ignored_by_id_.resize(id + 1u, kUnknown);
+  ignored_by_id_[id] = ignore ? kYes : kNo;
+  return ignore;
 }
 
 Code NodeResourcesFit::filter(const CycleState&, const PodInfo& pod, const NodeInfo& node,
@@ -79,6 +88,16 @@ std::int64_t NodeResourcesFit::score(const CycleState& state, const PodInfo& pod
   if (const auto* data = state.get<PodRequestsState>(slot()))
     return scorer_.score(node, data->pod_requests);
   return scorer_.score(node, scorer_.pod_requests(pod));
+}
+
+void NodeResourcesFit::score_nodes(const CycleState& state, const PodInfo& pod,
+                                   std::span<const NodeInfo* const> nodes,
+                                   std::span<std::int64_t> scores) const {
+  if (const auto* data = state.get<PodRequestsState>(slot())) {
+    scorer_.score_nodes(nodes, data->pod_requests, scores);
+  } else {
+    scorer_.score_nodes(nodes, scorer_.pod_requests(pod), scores);
+  }
 }
 
 std::vector<ClusterEventWithHint> NodeResourcesFit::events_to_register() const {

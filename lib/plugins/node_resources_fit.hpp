@@ -27,6 +27,10 @@ class NodeResourcesFit final : public FilterPlugin,
   /// The scoring strategy over the configured resources.
   [[nodiscard]] std::int64_t score(const CycleState& state, const PodInfo& pod,
                                    const NodeInfo& node) const override;
+  /// The pod's requests from PreScore, then the strategy for every node.
+  void score_nodes(const CycleState& state, const PodInfo& pod,
+                   std::span<const NodeInfo* const> nodes,
+                   std::span<std::int64_t> scores) const override;
   [[nodiscard]] std::vector<ClusterEventWithHint> events_to_register() const override;
   [[nodiscard]] QueueingHint queueing_hint(const ClusterEvent& event, const PodInfo& pod,
                                            const EventObjects& objects) const override;
@@ -42,6 +46,8 @@ class NodeResourcesFit final : public FilterPlugin,
   std::set<std::string, std::less<>> ignored_groups_;
   ResourceAllocationScorer scorer_;
   StrId too_many_pods_;
+  enum : std::uint8_t { kUnknown, kNo, kYes };
+  mutable std::vector<std::uint8_t> ignored_by_id_;  ///< ignored(), by resource id
 };
 
 }  // namespace gpusched::plugins

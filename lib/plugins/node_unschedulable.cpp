@@ -21,7 +21,7 @@ bool NodeUnschedulable::tolerates_unschedulable(const PodInfo& pod) const {
 
 Code NodeUnschedulable::filter(const CycleState&, const PodInfo& pod, const NodeInfo& node,
                                Reasons& reasons) const {
-  if (!node.node.unschedulable || tolerates_unschedulable(pod)) return Code::Success;
+  if (!node.unschedulable || tolerates_unschedulable(pod)) return Code::Success;
   reasons.push_back(reason_);
   return Code::UnschedulableAndUnresolvable;
 }

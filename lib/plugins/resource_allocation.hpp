@@ -4,7 +4,6 @@
 // (least_allocated.go, most_allocated.go, requested_to_capacity_ratio.go, balanced_allocation.go).
 
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <span>
 #include <vector>
@@ -24,10 +23,6 @@ struct ScoredResource {
   bool scalar;
 };
 
-/// requested[i], allocatable[i] in the scheduler's units (milli-cpu, bytes, counts) -> 0..100.
-using ResourceScorer = std::function<std::int64_t(std::span<const std::int64_t> requested,
-                                                  std::span<const std::int64_t> allocatable)>;
-
 /// The pod's requests for the scored resources, computed in PreScore for every Score call.
 struct PodRequestsState final : StateData {
   std::vector<std::int64_t> pod_requests;
@@ -36,33 +31,63 @@ struct PodRequestsState final : StateData {
   }
 };
 
+/// How requested / allocatable become a score: the NodeResourcesFit strategies and
+/// NodeResourcesBalancedAllocation's standard deviation.
+enum class AllocationStrategy { LeastAllocated, MostAllocated, RequestedToCapacityRatio, Balanced };
+
 class ResourceAllocationScorer {
  public:
   /// Scores the configured resources (interned in `registry`); `use_requested`: real requests
-  /// (BalancedAllocation) rather than NonZeroRequested (Fit).
+  /// (BalancedAllocation) rather than NonZeroRequested (Fit). `shape` is RequestedToCapacityRatio's
+  /// utilization -> score (0..10) function.
   ResourceAllocationScorer(ResourceRegistry& registry, const std::vector<ResourceSpec>& resources,
-                           bool use_requested, ResourceScorer scorer);
+                           bool use_requested, AllocationStrategy strategy,
+                           const std::vector<UtilizationShapePoint>& shape = {});
 
   /// calculatePodResourceRequestList, in the scheduler's units.
   [[nodiscard]] std::vector<std::int64_t> pod_requests(const PodInfo& pod) const;
   /// resourceAllocationScorer.score.
   [[nodiscard]] std::int64_t score(const NodeInfo& node,
                                    std::span<const std::int64_t> pod_requests) const;
+  /// score() for each node, into `out`.
+  void score_nodes(std::span<const NodeInfo* const> nodes,
+                   std::span<const std::int64_t> pod_requests, std::span<std::int64_t> out) const;
 
  private:
+  struct ShapePoint {
+    std::int64_t utilization, score;
+  };
+  /// The strategy over requested[i], allocatable[i] (the scheduler's units; 0 allocatable: the
+  /// resource is left out).
+  [[nodiscard]] std::int64_t combine(std::span<const std::int64_t> requested,
+                                     std::span<const std::int64_t> allocatable) const;
+  [[nodiscard]] std::int64_t least_allocated(std::span<const std::int64_t> requested,
+                                             std::span<const std::int64_t> allocatable) const;
+  [[nodiscard]] std::int64_t most_allocated(std::span<const std::int64_t> requested,
+                                            std::span<const std::int64_t> allocatable) const;
+  [[nodiscard]] std::int64_t requested_to_capacity_ratio(
+      std::span<const std::int64_t> requested, std::span<const std::int64_t> allocatable) const;
+  /// helper.BuildBrokenLinearFunction over shape_.
+  [[nodiscard]] std::int64_t broken_linear(std::int64_t utilization) const;
+
   std::vector<ScoredResource> resources_;
   bool use_requested_;
-  ResourceScorer scorer_;
+  AllocationStrategy strategy_;
+  std::vector<ShapePoint> shape_;  ///< scores scaled to MaxNodeScore
+
+  struct MemoEntry {
+    std::uint64_t node_version = 0;
+    std::uint64_t epoch = 0;
+    std::int64_t score = 0;
+  };
+  // score_nodes' memo, by node slot; an entry holds while the node's version and the epoch (one
+  // per distinct pod_requests) are those it was computed for.
+  mutable std::vector<std::int64_t> memo_requests_;
+  mutable std::uint64_t memo_epoch_ = 1;
+  mutable std::vector<MemoEntry> memo_;
 };
 
 /// Milli-units to the unit upstream scores in: milli for cpu, whole units (rounded up) otherwise.
 [[nodiscard]] std::int64_t scheduler_units(ResId id, std::int64_t milli) noexcept;
-
-[[nodiscard]] ResourceScorer least_allocated_scorer(std::vector<std::int64_t> weights);
-[[nodiscard]] ResourceScorer most_allocated_scorer(std::vector<std::int64_t> weights);
-[[nodiscard]] ResourceScorer requested_to_capacity_ratio_scorer(
-    std::vector<std::int64_t> weights, const std::vector<UtilizationShapePoint>& shape);
-[[nodiscard]] std::int64_t balanced_resource_score(std::span<const std::int64_t> requested,
-                                                   std::span<const std::int64_t> allocatable);
 
 }  // namespace gpusched::plugins

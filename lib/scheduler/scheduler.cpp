@@ -17,18 +17,6 @@ constexpr std::size_t kMinFeasibleNodesToFind = 100;
 constexpr std::int64_t kMinFeasibleNodesPercentageToFind = 5;
 constexpr std::size_t kNoteLengthLimit = 1024;  // validation.NoteLengthLimit
 
-// numFeasibleNodesToFind (schedule_one.go).
-std::size_t num_feasible_nodes_to_find(std::int64_t percentage, std::size_t num_all_nodes) {
-  if (num_all_nodes < kMinFeasibleNodesToFind) return num_all_nodes;
-  if (percentage == 0) {
-    percentage = 50 - static_cast<std::int64_t>(num_all_nodes) / 125;
-    percentage = std::max(percentage, kMinFeasibleNodesPercentageToFind);
-  }
-  const auto num =
-      static_cast<std::size_t>(static_cast<std::int64_t>(num_all_nodes) * percentage / 100);
-  return std::max(num, kMinFeasibleNodesToFind);
-}
-
 // truncateMessage: events are cut, the PodScheduled condition keeps the whole message.
 std::string truncate_message(const std::string& message) {
   if (message.size() <= kNoteLengthLimit) return message;
@@ -54,6 +42,17 @@ std::string joined_plugins(const std::vector<std::string>& names) {
 }
 
 }  // namespace
+
+std::size_t num_feasible_nodes_to_find(std::int64_t percentage, std::size_t num_all_nodes) {
+  if (num_all_nodes < kMinFeasibleNodesToFind) return num_all_nodes;
+  if (percentage == 0) {
+    percentage = 50 - static_cast<std::int64_t>(num_all_nodes) / 125;
+    percentage = std::max(percentage, kMinFeasibleNodesPercentageToFind);
+  }
+  const auto num =
+      static_cast<std::size_t>(static_cast<std::int64_t>(num_all_nodes) * percentage / 100);
+  return std::max(num, kMinFeasibleNodesToFind);
+}
 
 Scheduler::Scheduler(const SchedulerConfig& config, ClusterState& cluster, Rng& rng,
                      SchedulerHooks& hooks)
@@ -164,7 +163,8 @@ void Scheduler::schedule_one(TimeMs now) {
 
   // A retry against the very cluster state its last attempt saw gives the same answer: replay it
   // without filtering again (the search start still advances as it would).
-  if (qp->has_last_failure && qp->generation_seen == cluster_.generation()) {
+  if (!config_.reference_engine && qp->has_last_failure &&
+      qp->generation_seen == cluster_.generation()) {
     if (!all_nodes.empty()) {
       next_start_node_index_ =
           (next_start_node_index_ + qp->last_processed_nodes) % all_nodes.size();

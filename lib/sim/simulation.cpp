@@ -5,6 +5,7 @@
 #include "gpusched/error.hpp"
 #include "gpusched/model/pod_requests.hpp"
 #include "io/object_json.hpp"
+#include "io/time_json.hpp"
 #include "model/disruption.hpp"
 #include "model/priority_admission.hpp"
 
@@ -20,6 +21,7 @@ SchedulerConfig effective_config(const Scenario& scenario, const SimulationOptio
   SchedulerConfig config = scenario.scheduler;
   if (options.seed) config.seed = *options.seed;
   if (options.kubernetes_version) config.kubernetes_version = *options.kubernetes_version;
+  config.reference_engine = options.reference;
   return config;
 }
 
@@ -353,8 +355,8 @@ void Simulation::start_running(PodInfo& pod) {
   auto it = pod.pod.metadata.annotations.find(kRunDuration);
   if (it == pod.pod.metadata.annotations.end() || pod.pod.spec.restart_policy == "Always") return;
   std::string error;
-  const auto duration = parse_duration(it->second, &error);
-  // The loader validated the annotation; plain seconds were normalized to a duration.
+  // The loader validated the annotation: a duration ("180s") or a number of seconds ("180").
+  const auto duration = io::parse_time_text(it->second, &error);
   if (!duration) return;
   schedule(now_ + *duration, Kind::PodFinished, 0, key_of(pod.pod.metadata), pod.pod.metadata.uid);
 }

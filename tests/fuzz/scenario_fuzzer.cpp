@@ -17,6 +17,7 @@
 
 #include "gpusched/error.hpp"
 #include "gpusched/io/scenario_loader.hpp"
+#include "gpusched/io/scenario_writer.hpp"
 #include "gpusched/io/snapshot.hpp"
 #include "gpusched/sim/scenario.hpp"
 #include "gpusched/sim/simulator.hpp"

@@ -27,6 +27,8 @@ struct Command {
 [[nodiscard]] Command add_whatif_command(CLI::App& app);
 /// `gpusched snapshot FILE [--to-scenario]`: a live-cluster snapshot, summarized or as a scenario.
 [[nodiscard]] Command add_snapshot_command(CLI::App& app);
+/// `gpusched import openb NODES PODS [-o FILE]`: a cluster trace as a scenario file.
+[[nodiscard]] Command add_import_command(CLI::App& app);
 
 /// Starts every message about invalid input or usage on the error stream.
 inline constexpr std::string_view kErrorPrefix = "gpusched: error: ";

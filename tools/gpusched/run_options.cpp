@@ -55,6 +55,8 @@ void add_run_options(CLI::App& command, RunOptions& options) {
       ->check(validator([](std::string_view text, std::string* error) {
         return KubernetesVersion::parse(text, error).has_value();
       }));
+  command.add_flag("--reference", options.reference,
+                   "Run the straightforward reference engine (same output, slower)");
 }
 
 SimulationOptions simulation_options(const RunOptions& options) {
@@ -65,6 +67,7 @@ SimulationOptions simulation_options(const RunOptions& options) {
   if (!options.kubernetes_version.empty()) {
     result.kubernetes_version = KubernetesVersion::parse(options.kubernetes_version, &ignored);
   }
+  result.reference = options.reference;
   return result;
 }
 

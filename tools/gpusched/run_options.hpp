@@ -1,5 +1,6 @@
 #pragma once
-// The options every command that replays shares: --until, --seed, --kubernetes-version.
+// The options every command that replays shares: --until, --seed, --kubernetes-version,
+// --reference.
 
 #include <CLI/CLI.hpp>
 
@@ -16,9 +17,10 @@ struct RunOptions {
   std::string until;
   std::string seed;
   std::string kubernetes_version;
+  bool reference = false;
 };
 
-/// Registers --until, --seed and --kubernetes-version on `command`.
+/// Registers --until, --seed, --kubernetes-version and --reference on `command`.
 void add_run_options(CLI::App& command, RunOptions& options);
 
 /// The overrides those options ask for.

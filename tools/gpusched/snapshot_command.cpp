@@ -7,6 +7,7 @@
 #include <string>
 
 #include "gpusched/commands.hpp"
+#include "gpusched/io/scenario_writer.hpp"
 #include "gpusched/model/pod_requests.hpp"
 #include "gpusched/run_options.hpp"
 #include "gpusched/sim/simulator.hpp"

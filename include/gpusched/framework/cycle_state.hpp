@@ -3,6 +3,7 @@
 /// which plugins' Filter and Score were skipped by their PreFilter / PreScore.
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -38,15 +39,18 @@ class CycleState {
     return static_cast<T*>(data_[slot].get());
   }
 
-  void skip_filter(std::size_t slot) { skip_filter_[slot] = true; }
-  [[nodiscard]] bool filter_skipped(std::size_t slot) const { return skip_filter_[slot]; }
-  void skip_score(std::size_t slot) { skip_score_[slot] = true; }
-  [[nodiscard]] bool score_skipped(std::size_t slot) const { return skip_score_[slot]; }
+  void skip_filter(std::size_t slot) { skip_filter_ |= std::uint64_t{1} << slot; }
+  [[nodiscard]] bool filter_skipped(std::size_t slot) const { return (skip_filter_ >> slot) & 1; }
+  void skip_score(std::size_t slot) { skip_score_ |= std::uint64_t{1} << slot; }
+  [[nodiscard]] bool score_skipped(std::size_t slot) const { return (skip_score_ >> slot) & 1; }
+
+  /// Slots are bits of a word: the Filter loop tests them for every plugin and node.
+  static constexpr std::size_t kMaxPlugins = 64;
 
  private:
   std::vector<std::unique_ptr<StateData>> data_;
-  std::vector<bool> skip_filter_;
-  std::vector<bool> skip_score_;
+  std::uint64_t skip_filter_ = 0;
+  std::uint64_t skip_score_ = 0;
 };
 
 }  // namespace gpusched

@@ -32,19 +32,24 @@ struct HostPort {
 };
 
 struct NodeInfo {
-  Node node;  ///< the object as the API server holds it
+  // What the Filter and Score loops read for every node comes first, in a few cache lines.
   StrId name = 0;
-  std::uint32_t slot = 0;  ///< index in ClusterState's node storage, stable while it exists
-  /// Labels sorted by key id; `metadata.name` is looked up through `name`.
-  std::vector<std::pair<StrId, StrId>> labels;
-  std::vector<TaintInfo> taints;  ///< effective taints (spec + condition taints), in order
-  ResVec allocatable;
-  ResVec requested;                 ///< sum of requests of the pods holding the node
+  std::uint32_t slot = 0;  ///< index in ClusterState's node storage, never reused
+  /// Bumped by every change of the node's object, pods or requests, never restored: with `slot`
+  /// it names one state of the node, so per-node results can be kept until it changes.
+  std::uint64_t version = 0;
+  bool unschedulable = false;       ///< spec.unschedulable
+  std::int64_t allowed_pods = 0;    ///< allocatable "pods"
   std::int64_t nonzero_cpu = 0;     ///< NonZeroRequested: missing cpu requests count 100m
   std::int64_t nonzero_memory = 0;  ///< missing memory requests count 200Mi
-  std::int64_t allowed_pods = 0;    ///< allocatable "pods"
   std::vector<PodInfo*> pods;       ///< pods holding the node: bound, not Succeeded/Failed
+  ResVec allocatable;
+  ResVec requested;               ///< sum of requests of the pods holding the node
+  std::vector<TaintInfo> taints;  ///< effective taints (spec + condition taints), in order
+  /// Labels sorted by key id; `metadata.name` is looked up through `name`.
+  std::vector<std::pair<StrId, StrId>> labels;
   std::vector<HostPort> used_ports;
+  Node node;  ///< the object as the API server holds it
 
   /// The interned value of a label, or StringPool::kMissing.
   [[nodiscard]] StrId label(StrId key) const noexcept;

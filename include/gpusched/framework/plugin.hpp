@@ -97,6 +97,13 @@ class ScorePlugin : public virtual Plugin {
   /// 0..100 (MaxNodeScore) after normalization.
   [[nodiscard]] virtual std::int64_t score(const CycleState& state, const PodInfo& pod,
                                            const NodeInfo& node) const = 0;
+  /// score() for each node, into `scores`. Plugins with per-pod work override it to do that
+  /// work once per cycle instead of once per node; the result must be the same.
+  virtual void score_nodes(const CycleState& state, const PodInfo& pod,
+                           std::span<const NodeInfo* const> nodes,
+                           std::span<std::int64_t> scores) const {
+    for (std::size_t i = 0; i < nodes.size(); ++i) scores[i] = score(state, pod, *nodes[i]);
+  }
   /// NormalizeScore over the feasible nodes' scores; the default leaves them as they are.
   virtual void normalize(const CycleState& /*state*/, const PodInfo& /*pod*/,
                          std::span<std::int64_t> /*scores*/) const {}

@@ -1,10 +1,12 @@
 #pragma once
 /// Interned resource names and dense per-node resource vectors.
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "gpusched/framework/string_pool.hpp"
@@ -42,20 +44,34 @@ class ResourceRegistry {
   std::unordered_map<std::string, ResId> ids_;  // lookups only
 };
 
-/// Milli-units per resource id; ids beyond the stored size read as 0.
+/// Milli-units per resource id; ids beyond the stored size read as 0. The first ids (cpu,
+/// memory, ephemeral-storage and the first extended resources) are stored inline: the Filter
+/// and Score loops read them for hundreds of nodes per pod, and a separate heap block per node
+/// costs a cache miss each time.
 class ResVec {
  public:
   [[nodiscard]] std::int64_t operator[](ResId id) const noexcept {
-    return id < values_.size() ? values_[id] : 0;
+    if (id < kInline) return inline_[id];
+    for (const auto& [other, value] : more_) {
+      if (other == id) return value;
+    }
+    return 0;
   }
   /// Adds `delta` (saturating), growing the vector when needed.
   void add(ResId id, std::int64_t delta);
   void set(ResId id, std::int64_t value);
-  [[nodiscard]] std::size_t size() const noexcept { return values_.size(); }
-  void clear() noexcept { values_.clear(); }
+  void clear() noexcept {
+    inline_ = {};
+    more_.clear();
+  }
 
  private:
-  std::vector<std::int64_t> values_;
+  static constexpr std::size_t kInline = 6;
+  [[nodiscard]] std::int64_t& at(ResId id);
+
+  std::array<std::int64_t, kInline> inline_{};
+  // The other ids a node or pod has: a few at most, among possibly thousands of names.
+  std::vector<std::pair<ResId, std::int64_t>> more_;
 };
 
 /// One requested resource of a pod, in milli-units.

@@ -1,7 +1,8 @@
 #pragma once
 /// A live cluster as `kubectl get nodes,pods,priorityclasses,poddisruptionbudgets -A -o json`
 /// prints it, turned into a scenario's starting state, plus manifests to try against it
-/// (`gpusched whatif`, `gpusched snapshot --to-scenario`).
+/// (`gpusched whatif`, `gpusched snapshot --to-scenario`, which writes it with
+/// scenario_writer.hpp).
 
 #include <cstddef>
 #include <cstdint>
@@ -49,11 +50,5 @@ struct Snapshot {
 /// YAML. The additions are still read from their files.
 [[nodiscard]] Snapshot parse_snapshot(std::string_view text, const std::string& file,
                                       const SnapshotOptions& options = {});
-
-/// A scenario file of the snapshot's starting state (and additions) that `gpusched check` can
-/// keep: name, description, startTime, the scheduler's seed and version (when not the
-/// defaults), cluster with the objects' times, until and `expect`. The timeline must be empty
-/// and the profiles the default ones.
-[[nodiscard]] std::string scenario_json_text(const Scenario& scenario);
 
 }  // namespace gpusched::io

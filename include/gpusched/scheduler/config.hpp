@@ -88,6 +88,9 @@ struct SchedulerConfig {
   std::int64_t pod_initial_backoff_ms = 1000;
   std::int64_t pod_max_backoff_ms = 10000;
   std::vector<Profile> profiles{Profile{}};
+  /// Not part of the scenario format: run the straightforward engine (every plugin called per
+  /// node, every retry filtered again), which the optimized one must match byte for byte.
+  bool reference_engine = false;
   friend bool operator==(const SchedulerConfig&, const SchedulerConfig&) = default;
 };
 

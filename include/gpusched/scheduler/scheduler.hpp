@@ -18,6 +18,11 @@ namespace gpusched {
 
 class ClusterState;
 class Rng;
+
+/// numFeasibleNodesToFind (schedule_one.go): how many feasible nodes the Filter loop looks for
+/// among `num_all_nodes`; `percentage` 0 is the adaptive 50 - nodes/125 %, at least 5 %.
+[[nodiscard]] std::size_t num_feasible_nodes_to_find(std::int64_t percentage,
+                                                     std::size_t num_all_nodes);
 class SchedulingQueue;
 
 /// What the scheduler reports to the simulation around it.

@@ -15,6 +15,8 @@ struct SimulationOptions {
   std::optional<TimeMs> until;
   std::optional<std::uint64_t> seed;
   std::optional<KubernetesVersion> kubernetes_version;
+  /// The straightforward reference engine instead of the optimized one (same decisions, slower).
+  bool reference = false;
 };
 
 /// Runs the scenario to its end (or `until`) and checks its expectations. Throws InputError

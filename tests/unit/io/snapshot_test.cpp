@@ -9,6 +9,7 @@
 
 #include "gpusched/error.hpp"
 #include "gpusched/io/scenario_loader.hpp"
+#include "gpusched/io/scenario_writer.hpp"
 #include "gpusched/sim/simulator.hpp"
 #include "support/temp_dir.hpp"
 

@@ -1,0 +1,269 @@
+// gpusched's benchmarks: upstream scheduler_perf workloads, a GPU mix, the openb production
+// trace and a scaling run. Each run is a child process (its own peak RSS); each figure is the
+// median of --runs runs. One JSON line per workload on stdout, e.g.
+//   {"workload":"SchedulingBasic","case":"5000Nodes_10000Pods","nodes":5000,"init_pods":1000,
+//    "pods":10000,"scheduled":10000,"runs":5,"seconds":0.31,"pods_per_second":32000,
+//    "peak_rss_mib":120,"target_pods_per_second":30000,"meets_target":true}
+// Usage: gpusched_bench [--runs N] [--openb DIR] [WORKLOAD...]
+//   WORKLOAD: SchedulingBasic PreemptionBasic Unschedulable SchedulingWithExtendedResource GpuMix
+//   openb Scaling (default: all). Exit status 1 when a target is missed.
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <functional>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpusched/gpusched.hpp"
+#include "gpusched/io/openb.hpp"
+#include "gpusched/report/gpu_allocation.hpp"
+#include "gpusched/report/writers.hpp"
+#include "gpusched/scheduler/scheduler.hpp"
+#include "workloads.hpp"
+
+namespace {
+
+/// What one run measured.
+struct Figures {
+  long scheduled = 0;
+  double seconds = 0;
+  long peak_rss_mib = 0;
+  double gpu_allocation = 0;  // openb only
+  int reference_identical = -1;  // openb only: 1 when --reference gave the same result
+};
+
+long peak_rss_mib() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_maxrss / 1024;  // Linux reports KiB
+}
+
+double timed(const gpusched::Scenario& scenario, gpusched::SimulationResult* out = nullptr,
+             const gpusched::SimulationOptions& options = {}) {
+  const auto start = std::chrono::steady_clock::now();
+  gpusched::SimulationResult result = gpusched::simulate(scenario, options);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (out != nullptr) *out = std::move(result);
+  return seconds;
+}
+
+long scheduled_with_prefix(const gpusched::SimulationResult& result, std::string_view prefix) {
+  return std::count_if(result.pods.begin(), result.pods.end(), [&](const auto& record) {
+    return !record.pod.spec.node_name.empty() && record.pod.metadata.name.starts_with(prefix);
+  });
+}
+
+/// The measured pods' cost: the whole run minus the run of the init phase alone.
+Figures measure(const bench::Workload& w) {
+  Figures f;
+  const double baseline = w.has_baseline ? timed(w.baseline) : 0;
+  gpusched::SimulationResult result;
+  f.seconds = timed(w.scenario, &result) - baseline;
+  f.scheduled = scheduled_with_prefix(result, w.prefix);
+  f.peak_rss_mib = peak_rss_mib();
+  return f;
+}
+
+Figures replay_openb(const std::filesystem::path& dir) {
+  const gpusched::Scenario trace =
+      gpusched::io::import_openb((dir / "openb_node_list_all_node.csv").string(),
+                                 (dir / "openb_pod_list_default.csv").string());
+  Figures f;
+  gpusched::SimulationResult result;
+  f.seconds = timed(trace, &result);
+  f.peak_rss_mib = peak_rss_mib();
+  f.scheduled = scheduled_with_prefix(result, "");
+  f.gpu_allocation = gpusched::report::gpu_allocation_ratio(result);
+  gpusched::SimulationOptions reference;
+  reference.reference = true;
+  gpusched::SimulationResult reference_result;
+  (void)timed(trace, &reference_result, reference);
+  std::ostringstream a, b;
+  gpusched::report::write_json(a, result);
+  gpusched::report::write_json(b, reference_result);
+  f.reference_identical = a.str() == b.str() ? 1 : 0;
+  return f;
+}
+
+/// Runs `run` in a child process and reads its figures back through a pipe.
+Figures in_child(const std::function<Figures()>& run) {
+  int fds[2];
+  if (pipe(fds) != 0) std::exit(2);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    close(fds[0]);
+    const Figures f = run();
+    const std::string line = std::to_string(f.scheduled) + " " + std::to_string(f.seconds) + " " +
+                             std::to_string(f.peak_rss_mib) + " " +
+                             std::to_string(f.gpu_allocation) + " " +
+                             std::to_string(f.reference_identical) + "\n";
+    if (write(fds[1], line.data(), line.size()) != static_cast<ssize_t>(line.size())) _exit(2);
+    _exit(0);
+  }
+  close(fds[1]);
+  std::string text;
+  char buffer[256];
+  for (ssize_t n; (n = read(fds[0], buffer, sizeof buffer)) > 0;) text.append(buffer, n);
+  close(fds[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  Figures f;
+  std::istringstream in(text);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 ||
+      !(in >> f.scheduled >> f.seconds >> f.peak_rss_mib >> f.gpu_allocation >>
+        f.reference_identical)) {
+    std::fprintf(stderr, "gpusched_bench: a run failed\n");
+    std::exit(2);
+  }
+  return f;
+}
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+/// The median figures of `runs` runs (seconds and pods/s are medians, RSS the largest).
+Figures median_of(int runs, const std::function<Figures()>& run, double* pods_per_second) {
+  std::vector<Figures> all;
+  std::vector<double> seconds, rates;
+  for (int i = 0; i < runs; ++i) {
+    all.push_back(in_child(run));
+    seconds.push_back(all.back().seconds);
+    rates.push_back(static_cast<double>(all.back().scheduled) / all.back().seconds);
+  }
+  Figures f = all.front();
+  f.seconds = median(seconds);
+  *pods_per_second = median(rates);
+  for (const Figures& r : all) f.peak_rss_mib = std::max(f.peak_rss_mib, r.peak_rss_mib);
+  return f;
+}
+
+bool all_targets_met = true;
+
+// One upstream-style workload: the median of `runs` and its target.
+void report(int runs, const std::string& workload, const std::string& case_name, int nodes,
+            int init_pods, int pods, double target, const std::function<bench::Workload()>& build) {
+  double rate = 0;
+  const Figures f = median_of(runs, [&] { return measure(build()); }, &rate);
+  std::printf(
+      "{\"workload\":\"%s\",\"case\":\"%s\",\"nodes\":%d,\"init_pods\":%d,\"pods\":%d,"
+      "\"scheduled\":%ld,\"runs\":%d,\"seconds\":%.3f,\"pods_per_second\":%.0f,"
+      "\"peak_rss_mib\":%ld",
+      workload.c_str(), case_name.c_str(), nodes, init_pods, pods, f.scheduled, runs, f.seconds,
+      rate, f.peak_rss_mib);
+  if (target > 0) {
+    const bool met = rate >= target;
+    all_targets_met = all_targets_met && met;
+    std::printf(",\"target_pods_per_second\":%.0f,\"meets_target\":%s", target,
+                met ? "true" : "false");
+  }
+  std::printf("}\n");
+  std::fflush(stdout);
+}
+
+void openb(int runs, const std::filesystem::path& dir) {
+  if (!std::filesystem::exists(dir / "openb_pod_list_default.csv")) {
+    std::printf("{\"workload\":\"openb\",\"skipped\":\"no trace in %s\"}\n", dir.c_str());
+    return;
+  }
+  double rate = 0;
+  const Figures f = median_of(runs, [&] { return replay_openb(dir); }, &rate);
+  constexpr double kTargetSeconds = 1.0;
+  const bool met = f.seconds < kTargetSeconds && f.reference_identical == 1;
+  all_targets_met = all_targets_met && met;
+  std::printf(
+      "{\"workload\":\"openb\",\"case\":\"openb_pod_list_default\",\"scheduled\":%ld,"
+      "\"runs\":%d,\"seconds\":%.3f,\"peak_rss_mib\":%ld,\"gpu_allocation\":%.4f,"
+      "\"reference_identical\":%s,\"target_seconds\":%.0f,\"meets_target\":%s}\n",
+      f.scheduled, runs, f.seconds, f.peak_rss_mib, f.gpu_allocation,
+      f.reference_identical == 1 ? "true" : "false", kTargetSeconds, met ? "true" : "false");
+  std::fflush(stdout);
+}
+
+// The same pod stream over more nodes, then more pods: the cost per pod should follow the
+// nodes the Filter loop examines (numFeasibleNodesToFind), not the cluster or pod count.
+void scaling() {
+  auto line = [](int nodes, int pods) {
+    const Figures f = in_child([&] { return measure(bench::scaling_stream(nodes, pods)); });
+    const auto examined = gpusched::num_feasible_nodes_to_find(0, static_cast<std::size_t>(nodes));
+    const double ns_per_pod = f.seconds * 1e9 / pods;
+    constexpr long kRssLimitMib = 2048;
+    const bool rss_ok = pods < 1'000'000 || f.peak_rss_mib < kRssLimitMib;
+    all_targets_met = all_targets_met && rss_ok && f.scheduled == pods;
+    std::printf(
+        "{\"workload\":\"Scaling\",\"nodes\":%d,\"pods\":%d,\"scheduled\":%ld,\"seconds\":%.3f,"
+        "\"nodes_examined\":%zu,\"us_per_pod\":%.2f,\"ns_per_pod_per_node_examined\":%.2f,"
+        "\"peak_rss_mib\":%ld%s}\n",
+        nodes, pods, f.scheduled, f.seconds, examined, ns_per_pod / 1000,
+        ns_per_pod / static_cast<double>(examined), f.peak_rss_mib,
+        pods >= 1'000'000 ? (rss_ok ? ",\"rss_under_2gib\":true" : ",\"rss_under_2gib\":false")
+                          : "");
+    std::fflush(stdout);
+  };
+  for (int nodes : {1000, 2000, 5000, 10000, 20000}) line(nodes, 10000);
+  for (int pods : {100000, 1000000}) line(10000, pods);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int runs = 5;
+  std::filesystem::path openb_dir = GPUSCHED_OPENB_DIR;
+  std::vector<std::string> selected;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "--runs" && i + 1 < argc) {
+      runs = std::max(1, std::atoi(argv[++i]));
+    } else if (arg == "--openb" && i + 1 < argc) {
+      openb_dir = argv[++i];
+    } else {
+      selected.emplace_back(arg);
+    }
+  }
+  const std::vector<std::string> all = {"SchedulingBasic", "PreemptionBasic",
+                                        "Unschedulable",   "SchedulingWithExtendedResource",
+                                        "GpuMix",          "openb",
+                                        "Scaling"};
+  if (selected.empty()) selected = all;
+  for (const std::string& name : selected) {
+    if (name == "SchedulingBasic") {
+      report(runs, name, "500Nodes", 500, 500, 1000, 0,
+             [] { return bench::scheduling_basic(500, 500, 1000); });
+      report(runs, name, "5000Nodes_10000Pods", 5000, 1000, 10000, 30000,
+             [] { return bench::scheduling_basic(5000, 1000, 10000); });
+      report(runs, name, "5000Nodes_50000Pods", 5000, 5000, 50000, 30000,
+             [] { return bench::scheduling_basic(5000, 5000, 50000); });
+    } else if (name == "PreemptionBasic") {
+      report(runs, name, "1000Nodes", 1000, 4000, 1000, 5000,
+             [] { return bench::preemption_basic(1000, 4000, 1000); });
+    } else if (name == "Unschedulable") {
+      report(runs, name, "5kNodes/20kInit/10kPods", 5000, 20000, 10000, 0,
+             [] { return bench::unschedulable(5000, 20000, 10000); });
+    } else if (name == "SchedulingWithExtendedResource") {
+      report(runs, name, "5000pods_5000nodes", 5000, 0, 5000, 0,
+             [] { return bench::extended_resource(5000, 5000); });
+    } else if (name == "GpuMix") {
+      report(runs, name, "5000Nodes_10000Pods", 5000, 0, 10000, 0,
+             [] { return bench::gpu_mix(5000, 10000); });
+    } else if (name == "openb") {
+      openb(runs, openb_dir);
+    } else if (name == "Scaling") {
+      scaling();
+    } else {
+      std::fprintf(stderr, "gpusched_bench: unknown workload %s\n", name.c_str());
+      return 2;
+    }
+  }
+  return all_targets_met ? 0 : 1;
+}

@@ -1,0 +1,24 @@
+#pragma once
+/// The Alibaba "openb" production GPU trace (clusterdata cluster-trace-gpu-v2023, as packaged
+/// with "Beware of Fragmentation", USENIX ATC'23) as a scenario built in memory: its nodes at 0s,
+/// each pod created at its creation time and running as long as it ran in the trace. The mapping
+/// of each column is in docs/openb.md.
+
+#include <string>
+
+#include "gpusched/sim/scenario.hpp"
+
+namespace gpusched::io {
+
+/// Reads the node list (`sn,cpu_milli,memory_mib,gpu,model`) and the pod list
+/// (`name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,
+/// deletion_time,scheduled_time`, times in seconds). The scenario is named after the pod list's
+/// stem, its source is `pods_csv`, and each object's place (cluster_pointers, Action::pointer)
+/// is `FILE:LINE` of its row. It holds exactly what a scenario file may hold: written with
+/// scenario_json_text, it loads back equal. Throws InputError `FILE:LINE: column C: reason` on
+/// bad input (a missing or misplaced column, a wrong field count, a value that is not a
+/// non-negative integer or is out of range, times out of order, a duplicate name, a name or
+/// label the API server would refuse), and for files over kMaxFileBytes.
+[[nodiscard]] Scenario import_openb(const std::string& nodes_csv, const std::string& pods_csv);
+
+}  // namespace gpusched::io

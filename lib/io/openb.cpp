@@ -1,0 +1,278 @@
+// The Alibaba openb trace as a scenario (docs/openb.md): the node list becomes the cluster at
+// 0s, each pod an apply at its creation second with the run time the trace recorded.
+
+#include "gpusched/io/openb.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <limits>
+#include <map>
+#include <numeric>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "devices/node_devices.hpp"
+#include "gpusched/error.hpp"
+#include "io/api_validation.hpp"
+#include "io/cluster_json.hpp"
+#include "io/csv_table.hpp"
+#include "io/input_text.hpp"
+#include "io/timeline_json.hpp"
+
+namespace gpusched::io {
+namespace {
+
+// GFD's hardware labels, which make a node declare its GPUs (scenario-format.md §3); the
+// well-known hostname label the kubelet sets; where the trace's QoS class goes.
+constexpr std::string_view kProductLabel = "nvidia.com/gpu.product";
+constexpr std::string_view kCountLabel = "nvidia.com/gpu.count";
+constexpr std::string_view kHostnameLabel = "kubernetes.io/hostname";
+constexpr std::string_view kQosLabel = "openb.alibaba.com/qos";
+constexpr std::string_view kRunDuration = "gpusched.io/run-duration";
+constexpr std::int64_t kKubeletMaxPods = 110;  // the kubelet's default --max-pods
+
+const std::vector<std::string_view> kNodeColumns = {"sn", "cpu_milli", "memory_mib", "gpu",
+                                                    "model"};
+enum NodeColumn : std::size_t { kSn, kNodeCpu, kNodeMemory, kGpu, kModel };
+
+const std::vector<std::string_view> kPodColumns = {
+    "name", "cpu_milli", "memory_mib",    "num_gpu",       "gpu_milli",     "gpu_spec",
+    "qos",  "pod_phase", "creation_time", "deletion_time", "scheduled_time"};
+enum PodColumn : std::size_t {
+  kName,
+  kCpu,
+  kMemory,
+  kNumGpu,
+  kGpuMilli,
+  kGpuSpec,
+  kQos,
+  kPhase,
+  kCreation,
+  kDeletion,
+  kScheduled
+};
+
+// Bounds that keep every quantity within int64 milli-units (a MiB is 2^20 bytes of 1000
+// milli-units each) and every time within a Go duration (int64 nanoseconds), since times are
+// written as durations (`at`, the run-duration annotation).
+constexpr std::int64_t kMaxMilli = std::numeric_limits<std::int64_t>::max();
+constexpr std::int64_t kMaxUnits = kMaxMilli / 1000;
+constexpr std::int64_t kMaxMib = kMaxUnits >> 20;
+constexpr std::int64_t kMaxSeconds = kMaxMilli / 1'000'000'000;
+
+std::string place(const CsvTable& table, std::size_t row) {
+  return table.file() + ":" + std::to_string(table.line(row));
+}
+
+Quantity memory_of(std::int64_t mib) {
+  return Quantity::from_units(mib << 20, QuantityFormat::BinarySI);
+}
+
+/// The API server's rules for object names (DNS-1123 subdomains) and label values.
+void check_name(const CsvTable& table, std::size_t row, std::size_t column) {
+  const std::string name(table.field(row, column));
+  for (const std::string& message : dns1123_subdomain_errors(name)) {
+    table.fail(row, column, invalid_value(name, message));
+  }
+}
+void check_label_value(const CsvTable& table, std::size_t row, std::size_t column) {
+  const std::string value(table.field(row, column));
+  for (const std::string& message : label_value_errors(value)) {
+    table.fail(row, column, invalid_value(value, message));
+  }
+}
+
+/// Refuses a name already used on an earlier line of the same table.
+void check_unique(const CsvTable& table, std::size_t row, std::size_t column,
+                  std::map<std::string_view, int>& seen, std::string_view kind) {
+  const std::string_view name = table.field(row, column);
+  const auto [it, inserted] = seen.emplace(name, table.line(row));
+  if (!inserted) {
+    table.fail(row, column,
+               "duplicate " + std::string(kind) + " \"" + std::string(name) + "\": also on line " +
+                   std::to_string(it->second));
+  }
+}
+
+Node read_node(const CsvTable& table, std::size_t row) {
+  check_name(table, row, kSn);
+  check_label_value(table, row, kSn);  // it is also the hostname label
+  Node node;
+  node.metadata.name = std::string(table.field(row, kSn));
+  node.metadata.labels.emplace(kHostnameLabel, node.metadata.name);
+  node.capacity.emplace("cpu", Quantity(table.integer(row, kNodeCpu, kMaxMilli)));
+  node.capacity.emplace("memory", memory_of(table.integer(row, kNodeMemory, kMaxMib)));
+  node.capacity.emplace("pods", Quantity::from_units(kKubeletMaxPods));
+  // The device model's bound on GPUs per node, so that such a node is refused here rather than
+  // when replayed.
+  const std::int64_t gpus = table.integer(row, kGpu, devices::kMaxGpusPerNode);
+  const std::string_view model = table.field(row, kModel);
+  if (gpus > 0) {
+    node.capacity.emplace("nvidia.com/gpu", Quantity::from_units(gpus));
+    // With the model, the labels GPU Feature Discovery sets declare the GPUs as hardware, so
+    // that each pod gets device IDs; without it the node only counts them.
+    if (!model.empty()) {
+      check_label_value(table, row, kModel);
+      node.metadata.labels.emplace(kProductLabel, std::string(model));
+      node.metadata.labels.emplace(kCountLabel, std::to_string(gpus));
+    }
+  }
+  node.allocatable = node.capacity;
+  return node;
+}
+
+/// `A|B` -> required node affinity nvidia.com/gpu.product In [A, B].
+NodeAffinity gpu_spec_affinity(const CsvTable& table, std::size_t row) {
+  std::string_view spec = table.field(row, kGpuSpec);
+  SelectorRequirement requirement{std::string(kProductLabel), SelectorOperator::In, {}};
+  while (true) {
+    const std::size_t bar = spec.find('|');
+    const std::string_view model = spec.substr(0, bar);
+    if (model.empty()) {
+      table.fail(row, kGpuSpec,
+                 "\"" + std::string(table.field(row, kGpuSpec)) +
+                     "\" names an empty model; models are separated by '|'");
+    }
+    requirement.values.emplace_back(model);
+    if (bar == std::string_view::npos) break;
+    spec.remove_prefix(bar + 1);
+  }
+  NodeAffinity affinity;
+  affinity.required = std::vector<NodeSelectorTerm>{NodeSelectorTerm{{std::move(requirement)}, {}}};
+  return affinity;
+}
+
+/// A pod row and when it is created (virtual milliseconds).
+struct TracePod {
+  Pod pod;
+  TimeMs created = 0;
+};
+
+TracePod read_pod(const CsvTable& table, std::size_t row) {
+  check_name(table, row, kName);
+  Pod pod;
+  pod.metadata.name = std::string(table.field(row, kName));
+  pod.metadata.namespace_ = "default";
+  if (const std::string_view qos = table.field(row, kQos); !qos.empty()) {
+    check_label_value(table, row, kQos);
+    pod.metadata.labels.emplace(kQosLabel, std::string(qos));
+  }
+
+  Container container;
+  container.name = "main";
+  container.requests.emplace("cpu", Quantity(table.integer(row, kCpu, kMaxMilli)));
+  container.requests.emplace("memory", memory_of(table.integer(row, kMemory, kMaxMib)));
+  const std::int64_t num_gpu = table.integer(row, kNumGpu, kMaxUnits);
+  const std::int64_t gpu_milli = table.integer(row, kGpuMilli, 1000);
+  if (num_gpu > 1 && gpu_milli < 1000) {
+    table.fail(row, kGpuMilli,
+               std::to_string(gpu_milli) + " is a share of one GPU, but num_gpu is " +
+                   std::to_string(num_gpu));
+  }
+  // gpusched has no GPU-sharing model yet: a share of one GPU (gpu_milli < 1000) takes the
+  // whole GPU, so num_gpu is the count either way. Extended resources need limit == request.
+  if (num_gpu > 0) {
+    container.requests.emplace("nvidia.com/gpu", Quantity::from_units(num_gpu));
+    container.limits.emplace("nvidia.com/gpu", Quantity::from_units(num_gpu));
+  }
+  pod.spec.containers.push_back(std::move(container));
+  if (!table.field(row, kGpuSpec).empty()) {
+    pod.spec.affinity.node_affinity = gpu_spec_affinity(table, row);
+  }
+
+  const std::int64_t created = table.integer(row, kCreation, kMaxSeconds);
+  const std::int64_t deleted = table.integer(row, kDeletion, kMaxSeconds);
+  if (deleted < created) {
+    table.fail(row, kDeletion,
+               std::to_string(deleted) + " is before creation_time " + std::to_string(created));
+  }
+  // A pod the trace never scheduled (empty scheduled_time) lived from its creation to its
+  // deletion; should the replay schedule it, it runs that long.
+  std::int64_t started = created;
+  if (!table.field(row, kScheduled).empty()) {
+    started = table.integer(row, kScheduled, kMaxSeconds);
+    if (started < created) {
+      table.fail(row, kScheduled,
+                 std::to_string(started) + " is before creation_time " + std::to_string(created));
+    }
+    if (deleted < started) {
+      table.fail(row, kDeletion,
+                 std::to_string(deleted) + " is before scheduled_time " + std::to_string(started));
+    }
+  }
+  // The containers exit after the recorded run time; restartPolicy Never lets the pod end
+  // Succeeded instead of restarting them.
+  pod.metadata.annotations.emplace(kRunDuration, format_duration((deleted - started) * 1000));
+  pod.spec.restart_policy = "Never";
+  return {std::move(pod), created * 1000};
+}
+
+}  // namespace
+
+Scenario import_openb(const std::string& nodes_csv, const std::string& pods_csv) {
+  const std::string nodes_text = read_input_file(nodes_csv, nodes_csv);
+  const std::string pods_text = read_input_file(pods_csv, pods_csv);
+  const CsvTable nodes(nodes_csv, nodes_text, kNodeColumns);
+  const CsvTable pods(pods_csv, pods_text, kPodColumns);
+
+  Scenario scenario;
+  scenario.name = std::filesystem::path(pods_csv).stem().string();
+  scenario.source = pods_csv;
+  scenario.description = "Alibaba openb trace: " + std::to_string(nodes.size()) + " nodes from " +
+                         nodes_csv + ", " + std::to_string(pods.size()) + " pods from " + pods_csv;
+  std::map<std::string_view, int> seen;
+  for (std::size_t row = 0; row < nodes.size(); ++row) {
+    check_unique(nodes, row, kSn, seen, "node");
+    scenario.cluster.emplace_back(read_node(nodes, row));
+    scenario.cluster_pointers.push_back(place(nodes, row));
+  }
+
+  std::vector<TracePod> trace;
+  trace.reserve(pods.size());
+  seen.clear();
+  for (std::size_t row = 0; row < pods.size(); ++row) {
+    check_unique(pods, row, kName, seen, "pod");
+    trace.push_back(read_pod(pods, row));
+  }
+  // Pods are created in time order, those of one second together and in file order (some
+  // sampled variants of the trace are not sorted by creation time).
+  std::vector<std::size_t> order(trace.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return trace[a].created < trace[b].created;
+  });
+  for (const std::size_t row : order) {
+    TracePod& pod = trace[row];
+    if (pod.created == 0) {
+      scenario.cluster.emplace_back(std::move(pod.pod));
+      scenario.cluster_pointers.push_back(place(pods, row));
+      continue;
+    }
+    if (scenario.timeline.empty() || scenario.timeline.back().at != pod.created) {
+      Action action;
+      action.at = pod.created;
+      action.verb = Verb::Apply;
+      action.pointer = place(pods, row);
+      scenario.timeline.push_back(std::move(action));
+    }
+    scenario.timeline.back().objects.emplace_back(std::move(pod.pod));
+  }
+  // The loader's limits, so that the scenario written from this one loads back.
+  if (scenario.cluster.size() > kMaxClusterObjects) {
+    throw InputError(
+        pods_csv, "",
+        "the nodes and the pods created at 0 are " + std::to_string(scenario.cluster.size()) +
+            " objects; a scenario's cluster holds at most " + std::to_string(kMaxClusterObjects));
+  }
+  if (scenario.timeline.size() > kMaxTimelineActions) {
+    throw InputError(pods_csv, "",
+                     "pods are created at " + std::to_string(scenario.timeline.size()) +
+                         " distinct times after 0; a scenario's timeline holds at most " +
+                         std::to_string(kMaxTimelineActions) + " actions");
+  }
+  return scenario;
+}
+
+}  // namespace gpusched::io

@@ -1,0 +1,50 @@
+#include "gpusched/io/scenario_writer.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "io/expect_json.hpp"
+#include "io/object_json.hpp"
+#include "io/timeline_json.hpp"
+#include "io/timestamps.hpp"
+
+namespace gpusched::io {
+
+std::string scenario_json_text(const Scenario& scenario) {
+  using ordered = nlohmann::ordered_json;
+  ordered out;
+  out["name"] = scenario.name;
+  if (!scenario.description.empty()) out["description"] = scenario.description;
+  if (scenario.start_time) out["startTime"] = format_rfc3339(*scenario.start_time);
+  // The run's seed and version, so that the scenario replays as the run did; profiles and
+  // plugin arguments are not written (a snapshot is replayed with the default profile).
+  const SchedulerConfig defaults;
+  if (scenario.scheduler.seed != defaults.seed ||
+      scenario.scheduler.kubernetes_version.to_string() !=
+          defaults.kubernetes_version.to_string()) {
+    out["scheduler"] = {{"kubernetesVersion", scenario.scheduler.kubernetes_version.to_string()},
+                        {"seed", scenario.scheduler.seed}};
+  }
+  ordered cluster = ordered::array();
+  for (const Object& object : scenario.cluster) {
+    nlohmann::json json = to_json(object);
+    if (scenario.start_time) write_object_times(object, *scenario.start_time, json);
+    cluster.push_back(ordered::parse(json.dump()));
+  }
+  out["cluster"] = std::move(cluster);
+  // Only the cluster's objects carry wall-clock times: the loader reads none in the timeline,
+  // where the API server stamps each created object anew.
+  if (!scenario.timeline.empty()) {
+    ordered timeline = ordered::array();
+    for (const Action& action : scenario.timeline) timeline.push_back(action_json(action));
+    out["timeline"] = std::move(timeline);
+  }
+  if (scenario.until) out["until"] = format_duration(*scenario.until);
+  ordered expect = ordered::array();
+  for (const Expectation& expectation : scenario.expect) {
+    expect.push_back(ordered::parse(expectation_json(expectation).dump()));
+  }
+  out["expect"] = std::move(expect);
+  return out.dump(2) + "\n";
+}
+
+}  // namespace gpusched::io
