@@ -6,7 +6,8 @@
 //    "peak_rss_mib":120,"target_pods_per_second":30000,"meets_target":true}
 // Usage: gpusched_bench [--runs N] [--openb DIR] [WORKLOAD...]
 //   WORKLOAD: SchedulingBasic PreemptionBasic Unschedulable SchedulingWithExtendedResource GpuMix
-//   openb Scaling (default: all). Exit status 1 when a target is missed.
+//   openb Scaling (default: all), or Scaling:NODESxPODS for one line of the scaling run.
+//   Exit status 1 when a target is missed.
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -36,7 +37,7 @@ struct Figures {
   long scheduled = 0;
   double seconds = 0;
   long peak_rss_mib = 0;
-  double gpu_allocation = 0;  // openb only
+  double gpu_allocation = 0;     // openb only
   int reference_identical = -1;  // openb only: 1 when --reference gave the same result
 };
 
@@ -155,7 +156,8 @@ bool all_targets_met = true;
 void report(int runs, const std::string& workload, const std::string& case_name, int nodes,
             int init_pods, int pods, double target, const std::function<bench::Workload()>& build) {
   double rate = 0;
-  const Figures f = median_of(runs, [&] { return measure(build()); }, &rate);
+  const Figures f = median_of(
+      runs, [&] { return measure(build()); }, &rate);
   std::printf(
       "{\"workload\":\"%s\",\"case\":\"%s\",\"nodes\":%d,\"init_pods\":%d,\"pods\":%d,"
       "\"scheduled\":%ld,\"runs\":%d,\"seconds\":%.3f,\"pods_per_second\":%.0f,"
@@ -178,7 +180,8 @@ void openb(int runs, const std::filesystem::path& dir) {
     return;
   }
   double rate = 0;
-  const Figures f = median_of(runs, [&] { return replay_openb(dir); }, &rate);
+  const Figures f = median_of(
+      runs, [&] { return replay_openb(dir); }, &rate);
   constexpr double kTargetSeconds = 1.0;
   const bool met = f.seconds < kTargetSeconds && f.reference_identical == 1;
   all_targets_met = all_targets_met && met;
@@ -193,8 +196,8 @@ void openb(int runs, const std::filesystem::path& dir) {
 
 // The same pod stream over more nodes, then more pods: the cost per pod should follow the
 // nodes the Filter loop examines (numFeasibleNodesToFind), not the cluster or pod count.
-void scaling() {
-  auto line = [](int nodes, int pods) {
+void scaling_line(int nodes, int pods) {
+  {
     const Figures f = in_child([&] { return measure(bench::scaling_stream(nodes, pods)); });
     const auto examined = gpusched::num_feasible_nodes_to_find(0, static_cast<std::size_t>(nodes));
     const double ns_per_pod = f.seconds * 1e9 / pods;
@@ -210,9 +213,12 @@ void scaling() {
         pods >= 1'000'000 ? (rss_ok ? ",\"rss_under_2gib\":true" : ",\"rss_under_2gib\":false")
                           : "");
     std::fflush(stdout);
-  };
-  for (int nodes : {1000, 2000, 5000, 10000, 20000}) line(nodes, 10000);
-  for (int pods : {100000, 1000000}) line(10000, pods);
+  }
+}
+
+void scaling() {
+  for (int nodes : {1000, 2000, 5000, 10000, 20000}) scaling_line(nodes, 10000);
+  for (int pods : {100000, 1000000}) scaling_line(10000, pods);
 }
 
 }  // namespace
@@ -231,10 +237,9 @@ int main(int argc, char** argv) {
       selected.emplace_back(arg);
     }
   }
-  const std::vector<std::string> all = {"SchedulingBasic", "PreemptionBasic",
-                                        "Unschedulable",   "SchedulingWithExtendedResource",
-                                        "GpuMix",          "openb",
-                                        "Scaling"};
+  const std::vector<std::string> all = {
+      "SchedulingBasic", "PreemptionBasic", "Unschedulable", "SchedulingWithExtendedResource",
+      "GpuMix",          "openb",           "Scaling"};
   if (selected.empty()) selected = all;
   for (const std::string& name : selected) {
     if (name == "SchedulingBasic") {
@@ -260,6 +265,10 @@ int main(int argc, char** argv) {
       openb(runs, openb_dir);
     } else if (name == "Scaling") {
       scaling();
+    } else if (int nodes = 0, pods = 0;
+               std::sscanf(name.c_str(), "Scaling:%dx%d", &nodes, &pods) == 2 && nodes > 0 &&
+               pods > 0) {
+      scaling_line(nodes, pods);
     } else {
       std::fprintf(stderr, "gpusched_bench: unknown workload %s\n", name.c_str());
       return 2;

@@ -89,7 +89,8 @@ Workload with_measured(gpusched::Scenario init, std::vector<gpusched::Action> me
 Workload scheduling_basic(int nodes, int init_pods, int measure_pods) {
   gpusched::Scenario s = scenario("SchedulingBasic");
   for (int i = 0; i < nodes; ++i) s.cluster.emplace_back(node_default(i));
-  for (int i = 0; i < init_pods; ++i) s.cluster.emplace_back(pod_default("init-" + std::to_string(i)));
+  for (int i = 0; i < init_pods; ++i)
+    s.cluster.emplace_back(pod_default("init-" + std::to_string(i)));
   gpusched::Action measured = apply_at(kMeasureAt, 0);
   for (int i = 0; i < measure_pods; ++i)
     measured.objects.emplace_back(pod_default("pod-" + std::to_string(i)));
@@ -124,7 +125,8 @@ Workload unschedulable(int nodes, int init_pods, int measure_pods) {
   gpusched::Scenario s = scenario("Unschedulable");
   s.cluster.emplace_back(priority_class("high", 10));
   for (int i = 0; i < nodes; ++i) s.cluster.emplace_back(node_default(i));
-  for (int i = 0; i < init_pods; ++i) s.cluster.emplace_back(pod_default("init-" + std::to_string(i)));
+  for (int i = 0; i < init_pods; ++i)
+    s.cluster.emplace_back(pod_default("init-" + std::to_string(i)));
   // churn every 200 ms; upstream's threshold of 600 pods/s is 120 measured pods per interval.
   constexpr gpusched::TimeMs kInterval = 200;
   constexpr int kPodsPerInterval = 120;

@@ -251,24 +251,18 @@ void ClusterState::nominate(PodInfo& info, const std::string& node_name) {
   ++generation_;
 }
 
-const std::vector<PodInfo*>& ClusterState::nominated_pods(StrId node_name) const {
-  static const std::vector<PodInfo*> kNone;
-  auto it = nominated_.find(node_name);
-  return it == nominated_.end() ? kNone : it->second;
-}
-
 void ClusterState::index_nomination(PodInfo& pod) {
   if (pod.pod.status.nominated_node_name.empty() || !pod.pod.spec.node_name.empty()) return;
-  auto& list = nominated_[pool_.intern(pod.pod.status.nominated_node_name)];
+  const StrId node_name = pool_.intern(pod.pod.status.nominated_node_name);
+  if (node_name >= nominated_.size()) nominated_.resize(node_name + 1);
+  auto& list = nominated_[node_name];
   if (std::find(list.begin(), list.end(), &pod) == list.end()) list.push_back(&pod);
 }
 
 void ClusterState::unindex_nomination(const PodInfo& pod) {
   if (pod.pod.status.nominated_node_name.empty()) return;
-  auto it = nominated_.find(pool_.find(pod.pod.status.nominated_node_name));
-  if (it == nominated_.end()) return;
-  std::erase(it->second, &pod);
-  if (it->second.empty()) nominated_.erase(it);
+  const StrId node_name = pool_.find(pod.pod.status.nominated_node_name);
+  if (node_name < nominated_.size()) std::erase(nominated_[node_name], &pod);
 }
 
 PodInfo* ClusterState::find_pod(std::string_view namespace_, std::string_view name) noexcept {

@@ -33,20 +33,40 @@ void NodeInfo::remove_pod(const PodInfo& pod) {
   }
 }
 
-ScopedNodeEdit::ScopedNodeEdit(const NodeInfo& node)
-    : node_(const_cast<NodeInfo&>(node)),
-      pods_(node.pods),
+ScopedNodeEdit::ScopedNodeEdit(const NodeInfo& node, NodeEditStorage& storage)
+    : saved_(storage),
+      node_(const_cast<NodeInfo&>(node)),
+      num_pods_(node.pods.size()),
+      num_ports_(node.used_ports.size()),
       requested_(node.requested),
       nonzero_cpu_(node.nonzero_cpu),
-      nonzero_memory_(node.nonzero_memory),
-      used_ports_(node.used_ports) {}
+      nonzero_memory_(node.nonzero_memory) {}
+
+void ScopedNodeEdit::remove_pod(const PodInfo& pod) {
+  if (!saved_lists_) {
+    // Only the pods and ports of the node as it was are kept: those added since are dropped.
+    const auto& pods = node_.pods;
+    const auto& ports = node_.used_ports;
+    saved_.pods.assign(pods.begin(), pods.begin() + static_cast<std::ptrdiff_t>(num_pods_));
+    saved_.used_ports.assign(ports.begin(),
+                             ports.begin() + static_cast<std::ptrdiff_t>(num_ports_));
+    saved_lists_ = true;
+  }
+  node_.remove_pod(pod);
+}
 
 ScopedNodeEdit::~ScopedNodeEdit() {
-  node_.pods = std::move(pods_);
+  if (saved_lists_) {
+    // Copied back rather than moved: the storage stays with its owner for the next edit.
+    node_.pods.assign(saved_.pods.begin(), saved_.pods.end());
+    node_.used_ports.assign(saved_.used_ports.begin(), saved_.used_ports.end());
+  } else {
+    node_.pods.resize(num_pods_);
+    node_.used_ports.resize(num_ports_);
+  }
   node_.requested = std::move(requested_);
   node_.nonzero_cpu = nonzero_cpu_;
   node_.nonzero_memory = nonzero_memory_;
-  node_.used_ports = std::move(used_ports_);
   // The restored state gets a new version: results computed for the edited one must not match.
   ++node_.version;
 }

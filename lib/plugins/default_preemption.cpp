@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <limits>
+#include <span>
 #include <unordered_map>
+#include <vector>
 
 #include "gpusched/framework/cluster_state.hpp"
 #include "gpusched/framework/rng.hpp"
@@ -36,6 +38,11 @@ bool terminating_by_preemption(const PodInfo* pod) {
 // goes below zero would violate it.
 void split_by_pdb(const std::vector<PodInfo*>& pods, const std::vector<BudgetInfo>& budgets,
                   std::vector<PodInfo*>& violating, std::vector<PodInfo*>& non_violating) {
+  if (budgets.empty()) {
+    // Nothing to violate: no need to read the pods' labels.
+    non_violating.assign(pods.begin(), pods.end());
+    return;
+  }
   std::vector<std::int32_t> allowed;
   for (const BudgetInfo& b : budgets) allowed.push_back(b.disruptions_allowed);
   for (PodInfo* pod : pods) {
@@ -87,9 +94,8 @@ std::string DefaultPreemption::eligibility(const PodInfo& pod, const Diagnosis& 
 Code DefaultPreemption::select_victims(const CycleState& state, const PodInfo& pod,
                                        const NodeInfo& node, Candidate& candidate,
                                        NodeStatus& status) const {
-  CycleState state_copy = state;
-  Framework& fwk = *handle_.framework;
-  std::vector<PodInfo*> potential;
+  std::vector<PodInfo*>& potential = potential_;
+  potential.clear();
   for (PodInfo* p : node.pods) {
     if (p->priority < pod.priority) potential.push_back(p);
   }
@@ -99,41 +105,48 @@ Code DefaultPreemption::select_victims(const CycleState& state, const PodInfo& p
     status.reasons.assign(1, no_victims_);
     return status.code;
   }
-  // The dry-run edits the node in place and restores it on return.
-  ScopedNodeEdit edit(node);
-  NodeInfo& trial = edit.node();
+  Framework& fwk = *handle_.framework;
+  // SelectVictimsOnNode works on NodeInfo.Snapshot() and CycleState.Clone(): here the node is
+  // edited in place and restored on return, and the state is copied on write.
+  CycleState& state_copy = state_copy_;
+  state_copy = state;
+  struct ClearOnReturn {
+    CycleState& state;
+    ~ClearOnReturn() { state.clear_data(); }  // lets go of what it shares with `state`
+  } clear_on_return{state_copy};
+  ScopedNodeEdit edit(node, edit_storage_);
   auto remove = [&](PodInfo* p) {
-    trial.remove_pod(*p);
-    for (const PreFilterPlugin* pf : fwk.pre_filter_plugins())
-      pf->remove_pod(state_copy, pod, *p, trial);
+    edit.remove_pod(*p);
+    fwk.run_pre_filter_extension_remove_pod(state_copy, pod, *p, edit.node());
   };
   auto add = [&](PodInfo* p) {
-    trial.add_pod(*p);
-    for (const PreFilterPlugin* pf : fwk.pre_filter_plugins())
-      pf->add_pod(state_copy, pod, *p, trial);
+    edit.add_pod(*p);
+    fwk.run_pre_filter_extension_add_pod(state_copy, pod, *p, edit.node());
   };
   for (PodInfo* p : potential) remove(p);
-  if (fwk.run_filter_with_nominated(state_copy, pod, trial, status) != Code::Success)
+  if (fwk.run_filter_with_nominated(state_copy, pod, edit.node(), status) != Code::Success)
     return status.code;
   // Reprieve as many as possible: first the pods whose eviction would violate a budget, then the
   // others, the most important first in each group.
   std::sort(potential.begin(), potential.end(), more_important);
-  std::vector<PodInfo*> violating, non_violating;
-  split_by_pdb(potential, handle_.cluster.budgets(), violating, non_violating);
-  NodeStatus scratch;
+  violating_.clear();
+  non_violating_.clear();
+  split_by_pdb(potential, handle_.cluster.budgets(), violating_, non_violating_);
+  candidate.victims.reserve(potential.size());
+  // The statuses of the reprieve filters are not reported: `status` serves as their scratch.
   auto reprieve = [&](PodInfo* p) {
     add(p);
-    if (fwk.run_filter_with_nominated(state_copy, pod, trial, scratch) == Code::Success)
+    if (fwk.run_filter_with_nominated(state_copy, pod, edit.node(), status) == Code::Success)
       return true;
     remove(p);
     candidate.victims.push_back(p);
     return false;
   };
-  for (PodInfo* p : violating) {
+  for (PodInfo* p : violating_) {
     if (!reprieve(p)) ++candidate.pdb_violations;
   }
-  for (PodInfo* p : non_violating) reprieve(p);
-  if (!violating.empty() && !non_violating.empty()) {
+  for (PodInfo* p : non_violating_) reprieve(p);
+  if (!violating_.empty() && !non_violating_.empty()) {
     std::sort(candidate.victims.begin(), candidate.victims.end(), more_important);
   }
   candidate.node = &node;
@@ -175,10 +188,12 @@ const DefaultPreemption::Candidate& DefaultPreemption::pick_one(
         return earliest;
       },
   };
-  std::vector<const Candidate*> remaining;
+  std::vector<const Candidate*> remaining, best;
+  remaining.reserve(candidates.size());
+  best.reserve(candidates.size());
   for (const Candidate& c : candidates) remaining.push_back(&c);
   for (const Score& score : criteria) {
-    std::vector<const Candidate*> best;
+    best.clear();
     std::int64_t max_score = std::numeric_limits<std::int64_t>::min();
     for (const Candidate* c : remaining) {
       const std::int64_t s = score(*c);
@@ -189,7 +204,7 @@ const DefaultPreemption::Candidate& DefaultPreemption::pick_one(
       if (s == max_score) best.push_back(c);
     }
     if (best.size() == 1) return *best.front();
-    remaining = std::move(best);
+    std::swap(remaining, best);
   }
   // Upstream takes the first of a Go map's keys: effectively random. Seeded here.
   return *remaining[static_cast<std::size_t>(
@@ -214,10 +229,31 @@ std::vector<DefaultPreemption::Candidate> DefaultPreemption::dry_run(
   // newCandidateList(numCandidates): a list silently drops what goes past its capacity.
   const auto capacity = static_cast<std::size_t>(std::max<std::int64_t>(num_candidates, 0));
   const auto n = static_cast<std::int64_t>(potential.size());
+  non_violating.reserve(std::min(capacity, potential.size()));
+  statuses.expected_failures = potential.size();
+  NodeStatus status;  // reused: the Diagnosis keeps a copy of what it records
   for (std::int64_t i = 0; i < n; ++i) {
-    const NodeInfo& node = *potential[static_cast<std::size_t>((offset + i) % n)];
+    const auto at = static_cast<std::size_t>((offset + i) % n);
+    const NodeInfo& node = *potential[at];
+    // The nodes' pods lie scattered in memory and each search would wait for them in turn: start
+    // loading what the next searches read. Each step reads only what an earlier one fetched: a
+    // node's pod list, then the list's storage, then the pods, then their requests. (Inline: GCC
+    // deletes calls to a function that only prefetches, taking it for a pure one.)
+    auto ahead = [&](std::size_t steps) -> const NodeInfo& {
+      const std::size_t next = at + steps;
+      return *potential[next < potential.size() ? next : next % potential.size()];
+    };
+    __builtin_prefetch(&ahead(4).pods);
+    __builtin_prefetch(&ahead(4).requested);
+    __builtin_prefetch(ahead(3).pods.data());
+    for (const PodInfo* p : ahead(2).pods) {
+      __builtin_prefetch(&p->priority);
+      __builtin_prefetch(&p->nonzero_memory);
+      __builtin_prefetch(&p->host_ports);
+      __builtin_prefetch(&p->pod.status.start_ms);
+    }
+    for (const PodInfo* p : ahead(1).pods) __builtin_prefetch(p->requests.data());
     Candidate candidate;
-    NodeStatus status;
     const Code code = select_victims(state, pod, node, candidate, status);
     if (code == Code::Success && !candidate.victims.empty()) {
       std::vector<Candidate>& list = candidate.pdb_violations == 0 ? non_violating : violating;
@@ -240,7 +276,7 @@ std::vector<DefaultPreemption::Candidate> DefaultPreemption::dry_run(
         message += (message.empty() ? "" : ", ") + handle_.cluster.pool().str(r);
       errors.push_back(std::move(message));
     }
-    statuses.add(node, std::move(status));
+    statuses.add(node, status);
   }
   non_violating.insert(non_violating.end(), std::make_move_iterator(violating.begin()),
                        std::make_move_iterator(violating.end()));
@@ -308,7 +344,9 @@ PostFilterResult DefaultPreemption::post_filter(CycleState& state, const PodInfo
   const std::string node_name = best.node->node.metadata.name;
   handle_.preemption.preempt(pod, *best.node, best.victims);
   // prepareCandidate: lower-priority pods nominated to the node may no longer fit there.
-  const std::vector<PodInfo*> nominated = handle_.cluster.nominated_pods(best.node->name);
+  // A copy: nominate() edits the list.
+  const std::span<PodInfo* const> listed = handle_.cluster.nominated_pods(best.node->name);
+  const std::vector<PodInfo*> nominated(listed.begin(), listed.end());
   for (PodInfo* other : nominated) {
     if (other != &pod && other->priority < pod.priority) handle_.cluster.nominate(*other, "");
   }

@@ -31,7 +31,8 @@ class DefaultPreemption final : public PostFilterPlugin {
   };
   /// PodEligibleToPreemptOthers: "" when eligible, else the reason.
   [[nodiscard]] std::string eligibility(const PodInfo& pod, const Diagnosis& diagnosis) const;
-  /// SelectVictimsOnNode: Success with the victims, or the node's failing status.
+  /// SelectVictimsOnNode: Success with the victims, or the node's failing status (on Success,
+  /// `status` holds whatever the last dry-run filter left).
   [[nodiscard]] Code select_victims(const CycleState& state, const PodInfo& pod,
                                     const NodeInfo& node, Candidate& candidate,
                                     NodeStatus& status) const;
@@ -56,6 +57,12 @@ class DefaultPreemption final : public PostFilterPlugin {
   DefaultPreemptionArgs args_;
   StrId no_victims_;
   StrId not_helpful_;
+  // select_victims' working state, kept to reuse its storage across the nodes of a dry-run.
+  mutable std::vector<PodInfo*> potential_;
+  mutable std::vector<PodInfo*> violating_;
+  mutable std::vector<PodInfo*> non_violating_;
+  mutable CycleState state_copy_;
+  mutable NodeEditStorage edit_storage_;
 };
 
 }  // namespace gpusched::plugins

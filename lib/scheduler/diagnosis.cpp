@@ -1,13 +1,14 @@
 #include "gpusched/scheduler/diagnosis.hpp"
 
 #include <algorithm>
-#include <map>
+#include <utility>
 
 namespace gpusched {
 
 void Diagnosis::clear() {
   failed_nodes.clear();
   failed_statuses.clear();
+  failed_reasons.clear();
   absent.reset();
   pre_filter_msg.clear();
   post_filter_msg.clear();
@@ -15,32 +16,56 @@ void Diagnosis::clear() {
   pending_plugins.clear();
 }
 
-void Diagnosis::add(const NodeInfo& node, NodeStatus status) {
+void Diagnosis::add(const NodeInfo& node, const NodeStatus& status) {
   // Diagnosis.AddPluginStatus: rejections name their plugin for the queueing hints.
-  if (status.code == Code::Pending) {
-    pending_plugins.emplace(status.plugin);
-  } else if (is_rejected(status.code)) {
-    unschedulable_plugins.emplace(status.plugin);
+  auto plugins_for = [&](Code code) -> std::set<std::string, std::less<>>* {
+    if (code == Code::Pending) return &pending_plugins;
+    return is_rejected(code) ? &unschedulable_plugins : nullptr;
+  };
+  std::set<std::string, std::less<>>* plugins = plugins_for(status.code);
+  // Consecutive nodes mostly fail in the same plugin (the same name object): then it is recorded.
+  const bool recorded = !failed_statuses.empty() &&
+                        plugins_for(failed_statuses.back().code) == plugins &&
+                        failed_statuses.back().plugin.data() == status.plugin.data() &&
+                        failed_statuses.back().plugin.size() == status.plugin.size();
+  if (plugins != nullptr && !recorded && !plugins->contains(status.plugin))
+    plugins->emplace(status.plugin);
+  if (failed_nodes.empty()) {
+    failed_nodes.reserve(expected_failures);
+    failed_statuses.reserve(expected_failures);
+    failed_reasons.reserve(expected_failures);
   }
   failed_nodes.push_back(&node);
-  failed_statuses.push_back(std::move(status));
+  failed_statuses.push_back(FailedStatus{status.code, status.plugin,
+                                         static_cast<std::uint32_t>(failed_reasons.size()),
+                                         static_cast<std::uint32_t>(status.reasons.size())});
+  for (StrId r : status.reasons) failed_reasons.push_back(r);
 }
 
-// pkg/scheduler/framework/types.go FitError.Error().
+// pkg/scheduler/framework/types.go FitError.Error(). Reasons are counted by interned id (one id
+// per distinct string) and become strings once per distinct reason.
 std::string reasons_histogram(std::size_t num_all_nodes, const Diagnosis& diagnosis,
                               const StringPool& pool) {
-  std::map<std::string, std::size_t> counts;
-  for (const NodeStatus& s : diagnosis.failed_statuses) {
-    for (StrId r : s.reasons) ++counts[pool.str(r)];
+  // Runs of one reason first (nodes mostly fail alike), then the runs sorted by id and merged.
+  std::vector<std::pair<StrId, std::size_t>> counts;
+  for (StrId id : diagnosis.failed_reasons) {
+    if (counts.empty() || counts.back().first != id) counts.emplace_back(id, 0);
+    ++counts.back().second;
   }
   if (diagnosis.absent && diagnosis.failed_statuses.size() < num_all_nodes) {
-    for (StrId r : diagnosis.absent->reasons) {
-      counts[pool.str(r)] += num_all_nodes - diagnosis.failed_statuses.size();
-    }
+    for (StrId r : diagnosis.absent->reasons)
+      counts.emplace_back(r, num_all_nodes - diagnosis.failed_statuses.size());
+  }
+  std::sort(counts.begin(), counts.end());
+  std::vector<std::pair<StrId, std::size_t>> merged;
+  for (const auto& [id, count] : counts) {
+    if (merged.empty() || merged.back().first != id) merged.emplace_back(id, 0);
+    merged.back().second += count;
   }
   std::vector<std::string> parts;
-  parts.reserve(counts.size());
-  for (const auto& [reason, count] : counts) parts.push_back(std::to_string(count) + " " + reason);
+  parts.reserve(merged.size());
+  for (const auto& [reason, count] : merged)
+    parts.push_back(std::to_string(count) + " " + pool.str(reason));
   // sort.Strings on "<count> <reason>": byte-wise, so "10 x" sorts before "2 y".
   std::sort(parts.begin(), parts.end());
   std::string out;

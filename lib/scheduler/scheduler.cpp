@@ -126,6 +126,7 @@ std::size_t Scheduler::run(TimeMs now) {
   while (queue_->has_ready()) {
     schedule_one(now);
     ++cycles;
+    hooks_.cycle_done();
   }
   return cycles;
 }
@@ -251,8 +252,11 @@ void Scheduler::schedule_one(TimeMs now) {
       }
     }
     if (feasible.empty()) {
+      diagnosis.expected_failures = n;
       for (std::size_t i = 0; i < n && feasible.size() < to_find; ++i) {
-        const NodeInfo* node = (*nodes)[(next_start_node_index_ + i) % n];
+        const std::size_t at = (next_start_node_index_ + i) % n;
+        const NodeInfo* node = (*nodes)[at];
+        fwk.prefetch_filter_inputs(*nodes, at);
         ++processed;
         if (fwk.run_filter_with_nominated(state, pod, *node, status) == Code::Success) {
           feasible.push_back(node);

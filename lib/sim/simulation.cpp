@@ -1,6 +1,8 @@
 #include "sim/simulation.hpp"
 
 #include <algorithm>
+#include <functional>
+#include <string_view>
 
 #include "gpusched/error.hpp"
 #include "gpusched/model/pod_requests.hpp"
@@ -60,6 +62,7 @@ Simulation::Simulation(const Scenario& scenario, const SimulationOptions& option
     : scenario_(scenario),
       config_(effective_config(scenario, options)),
       until_(options.until ? options.until : scenario.until),
+      on_progress_(options.progress),
       rng_(config_.seed),
       scheduler_(config_, cluster_, rng_, *this) {}
 
@@ -83,14 +86,18 @@ void Simulation::schedule(TimeMs time, Kind kind, std::size_t index, std::string
 void Simulation::object_event(const std::string& object, std::string_view type,
                               std::string_view reason, std::string message) {
   // The API server's event correlator counts repeats of one event instead of storing them again.
-  auto key = std::make_tuple(object, std::string(type), std::string(reason), message);
-  if (auto it = event_index_.find(key); it != event_index_.end()) {
+  std::size_t hash = 0;
+  for (std::string_view part : {std::string_view(object), type, reason, std::string_view(message)})
+    hash = hash * 31 + std::hash<std::string_view>{}(part);
+  for (auto [it, end] = event_index_.equal_range(hash); it != end; ++it) {
     EventRecord& e = events_[it->second];
-    ++e.count;
-    e.last_time = now_;
-    return;
+    if (e.object == object && e.type == type && e.reason == reason && e.message == message) {
+      ++e.count;
+      e.last_time = now_;
+      return;
+    }
   }
-  event_index_.emplace(std::move(key), events_.size());
+  event_index_.emplace(hash, events_.size());
   events_.push_back(EventRecord{now_, now_, 1, std::string(type), std::string(reason), object,
                                 std::move(message)});
 }
@@ -361,7 +368,16 @@ void Simulation::start_running(PodInfo& pod) {
   schedule(now_ + *duration, Kind::PodFinished, 0, key_of(pod.pod.metadata), pod.pod.metadata.uid);
 }
 
+void Simulation::cycle_done() {
+  constexpr std::uint64_t kCyclesPerReport = 4096;
+  if (++progress_.cycles % kCyclesPerReport != 0 || !on_progress_) return;
+  progress_.now = now_;
+  progress_.pods = cluster_.pods().size();
+  on_progress_(progress_);
+}
+
 void Simulation::bound(PodInfo& pod) {
+  ++progress_.bound;
   if (admit_on_node(pod)) start_running(pod);
 }
 
@@ -652,6 +668,11 @@ SimulationResult Simulation::run() {
     }
     if (!next) break;
     if (until_ && *next > *until_) break;
+    if (on_progress_ && *next != now_) {
+      progress_.now = *next;
+      progress_.pods = cluster_.pods().size();
+      on_progress_(progress_);
+    }
     now_ = *next;
     while (!pending_.empty() && pending_.begin()->time == now_ &&
            pending_.begin()->kind != Kind::Expect) {
@@ -708,7 +729,7 @@ SimulationResult Simulation::run() {
   for (std::size_t i = 0; i < scenario_.expect.size(); ++i) {
     if (!expectation_results_[i]) expectation_results_[i] = check(i);
   }
-  return result();
+  return take_result();
 }
 
 }  // namespace gpusched::sim

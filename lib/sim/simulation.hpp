@@ -6,7 +6,7 @@
 #include <optional>
 #include <set>
 #include <string>
-#include <tuple>
+#include <unordered_map>
 #include <vector>
 
 #include "devices/device_manager.hpp"
@@ -30,6 +30,7 @@ class Simulation final : public SchedulerHooks {
   void record_event(const PodInfo& pod, std::string_view type, std::string_view reason,
                     std::string message) override;
   void bound(PodInfo& pod) override;
+  void cycle_done() override;
   void preempt(const PodInfo& preemptor, const NodeInfo& node,
                const std::vector<PodInfo*>& victims) override;
 
@@ -150,7 +151,8 @@ class Simulation final : public SchedulerHooks {
 
   // Expectations and the result
   [[nodiscard]] ExpectationResult check(std::size_t index) const;
-  [[nodiscard]] SimulationResult result() const;
+  /// The result, once the run is over: it takes the pod objects instead of copying them.
+  [[nodiscard]] SimulationResult take_result();
   [[nodiscard]] std::string new_uid();
   /// Gives an applied object its identity: the existing object's uid and creation time when it
   /// replaces one, new ones otherwise.
@@ -159,6 +161,8 @@ class Simulation final : public SchedulerHooks {
   const Scenario& scenario_;
   SchedulerConfig config_;
   std::optional<TimeMs> until_;
+  std::function<void(const Progress&)> on_progress_;
+  Progress progress_;
   Rng rng_;
   ClusterState cluster_;
   Scheduler scheduler_;
@@ -185,8 +189,9 @@ class Simulation final : public SchedulerHooks {
   std::set<std::string> known_pods_;                    // every "ns/name" that ever existed
   std::vector<EventRecord> events_;
   std::vector<PreemptionRecord> preemptions_;
-  std::map<std::tuple<std::string, std::string, std::string, std::string>, std::size_t>
-      event_index_;
+  // events_ by a hash of (object, type, reason, message): candidates are compared field by
+  // field, so the strings are stored once, in events_.
+  std::unordered_multimap<std::size_t, std::size_t> event_index_;
   std::vector<std::optional<ExpectationResult>> expectation_results_;
 };
 

@@ -6,6 +6,7 @@
 
 #include "gpusched/commands.hpp"
 #include "gpusched/io/scenario_loader.hpp"
+#include "gpusched/progress.hpp"
 #include "gpusched/report/writers.hpp"
 #include "gpusched/run_options.hpp"
 #include "gpusched/sim/simulator.hpp"
@@ -24,7 +25,7 @@ struct ReplayOptions {
 int replay(const ReplayOptions& options, std::ostream& out, std::ostream& err) {
   const Scenario scenario = io::load_scenario(options.file);
   if (options.strict) print_warnings(scenario, err);
-  const SimulationResult result = simulate(scenario, simulation_options(options.run));
+  const SimulationResult result = simulate_with_progress(scenario, simulation_options(options.run));
   // Render completely before printing: a failure while writing must leave `out` untouched.
   std::ostringstream text;
   if (options.output == "json") {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "gpusched/commands.hpp"
+#include "gpusched/progress.hpp"
 #include "gpusched/report/whatif.hpp"
 #include "gpusched/run_options.hpp"
 #include "gpusched/sim/simulator.hpp"
@@ -23,7 +24,8 @@ struct WhatIfOptions {
 
 int what_if(const WhatIfOptions& options, std::ostream& out, std::ostream& err) {
   const io::Snapshot snapshot = load_snapshot(options.cluster, options.snapshot, err);
-  const SimulationResult result = simulate(snapshot.scenario, simulation_options(options.run));
+  const SimulationResult result =
+      simulate_with_progress(snapshot.scenario, simulation_options(options.run));
   // The snapshot's pods that were waiting for a node: the additions may take it, or preempt.
   std::set<std::string> waiting;
   for (std::size_t i = 0; i < snapshot.snapshot_objects; ++i) {

@@ -4,11 +4,14 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
+#include "gpusched/framework/cycle_state.hpp"
 #include "gpusched/framework/plugin.hpp"
 #include "gpusched/scheduler/config.hpp"
 
@@ -73,11 +76,23 @@ class Framework {
   [[nodiscard]] Code run_filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
                                 NodeStatus& status) const;
 
+  /// For a Filter loop at `nodes[at]`, going on round the list: starts loading what
+  /// run_filter_with_nominated will read for the next nodes. Nodes lie scattered in memory and
+  /// their nominated pods further on, so the loop would otherwise wait for each in turn.
+  void prefetch_filter_inputs(std::span<NodeInfo* const> nodes, std::size_t at) const;
+
   /// RunFilterPluginsWithNominatedPods: when pods of equal or higher priority are nominated to
   /// the node, the filters run first with them added (the pod must not take room freed for
   /// them), then, if that passes, without them.
   [[nodiscard]] Code run_filter_with_nominated(const CycleState& state, const PodInfo& pod,
                                                const NodeInfo& node, NodeStatus& status) const;
+
+  /// RunPreFilterExtensionAddPod / RemovePod: `added` / `removed` joins or leaves `node` in a
+  /// dry-run; each PreFilter plugin whose Filter is not skipped updates its data in `state`.
+  void run_pre_filter_extension_add_pod(CycleState& state, const PodInfo& pod, const PodInfo& added,
+                                        const NodeInfo& node) const;
+  void run_pre_filter_extension_remove_pod(CycleState& state, const PodInfo& pod,
+                                           const PodInfo& removed, const NodeInfo& node) const;
 
   /// RunPostFilterPlugins: Success from the first plugin that succeeds; an
   /// UnschedulableAndUnresolvable or Error status stops; Unschedulable messages are collected.
@@ -103,11 +118,6 @@ class Framework {
     return registrations_;
   }
 
-  /// The PreFilter plugins, whose AddPod / RemovePod extensions dry-runs call.
-  [[nodiscard]] const std::vector<PreFilterPlugin*>& pre_filter_plugins() const noexcept {
-    return pre_filter_;
-  }
-
   /// A plugin by name, if the profile has it.
   [[nodiscard]] Plugin* find(std::string_view name) const noexcept;
 
@@ -118,6 +128,7 @@ class Framework {
   const QueueSortPlugin* queue_sort_ = nullptr;
   std::vector<PreEnqueuePlugin*> pre_enqueue_;
   std::vector<PreFilterPlugin*> pre_filter_;
+  std::vector<std::size_t> pre_filter_slots_;  ///< pre_filter_[i]->slot()
   std::vector<FilterPlugin*> filter_;
   std::vector<std::size_t> filter_slots_;  ///< filter_[i]->slot(), read without the virtual base
   std::vector<PostFilterPlugin*> post_filter_;
@@ -128,6 +139,21 @@ class Framework {
   std::vector<BindPlugin*> bind_;
   std::vector<Registration> registrations_;
   std::vector<std::int64_t> scratch_;  // per-plugin scores of one cycle
+  /// The Filter plugins (with their names) and the PreFilter plugins whose extensions run, for
+  /// one set of skip flags: run for every node, they are worked out when the flags change.
+  struct ActivePlugins {
+    std::optional<std::uint64_t> skip_flags;
+    std::vector<std::pair<const FilterPlugin*, std::string_view>> filters;
+    std::vector<const PreFilterPlugin*> pre_filters;
+  };
+  [[nodiscard]] const ActivePlugins& active_plugins(const CycleState& state) const {
+    if (active_.skip_flags != state.filter_skip_flags()) update_active_plugins(state);
+    return active_;
+  }
+  void update_active_plugins(const CycleState& state) const;
+  mutable ActivePlugins active_;
+  // run_filter_with_nominated's state with the nominated pods, kept to reuse its slot storage.
+  mutable CycleState nominated_state_;
 };
 
 }  // namespace gpusched

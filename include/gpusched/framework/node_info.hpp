@@ -60,26 +60,44 @@ struct NodeInfo {
   void remove_pod(const PodInfo& pod);
 };
 
-/// Restores what add_pod / remove_pod change when it goes out of scope, so that a dry-run
-/// (preemption's victim search, nominated pods in Filter) can edit the live node instead of
-/// copying it whole as upstream's NodeInfo.Snapshot() does. Scopes nest.
+/// What a ScopedNodeEdit saves of a node before its first removal. A caller doing many dry-runs
+/// lends one to each edit in turn (never to two live edits), so that its storage is allocated
+/// once.
+struct NodeEditStorage {
+  std::vector<PodInfo*> pods;
+  std::vector<HostPort> used_ports;
+};
+
+/// Edits a node through add_pod / remove_pod and restores it when it goes out of scope, so that
+/// a dry-run (preemption's victim search, nominated pods in Filter) can edit the live node
+/// instead of copying it whole as upstream's NodeInfo.Snapshot() does. Scopes nest. Additions
+/// only append, so undoing them truncates; the pod and port lists are saved only before the
+/// first removal.
 class ScopedNodeEdit {
  public:
   /// The node is not const: nodes are owned by ClusterState and only lent out as const.
-  explicit ScopedNodeEdit(const NodeInfo& node);
+  explicit ScopedNodeEdit(const NodeInfo& node) : ScopedNodeEdit(node, own_storage_) {}
+  ScopedNodeEdit(const NodeInfo& node, NodeEditStorage& storage);
   ~ScopedNodeEdit();
   ScopedNodeEdit(const ScopedNodeEdit&) = delete;
   ScopedNodeEdit& operator=(const ScopedNodeEdit&) = delete;
 
-  [[nodiscard]] NodeInfo& node() noexcept { return node_; }
+  [[nodiscard]] const NodeInfo& node() const noexcept { return node_; }
+  /// NodeInfo::add_pod on the edited node.
+  void add_pod(PodInfo& pod) { node_.add_pod(pod); }
+  /// NodeInfo::remove_pod on the edited node.
+  void remove_pod(const PodInfo& pod);
 
  private:
+  NodeEditStorage own_storage_;
+  NodeEditStorage& saved_;
+  bool saved_lists_ = false;
   NodeInfo& node_;
-  std::vector<PodInfo*> pods_;
+  std::size_t num_pods_;
+  std::size_t num_ports_;
   ResVec requested_;
   std::int64_t nonzero_cpu_;
   std::int64_t nonzero_memory_;
-  std::vector<HostPort> used_ports_;
 };
 
 }  // namespace gpusched

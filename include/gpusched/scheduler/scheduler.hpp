@@ -33,6 +33,8 @@ class SchedulerHooks : public PreemptionSink {
                             std::string message) = 0;
   /// The pod was bound to a node (it is now Running on it).
   virtual void bound(PodInfo& pod) = 0;
+  /// A scheduling cycle ended (for progress displays).
+  virtual void cycle_done() {}
 };
 
 class Scheduler {

@@ -2,6 +2,7 @@
 /// Replays a scenario on a virtual clock with a faithful kube-scheduler.
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 
 #include "gpusched/report/result.hpp"
@@ -10,6 +11,14 @@
 
 namespace gpusched {
 
+/// How far a replay has got, for a progress display.
+struct Progress {
+  TimeMs now = 0;            ///< the virtual clock
+  std::uint64_t cycles = 0;  ///< scheduling cycles run so far
+  std::uint64_t bound = 0;   ///< bindings so far
+  std::uint64_t pods = 0;    ///< pods that exist now
+};
+
 /// Overrides from the command line; each wins over the scenario's own setting.
 struct SimulationOptions {
   std::optional<TimeMs> until;
@@ -17,6 +26,9 @@ struct SimulationOptions {
   std::optional<KubernetesVersion> kubernetes_version;
   /// The straightforward reference engine instead of the optimized one (same decisions, slower).
   bool reference = false;
+  /// Called every 4,096 scheduling cycles and whenever the virtual clock moves; it only
+  /// observes (the replay is the same with or without it).
+  std::function<void(const Progress&)> progress;
 };
 
 /// Runs the scenario to its end (or `until`) and checks its expectations. Throws InputError

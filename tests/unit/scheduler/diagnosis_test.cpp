@@ -150,6 +150,13 @@ TEST_CASE("fit_error_message: upstream TestFitError_Error", "[scheduler]") {
        std::vector<std::string>{"ignored"},
        "",
        "0/2 nodes are available: 2 x."},
+      {"a reason of the absent nodes and of explicit ones counts once, summed",
+       4,
+       "",
+       {{{"x", "y"}}, {{"y"}}},
+       std::vector<std::string>{"y"},
+       "",
+       "0/4 nodes are available: 1 x, 4 y."},
   };
   for (const Row& row : rows) {
     DYNAMIC_SECTION(row.name) {
@@ -185,6 +192,8 @@ TEST_CASE("Diagnosis::add records the rejecting plugins", "[scheduler]") {
   CHECK(d.pending_plugins == std::set<std::string, std::less<>>{"DynamicResources"});
   CHECK(d.failed_nodes.size() == 3);
   CHECK(reasons_histogram(3, d, pool) == "1 Insufficient cpu, 1 p, 1 t");
+  REQUIRE(d.reasons(1).size() == 1);
+  CHECK(d.reasons(1).front() == pool.intern("t"));
   d.clear();
   CHECK(d.failed_nodes.empty());
   CHECK(d.unschedulable_plugins.empty());

@@ -77,13 +77,16 @@ TEST_CASE("the engines agree when nodes change under memoized scores", "[sim][re
     burst += (i ? "," : "") + pod("high-" + std::to_string(i), "6", i % 2 == 0 ? 2 : 0, "high");
   const std::string text = R"({"name": "memo", "scheduler": {"seed": 7}, "cluster": [)" + cluster +
                            R"(], "timeline": [
-      {"at": "10s", "apply": )" + node(3, 64, 8) + R"(},
+      {"at": "10s", "apply": )" +
+                           node(3, 64, 8) + R"(},
       {"at": "10s", "cordon": "n4"},
       {"at": "20s", "delete": {"kind": "Pod", "namespace": "default", "name": "low-7"}},
       {"at": "20s", "delete": {"kind": "Pod", "namespace": "default", "name": "low-8"}},
-      {"at": "30s", "apply": [)" + burst + R"(]},
+      {"at": "30s", "apply": [)" +
+                           burst + R"(]},
       {"at": "40s", "uncordon": "n4"},
-      {"at": "40s", "apply": )" + node(5, 2, 8) + R"(}]})";
+      {"at": "40s", "apply": )" +
+                           node(5, 2, 8) + R"(}]})";
   const Scenario scenario = io::parse_scenario(text, "memo.json");
   const std::string optimized = result_json(scenario, false);
   CHECK(optimized == result_json(scenario, true));

@@ -15,7 +15,8 @@ TEST_CASE("a run-duration in plain seconds ends the pod like a duration", "[sim]
     const std::string text = R"({"name": "d", "cluster": [
         {"kind": "Node", "metadata": {"name": "n"}, "status": {"allocatable": {"cpu": "1"}}},
         {"kind": "Pod", "metadata": {"name": "p", "annotations":
-          {"gpusched.io/run-duration": ")" + duration + R"("}},
+          {"gpusched.io/run-duration": ")" +
+                             duration + R"("}},
          "spec": {"restartPolicy": "Never", "containers": [{"name": "c"}]}}]})";
     const SimulationResult result = simulate(io::parse_scenario(text, "d.json"));
     REQUIRE(result.pods.size() == 1);
