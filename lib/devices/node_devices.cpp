@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "devices/mig.hpp"
+#include "gpusched/model/well_known.hpp"
 
 namespace gpusched::devices {
 namespace {
@@ -19,14 +20,14 @@ namespace {
 // GFD's hardware labels and the GPU Operator's selection labels (k8s-device-plugin README
 // "Catalog of Labels", "Updating Per-Node Configuration With a Node Label"; gpu-operator
 // mig-manager's nvidia.com/mig.config), and gpusched's own annotations (scenario-format.md §3).
-constexpr std::string_view kProductLabel = "nvidia.com/gpu.product";
-constexpr std::string_view kCountLabel = "nvidia.com/gpu.count";
+using well_known::kGpuCountLabel;
+using well_known::kGpuProductLabel;
 constexpr std::string_view kMemoryLabel = "nvidia.com/gpu.memory";
 constexpr std::string_view kConfigLabel = "nvidia.com/device-plugin.config";
 constexpr std::string_view kMigConfigLabel = "nvidia.com/mig.config";
 constexpr std::string_view kTopologyAnnotation = "gpusched.io/gpu-topology";
 constexpr std::string_view kPolicyAnnotation = "gpusched.io/topology-manager-policy";
-constexpr std::string_view kGpu = "nvidia.com/gpu";
+using resource::kGpu;
 
 // FNV-1a with a 128-bit state (offset basis 0x6c62272e07bb014262b821756295c58d, prime
 // 2^88 + 0x13b), kept in two 64-bit words.
@@ -141,7 +142,7 @@ std::optional<GpuTopology> read_topology(const Labels& annotations, int count, s
     if (cells) topology = GpuTopology::from_matrix(*cells, error);
     if (topology && topology->size() != count) {
       *error = "the matrix has " + std::to_string(topology->size()) + " rows but " +
-               std::string(kCountLabel) + " is " + std::to_string(count);
+               std::string(kGpuCountLabel) + " is " + std::to_string(count);
       topology.reset();
     }
   } else {
@@ -497,14 +498,14 @@ std::optional<NodeDevices> derive_node_devices(const Node& node,
                                                std::string* error) {
   error->clear();
   const Labels& labels = node.metadata.labels;
-  const std::string* product = find(labels, kProductLabel);
-  const std::string* count_text = find(labels, kCountLabel);
+  const std::string* product = find(labels, kGpuProductLabel);
+  const std::string* count_text = find(labels, kGpuCountLabel);
   // Both labels declare hardware. A product label alone (contract v1 scenarios select GPU
   // models with it and state nvidia.com/gpu in capacity) is only a label.
   if (product == nullptr || count_text == nullptr) return std::nullopt;
   const auto count = parse_integer(*count_text, 1, kMaxGpusPerNode);
   if (!count) {
-    *error = "label " + std::string(kCountLabel) + ": must be an integer from 1 to " +
+    *error = "label " + std::string(kGpuCountLabel) + ": must be an integer from 1 to " +
              std::to_string(kMaxGpusPerNode) + ", got \"" + *count_text + "\"";
     return std::nullopt;
   }

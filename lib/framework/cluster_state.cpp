@@ -18,7 +18,6 @@ bool has_required_anti_affinity(const Pod& pod) {
   return anti.has_value() && !anti->required.empty();
 }
 
-constexpr std::int64_t kDefaultMaxPods = 110;  // kubelet --max-pods default
 // pkg/scheduler/util/pod_resources.go: DefaultMilliCPURequest, DefaultMemoryRequest.
 constexpr std::int64_t kDefaultMilliCpuRequest = 100;
 constexpr std::int64_t kDefaultMemoryRequest = 200LL * 1024 * 1024;
@@ -153,8 +152,8 @@ void ClusterState::compile_node(NodeInfo& info) {
   Node& node = info.node;
   // A kubelet always advertises its pod capacity; a scenario that leaves it out gets the default.
   if (!node.capacity.contains(resource::kPods) && !node.allocatable.contains(resource::kPods)) {
-    node.capacity.emplace(resource::kPods, Quantity::from_units(kDefaultMaxPods));
-    node.allocatable.emplace(resource::kPods, Quantity::from_units(kDefaultMaxPods));
+    node.capacity.emplace(resource::kPods, Quantity::from_units(resource::kDefaultMaxPods));
+    node.allocatable.emplace(resource::kPods, Quantity::from_units(resource::kDefaultMaxPods));
   }
   ++info.version;
   info.name = pool_.intern(node.metadata.name);

@@ -8,6 +8,7 @@
 #include "gpusched/error.hpp"
 #include "gpusched/model/pod_requests.hpp"
 #include "gpusched/model/validation.hpp"
+#include "gpusched/model/well_known.hpp"
 #include "io/api_fields.hpp"
 #include "io/api_validation.hpp"
 #include "io/time_json.hpp"
@@ -20,7 +21,6 @@ using api_fields::Fields;
 using nlohmann::json;
 
 /// Annotation giving how long a pod runs (scenario-format.md, "Objects").
-constexpr std::string_view kRunDurationAnnotation = "gpusched.io/run-duration";
 /// gpusched's own bound on workload sizes, so that a typo cannot create millions of pods.
 constexpr std::int64_t kMaxReplicas = 1'000'000;
 
@@ -205,7 +205,7 @@ class ObjectParser {
     for (const auto& [key, entry] : node.entries()) {
       std::string value = entry.string();
       std::string error;
-      if (key == kRunDurationAnnotation && !parse_time_text(value, &error)) {
+      if (key == well_known::kRunDurationAnnotation && !parse_time_text(value, &error)) {
         invalid(entry, invalid_value(value,
                                      "must be a duration such as \"180s\" or a number of "
                                      "seconds"));

@@ -15,6 +15,7 @@
 
 #include "devices/node_devices.hpp"
 #include "gpusched/error.hpp"
+#include "gpusched/model/well_known.hpp"
 #include "io/api_validation.hpp"
 #include "io/cluster_json.hpp"
 #include "io/csv_table.hpp"
@@ -24,14 +25,9 @@
 namespace gpusched::io {
 namespace {
 
-// GFD's hardware labels, which make a node declare its GPUs (scenario-format.md §3); the
-// well-known hostname label the kubelet sets; where the trace's QoS class goes.
-constexpr std::string_view kProductLabel = "nvidia.com/gpu.product";
-constexpr std::string_view kCountLabel = "nvidia.com/gpu.count";
+// The well-known hostname label the kubelet sets; where the trace's QoS class goes.
 constexpr std::string_view kHostnameLabel = "kubernetes.io/hostname";
 constexpr std::string_view kQosLabel = "openb.alibaba.com/qos";
-constexpr std::string_view kRunDuration = "gpusched.io/run-duration";
-constexpr std::int64_t kKubeletMaxPods = 110;  // the kubelet's default --max-pods
 
 const std::vector<std::string_view> kNodeColumns = {"sn", "cpu_milli", "memory_mib", "gpu",
                                                     "model"};
@@ -104,7 +100,7 @@ Node read_node(const CsvTable& table, std::size_t row) {
   node.metadata.labels.emplace(kHostnameLabel, node.metadata.name);
   node.capacity.emplace("cpu", Quantity(table.integer(row, kNodeCpu, kMaxMilli)));
   node.capacity.emplace("memory", memory_of(table.integer(row, kNodeMemory, kMaxMib)));
-  node.capacity.emplace("pods", Quantity::from_units(kKubeletMaxPods));
+  node.capacity.emplace(resource::kPods, Quantity::from_units(resource::kDefaultMaxPods));
   // The device model's bound on GPUs per node, so that such a node is refused here rather than
   // when replayed.
   const std::int64_t gpus = table.integer(row, kGpu, devices::kMaxGpusPerNode);
@@ -115,8 +111,8 @@ Node read_node(const CsvTable& table, std::size_t row) {
     // that each pod gets device IDs; without it the node only counts them.
     if (!model.empty()) {
       check_label_value(table, row, kModel);
-      node.metadata.labels.emplace(kProductLabel, std::string(model));
-      node.metadata.labels.emplace(kCountLabel, std::to_string(gpus));
+      node.metadata.labels.emplace(well_known::kGpuProductLabel, std::string(model));
+      node.metadata.labels.emplace(well_known::kGpuCountLabel, std::to_string(gpus));
     }
   }
   node.allocatable = node.capacity;
@@ -126,7 +122,8 @@ Node read_node(const CsvTable& table, std::size_t row) {
 /// `A|B` -> required node affinity nvidia.com/gpu.product In [A, B].
 NodeAffinity gpu_spec_affinity(const CsvTable& table, std::size_t row) {
   std::string_view spec = table.field(row, kGpuSpec);
-  SelectorRequirement requirement{std::string(kProductLabel), SelectorOperator::In, {}};
+  SelectorRequirement requirement{
+      std::string(well_known::kGpuProductLabel), SelectorOperator::In, {}};
   while (true) {
     const std::size_t bar = spec.find('|');
     const std::string_view model = spec.substr(0, bar);
@@ -204,7 +201,8 @@ TracePod read_pod(const CsvTable& table, std::size_t row) {
   }
   // The containers exit after the recorded run time; restartPolicy Never lets the pod end
   // Succeeded instead of restarting them.
-  pod.metadata.annotations.emplace(kRunDuration, format_duration((deleted - started) * 1000));
+  pod.metadata.annotations.emplace(well_known::kRunDurationAnnotation,
+                                   format_duration((deleted - started) * 1000));
   pod.spec.restart_policy = "Never";
   return {std::move(pod), created * 1000};
 }

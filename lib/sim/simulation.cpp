@@ -6,6 +6,7 @@
 
 #include "gpusched/error.hpp"
 #include "gpusched/model/pod_requests.hpp"
+#include "gpusched/model/well_known.hpp"
 #include "io/object_json.hpp"
 #include "io/time_json.hpp"
 #include "model/disruption.hpp"
@@ -14,7 +15,6 @@
 namespace gpusched::sim {
 namespace {
 
-constexpr std::string_view kRunDuration = "gpusched.io/run-duration";
 // Pods one run may create in all (controllers included), so that absurd counts end with a clear
 // error instead of exhausting memory or time.
 constexpr std::uint64_t kMaxPodsPerRun = 1'000'000;
@@ -359,7 +359,7 @@ void Simulation::start_running(PodInfo& pod) {
   if (!times.scheduled) times.scheduled = *pod.pod.status.start_ms;
   // gpusched.io/run-duration: the containers exit 0 after that long; with restartPolicy Always
   // the kubelet restarts them, so the pod never completes.
-  auto it = pod.pod.metadata.annotations.find(kRunDuration);
+  auto it = pod.pod.metadata.annotations.find(well_known::kRunDurationAnnotation);
   if (it == pod.pod.metadata.annotations.end() || pod.pod.spec.restart_policy == "Always") return;
   std::string error;
   // The loader validated the annotation: a duration ("180s") or a number of seconds ("180").

@@ -19,6 +19,8 @@ inline constexpr std::string_view kCpu = "cpu";
 inline constexpr std::string_view kMemory = "memory";
 inline constexpr std::string_view kEphemeralStorage = "ephemeral-storage";
 inline constexpr std::string_view kPods = "pods";
+/// The kubelet's --max-pods default: the "pods" a node advertises unless configured.
+inline constexpr std::int64_t kDefaultMaxPods = 110;
 inline constexpr std::string_view kGpu = "nvidia.com/gpu";
 
 /// cpu, memory, ephemeral-storage, pods, hugepages-*: resources the API server treats as
