@@ -98,15 +98,15 @@ Node read_node(const CsvTable& table, std::size_t row) {
   Node node;
   node.metadata.name = std::string(table.field(row, kSn));
   node.metadata.labels.emplace(kHostnameLabel, node.metadata.name);
-  node.capacity.emplace("cpu", Quantity(table.integer(row, kNodeCpu, kMaxMilli)));
-  node.capacity.emplace("memory", memory_of(table.integer(row, kNodeMemory, kMaxMib)));
+  node.capacity.emplace(resource::kCpu, Quantity(table.integer(row, kNodeCpu, kMaxMilli)));
+  node.capacity.emplace(resource::kMemory, memory_of(table.integer(row, kNodeMemory, kMaxMib)));
   node.capacity.emplace(resource::kPods, Quantity::from_units(resource::kDefaultMaxPods));
   // The device model's bound on GPUs per node, so that such a node is refused here rather than
   // when replayed.
   const std::int64_t gpus = table.integer(row, kGpu, devices::kMaxGpusPerNode);
   const std::string_view model = table.field(row, kModel);
   if (gpus > 0) {
-    node.capacity.emplace("nvidia.com/gpu", Quantity::from_units(gpus));
+    node.capacity.emplace(resource::kGpu, Quantity::from_units(gpus));
     // With the model, the labels GPU Feature Discovery sets declare the GPUs as hardware, so
     // that each pod gets device IDs; without it the node only counts them.
     if (!model.empty()) {
@@ -159,8 +159,8 @@ TracePod read_pod(const CsvTable& table, std::size_t row) {
 
   Container container;
   container.name = "main";
-  container.requests.emplace("cpu", Quantity(table.integer(row, kCpu, kMaxMilli)));
-  container.requests.emplace("memory", memory_of(table.integer(row, kMemory, kMaxMib)));
+  container.requests.emplace(resource::kCpu, Quantity(table.integer(row, kCpu, kMaxMilli)));
+  container.requests.emplace(resource::kMemory, memory_of(table.integer(row, kMemory, kMaxMib)));
   const std::int64_t num_gpu = table.integer(row, kNumGpu, kMaxUnits);
   const std::int64_t gpu_milli = table.integer(row, kGpuMilli, 1000);
   if (num_gpu > 1 && gpu_milli < 1000) {
@@ -171,8 +171,8 @@ TracePod read_pod(const CsvTable& table, std::size_t row) {
   // gpusched has no GPU-sharing model yet: a share of one GPU (gpu_milli < 1000) takes the
   // whole GPU, so num_gpu is the count either way. Extended resources need limit == request.
   if (num_gpu > 0) {
-    container.requests.emplace("nvidia.com/gpu", Quantity::from_units(num_gpu));
-    container.limits.emplace("nvidia.com/gpu", Quantity::from_units(num_gpu));
+    container.requests.emplace(resource::kGpu, Quantity::from_units(num_gpu));
+    container.limits.emplace(resource::kGpu, Quantity::from_units(num_gpu));
   }
   pod.spec.containers.push_back(std::move(container));
   if (!table.field(row, kGpuSpec).empty()) {
