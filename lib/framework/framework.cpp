@@ -94,9 +94,7 @@ Framework::Framework(const Profile& profile, Handle handle) : profile_(profile),
   queue_sort_ = sorts.front();
   pre_enqueue_ = expand<PreEnqueuePlugin>(plugins_, multi_names, none);
   pre_filter_ = expand<PreFilterPlugin>(plugins_, multi_names, cfg.pre_filter);
-  for (const PreFilterPlugin* p : pre_filter_) pre_filter_slots_.push_back(p->slot());
   filter_ = expand<FilterPlugin>(plugins_, multi_names, cfg.filter);
-  for (const FilterPlugin* p : filter_) filter_slots_.push_back(p->slot());
   post_filter_ = expand<PostFilterPlugin>(plugins_, multi_names, cfg.post_filter);
   pre_score_ = expand<PreScorePlugin>(plugins_, multi_names, cfg.pre_score);
   for (ScorePlugin* p : expand<ScorePlugin>(plugins_, multi_names, cfg.score)) {
@@ -191,13 +189,12 @@ Code Framework::run_pre_filter(CycleState& state, const PodInfo& pod, PreFilterR
 void Framework::update_active_plugins(const CycleState& state) const {
   active_.skip_flags = state.filter_skip_flags();
   active_.filters.clear();
-  for (std::size_t i = 0; i < filter_.size(); ++i) {
-    if (!state.filter_skipped(filter_slots_[i]))
-      active_.filters.emplace_back(filter_[i], filter_[i]->name());
+  for (const FilterPlugin* p : filter_) {
+    if (!state.filter_skipped(p->slot())) active_.filters.emplace_back(p, p->name());
   }
   active_.pre_filters.clear();
-  for (std::size_t i = 0; i < pre_filter_.size(); ++i) {
-    if (!state.filter_skipped(pre_filter_slots_[i])) active_.pre_filters.push_back(pre_filter_[i]);
+  for (const PreFilterPlugin* p : pre_filter_) {
+    if (!state.filter_skipped(p->slot())) active_.pre_filters.push_back(p);
   }
 }
 

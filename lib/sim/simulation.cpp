@@ -370,8 +370,12 @@ void Simulation::start_running(PodInfo& pod) {
 
 void Simulation::cycle_done() {
   constexpr std::uint64_t kCyclesPerReport = 4096;
-  if (++progress_.cycles % kCyclesPerReport != 0 || !on_progress_) return;
-  progress_.now = now_;
+  if (++progress_.cycles % kCyclesPerReport == 0) report_progress(now_);
+}
+
+void Simulation::report_progress(TimeMs now) {
+  if (!on_progress_) return;
+  progress_.now = now;
   progress_.pods = cluster_.pods().size();
   on_progress_(progress_);
 }
@@ -668,11 +672,7 @@ SimulationResult Simulation::run() {
     }
     if (!next) break;
     if (until_ && *next > *until_) break;
-    if (on_progress_ && *next != now_) {
-      progress_.now = *next;
-      progress_.pods = cluster_.pods().size();
-      on_progress_(progress_);
-    }
+    if (*next != now_) report_progress(*next);
     now_ = *next;
     while (!pending_.empty() && pending_.begin()->time == now_ &&
            pending_.begin()->kind != Kind::Expect) {

@@ -31,6 +31,8 @@ class Simulation final : public SchedulerHooks {
                     std::string message) override;
   void bound(PodInfo& pod) override;
   void cycle_done() override;
+  /// SimulationOptions::progress, if set, with the clock at `now`.
+  void report_progress(TimeMs now);
   void preempt(const PodInfo& preemptor, const NodeInfo& node,
                const std::vector<PodInfo*>& victims) override;
 

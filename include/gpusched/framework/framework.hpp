@@ -128,9 +128,7 @@ class Framework {
   const QueueSortPlugin* queue_sort_ = nullptr;
   std::vector<PreEnqueuePlugin*> pre_enqueue_;
   std::vector<PreFilterPlugin*> pre_filter_;
-  std::vector<std::size_t> pre_filter_slots_;  ///< pre_filter_[i]->slot()
   std::vector<FilterPlugin*> filter_;
-  std::vector<std::size_t> filter_slots_;  ///< filter_[i]->slot(), read without the virtual base
   std::vector<PostFilterPlugin*> post_filter_;
   std::vector<PreScorePlugin*> pre_score_;
   std::vector<std::pair<ScorePlugin*, std::int64_t>> score_;  // plugin, weight
