@@ -189,8 +189,8 @@ Workload gpu_mix(int nodes, int pods) {
     const int slot = i % 10;
     const int gpus = slot < 4 ? 1 : slot < 7 ? 2 : slot < 9 ? 4 : 8;
     Pod p = pod("train-" + std::to_string(i), 8000 * gpus, 65536 * gpus);
-    p.spec.containers.front().limits.emplace("nvidia.com/gpu", Quantity::from_units(gpus));
-    p.spec.containers.front().requests.emplace("nvidia.com/gpu", Quantity::from_units(gpus));
+    p.spec.containers.mut().front().limits.emplace("nvidia.com/gpu", Quantity::from_units(gpus));
+    p.spec.containers.mut().front().requests.emplace("nvidia.com/gpu", Quantity::from_units(gpus));
     w.scenario.cluster.emplace_back(std::move(p));
   }
   w.prefix = "train-";

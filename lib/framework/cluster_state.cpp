@@ -57,8 +57,8 @@ ResourceList nonzero_requests(const PodSpec& spec) {
                              Quantity::from_units(kDefaultMemoryRequest, QuantityFormat::BinarySI));
     }
   };
-  apply(copy.containers);
-  apply(copy.init_containers);
+  apply(copy.containers.mut());
+  apply(copy.init_containers.mut());
   return pod_requests(copy);
 }
 
@@ -181,12 +181,18 @@ void ClusterState::compile_node(NodeInfo& info) {
 }
 
 PodInfo& ClusterState::add_pod(Pod pod) {
-  auto info = std::make_unique<PodInfo>();
-  PodInfo& ref = *info;
-  ref.pod = std::move(pod);
-  ref.sequence = ++pod_sequence_;
-  compile_pod(ref);
-  pods_.emplace(pod_key(ref.pod.metadata.namespace_, ref.pod.metadata.name), std::move(info));
+  PodInfo& ref = pod_storage_.create();
+  try {
+    ref.pod = std::move(pod);
+    ref.sequence = ++pod_sequence_;
+    compile_pod(ref);
+    [[maybe_unused]] const bool added =
+        pods_.emplace(pod_key(ref.pod.metadata.namespace_, ref.pod.metadata.name), &ref).second;
+    assert(added && "the simulation never adds a pod whose name is taken");
+  } catch (...) {
+    pod_storage_.destroy(ref);
+    throw;
+  }
   if (!ref.pod.spec.node_name.empty() && !ref.pod.terminated()) {
     if (NodeInfo* node = find_node(ref.pod.spec.node_name)) hold(ref, *node);
   }
@@ -226,6 +232,14 @@ void ClusterState::remove_pod(PodInfo& info) {
   if (info.node != nullptr) unhold(info);
   unindex_nomination(info);
   pods_.erase(pod_key(info.pod.metadata.namespace_, info.pod.metadata.name));
+  pod_storage_.destroy(info);
+  ++generation_;
+}
+
+void ClusterState::drain_pods(const std::function<void(PodInfo&)>& take) {
+  pods_.clear();
+  nominated_.clear();
+  pod_storage_.drain(take);
   ++generation_;
 }
 
@@ -266,7 +280,7 @@ void ClusterState::unindex_nomination(const PodInfo& pod) {
 
 PodInfo* ClusterState::find_pod(std::string_view namespace_, std::string_view name) noexcept {
   auto it = pods_.find(pod_key(namespace_, name));
-  return it == pods_.end() ? nullptr : it->second.get();
+  return it == pods_.end() ? nullptr : it->second;
 }
 
 void ClusterState::apply_namespace(ObjectMeta meta) {

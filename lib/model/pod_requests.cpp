@@ -74,8 +74,8 @@ ResourceList pod_limits(const PodSpec& spec) {
 }
 
 void default_requests_from_limits(PodSpec& spec) {
-  for (Container& c : spec.containers) default_container(c);
-  for (Container& c : spec.init_containers) default_container(c);
+  for (Container& c : spec.containers.mut()) default_container(c);
+  for (Container& c : spec.init_containers.mut()) default_container(c);
 }
 
 }  // namespace gpusched

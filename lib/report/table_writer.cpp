@@ -179,7 +179,7 @@ void describe_non_terminated_pods(std::string& text, const NodeRecord& record,
     const auto slash = key.find('/');
     const auto found = pods_by_key.find(key);
     const PodRecord* pod = found == pods_by_key.end() ? nullptr : found->second;
-    const ResourceList& requests = pod != nullptr ? pod->requests : no_requests;
+    const ResourceList& requests = pod != nullptr ? pod->requests.get() : no_requests;
     text += "  " + key.substr(0, slash) + '\t' + key.substr(slash + 1) + '\t' +
             with_percent(quantity_or_zero(requests, resource::kCpu), cpu, true) + '\t' +
             with_percent(quantity_or_zero(requests, resource::kMemory), memory, false) + '\t';

@@ -16,18 +16,24 @@ bool active(const PodInfo& pod) {
 
 }  // namespace
 
+Shared<std::vector<OwnerReference>> Simulation::controller_reference(const ObjectMeta& owner,
+                                                                     std::string_view kind) {
+  return std::vector<OwnerReference>{
+      OwnerReference{std::string(kind), owner.name, owner.uid, true}};
+}
+
 Pod Simulation::controlled_pod(const PodTemplateSpec& tmpl, const ObjectMeta& owner,
-                               std::string_view kind) {
+                               const Shared<std::vector<OwnerReference>>& owned_by) {
   const std::string key = owner.namespace_ + "/" + owner.name;
   Pod pod;
   do {
     pod.metadata.name = owner.name + "-" + generated_suffix(key, name_counters_[key]++);
-  } while (known_pods_.contains(owner.namespace_ + "/" + pod.metadata.name));
+  } while (cluster_.find_pod(owner.namespace_, pod.metadata.name) != nullptr ||
+           removed_pod_keys_.contains(owner.namespace_ + "/" + pod.metadata.name));
   pod.metadata.namespace_ = owner.namespace_;
   pod.metadata.labels = tmpl.metadata.labels;
   pod.metadata.annotations = tmpl.metadata.annotations;
-  pod.metadata.owner_references.push_back(
-      OwnerReference{std::string(kind), owner.name, owner.uid, true});
+  pod.metadata.owner_references = owned_by;
   pod.spec = tmpl.spec;
   return pod;
 }
@@ -36,7 +42,7 @@ std::vector<PodInfo*> Simulation::owned_pods(const std::string& uid) const {
   std::vector<PodInfo*> out;
   for (const auto& [key, pod] : cluster_.pods()) {
     const OwnerReference* owner = pod->pod.metadata.controller();
-    if (owner != nullptr && owner->uid == uid) out.push_back(pod.get());
+    if (owner != nullptr && owner->uid == uid) out.push_back(pod);
   }
   return out;
 }
@@ -110,8 +116,9 @@ void Simulation::reconcile_replicaset(const std::string& key) {
   std::vector<PodInfo*> pods = owned_pods(rs.metadata.uid);
   std::erase_if(pods, [](const PodInfo* p) { return !active(*p); });
   const auto have = static_cast<std::int64_t>(pods.size());
+  const auto owned_by = controller_reference(rs.metadata, "ReplicaSet");
   for (std::int64_t i = have; i < rs.replicas; ++i) {
-    Pod pod = controlled_pod(rs.template_, rs.metadata, "ReplicaSet");
+    Pod pod = controlled_pod(rs.template_, rs.metadata, owned_by);
     const std::string name = pod.metadata.name;
     create_pod(std::move(pod), {}, rs.metadata.name + "-");
     object_event("ReplicaSet/" + key, "Normal", "SuccessfulCreate", "Created pod: " + name);
@@ -150,7 +157,7 @@ void Simulation::reconcile_job(const std::string& key) {
   std::int64_t running = 0;
   TimeMs last_success = -1;
   for (const PodInfo* p : pods) {
-    const TimeMs finished = pod_times_[p->pod.metadata.uid].finished.value_or(now_);
+    const TimeMs finished = times_of(*p).finished.value_or(now_);
     if (p->pod.status.phase == PodPhase::Succeeded) {
       ++succeeded;
       last_success = std::max(last_success, finished);
@@ -185,7 +192,7 @@ void Simulation::reconcile_job(const std::string& key) {
     std::int32_t failures = 0;
     TimeMs last_failure = -1;
     for (const PodInfo* p : pods) {
-      const TimeMs finished = pod_times_[p->pod.metadata.uid].finished.value_or(now_);
+      const TimeMs finished = times_of(*p).finished.value_or(now_);
       if (p->pod.status.phase == PodPhase::Failed && finished > last_success) {
         ++failures;
         last_failure = std::max(last_failure, finished);
@@ -199,10 +206,12 @@ void Simulation::reconcile_job(const std::string& key) {
       }
     }
   }
+  PodTemplateSpec tmpl = job.template_;
+  tmpl.metadata.labels["job-name"] = job.metadata.name;
+  const auto owned_by = controller_reference(job.metadata, "Job");
   for (std::int64_t i = running; i < want; ++i) {
-    Pod pod = controlled_pod(job.template_, job.metadata, "Job");
+    Pod pod = controlled_pod(tmpl, job.metadata, owned_by);
     const std::string name = pod.metadata.name;
-    pod.metadata.labels["job-name"] = job.metadata.name;
     create_pod(std::move(pod), {}, job.metadata.name + "-");
     object_event("Job/" + key, "Normal", "SuccessfulCreate", "Created pod: " + name);
   }

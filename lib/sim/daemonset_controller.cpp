@@ -189,8 +189,9 @@ void Simulation::sync_nodes(const std::string& key, const DaemonSetState& state,
   // pod-template-hash is.
   const PodTemplateSpec tmpl =
       create_pod_template(ds.template_, state.template_generation, pod_template_hash(ds.template_));
+  const auto owned_by = controller_reference(ds.metadata, "DaemonSet");
   for (const std::string& node : create_on) {
-    Pod pod = controlled_pod(tmpl, ds.metadata, "DaemonSet");
+    Pod pod = controlled_pod(tmpl, ds.metadata, owned_by);
     // The scheduler may bind it to that node only; the node already matched the template's own
     // required affinity, which the pinning term replaces.
     replace_daemon_set_pod_node_name_node_affinity(pod.spec.affinity, node);

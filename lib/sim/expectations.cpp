@@ -1,5 +1,6 @@
 // Checking a scenario's expectations, and the result of a run.
 #include <algorithm>
+#include <numeric>
 
 #include "gpusched/model/pod_requests.hpp"
 #include "model/disruption.hpp"
@@ -37,6 +38,38 @@ ResourceList allocated_on(const NodeInfo& node) {
   return total;
 }
 
+// ClusterState::pods() order: "namespace/name" compared as one string, without building it.
+bool key_less(const ObjectMeta& a, const ObjectMeta& b) {
+  if (a.namespace_ == b.namespace_) return a.name < b.name;
+  const auto [ia, ib] = std::mismatch(a.namespace_.begin(), a.namespace_.end(),
+                                      b.namespace_.begin(), b.namespace_.end());
+  const char ca = ia == a.namespace_.end() ? '/' : *ia;
+  const char cb = ib == b.namespace_.end() ? '/' : *ib;
+  return static_cast<unsigned char>(ca) < static_cast<unsigned char>(cb);
+}
+
+// Puts the records in key order, moving each record once (a sort would move them many times).
+void sort_by_key(std::vector<PodRecord>& pods) {
+  std::vector<std::size_t> order(pods.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+    return key_less(pods[x].pod.metadata, pods[y].pod.metadata);
+  });
+  // pods[j] becomes the old pods[order[j]], one cycle of the permutation at a time.
+  for (std::size_t i = 0; i < pods.size(); ++i) {
+    if (order[i] == i) continue;
+    PodRecord first = std::move(pods[i]);
+    std::size_t j = i;
+    for (std::size_t k = order[j]; k != i; k = order[j]) {
+      pods[j] = std::move(pods[k]);
+      order[j] = j;
+      j = k;
+    }
+    pods[j] = std::move(first);
+    order[j] = j;
+  }
+}
+
 }  // namespace
 
 ExpectationResult Simulation::check(std::size_t index) const {
@@ -52,7 +85,7 @@ ExpectationResult Simulation::check(std::size_t index) const {
     const std::string pattern = with_default_namespace(pe->pod);
     std::vector<const PodInfo*> matches;
     for (const auto& [key, pod] : cluster_.pods()) {
-      if (glob_match(pattern, key)) matches.push_back(pod.get());
+      if (glob_match(pattern, key)) matches.push_back(pod);
     }
     const bool is_glob = pattern.find_first_of("*?") != std::string::npos;
     what = "pod " + pattern;
@@ -256,27 +289,34 @@ SimulationResult Simulation::take_result() {
     }
     out.nodes.push_back(std::move(rec));
   }
-  // Each pod object moves into its record and its PodInfo is freed at once: a replay of a
-  // million pods holds one copy of each at the end, not two.
-  auto pods = cluster_.take_pods();
-  out.pods.reserve(pods.size());
-  for (auto& [key, pod] : pods) {
+  // Each pod object moves into its record as its storage is freed, so a replay of a million
+  // pods never holds two copies of each; the records are then put in the pods' key order.
+  out.pods.reserve(cluster_.pods().size());
+  // Pods from one template share their containers, so their records share one request too.
+  cluster_.drain_pods([&](PodInfo& pod) {
     PodRecord rec;
-    rec.requests = pod_requests(pod->pod.spec);
-    rec.terminating = pod->pod.metadata.deletion_ms.has_value();
-    if (auto it = pod_times_.find(pod->pod.metadata.uid); it != pod_times_.end()) {
-      rec.created = it->second.created;
-      rec.scheduled = it->second.scheduled;
-      rec.finished = it->second.finished;
+    const PodSpec& spec = pod.pod.spec;
+    const PodSpec* previous = out.pods.empty() ? nullptr : &out.pods.back().pod.spec;
+    if (previous != nullptr && spec.containers.shares(previous->containers) &&
+        spec.init_containers.shares(previous->init_containers) &&
+        spec.overhead == previous->overhead) {
+      rec.requests = out.pods.back().requests;
+    } else {
+      rec.requests = pod_requests(spec);
     }
-    if (const devices::PodDevices* held = devices_of(*pod)) {
+    rec.terminating = pod.pod.metadata.deletion_ms.has_value();
+    const PodTimes& times = times_of(pod);
+    rec.created = times.created;
+    rec.scheduled = times.scheduled;
+    rec.finished = times.finished;
+    if (const devices::PodDevices* held = devices_of(pod)) {
       rec.devices = held->by_resource;
       rec.visible_devices = held->visible_devices;
     }
-    rec.pod = std::move(pod->pod);
-    pod.reset();
+    rec.pod = std::move(pod.pod);
     out.pods.push_back(std::move(rec));
-  }
+  });
+  sort_by_key(out.pods);
   out.events = std::move(events_);
   out.preemptions = std::move(preemptions_);
   for (const auto& r : expectation_results_) {

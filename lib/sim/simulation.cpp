@@ -318,6 +318,13 @@ void Simulation::apply_pod(Pod pod, const std::string& pointer) {
   scheduler_.pod_updated(*existing, old_pod, now_);
 }
 
+Simulation::PodTimes& Simulation::times_of(const PodInfo& pod) {
+  // ClusterState numbers pods from 1 in the order they are added.
+  const auto index = static_cast<std::size_t>(pod.sequence - 1);
+  if (index >= pod_times_.size()) pod_times_.resize(index + 1);
+  return pod_times_[index];
+}
+
 PodInfo& Simulation::create_pod(Pod pod, const std::string& pointer,
                                 const std::string& generate_name) {
   // The Priority admission plugin resolves priorityClassName into spec.priority on create.
@@ -331,8 +338,7 @@ PodInfo& Simulation::create_pod(Pod pod, const std::string& pointer,
   if (!loading_cluster_) pod.metadata.creation_ms = now_;
   const bool prebound = !pod.spec.node_name.empty();
   PodInfo& info = cluster_.add_pod(std::move(pod));
-  known_pods_.insert(key_of(info.pod.metadata));
-  pod_times_[info.pod.metadata.uid].created = info.pod.metadata.creation_ms;
+  times_of(info).created = info.pod.metadata.creation_ms;
   if (info.pod.terminated()) return info;
   if (const auto& deletion = info.pod.metadata.deletion_ms) {
     // Exported while terminating: it holds its node until its deletionTimestamp.
@@ -355,7 +361,7 @@ void Simulation::start_running(PodInfo& pod) {
   pod.pod.status.phase = PodPhase::Running;
   // A pod of the starting cluster keeps the start time it was exported with.
   if (!loading_cluster_ || !pod.pod.status.start_ms) pod.pod.status.start_ms = now_;
-  auto& times = pod_times_[pod.pod.metadata.uid];
+  PodTimes& times = times_of(pod);
   if (!times.scheduled) times.scheduled = *pod.pod.status.start_ms;
   // gpusched.io/run-duration: the containers exit 0 after that long; with restartPolicy Always
   // the kubelet restarts them, so the pod never completes.
@@ -388,7 +394,7 @@ void Simulation::bound(PodInfo& pod) {
 void Simulation::end_pod(PodInfo& pod, PodPhase phase) {
   pod.pod.status.phase = phase;
   release_devices(pod);
-  pod_times_[pod.pod.metadata.uid].finished = now_;
+  times_of(pod).finished = now_;
   cluster_.release(pod);
   // The scheduler's informer only lists non-terminated pods: the end looks like a deletion.
   scheduler_.cluster_event({EventResource::Pod, action::kDelete, "AssignedPodDelete"},
@@ -423,8 +429,9 @@ void Simulation::begin_termination(PodInfo& pod, std::int64_t grace_seconds) {
 
 void Simulation::remove_pod(PodInfo& pod) {
   const bool held = pod.node != nullptr;
-  auto& times = pod_times_[pod.pod.metadata.uid];
+  PodTimes& times = times_of(pod);
   if (!times.finished) times.finished = now_;
+  removed_pod_keys_.insert(key_of(pod.pod.metadata));
   release_devices(pod);
   if (held) cluster_.release(pod);
   scheduler_.pod_removed(pod);

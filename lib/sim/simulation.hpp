@@ -108,6 +108,8 @@ class Simulation final : public SchedulerHooks {
   // Pod lifecycle
   /// Admits (priority) and creates a pod; `pointer` names its place in the file, if any, and
   /// `generate_name` the prefix a controller created it with.
+  /// When a pod instance was created, first scheduled and finished.
+  [[nodiscard]] PodTimes& times_of(const PodInfo& pod);
   PodInfo& create_pod(Pod pod, const std::string& pointer = {},
                       const std::string& generate_name = {});
   void delete_pod(PodInfo& pod, std::int64_t grace_seconds);
@@ -128,10 +130,14 @@ class Simulation final : public SchedulerHooks {
   void reconcile_replicaset(const std::string& key);
   void reconcile_job(const std::string& key);
   [[nodiscard]] std::vector<PodInfo*> owned_pods(const std::string& uid) const;
-  /// controller.GetPodFromTemplate: a pod from the template, controlled by `owner` (a `kind`),
-  /// named as generateName "<owner>-" names it (names.hpp) and unlike any pod so far.
+  /// controller.GetPodFromTemplate: a pod from the template, controlled by the owner that
+  /// `owned_by` references, named as generateName "<owner>-" names it (names.hpp) and unlike any
+  /// pod so far. It shares the template's labels and containers, and `owned_by`, until written.
   [[nodiscard]] Pod controlled_pod(const PodTemplateSpec& tmpl, const ObjectMeta& owner,
-                                   std::string_view kind);
+                                   const Shared<std::vector<OwnerReference>>& owned_by);
+  /// The controller reference to `owner`, a `kind`, for the pods it creates.
+  [[nodiscard]] static Shared<std::vector<OwnerReference>> controller_reference(
+      const ObjectMeta& owner, std::string_view kind);
 
   // DaemonSet controller (daemon_controller.go), in daemonset_controller.cpp
   void apply_daemon_set(DaemonSet ds);
@@ -187,8 +193,9 @@ class Simulation final : public SchedulerHooks {
   std::vector<PriorityClass> priority_classes_;         // in creation order
   std::map<std::string, PodDisruptionBudget> budgets_;  // "ns/name"
   std::map<std::string, std::uint64_t> name_counters_;  // generateName counters per owner
-  std::map<std::string, PodTimes> pod_times_;           // by pod uid
-  std::set<std::string> known_pods_;                    // every "ns/name" that ever existed
+  std::vector<PodTimes> pod_times_;         // by PodInfo::sequence - 1: each pod instance
+  std::set<std::string> removed_pod_keys_;  // "ns/name" of pods gone; with the live ones, every
+                                            // name used so far
   std::vector<EventRecord> events_;
   std::vector<PreemptionRecord> preemptions_;
   // events_ by a hash of (object, type, reason, message): candidates are compared field by

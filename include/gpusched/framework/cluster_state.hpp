@@ -3,6 +3,7 @@
 /// replay is sequential): nodes in node-tree order, pods, and who holds which node.
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <span>
@@ -13,6 +14,7 @@
 
 #include "gpusched/framework/node_info.hpp"
 #include "gpusched/framework/pod_info.hpp"
+#include "gpusched/framework/pod_info_pool.hpp"
 #include "gpusched/framework/resources.hpp"
 #include "gpusched/framework/string_pool.hpp"
 #include "gpusched/model/selector.hpp"
@@ -63,16 +65,14 @@ class ClusterState {
   void remove_pod(PodInfo& info);
   [[nodiscard]] PodInfo* find_pod(std::string_view namespace_, std::string_view name) noexcept;
   /// Every pod, ordered by "namespace/name".
-  [[nodiscard]] const std::map<std::string, std::unique_ptr<PodInfo>, std::less<>>& pods()
-      const noexcept {
+  [[nodiscard]] const std::map<std::string, PodInfo*, std::less<>>& pods() const noexcept {
     return pods_;
   }
 
-  /// Hands every pod over, leaving none: for the end of a run, when nothing reads the cluster
-  /// any more (nodes still point at the pods they held).
-  [[nodiscard]] std::map<std::string, std::unique_ptr<PodInfo>, std::less<>> take_pods() noexcept {
-    return std::move(pods_);
-  }
+  /// Hands every pod to `take`, in no particular order, freeing their storage as it goes, and
+  /// leaves none: for the end of a run, when nothing reads the cluster any more (nodes still
+  /// point at the pods they held).
+  void drain_pods(const std::function<void(PodInfo&)>& take);
 
   /// Sets (or, with "", clears) a pod's status.nominatedNodeName. Unbound pods with a nomination
   /// are what the scheduling queue's nominator tracks (pkg/scheduler/backend/queue/nominator.go).
@@ -139,7 +139,8 @@ class ClusterState {
   mutable bool node_list_dirty_ = false;
   std::vector<std::string> zones_;  // node tree: zone keys in order of first appearance
   std::map<std::string, std::vector<NodeInfo*>, std::less<>> zone_nodes_;
-  std::map<std::string, std::unique_ptr<PodInfo>, std::less<>> pods_;
+  std::map<std::string, PodInfo*, std::less<>> pods_;  // by "namespace/name", in pod_storage_
+  PodInfoPool pod_storage_;
   // Indexed by interned node name (a nomination may name a node that does not exist): looked up
   // for every node in the Filter loop, where a hash lookup per node showed in profiles.
   std::vector<std::vector<PodInfo*>> nominated_;

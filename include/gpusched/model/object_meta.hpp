@@ -8,9 +8,12 @@
 #include <string>
 #include <vector>
 
+#include "gpusched/model/shared.hpp"
+
 namespace gpusched {
 
-using Labels = std::map<std::string, std::string, std::less<>>;
+/// Labels and annotations: shared between an object and its copies until one is written.
+using Labels = Shared<std::map<std::string, std::string, std::less<>>>;
 
 /// metav1.OwnerReference: which controller owns an object.
 struct OwnerReference {
@@ -27,7 +30,7 @@ struct ObjectMeta {
   std::string uid;         ///< assigned by the simulator when empty
   Labels labels;
   Labels annotations;
-  std::vector<OwnerReference> owner_references;
+  Shared<std::vector<OwnerReference>> owner_references;
   std::int64_t creation_ms = 0;  ///< creationTimestamp, virtual milliseconds
   /// deletionTimestamp: set while terminating, to when the grace period ends (the deletion
   /// request plus the grace period, as the API server sets it).

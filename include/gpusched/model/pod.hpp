@@ -63,8 +63,8 @@ struct NodeAffinity {
 /// core/v1 PodAffinityTerm: pods matching the selector in the namespaces, co-located (or not)
 /// within the topology domain named by topologyKey.
 struct PodAffinityTerm {
-  std::optional<LabelSelector> label_selector;  ///< nullopt selects no pod
-  std::vector<std::string> namespaces;         ///< empty with no selector: the pod's namespace
+  std::optional<LabelSelector> label_selector;      ///< nullopt selects no pod
+  std::vector<std::string> namespaces;              ///< empty with no selector: the pod's namespace
   std::optional<LabelSelector> namespace_selector;  ///< empty selector: every namespace
   std::string topology_key;
   std::vector<std::string> match_label_keys;
@@ -102,12 +102,13 @@ struct TopologySpreadConstraint {
   std::string node_affinity_policy;  ///< "Honor" (default) or "Ignore"
   std::string node_taints_policy;    ///< "Ignore" (default) or "Honor"
   std::vector<std::string> match_label_keys;
-  friend bool operator==(const TopologySpreadConstraint&, const TopologySpreadConstraint&) = default;
+  friend bool operator==(const TopologySpreadConstraint&,
+                         const TopologySpreadConstraint&) = default;
 };
 
 struct PodSpec {
-  std::vector<Container> containers;
-  std::vector<Container> init_containers;
+  Shared<std::vector<Container>> containers;
+  Shared<std::vector<Container>> init_containers;
   ResourceList overhead;
   Labels node_selector;
   Affinity affinity;

@@ -25,9 +25,9 @@ struct EventRecord {
 
 /// One pod at the end of the run (or at --until).
 struct PodRecord {
-  Pod pod;                   ///< final state, including conditions
-  ResourceList requests;     ///< effective request (PodRequests)
-  bool terminating = false;  ///< deletionTimestamp set, still holding resources
+  Pod pod;                        ///< final state, including conditions
+  Shared<ResourceList> requests;  ///< effective request (PodRequests)
+  bool terminating = false;       ///< deletionTimestamp set, still holding resources
   std::optional<TimeMs> created;
   std::optional<TimeMs> scheduled;  ///< first bind
   std::optional<TimeMs> finished;   ///< Succeeded / deleted

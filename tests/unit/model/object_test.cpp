@@ -49,7 +49,7 @@ TEST_CASE("ObjectMeta::controller", "[model][object]") {
   meta.owner_references = {{"Deployment", "d", "u1", false}, {"ReplicaSet", "rs", "u2", true}};
   REQUIRE(meta.controller() != nullptr);
   CHECK(meta.controller()->name == "rs");
-  meta.owner_references[1].controller = false;
+  meta.owner_references.mut()[1].controller = false;
   CHECK(meta.controller() == nullptr);
 }
 

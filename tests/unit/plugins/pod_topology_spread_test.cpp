@@ -537,7 +537,7 @@ TEST_CASE("PodTopologySpread system default constraints", "[plugins][spread]") {
   CycleState plain_state(1);
   CHECK(pl.pre_score(plain_state, c.env.compile(labelled("solo", web)), filtered) == Code::Skip);
   Pod orphan = owned;
-  orphan.metadata.owner_references[0].name = "gone";
+  orphan.metadata.owner_references.mut()[0].name = "gone";
   CycleState orphan_state(1);
   CHECK(pl.pre_score(orphan_state, c.env.compile(orphan), filtered) == Code::Skip);
 }

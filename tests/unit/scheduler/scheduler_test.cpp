@@ -183,7 +183,7 @@ TEST_CASE("simulate: PreFilter rejection and PreFilterResult narrowing", "[sched
   for (const Row& row : rows) {
     DYNAMIC_SECTION(row.name) {
       Pod filler = gpu_pod("filler", 0);
-      filler.spec.containers[0].requests["cpu"] = Quantity::from_units(8);
+      filler.spec.containers.mut()[0].requests["cpu"] = Quantity::from_units(8);
       filler.spec.node_name = "n1";
       Pod pod = with_required(gpu_pod("p", 0), row.names);
       const SimulationResult result = simulate(scenario_of(

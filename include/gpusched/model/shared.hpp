@@ -1,0 +1,132 @@
+#pragma once
+/// Copy-on-write values for the parts of an object that its copies rarely change: the pods a
+/// controller creates from one template share its containers, labels and owner reference instead
+/// of holding a copy each (a replay of a million pods would otherwise spend most of its memory
+/// on identical copies).
+
+#include <cstddef>
+#include <initializer_list>
+#include <memory>
+#include <type_traits>
+#include <utility>
+
+namespace gpusched {
+
+/// A container value (map or vector) shared between copies until one of them is written. Reads
+/// look like the container's const interface; writes go through mut(), or through the
+/// container's usual mutators below, and copy the value first when another object shares it.
+/// Iteration and indexing are read-only on purpose: a write through them would have to copy the
+/// value on every non-const read.
+template <class T>
+class Shared {
+ public:
+  using value_type = typename T::value_type;
+  using const_iterator = typename T::const_iterator;
+  using iterator = const_iterator;
+  using size_type = typename T::size_type;
+
+  Shared() = default;
+  Shared(T value) : value_(std::make_shared<T>(std::move(value))) {}  // NOLINT: implicit
+  Shared(std::initializer_list<value_type> values) : Shared(T(values)) {}
+
+  [[nodiscard]] const T& get() const noexcept { return value_ ? *value_ : none(); }
+  operator const T&() const noexcept { return get(); }  // NOLINT: implicit, reads as a T
+  [[nodiscard]] const T& operator*() const noexcept { return get(); }
+  [[nodiscard]] const T* operator->() const noexcept { return &get(); }
+
+  /// The value to write: this object's own copy, made now if the value is shared.
+  [[nodiscard]] T& mut() {
+    if (!value_) {
+      value_ = std::make_shared<T>();
+    } else if (value_.use_count() > 1) {
+      value_ = std::make_shared<T>(*value_);
+    }
+    return *value_;
+  }
+
+  [[nodiscard]] const_iterator begin() const noexcept { return get().begin(); }
+  [[nodiscard]] const_iterator end() const noexcept { return get().end(); }
+  [[nodiscard]] size_type size() const noexcept { return get().size(); }
+  [[nodiscard]] bool empty() const noexcept { return get().empty(); }
+  [[nodiscard]] decltype(auto) front() const { return get().front(); }
+  [[nodiscard]] decltype(auto) back() const { return get().back(); }
+  template <class K>
+  [[nodiscard]] decltype(auto) operator[](const K& key) const {
+    return get()[key];
+  }
+  /// A map's operator[] inserts, so it writes even when used to read, as std::map's does.
+  template <class K>
+  requires requires { typename T::mapped_type; }
+  decltype(auto) operator[](K&& key) { return mut()[std::forward<K>(key)]; }
+  template <class K>
+  [[nodiscard]] decltype(auto) at(const K& key) const {
+    return get().at(key);
+  }
+  template <class K>
+  [[nodiscard]] const_iterator find(const K& key) const {
+    return get().find(key);
+  }
+  template <class K>
+  [[nodiscard]] size_type count(const K& key) const {
+    return get().count(key);
+  }
+  template <class K>
+  [[nodiscard]] bool contains(const K& key) const {
+    return get().contains(key);
+  }
+
+  template <class... A>
+  decltype(auto) emplace(A&&... args) {
+    return mut().emplace(std::forward<A>(args)...);
+  }
+  template <class... A>
+  decltype(auto) emplace_back(A&&... args) {
+    return mut().emplace_back(std::forward<A>(args)...);
+  }
+  template <class... A>
+  decltype(auto) try_emplace(A&&... args) {
+    return mut().try_emplace(std::forward<A>(args)...);
+  }
+  template <class... A>
+  decltype(auto) insert_or_assign(A&&... args) {
+    return mut().insert_or_assign(std::forward<A>(args)...);
+  }
+  void push_back(const value_type& value) { mut().push_back(value); }
+  void push_back(value_type&& value) { mut().push_back(std::move(value)); }
+  /// Erases by key (an iterator from a shared value would not point into the copy).
+  template <class K>
+  size_type erase(const K& key) {
+    static_assert(!std::is_convertible_v<K, const_iterator>, "erase by key, not by iterator");
+    return mut().erase(key);
+  }
+  void clear() noexcept { value_.reset(); }
+
+  /// True when both hold the very same value (not merely equal ones): a cheap sameness test.
+  [[nodiscard]] bool shares(const Shared& other) const noexcept { return value_ == other.value_; }
+
+  friend bool operator==(const Shared& a, const Shared& b) {
+    return a.value_ == b.value_ || a.get() == b.get();
+  }
+  friend bool operator==(const Shared& a, const T& b) { return a.get() == b; }
+
+ private:
+  static const T& none() noexcept {
+    static const T value;
+    return value;
+  }
+
+  std::shared_ptr<T> value_;  // null: empty
+};
+
+/// JSON libraries that look serializers up by argument-dependent lookup (nlohmann::json does)
+/// write and read a Shared value as the value itself.
+template <class Json, class T>
+void to_json(Json& json, const Shared<T>& value) {
+  json = value.get();
+}
+template <class Json, class T>
+void from_json(const Json& json, Shared<T>& value) {
+  value = json.template get<T>();
+}
+
+}  // namespace gpusched
