@@ -9,12 +9,12 @@ namespace gpusched {
 namespace {
 
 bool has_pod_affinity(const Pod& pod) {
-  return pod.spec.affinity.pod_affinity.has_value() ||
-         pod.spec.affinity.pod_anti_affinity.has_value();
+  return pod.spec.affinity->pod_affinity.has_value() ||
+         pod.spec.affinity->pod_anti_affinity.has_value();
 }
 
 bool has_required_anti_affinity(const Pod& pod) {
-  const auto& anti = pod.spec.affinity.pod_anti_affinity;
+  const auto& anti = pod.spec.affinity->pod_anti_affinity;
   return anti.has_value() && !anti->required.empty();
 }
 
@@ -391,7 +391,7 @@ void ClusterState::compile_pod(PodInfo& info) {
   };
   info.required_terms.reset();
   info.preferred_terms.clear();
-  if (const auto& na = pod.spec.affinity.node_affinity) {
+  if (const auto& na = pod.spec.affinity->node_affinity) {
     if (na->required) {
       info.required_terms.emplace();
       for (const auto& term : *na->required) info.required_terms->push_back(compile_term(term));

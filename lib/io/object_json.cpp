@@ -735,13 +735,13 @@ class ObjectParser {
     if (auto affinity = node->get("affinity")) {
       affinity->note_unknown_keys(api_fields::kAffinity);
       if (auto node_affinity = affinity->get("nodeAffinity")) {
-        spec.affinity.node_affinity = parse_node_affinity(*node_affinity);
+        spec.affinity.mut().node_affinity = parse_node_affinity(*node_affinity);
       }
       if (auto pod_affinity = affinity->get("podAffinity")) {
-        spec.affinity.pod_affinity = parse_pod_affinity(*pod_affinity);
+        spec.affinity.mut().pod_affinity = parse_pod_affinity(*pod_affinity);
       }
       if (auto anti_affinity = affinity->get("podAntiAffinity")) {
-        spec.affinity.pod_anti_affinity = parse_pod_affinity(*anti_affinity);
+        spec.affinity.mut().pod_anti_affinity = parse_pod_affinity(*anti_affinity);
       }
     }
     if (auto tolerations = node->get("tolerations")) {
@@ -1252,7 +1252,7 @@ json pod_spec_json(const PodSpec& spec) {
     out["initContainers"].push_back(container_json(c));
   if (!spec.overhead.empty()) out["overhead"] = resources_json(spec.overhead);
   if (!spec.node_selector.empty()) out["nodeSelector"] = spec.node_selector;
-  if (const auto& affinity = spec.affinity.node_affinity) {
+  if (const auto& affinity = spec.affinity->node_affinity) {
     json node_affinity = json::object();
     if (affinity->required) {
       json terms = json::array();
@@ -1265,11 +1265,11 @@ json pod_spec_json(const PodSpec& spec) {
     }
     out["affinity"]["nodeAffinity"] = std::move(node_affinity);
   }
-  if (spec.affinity.pod_affinity) {
-    out["affinity"]["podAffinity"] = pod_affinity_json(*spec.affinity.pod_affinity);
+  if (spec.affinity->pod_affinity) {
+    out["affinity"]["podAffinity"] = pod_affinity_json(*spec.affinity->pod_affinity);
   }
-  if (spec.affinity.pod_anti_affinity) {
-    out["affinity"]["podAntiAffinity"] = pod_affinity_json(*spec.affinity.pod_anti_affinity);
+  if (spec.affinity->pod_anti_affinity) {
+    out["affinity"]["podAntiAffinity"] = pod_affinity_json(*spec.affinity->pod_anti_affinity);
   }
   for (const Toleration& t : spec.tolerations) {
     json tol = json::object();

@@ -176,7 +176,7 @@ TracePod read_pod(const CsvTable& table, std::size_t row) {
   }
   pod.spec.containers.push_back(std::move(container));
   if (!table.field(row, kGpuSpec).empty()) {
-    pod.spec.affinity.node_affinity = gpu_spec_affinity(table, row);
+    pod.spec.affinity.mut().node_affinity = gpu_spec_affinity(table, row);
   }
 
   const std::int64_t created = table.integer(row, kCreation, kMaxSeconds);

@@ -202,8 +202,8 @@ Code InterPodAffinity::pre_filter(CycleState& state, const PodInfo& pod, PreFilt
   const Pod& p = pod.pod;
   StringPool& pool = cluster_.pool();
   const bool has_required =
-      (p.spec.affinity.pod_affinity && !p.spec.affinity.pod_affinity->required.empty()) ||
-      (p.spec.affinity.pod_anti_affinity && !p.spec.affinity.pod_anti_affinity->required.empty());
+      (p.spec.affinity->pod_affinity && !p.spec.affinity->pod_affinity->required.empty()) ||
+      (p.spec.affinity->pod_anti_affinity && !p.spec.affinity->pod_anti_affinity->required.empty());
   // Nothing to count: the Skip below would be reached with empty maps.
   if (!has_required && cluster_.pods_with_required_anti_affinity() == 0) {
     state.skip_filter(slot());
@@ -212,8 +212,8 @@ Code InterPodAffinity::pre_filter(CycleState& state, const PodInfo& pod, PreFilt
   auto s = std::make_unique<PreFilterState>();
   s->pod = &pod;
   s->namespace_labels = &cluster_.namespace_labels(p.metadata.namespace_);
-  s->affinity = required_terms(p, p.spec.affinity.pod_affinity, 0, pool);
-  s->anti_affinity = required_terms(p, p.spec.affinity.pod_anti_affinity, 0, pool);
+  s->affinity = required_terms(p, p.spec.affinity->pod_affinity, 0, pool);
+  s->anti_affinity = required_terms(p, p.spec.affinity->pod_anti_affinity, 0, pool);
   s->matches_own_affinity = matches_all(s->affinity, p, *s->namespace_labels);
   const bool incoming_ns =
       needs_namespace_labels(s->affinity) || needs_namespace_labels(s->anti_affinity);
@@ -222,7 +222,7 @@ Code InterPodAffinity::pre_filter(CycleState& state, const PodInfo& pod, PreFilt
     for (const PodInfo* existing : node->pods) {
       const Pod& e = existing->pod;
       // getExistingAntiAffinityCounts: existing pods' required anti-affinity vs the pod.
-      const auto& anti = e.spec.affinity.pod_anti_affinity;
+      const auto& anti = e.spec.affinity->pod_anti_affinity;
       if (anti && !anti->required.empty()) {
         for (const Term& t : required_terms(e, anti, 0, pool)) {
           if (term_matches(t, p, *s->namespace_labels)) {
@@ -259,7 +259,7 @@ void update_with_pod(PreFilterState* s, const PodInfo& changed, const NodeInfo& 
                      std::int64_t multiplier, StringPool& pool, const ClusterState& cluster) {
   if (s == nullptr) return;
   const Pod& e = changed.pod;
-  const auto& anti = e.spec.affinity.pod_anti_affinity;
+  const auto& anti = e.spec.affinity->pod_anti_affinity;
   if (anti && !anti->required.empty()) {
     for (const Term& t : required_terms(e, anti, 0, pool)) {
       if (term_matches(t, s->pod->pod, *s->namespace_labels)) {
@@ -344,15 +344,16 @@ Code InterPodAffinity::pre_score(CycleState& state, const PodInfo& pod,
                                  std::span<const NodeInfo* const> nodes) {
   const Pod& p = pod.pod;
   const bool has_constraints =
-      (p.spec.affinity.pod_affinity && !p.spec.affinity.pod_affinity->preferred.empty()) ||
-      (p.spec.affinity.pod_anti_affinity && !p.spec.affinity.pod_anti_affinity->preferred.empty());
+      (p.spec.affinity->pod_affinity && !p.spec.affinity->pod_affinity->preferred.empty()) ||
+      (p.spec.affinity->pod_anti_affinity &&
+       !p.spec.affinity->pod_anti_affinity->preferred.empty());
   if (nodes.empty() || (!has_constraints && cluster_.pods_with_affinity() == 0)) {
     state.skip_score(slot());
     return Code::Skip;
   }
   StringPool& pool = cluster_.pool();
-  const Terms affinity = preferred_terms(p, p.spec.affinity.pod_affinity, pool);
-  const Terms anti_affinity = preferred_terms(p, p.spec.affinity.pod_anti_affinity, pool);
+  const Terms affinity = preferred_terms(p, p.spec.affinity->pod_affinity, pool);
+  const Terms anti_affinity = preferred_terms(p, p.spec.affinity->pod_anti_affinity, pool);
   const Labels& ns_labels = cluster_.namespace_labels(p.metadata.namespace_);
   const bool incoming_ns =
       needs_namespace_labels(affinity) || needs_namespace_labels(anti_affinity);
@@ -362,8 +363,8 @@ Code InterPodAffinity::pre_score(CycleState& state, const PodInfo& pod,
     if (node->labels.empty()) continue;
     for (const PodInfo* existing : node->pods) {
       const Pod& e = existing->pod;
-      const auto& e_affinity = e.spec.affinity.pod_affinity;
-      const auto& e_anti = e.spec.affinity.pod_anti_affinity;
+      const auto& e_affinity = e.spec.affinity->pod_affinity;
+      const auto& e_anti = e.spec.affinity->pod_anti_affinity;
       // Without preferred terms of its own the pod only meets existing pods with affinity.
       if (!has_constraints && !e_affinity && !e_anti) continue;
       if (has_constraints) {
@@ -443,8 +444,8 @@ QueueingHint InterPodAffinity::queueing_hint(const ClusterEvent& event, const Po
                                              const EventObjects& objects) const {
   const Pod& p = pod.pod;
   StringPool& pool = cluster_.pool();
-  const Terms terms = required_terms(p, p.spec.affinity.pod_affinity, 0, pool);
-  const Terms anti_terms = required_terms(p, p.spec.affinity.pod_anti_affinity, 0, pool);
+  const Terms terms = required_terms(p, p.spec.affinity->pod_affinity, 0, pool);
+  const Terms anti_terms = required_terms(p, p.spec.affinity->pod_anti_affinity, 0, pool);
   static const Labels kNoLabels;
   if (event.resource == EventResource::Node) {
     if (objects.node == nullptr) return QueueingHint::Queue;
@@ -475,7 +476,7 @@ QueueingHint InterPodAffinity::queueing_hint(const ClusterEvent& event, const Po
 
 bool required_affinity_matches(const Pod& waiting, const Pod& added,
                                const Labels& added_namespace_labels, StringPool& pool) {
-  const auto& affinity = waiting.spec.affinity.pod_affinity;
+  const auto& affinity = waiting.spec.affinity->pod_affinity;
   if (!affinity || affinity->required.empty()) return false;
   const Terms terms = required_terms(waiting, affinity, 0, pool);
   return std::any_of(terms.begin(), terms.end(), [&](const Term& term) {

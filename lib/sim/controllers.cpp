@@ -72,9 +72,9 @@ void Simulation::reconcile_deployment(const std::string& key) {
     const OwnerReference* owner = rs.metadata.controller();
     if (owner == nullptr || owner->uid != d.metadata.uid || rs.metadata.name == rs_name) continue;
     if (rs.replicas != 0) {
-      object_event("Deployment/" + key, "Normal", "ScalingReplicaSet",
-                   "Scaled down replica set " + rs.metadata.name + " from " +
-                       std::to_string(rs.replicas) + " to 0");
+      recorded_event("Deployment/" + key, "Normal", "ScalingReplicaSet",
+                     "Scaled down replica set " + rs.metadata.name + " from " +
+                         std::to_string(rs.replicas) + " to 0");
       rs.replicas = 0;
       reconcile_replicaset(rs_key);
     }
@@ -100,10 +100,10 @@ void Simulation::reconcile_deployment(const std::string& key) {
   }
   if (rs_it->second.replicas != d.replicas) {
     const bool up = d.replicas > rs_it->second.replicas;
-    object_event("Deployment/" + key, "Normal", "ScalingReplicaSet",
-                 std::string(up ? "Scaled up" : "Scaled down") + " replica set " + rs_name +
-                     " from " + std::to_string(rs_it->second.replicas) + " to " +
-                     std::to_string(d.replicas));
+    recorded_event("Deployment/" + key, "Normal", "ScalingReplicaSet",
+                   std::string(up ? "Scaled up" : "Scaled down") + " replica set " + rs_name +
+                       " from " + std::to_string(rs_it->second.replicas) + " to " +
+                       std::to_string(d.replicas));
     rs_it->second.replicas = d.replicas;
   }
   reconcile_replicaset(rs_key);
@@ -121,7 +121,7 @@ void Simulation::reconcile_replicaset(const std::string& key) {
     Pod pod = controlled_pod(rs.template_, rs.metadata, owned_by);
     const std::string name = pod.metadata.name;
     create_pod(std::move(pod), {}, rs.metadata.name + "-");
-    object_event("ReplicaSet/" + key, "Normal", "SuccessfulCreate", "Created pod: " + name);
+    recorded_event("ReplicaSet/" + key, "Normal", "SuccessfulCreate", "Created pod: " + name);
   }
   if (have <= rs.replicas) return;
   // getPodsToDelete / ActivePodsWithRanks: unassigned first, then not running, then the newest.
@@ -140,7 +140,7 @@ void Simulation::reconcile_replicaset(const std::string& key) {
     PodInfo* pod = pods[static_cast<std::size_t>(i)];
     const std::string name = pod->pod.metadata.name;
     delete_pod(*pod, pod->pod.spec.termination_grace_period_seconds);
-    object_event("ReplicaSet/" + key, "Normal", "SuccessfulDelete", "Deleted pod: " + name);
+    recorded_event("ReplicaSet/" + key, "Normal", "SuccessfulDelete", "Deleted pod: " + name);
   }
 }
 
@@ -170,8 +170,8 @@ void Simulation::reconcile_job(const std::string& key) {
     // pastBackoffLimit: the Job fails and its running pods are deleted.
     state.failed = true;
     state.complete = true;
-    object_event("Job/" + key, "Warning", "BackoffLimitExceeded",
-                 "Job has reached the specified backoff limit");
+    recorded_event("Job/" + key, "Warning", "BackoffLimitExceeded",
+                   "Job has reached the specified backoff limit");
     for (PodInfo* p : pods) {
       if (active(*p)) delete_pod(*p, p->pod.spec.termination_grace_period_seconds);
     }
@@ -180,7 +180,7 @@ void Simulation::reconcile_job(const std::string& key) {
   const bool done = job.completions ? state.succeeded >= *job.completions : state.succeeded > 0;
   if (done) {
     state.complete = true;
-    object_event("Job/" + key, "Normal", "Completed", "Job completed");
+    recorded_event("Job/" + key, "Normal", "Completed", "Job completed");
     return;
   }
   std::int64_t want = job.parallelism;
@@ -213,7 +213,7 @@ void Simulation::reconcile_job(const std::string& key) {
     Pod pod = controlled_pod(tmpl, job.metadata, owned_by);
     const std::string name = pod.metadata.name;
     create_pod(std::move(pod), {}, job.metadata.name + "-");
-    object_event("Job/" + key, "Normal", "SuccessfulCreate", "Created pod: " + name);
+    recorded_event("Job/" + key, "Normal", "SuccessfulCreate", "Created pod: " + name);
   }
 }
 

@@ -161,14 +161,14 @@ void Simulation::pods_should_be_on_node(const NodeInfo& node,
         continue;
       }
       failed_pods_backoff_.next(backoff_key, now_);
-      object_event(
+      recorded_event(
           "DaemonSet/" + key, "Warning", "FailedDaemonPod",
           "Found failed daemon pod " + pod_key + " on node " + node_name + ", will try to kill it");
       to_delete.push_back(pod);
     } else if (pod->pod.status.phase == PodPhase::Succeeded) {
-      object_event("DaemonSet/" + key, "Normal", "SucceededDaemonPod",
-                   "Found succeeded daemon pod " + pod_key + " on node " + node_name +
-                       ", will try to delete it");
+      recorded_event("DaemonSet/" + key, "Normal", "SucceededDaemonPod",
+                     "Found succeeded daemon pod " + pod_key + " on node " + node_name +
+                         ", will try to delete it");
       to_delete.push_back(pod);
     } else {
       running.push_back(pod);
@@ -194,15 +194,15 @@ void Simulation::sync_nodes(const std::string& key, const DaemonSetState& state,
     Pod pod = controlled_pod(tmpl, ds.metadata, owned_by);
     // The scheduler may bind it to that node only; the node already matched the template's own
     // required affinity, which the pinning term replaces.
-    replace_daemon_set_pod_node_name_node_affinity(pod.spec.affinity, node);
+    replace_daemon_set_pod_node_name_node_affinity(pod.spec.affinity.mut(), node);
     const std::string name = pod.metadata.name;
     create_pod(std::move(pod), {}, ds.metadata.name + "-");
-    object_event("DaemonSet/" + key, "Normal", "SuccessfulCreate", "Created pod: " + name);
+    recorded_event("DaemonSet/" + key, "Normal", "SuccessfulCreate", "Created pod: " + name);
   }
   for (PodInfo* pod : to_delete) {
     const std::string name = pod->pod.metadata.name;
     delete_pod(*pod, pod->pod.spec.termination_grace_period_seconds);
-    object_event("DaemonSet/" + key, "Normal", "SuccessfulDelete", "Deleted pod: " + name);
+    recorded_event("DaemonSet/" + key, "Normal", "SuccessfulDelete", "Deleted pod: " + name);
   }
 }
 

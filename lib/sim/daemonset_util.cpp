@@ -23,7 +23,7 @@ void add_or_update_toleration(PodSpec& spec, const Toleration& toleration) {
     return;
   }
   bool updated = false;
-  for (Toleration& t : spec.tolerations) {
+  for (Toleration& t : spec.tolerations.mut()) {
     if (!matches(t)) continue;
     t = toleration;
     updated = true;
@@ -78,7 +78,7 @@ void replace_daemon_set_pod_node_name_node_affinity(Affinity& affinity, const st
 
 std::optional<std::string> target_node_name(const Pod& pod) {
   if (!pod.spec.node_name.empty()) return pod.spec.node_name;
-  const auto& node_affinity = pod.spec.affinity.node_affinity;
+  const auto& node_affinity = pod.spec.affinity->node_affinity;
   if (!node_affinity || !node_affinity->required) return std::nullopt;
   for (const NodeSelectorTerm& term : *node_affinity->required) {
     for (const SelectorRequirement& r : term.match_fields) {

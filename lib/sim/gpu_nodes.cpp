@@ -99,7 +99,7 @@ bool Simulation::admit_on_node(PodInfo& pod) {
   // it; a controller replaces it on its next sync.
   pod.pod.status.reason = admission.reason;
   pod.pod.status.message = admission.message;
-  record_event(pod, "Warning", admission.reason, admission.message);
+  recorded_event("Pod/" + pod.pod.key(), "Warning", admission.reason, admission.message);
   end_pod(pod, PodPhase::Failed);
   // Controllers see the failure after the status update: the replacement is created a second
   // later (a ReplicaSet keeps replacing pods the kubelet keeps rejecting, as in a real cluster).

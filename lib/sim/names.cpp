@@ -53,7 +53,7 @@ std::string canonical(const PodTemplateSpec& t) {
   out += "|" + t.spec.priority_class_name + "|" + std::to_string(t.spec.priority.value_or(0)) +
          "|" + t.spec.scheduler_name + "|" + t.spec.restart_policy + "|" +
          std::to_string(t.spec.termination_grace_period_seconds);
-  if (const auto& na = t.spec.affinity.node_affinity) {
+  if (const auto& na = t.spec.affinity->node_affinity) {
     auto term = [&](const NodeSelectorTerm& selector) {
       for (const auto* reqs : {&selector.match_expressions, &selector.match_fields}) {
         for (const auto& r : *reqs) {

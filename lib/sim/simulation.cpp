@@ -102,6 +102,24 @@ void Simulation::object_event(const std::string& object, std::string_view type,
                                 std::move(message)});
 }
 
+void Simulation::recorded_event(const std::string& object, std::string_view type,
+                                std::string_view reason, std::string message) {
+  EventCorrelator::Outcome out =
+      correlator_.correlate(now_, object, type, reason, std::move(message));
+  if (out.skip) return;
+  if (*out.stored != EventCorrelator::kNoEvent) {
+    // The recorder patches the Event it created (or creates it again when it was never stored).
+    EventRecord& e = events_[*out.stored];
+    e.count = out.count;
+    e.last_time = now_;
+    e.message = std::move(out.message);
+    return;
+  }
+  *out.stored = events_.size();
+  events_.push_back(EventRecord{out.first_time, now_, out.count, std::string(type),
+                                std::string(reason), object, std::move(out.message)});
+}
+
 void Simulation::record_event(const PodInfo& pod, std::string_view type, std::string_view reason,
                               std::string message) {
   object_event("Pod/" + key_of(pod.pod.metadata), type, reason, std::move(message));
@@ -421,10 +439,10 @@ void Simulation::begin_termination(PodInfo& pod, std::int64_t grace_seconds) {
   pod.pod.metadata.deletion_ms = now_ + grace_seconds * 1000;
   schedule(*pod.pod.metadata.deletion_ms, Kind::TerminationDone, 0, key_of(pod.pod.metadata),
            pod.pod.metadata.uid);
-  object_event("Pod/" + key_of(pod.pod.metadata), "Normal", "Killing",
-               "Stopping container " + (pod.pod.spec.containers.empty()
-                                            ? std::string("main")
-                                            : pod.pod.spec.containers.front().name));
+  recorded_event("Pod/" + key_of(pod.pod.metadata), "Normal", "Killing",
+                 "Stopping container " + (pod.pod.spec.containers.empty()
+                                              ? std::string("main")
+                                              : pod.pod.spec.containers.front().name));
 }
 
 void Simulation::remove_pod(PodInfo& pod) {

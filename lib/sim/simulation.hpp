@@ -18,6 +18,7 @@
 #include "gpusched/sim/simulator.hpp"
 #include "model/disruption.hpp"
 #include "sim/backoff.hpp"
+#include "sim/event_correlator.hpp"
 
 namespace gpusched::sim {
 
@@ -154,8 +155,13 @@ class Simulation final : public SchedulerHooks {
   void sync_nodes(const std::string& key, const DaemonSetState& state,
                   const std::vector<std::string>& create_on,
                   const std::vector<PodInfo*>& to_delete);
+  /// An Event from the scheduler (events.k8s.io): identical repeats are counted on one Event.
   void object_event(const std::string& object, std::string_view type, std::string_view reason,
                     std::string message);
+  /// An Event from a controller or the kubelet (core/v1 record.EventRecorder), through the
+  /// recorder's EventCorrelator: similar events combined, each object rate-limited.
+  void recorded_event(const std::string& object, std::string_view type, std::string_view reason,
+                      std::string message);
 
   // Expectations and the result
   [[nodiscard]] ExpectationResult check(std::size_t index) const;
@@ -197,6 +203,7 @@ class Simulation final : public SchedulerHooks {
   std::set<std::string> removed_pod_keys_;  // "ns/name" of pods gone; with the live ones, every
                                             // name used so far
   std::vector<EventRecord> events_;
+  EventCorrelator correlator_;  // the controllers' and the kubelet's event recorders
   std::vector<PreemptionRecord> preemptions_;
   // events_ by a hash of (object, type, reason, message): candidates are compared field by
   // field, so the strings are stored once, in events_.

@@ -111,9 +111,9 @@ struct PodSpec {
   Shared<std::vector<Container>> init_containers;
   ResourceList overhead;
   Labels node_selector;
-  Affinity affinity;
-  std::vector<Toleration> tolerations;
-  std::vector<TopologySpreadConstraint> topology_spread_constraints;
+  Shared<Affinity> affinity;
+  Shared<std::vector<Toleration>> tolerations;
+  Shared<std::vector<TopologySpreadConstraint>> topology_spread_constraints;
   std::optional<std::int32_t> priority;
   std::string priority_class_name;
   std::string preemption_policy;  ///< "PreemptLowerPriority" (default) or "Never"

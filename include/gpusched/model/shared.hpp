@@ -1,8 +1,8 @@
 #pragma once
 /// Copy-on-write values for the parts of an object that its copies rarely change: the pods a
-/// controller creates from one template share its containers, labels and owner reference instead
-/// of holding a copy each (a replay of a million pods would otherwise spend most of its memory
-/// on identical copies).
+/// controller creates from one template share its containers, labels, affinity and owner
+/// reference instead of holding a copy each (a replay of a million pods would otherwise spend
+/// most of its memory on identical copies).
 
 #include <cstddef>
 #include <initializer_list>
@@ -12,22 +12,32 @@
 
 namespace gpusched {
 
-/// A container value (map or vector) shared between copies until one of them is written. Reads
-/// look like the container's const interface; writes go through mut(), or through the
-/// container's usual mutators below, and copy the value first when another object shares it.
-/// Iteration and indexing are read-only on purpose: a write through them would have to copy the
-/// value on every non-const read.
+/// The member types a container has; nothing for other values.
 template <class T>
-class Shared {
- public:
+struct SharedContainerTypes {};
+template <class T>
+requires requires {
+  typename T::value_type;
+}
+struct SharedContainerTypes<T> {
   using value_type = typename T::value_type;
   using const_iterator = typename T::const_iterator;
   using iterator = const_iterator;
   using size_type = typename T::size_type;
+};
 
+/// A value shared between copies until one of them is written. Reads go through `->` and `*`,
+/// and for a container (map or vector) look like its const interface; writes go through mut(),
+/// or through a container's usual mutators below, and copy the value first when another object
+/// shares it. Iteration and indexing are read-only on purpose: a write through them would have
+/// to copy the value on every non-const read.
+template <class T>
+class Shared : public SharedContainerTypes<T> {
+ public:
   Shared() = default;
   Shared(T value) : value_(std::make_shared<T>(std::move(value))) {}  // NOLINT: implicit
-  Shared(std::initializer_list<value_type> values) : Shared(T(values)) {}
+  template <class U = T>
+  Shared(std::initializer_list<typename U::value_type> values) : Shared(T(values)) {}
 
   [[nodiscard]] const T& get() const noexcept { return value_ ? *value_ : none(); }
   operator const T&() const noexcept { return get(); }  // NOLINT: implicit, reads as a T
@@ -44,9 +54,9 @@ class Shared {
     return *value_;
   }
 
-  [[nodiscard]] const_iterator begin() const noexcept { return get().begin(); }
-  [[nodiscard]] const_iterator end() const noexcept { return get().end(); }
-  [[nodiscard]] size_type size() const noexcept { return get().size(); }
+  [[nodiscard]] auto begin() const noexcept { return get().begin(); }
+  [[nodiscard]] auto end() const noexcept { return get().end(); }
+  [[nodiscard]] auto size() const noexcept { return get().size(); }
   [[nodiscard]] bool empty() const noexcept { return get().empty(); }
   [[nodiscard]] decltype(auto) front() const { return get().front(); }
   [[nodiscard]] decltype(auto) back() const { return get().back(); }
@@ -63,11 +73,11 @@ class Shared {
     return get().at(key);
   }
   template <class K>
-  [[nodiscard]] const_iterator find(const K& key) const {
+  [[nodiscard]] auto find(const K& key) const {
     return get().find(key);
   }
   template <class K>
-  [[nodiscard]] size_type count(const K& key) const {
+  [[nodiscard]] auto count(const K& key) const {
     return get().count(key);
   }
   template <class K>
@@ -91,12 +101,19 @@ class Shared {
   decltype(auto) insert_or_assign(A&&... args) {
     return mut().insert_or_assign(std::forward<A>(args)...);
   }
-  void push_back(const value_type& value) { mut().push_back(value); }
-  void push_back(value_type&& value) { mut().push_back(std::move(value)); }
+  template <class U = T>
+  void push_back(const typename U::value_type& value) {
+    mut().push_back(value);
+  }
+  template <class U = T>
+  void push_back(typename U::value_type&& value) {
+    mut().push_back(std::move(value));
+  }
   /// Erases by key (an iterator from a shared value would not point into the copy).
   template <class K>
-  size_type erase(const K& key) {
-    static_assert(!std::is_convertible_v<K, const_iterator>, "erase by key, not by iterator");
+  auto erase(const K& key) {
+    static_assert(!std::is_convertible_v<K, decltype(get().begin())>,
+                  "erase by key, not by iterator");
     return mut().erase(key);
   }
   void clear() noexcept { value_.reset(); }

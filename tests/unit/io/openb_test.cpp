@@ -131,7 +131,7 @@ TEST_CASE("openb pods: requests, GPU counts and shares, gpu_spec, qos and run ti
   CHECK(quantity(c.requests, "memory") == "16Gi");
   CHECK(quantity(c.requests, "nvidia.com/gpu") == "1");
   CHECK(c.limits == ResourceList{{"nvidia.com/gpu", Quantity::from_units(1)}});
-  CHECK_FALSE(whole.spec.affinity.node_affinity);
+  CHECK_FALSE(whole.spec.affinity->node_affinity);
 
   const Pod& multi = pod_named(trace.scenario, "multi");
   CHECK(quantity(multi.spec.containers[0].requests, "nvidia.com/gpu") == "8");
@@ -139,9 +139,9 @@ TEST_CASE("openb pods: requests, GPU counts and shares, gpu_spec, qos and run ti
   CHECK(quantity(multi.spec.containers[0].requests, "memory") == "320Gi");
   CHECK(multi.metadata.annotations.at("gpusched.io/run-duration") == "58s");  // 65 - 7
   const NodeSelectorTerm g2{{{"nvidia.com/gpu.product", SelectorOperator::In, {"G2"}}}, {}};
-  REQUIRE(multi.spec.affinity.node_affinity);
-  CHECK(multi.spec.affinity.node_affinity->required == std::vector<NodeSelectorTerm>{g2});
-  CHECK(multi.spec.affinity.node_affinity->preferred.empty());
+  REQUIRE(multi.spec.affinity->node_affinity);
+  CHECK(multi.spec.affinity->node_affinity->required == std::vector<NodeSelectorTerm>{g2});
+  CHECK(multi.spec.affinity->node_affinity->preferred.empty());
 
   // A share of one GPU takes the whole GPU.
   const Pod& share = pod_named(trace.scenario, "share");
@@ -159,8 +159,8 @@ TEST_CASE("openb pods: requests, GPU counts and shares, gpu_spec, qos and run ti
   const Pod& choice = pod_named(trace.scenario, "choice");
   const NodeSelectorTerm v100{
       {{"nvidia.com/gpu.product", SelectorOperator::In, {"V100M16", "V100M32"}}}, {}};
-  REQUIRE(choice.spec.affinity.node_affinity);
-  CHECK(choice.spec.affinity.node_affinity->required == std::vector<NodeSelectorTerm>{v100});
+  REQUIRE(choice.spec.affinity->node_affinity);
+  CHECK(choice.spec.affinity->node_affinity->required == std::vector<NodeSelectorTerm>{v100});
   CHECK(choice.metadata.annotations.at("gpusched.io/run-duration") == "10s");  // 20 - 10
 
   // Never scheduled in the trace: it would run from creation to deletion.

@@ -56,15 +56,15 @@ TEST_CASE("pod affinity and Namespace survive parse -> to_json -> parse", "[io][
   CHECK(ns.metadata.labels == Labels{{"kubernetes.io/metadata.name", "team-a"}, {"team", "a"}});
   CHECK(ns.metadata.namespace_.empty());
   const auto& pod = std::get<Pod>(s.cluster[1]);
-  REQUIRE(pod.spec.affinity.pod_affinity);
-  REQUIRE(pod.spec.affinity.pod_affinity->required.size() == 1);
-  CHECK(pod.spec.affinity.pod_affinity->required[0].namespaces ==
+  REQUIRE(pod.spec.affinity->pod_affinity);
+  REQUIRE(pod.spec.affinity->pod_affinity->required.size() == 1);
+  CHECK(pod.spec.affinity->pod_affinity->required[0].namespaces ==
         std::vector<std::string>{"default"});
-  REQUIRE(pod.spec.affinity.pod_affinity->preferred.size() == 1);
-  CHECK(pod.spec.affinity.pod_affinity->preferred[0].weight == 30);
-  CHECK(pod.spec.affinity.pod_affinity->preferred[0].term.namespace_selector == LabelSelector{});
-  REQUIRE(pod.spec.affinity.pod_anti_affinity);
-  const PodAffinityTerm& anti = pod.spec.affinity.pod_anti_affinity->required[0];
+  REQUIRE(pod.spec.affinity->pod_affinity->preferred.size() == 1);
+  CHECK(pod.spec.affinity->pod_affinity->preferred[0].weight == 30);
+  CHECK(pod.spec.affinity->pod_affinity->preferred[0].term.namespace_selector == LabelSelector{});
+  REQUIRE(pod.spec.affinity->pod_anti_affinity);
+  const PodAffinityTerm& anti = pod.spec.affinity->pod_anti_affinity->required[0];
   CHECK(anti.match_label_keys == std::vector<std::string>{"pod-template-hash"});
   CHECK(anti.mismatch_label_keys == std::vector<std::string>{"tenant"});
 }

@@ -83,7 +83,8 @@ TEST_CASE("parse_scenario rejects bad input with file, pointer, line and reason"
       {"top level array", "[1, 2]", "", 1, "a scenario must be a JSON object, got array"},
       {"too deep", deep_nesting(64), "", 1, "nesting deeper than 64 levels"},
       {"unknown top-level key", "{\"name\": \"t\",\n\"untill\": \"5m\"}", "/untill", 2,
-       "unknown key \"untill\" (known keys: name, description, startTime, include, scheduler, devicePlugin, "
+       "unknown key \"untill\" (known keys: name, description, startTime, include, scheduler, "
+       "devicePlugin, "
        "migConfigs, cluster, "
        "timeline, "
        "expect, until)"},
@@ -476,7 +477,7 @@ TEST_CASE("parse_scenario reads objects with Kubernetes defaults", "[io]") {
   CHECK_FALSE(p.spec.tolerations[0].effect.has_value());
   CHECK(p.spec.tolerations[1].toleration_seconds == 30);
   CHECK(p.spec.tolerations[1].effect == TaintEffect::NoExecute);
-  const NodeAffinity& affinity = p.spec.affinity.node_affinity.value();
+  const NodeAffinity& affinity = p.spec.affinity->node_affinity.value();
   REQUIRE(affinity.required.has_value());
   CHECK(affinity.required->at(0).match_expressions.at(0).op == SelectorOperator::Gt);
   CHECK(affinity.required->at(0).match_fields.at(0).values == std::vector<std::string>{"w1"});

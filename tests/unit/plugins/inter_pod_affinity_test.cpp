@@ -41,8 +41,8 @@ Pod pod_with(std::string name, Labels labels, std::optional<std::vector<PodAffin
   Pod p = test::make_pod(std::move(name));
   p.metadata.namespace_ = std::move(ns);
   p.metadata.labels = std::move(labels);
-  if (affinity) p.spec.affinity.pod_affinity = PodAffinity{*affinity, {}};
-  if (anti) p.spec.affinity.pod_anti_affinity = PodAffinity{*anti, {}};
+  if (affinity) p.spec.affinity.mut().pod_affinity = PodAffinity{*affinity, {}};
+  if (anti) p.spec.affinity.mut().pod_anti_affinity = PodAffinity{*anti, {}};
   return p;
 }
 
@@ -429,8 +429,8 @@ Pod preferred_pod(std::string name, Labels labels, std::vector<WeightedPodAffini
                   std::vector<WeightedPodAffinityTerm> anti) {
   Pod p = test::make_pod(std::move(name));
   p.metadata.labels = std::move(labels);
-  if (!affinity.empty()) p.spec.affinity.pod_affinity = PodAffinity{{}, std::move(affinity)};
-  if (!anti.empty()) p.spec.affinity.pod_anti_affinity = PodAffinity{{}, std::move(anti)};
+  if (!affinity.empty()) p.spec.affinity.mut().pod_affinity = PodAffinity{{}, std::move(affinity)};
+  if (!anti.empty()) p.spec.affinity.mut().pod_anti_affinity = PodAffinity{{}, std::move(anti)};
   return p;
 }
 

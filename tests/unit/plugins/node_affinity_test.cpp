@@ -258,7 +258,7 @@ TEST_CASE("NodeAffinity PreFilter and Filter: upstream TestNodeAffinity", "[plug
       if (row.required) {
         NodeAffinity na;
         na.required = *row.required;
-        pod.spec.affinity.node_affinity = na;
+        pod.spec.affinity.mut().node_affinity = na;
       }
       const PodInfo info = env.compile(pod);
       CycleState state(1);
@@ -302,7 +302,7 @@ TEST_CASE("NodeAffinity PreFilter: conflicting matchFields reject with UU", "[pl
   Pod pod = test::make_pod("p");
   NodeAffinity na;
   na.required = std::vector{fields({name_in({"node1"}), name_in({"node2"})})};
-  pod.spec.affinity.node_affinity = na;
+  pod.spec.affinity.mut().node_affinity = na;
   const PodInfo info = env.compile(pod);
   CycleState state(1);
   PreFilterResult result;
@@ -364,7 +364,7 @@ TEST_CASE("NodeAffinity Score: upstream TestNodeAffinityPriority", "[plugins]") 
       if (!row.preferred.empty()) {
         NodeAffinity na;
         na.preferred = row.preferred;
-        pod.spec.affinity.node_affinity = na;
+        pod.spec.affinity.mut().node_affinity = na;
       }
       const PodInfo info = env.compile(pod);
       CycleState state(1);

@@ -109,7 +109,7 @@ Pod with_node_affinity_in(Pod pod, std::string key, std::vector<std::string> val
   affinity.required.emplace();
   affinity.required->push_back(
       NodeSelectorTerm{{SelectorRequirement{std::move(key), Op::In, std::move(values)}}, {}});
-  pod.spec.affinity.node_affinity = std::move(affinity);
+  pod.spec.affinity.mut().node_affinity = std::move(affinity);
   return pod;
 }
 

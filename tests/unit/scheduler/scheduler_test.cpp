@@ -151,7 +151,7 @@ TEST_CASE("simulate: PreFilter rejection and PreFilterResult narrowing", "[sched
     }
     NodeAffinity na;
     na.required = std::vector<NodeSelectorTerm>{term};
-    pod.spec.affinity.node_affinity = na;
+    pod.spec.affinity.mut().node_affinity = na;
     return pod;
   };
   struct Row {
@@ -231,7 +231,7 @@ std::string placement(std::size_t count, std::size_t pick, std::int32_t percenta
   Pod pod = gpu_pod("p", 0);
   NodeAffinity na;
   na.preferred = {{1, NodeSelectorTerm{{{"pick", SelectorOperator::In, {"yes"}}}, {}}}};
-  pod.spec.affinity.node_affinity = na;
+  pod.spec.affinity.mut().node_affinity = na;
   cluster.emplace_back(std::move(pod));
   Scenario s = scenario_of(std::move(cluster));
   s.scheduler.percentage_of_nodes_to_score = percentage;

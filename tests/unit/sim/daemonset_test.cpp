@@ -168,8 +168,8 @@ TEST_CASE("DaemonSet pods are pinned as syncNodes writes them", "[sim][daemonset
 
   // ReplaceDaemonSetPodNodeNameNodeAffinity: one term, matchFields metadata.name In [w1]; the
   // template's required terms are gone, its preferred terms stay.
-  REQUIRE(pod.spec.affinity.node_affinity);
-  const NodeAffinity& affinity = *pod.spec.affinity.node_affinity;
+  REQUIRE(pod.spec.affinity->node_affinity);
+  const NodeAffinity& affinity = *pod.spec.affinity->node_affinity;
   REQUIRE(affinity.required);
   REQUIRE(affinity.required->size() == 1);
   const NodeSelectorTerm& term = affinity.required->front();

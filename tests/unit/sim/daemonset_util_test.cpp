@@ -131,25 +131,25 @@ TEST_CASE("ReplaceDaemonSetPodNodeNameNodeAffinity", "[sim][daemonset]") {
 TEST_CASE("GetTargetNodeName", "[sim][daemonset]") {
   Pod bound;
   bound.spec.node_name = "w1";
-  bound.spec.affinity.node_affinity = NodeAffinity{std::vector{pin("w2")}, {}};
+  bound.spec.affinity.mut().node_affinity = NodeAffinity{std::vector{pin("w2")}, {}};
   CHECK(target_node_name(bound) == "w1");
 
   Pod pinned;
   NodeSelectorTerm labels;
   labels.match_expressions.push_back({"gpu", SelectorOperator::Exists, {}});
-  pinned.spec.affinity.node_affinity = NodeAffinity{std::vector{labels, pin("w2")}, {}};
+  pinned.spec.affinity.mut().node_affinity = NodeAffinity{std::vector{labels, pin("w2")}, {}};
   CHECK(target_node_name(pinned) == "w2");
 
   Pod two_values;
   NodeSelectorTerm both;
   both.match_fields.push_back({"metadata.name", SelectorOperator::In, {"w1", "w2"}});
-  two_values.spec.affinity.node_affinity = NodeAffinity{std::vector{both}, {}};
+  two_values.spec.affinity.mut().node_affinity = NodeAffinity{std::vector{both}, {}};
   CHECK_FALSE(target_node_name(two_values));
 
   Pod not_in;
   NodeSelectorTerm excluded;
   excluded.match_fields.push_back({"metadata.name", SelectorOperator::NotIn, {"w1"}});
-  not_in.spec.affinity.node_affinity = NodeAffinity{std::vector{excluded}, {}};
+  not_in.spec.affinity.mut().node_affinity = NodeAffinity{std::vector{excluded}, {}};
   CHECK_FALSE(target_node_name(not_in));
   CHECK_FALSE(target_node_name(Pod{}));
 }

@@ -1,0 +1,46 @@
+// The result lists pods in ClusterState's key order ("namespace/name" compared as one string),
+// whatever order the storage hands them over in, and pods from one template share their request.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "gpusched/io/scenario_loader.hpp"
+#include "gpusched/sim/simulator.hpp"
+
+namespace gpusched {
+namespace {
+
+TEST_CASE("result pods are in key order and template pods share one request", "[sim][result]") {
+  const std::string text = R"({"name": "order", "cluster": [
+      {"kind": "Node", "metadata": {"name": "n"}, "status": {"allocatable": {"cpu": "8"}}},
+      {"kind": "Pod", "metadata": {"name": "z", "namespace": "a"},
+       "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "100m"}}}]}},
+      {"kind": "Pod", "metadata": {"name": "x", "namespace": "a-b"},
+       "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "100m"}}}]}},
+      {"kind": "Pod", "metadata": {"name": "y", "namespace": "a"},
+       "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "200m"}}}]}},
+      {"kind": "ReplicaSet", "metadata": {"name": "rs", "namespace": "b"},
+       "spec": {"replicas": 3, "selector": {"matchLabels": {"app": "w"}},
+                "template": {"metadata": {"labels": {"app": "w"}},
+                             "spec": {"containers": [{"name": "c",
+                               "resources": {"requests": {"cpu": "300m"}}}]}}}}]})";
+  const SimulationResult result = simulate(io::parse_scenario(text, "order.json"));
+  std::vector<std::string> keys;
+  for (const PodRecord& r : result.pods) keys.push_back(r.pod.key());
+  REQUIRE(keys.size() == 6);
+  // '-' sorts before '/': "a-b/x" comes before "a/y".
+  CHECK(std::vector<std::string>(keys.begin(), keys.begin() + 3) ==
+        std::vector<std::string>{"a-b/x", "a/y", "a/z"});
+  for (std::size_t i = 3; i < 6; ++i) CHECK(keys[i].starts_with("b/rs-"));
+  CHECK(std::is_sorted(keys.begin(), keys.end()));
+  CHECK(result.pods[1].requests.at("cpu").milli() == 200);
+  CHECK(result.pods[3].requests.at("cpu").milli() == 300);
+  CHECK(result.pods[3].requests.shares(result.pods[4].requests));
+  CHECK(result.pods[4].requests.shares(result.pods[5].requests));
+  CHECK_FALSE(result.pods[0].requests.shares(result.pods[2].requests));
+}
+
+}  // namespace
+}  // namespace gpusched
