@@ -3,7 +3,6 @@
 /// after a pod is removed, and which can be drained slab by slab.
 
 #include <cstddef>
-#include <cstdint>
 #include <functional>
 #include <vector>
 
