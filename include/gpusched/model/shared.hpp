@@ -4,6 +4,7 @@
 /// reference instead of holding a copy each (a replay of a million pods would otherwise spend
 /// most of its memory on identical copies).
 
+#include <atomic>
 #include <cstddef>
 #include <initializer_list>
 #include <memory>
@@ -44,12 +45,16 @@ class Shared : public SharedContainerTypes<T> {
   [[nodiscard]] const T& operator*() const noexcept { return get(); }
   [[nodiscard]] const T* operator->() const noexcept { return &get(); }
 
-  /// The value to write: this object's own copy, made now if the value is shared.
+  /// The value to write: this object's own copy, made now if the value is shared. Copies may
+  /// live in other threads (replays of one scenario in parallel): the last other owner's
+  /// release of the value happens before this write.
   [[nodiscard]] T& mut() {
     if (!value_) {
       value_ = std::make_shared<T>();
     } else if (value_.use_count() > 1) {
       value_ = std::make_shared<T>(*value_);
+    } else {
+      std::atomic_thread_fence(std::memory_order_acquire);
     }
     return *value_;
   }
