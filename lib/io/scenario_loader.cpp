@@ -107,9 +107,13 @@ Scenario parse_scenario(std::string_view text, const std::string& file) {
                         (parsed.yaml() ? "YAML mapping" : "JSON object") + ", got " +
                         root.json().type_name());
   }
-  root.reject_unknown_keys({"name", "description", "startTime", "include", "scheduler",
-                            "devicePlugin", "migConfigs", "cluster", "timeline", "expect",
-                            "until"});
+  root.reject_unknown_keys({"apiVersion", "name", "description", "startTime", "include",
+                            "scheduler", "devicePlugin", "migConfigs", "cluster", "timeline",
+                            "expect", "until"});
+  if (auto version = root.get("apiVersion"); version && version->string() != kScenarioApiVersion) {
+    version->fail("apiVersion \"" + version->string() + "\" is not a format this gpusched reads (" +
+                  std::string(kScenarioApiVersion) + ")");
+  }
 
   Scenario scenario;
   scenario.source = file;

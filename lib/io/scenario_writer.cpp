@@ -12,6 +12,7 @@ namespace gpusched::io {
 std::string scenario_json_text(const Scenario& scenario) {
   using ordered = nlohmann::ordered_json;
   ordered out;
+  out["apiVersion"] = kScenarioApiVersion;
   out["name"] = scenario.name;
   if (!scenario.description.empty()) out["description"] = scenario.description;
   if (scenario.start_time) out["startTime"] = format_rfc3339(*scenario.start_time);

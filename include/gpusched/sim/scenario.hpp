@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -85,6 +86,10 @@ struct Expectation {
   std::variant<PodExpectation, PodsExpectation, NodeExpectation, EventExpectation, PdbExpectation>
       check;
 };
+
+/// The scenario format a scenario file may name in its top-level `apiVersion` (docs/versioning.md).
+/// A file without one is read as this version.
+inline constexpr std::string_view kScenarioApiVersion = "gpusched.io/v1";
 
 struct Scenario {
   std::string name;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gpusched/error.hpp"
+#include "gpusched/io/scenario_writer.hpp"
 
 namespace gpusched {
 namespace {
@@ -83,11 +84,11 @@ TEST_CASE("parse_scenario rejects bad input with file, pointer, line and reason"
       {"top level array", "[1, 2]", "", 1, "a scenario must be a JSON object, got array"},
       {"too deep", deep_nesting(64), "", 1, "nesting deeper than 64 levels"},
       {"unknown top-level key", "{\"name\": \"t\",\n\"untill\": \"5m\"}", "/untill", 2,
-       "unknown key \"untill\" (known keys: name, description, startTime, include, scheduler, "
-       "devicePlugin, "
-       "migConfigs, cluster, "
-       "timeline, "
-       "expect, until)"},
+       "unknown key \"untill\" (known keys: apiVersion, name, description, startTime, include, "
+       "scheduler, devicePlugin, migConfigs, cluster, timeline, expect, until)"},
+      {"unknown format version", "{\"apiVersion\": \"gpusched.io/v2\",\n\"name\": \"t\"}",
+       "/apiVersion", 1,
+       "apiVersion \"gpusched.io/v2\" is not a format this gpusched reads (gpusched.io/v1)"},
       {"missing name", "{\"cluster\": []}", "", 1, "missing required key \"name\""},
       {"name of wrong type", "{\"name\": 5}", "/name", 1, "expected a string, got number"},
       {"cluster not an array", "{\"name\": \"t\", \"cluster\": {}}", "/cluster", 1,
@@ -366,6 +367,15 @@ TEST_CASE("parse_scenario rejects bad input with file, pointer, line and reason"
       }
     }
   }
+}
+
+TEST_CASE("a scenario may name its format version, which writers name too", "[io]") {
+  const Scenario named =
+      io::parse_scenario(R"({"apiVersion": "gpusched.io/v1", "name": "t"})", "t.json");
+  CHECK(named.name == "t");
+  const std::string written = io::scenario_json_text(named);
+  CHECK(written.find(R"("apiVersion": "gpusched.io/v1")") != std::string::npos);
+  CHECK(io::parse_scenario(written, "w.json").name == "t");
 }
 
 TEST_CASE("parse_scenario enforces size limits on lists", "[io]") {

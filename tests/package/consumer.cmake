@@ -1,0 +1,66 @@
+# The installed package as a user meets it: install the build into a fresh prefix, build
+# examples/capacity_planner against it with find_package(gpusched), run it on a bundled
+# scenario, then build the same program from the pkg-config file alone.
+#   cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DWORK_DIR=... -DCXX=... -P consumer.cmake
+foreach(var BUILD_DIR SOURCE_DIR WORK_DIR CXX)
+  if(NOT DEFINED ${var})
+    message(FATAL_ERROR "consumer.cmake needs -D${var}=...")
+  endif()
+endforeach()
+
+function(run)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT code EQUAL 0)
+    message(FATAL_ERROR "failed (${code}): ${ARGN}\n${out}\n${err}")
+  endif()
+  set(out "${out}" PARENT_SCOPE)
+endfunction()
+
+file(REMOVE_RECURSE ${WORK_DIR})
+set(prefix ${WORK_DIR}/prefix)
+run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
+foreach(installed include/gpusched/gpusched.hpp bin/gpusched)
+  if(NOT EXISTS ${prefix}/${installed})
+    message(FATAL_ERROR "not installed: ${installed}")
+  endif()
+endforeach()
+
+# find_package(gpusched 0.1) + gpusched::gpusched.
+run(${CMAKE_COMMAND} -S ${SOURCE_DIR}/examples/capacity_planner -B ${WORK_DIR}/planner
+    -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=${CXX})
+run(${CMAKE_COMMAND} --build ${WORK_DIR}/planner)
+set(expected "1 more node\\(s\\) like gpu-node: every pod gets a node")
+run(${WORK_DIR}/planner/capacity_planner ${SOURCE_DIR}/scenarios/two-pods-one-gpu.json)
+if(NOT out MATCHES "${expected}")
+  message(FATAL_ERROR "capacity_planner (find_package) printed:\n${out}")
+endif()
+message(STATUS "find_package consumer:\n${out}")
+
+# A version the package does not claim to be compatible with is refused.
+file(WRITE ${WORK_DIR}/too-new/CMakeLists.txt
+     "cmake_minimum_required(VERSION 3.25)\nproject(p LANGUAGES CXX)\nfind_package(gpusched 0.99 REQUIRED)\n")
+execute_process(COMMAND ${CMAKE_COMMAND} -S ${WORK_DIR}/too-new -B ${WORK_DIR}/too-new/build
+                -DCMAKE_PREFIX_PATH=${prefix} RESULT_VARIABLE code OUTPUT_QUIET ERROR_QUIET)
+if(code EQUAL 0)
+  message(FATAL_ERROR "find_package(gpusched 0.99) accepted the installed 0.1 package")
+endif()
+
+# pkg-config: the same program from the .pc file's flags (a static library: --static).
+find_program(PKG_CONFIG NAMES pkgconf pkg-config REQUIRED)
+set(ENV{PKG_CONFIG_PATH} "")
+file(GLOB_RECURSE pc_files ${prefix}/*/gpusched.pc)
+list(LENGTH pc_files pc_count)
+if(NOT pc_count EQUAL 1)
+  message(FATAL_ERROR "expected one installed gpusched.pc, found: ${pc_files}")
+endif()
+get_filename_component(pc_dir ${pc_files} DIRECTORY)
+set(ENV{PKG_CONFIG_PATH} ${pc_dir})
+run(${PKG_CONFIG} --cflags --libs --static gpusched)
+string(STRIP "${out}" flags)
+separate_arguments(flags UNIX_COMMAND "${flags}")
+run(${CXX} -O1 ${SOURCE_DIR}/examples/capacity_planner/main.cpp ${flags}
+    -o ${WORK_DIR}/capacity_planner_pc)
+run(${WORK_DIR}/capacity_planner_pc ${SOURCE_DIR}/scenarios/two-pods-one-gpu.json)
+if(NOT out MATCHES "${expected}")
+  message(FATAL_ERROR "capacity_planner (pkg-config) printed:\n${out}")
+endif()
