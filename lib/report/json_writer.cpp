@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "gpusched/report/metrics.hpp"
 #include "gpusched/report/writers.hpp"
 #include "gpusched/sim/time.hpp"
 #include "report/json_records.hpp"
@@ -81,6 +82,29 @@ Json event_json(const EventRecord& event) {
   return json;
 }
 
+Json wait_json(const WaitStats& stats) {
+  Json json;
+  json["pods"] = stats.pods;
+  json["p50"] = format_duration(stats.p50);
+  json["p95"] = format_duration(stats.p95);
+  json["p99"] = format_duration(stats.p99);
+  json["max"] = format_duration(stats.max);
+  return json;
+}
+
+// Queue wait (report/metrics.hpp), per priority class and namespace.
+Json queue_wait_json(const QueueWait& wait) {
+  Json json = wait_json(wait.all);
+  json["byPriorityClass"] = Json::object();
+  for (const auto& [name, stats] : wait.by_priority_class)
+    json["byPriorityClass"][name] = wait_json(stats);
+  json["byNamespace"] = Json::object();
+  for (const auto& [name, stats] : wait.by_namespace) json["byNamespace"][name] = wait_json(stats);
+  json["neverBound"] = wait.never_bound;
+  json["longestPending"] = format_duration(wait.longest_pending);
+  return json;
+}
+
 Json expectation_json(const ExpectationResult& expectation) {
   Json json;
   json["index"] = expectation.index;
@@ -132,6 +156,7 @@ void write_json(std::ostream& out, const SimulationResult& result) {
   }
   json["preemptionCount"] = result.preemptions.size();
   json["lostGpuTime"] = format_duration(lost);
+  json["queueWait"] = queue_wait_json(queue_wait(result));
   json["expectations"] = Json::array();
   for (const ExpectationResult& expectation : result.expectations) {
     json["expectations"].push_back(expectation_json(expectation));

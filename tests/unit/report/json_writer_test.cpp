@@ -29,12 +29,14 @@ TEST_CASE("write_json keeps the contract's keys in the contract's order", "[repo
   const Json json = Json::parse(json_text(test::sample_result()));
   CHECK(keys(json) == std::vector<std::string>{"scenario", "time", "pods", "nodes", "events",
                                                "preemptions", "preemptionCount", "lostGpuTime",
-                                               "expectations", "passed"});
-  CHECK(keys(json["pods"][0]) == std::vector<std::string>{"namespace", "name", "phase", "nodeName",
-                                                          "reason", "message", "nominatedNodeName",
-                                                          "requests", "terminating", "createdAt",
-                                                          "scheduledAt", "finishedAt", "devices",
-                                                          "visibleDevices"});
+                                               "queueWait", "expectations", "passed"});
+  CHECK(keys(json["queueWait"]) == std::vector<std::string>{"pods", "p50", "p95", "p99", "max",
+                                                            "byPriorityClass", "byNamespace",
+                                                            "neverBound", "longestPending"});
+  CHECK(keys(json["pods"][0]) ==
+        std::vector<std::string>{"namespace", "name", "phase", "nodeName", "reason", "message",
+                                 "nominatedNodeName", "requests", "terminating", "createdAt",
+                                 "scheduledAt", "finishedAt", "devices", "visibleDevices"});
   CHECK(keys(json["nodes"][0]) ==
         std::vector<std::string>{"name", "capacity", "allocatable", "allocated", "pods"});
   CHECK(keys(json["events"][0]) == std::vector<std::string>{"time", "type", "reason", "object",
@@ -117,7 +119,9 @@ SimulationResult with_preemptions() {
   SimulationResult result = test::sample_result();
   // serving evicts a 2-GPU pod that ran 90 s and a CPU-only pod that ran 10 s.
   result.preemptions.push_back(PreemptionRecord{
-      60000, "ml/serving", "gpu-1",
+      60000,
+      "ml/serving",
+      "gpu-1",
       {VictimRecord{"ml/train", 100, 2, 90000}, VictimRecord{"ml/etl", 50, 0, 10000}}});
   return result;
 }
