@@ -1,7 +1,8 @@
-// A capacity planner on the gpusched library: how many more nodes like one of the scenario's
-// does its workload need so that no pod is left Pending? Each candidate size is a full replay.
+// A capacity planner on the gpusched library: how many more nodes of one of the scenario's node
+// pools (or like one of its nodes) does its workload need so that no pod is left Pending? Each
+// candidate size is a full replay.
 //
-//   capacity_planner SCENARIO [NODE] [MAX_EXTRA]
+//   capacity_planner SCENARIO [POOL_OR_NODE] [MAX_EXTRA]
 #include <gpusched/gpusched.hpp>
 
 #include <cstdint>
@@ -12,9 +13,16 @@
 
 namespace {
 
-// The scenario with `extra` renamed copies of `model`; its assertions are not the planner's.
-gpusched::Scenario with_extra_nodes(gpusched::Scenario s, const gpusched::Node& model, int extra) {
+// The scenario with `extra` more nodes like `model`: a larger node pool when `model` names a
+// pool, else renamed copies of that node. Its assertions are not the planner's.
+gpusched::Scenario grown(gpusched::Scenario s, const gpusched::Node& model, int extra) {
   s.expect.clear();
+  for (gpusched::NodePool& pool : s.node_pools) {
+    if (pool.name == model.metadata.name) {
+      pool.count += extra;
+      return s;
+    }
+  }
   for (int i = 1; i <= extra; ++i) {
     gpusched::Node copy = model;
     copy.metadata.name += "-plan-" + std::to_string(i);
@@ -25,8 +33,7 @@ gpusched::Scenario with_extra_nodes(gpusched::Scenario s, const gpusched::Node& 
 
 // Replays with `extra` more nodes and prints what it found; returns the pods left Pending.
 long replay(const gpusched::Scenario& base, const gpusched::Node& model, int extra) {
-  const gpusched::SimulationResult result =
-      gpusched::simulate(with_extra_nodes(base, model, extra));
+  const gpusched::SimulationResult result = gpusched::simulate(grown(base, model, extra));
   long pending = 0;
   for (const gpusched::PodRecord& record : result.pods)
     pending += record.pod.status.phase == gpusched::PodPhase::Pending ? 1 : 0;
@@ -47,21 +54,24 @@ long replay(const gpusched::Scenario& base, const gpusched::Node& model, int ext
 
 int main(int argc, char** argv) {
   if (argc < 2 || argc > 4) {
-    std::fprintf(stderr, "usage: capacity_planner SCENARIO [NODE] [MAX_EXTRA]\n");
+    std::fprintf(stderr, "usage: capacity_planner SCENARIO [POOL_OR_NODE] [MAX_EXTRA]\n");
     return 2;
   }
   try {
     const gpusched::Scenario base = gpusched::io::load_scenario(argv[1]);
+    // The pool or node to grow: the one named, else the first pool, else the first node.
     const gpusched::Node* model = nullptr;
+    for (const gpusched::NodePool& pool : base.node_pools) {
+      if (model == nullptr && (argc < 3 || pool.name == argv[2])) model = &pool.node;
+    }
     for (const gpusched::Object& object : base.cluster) {
       const auto* node = std::get_if<gpusched::Node>(&object);
-      if (node != nullptr && (argc < 3 || node->metadata.name == argv[2])) {
+      if (model == nullptr && node != nullptr && (argc < 3 || node->metadata.name == argv[2]))
         model = node;
-        break;
-      }
     }
     if (model == nullptr) {
-      std::fprintf(stderr, "%s: no such node in the scenario's cluster\n", argc < 3 ? "" : argv[2]);
+      std::fprintf(stderr, "%s: no such node pool or node in the scenario\n",
+                   argc < 3 ? "" : argv[2]);
       return 2;
     }
     const int most = argc > 3 ? std::stoi(argv[3]) : 64;

@@ -26,7 +26,6 @@ namespace gpusched::io {
 namespace {
 
 // The well-known hostname label the kubelet sets; where the trace's QoS class goes.
-constexpr std::string_view kHostnameLabel = "kubernetes.io/hostname";
 constexpr std::string_view kQosLabel = "openb.alibaba.com/qos";
 
 const std::vector<std::string_view> kNodeColumns = {"sn", "cpu_milli", "memory_mib", "gpu",
@@ -97,7 +96,7 @@ Node read_node(const CsvTable& table, std::size_t row) {
   check_label_value(table, row, kSn);  // it is also the hostname label
   Node node;
   node.metadata.name = std::string(table.field(row, kSn));
-  node.metadata.labels.emplace(kHostnameLabel, node.metadata.name);
+  node.metadata.labels.emplace(well_known::kHostnameLabel, node.metadata.name);
   node.capacity.emplace(resource::kCpu, Quantity(table.integer(row, kNodeCpu, kMaxMilli)));
   node.capacity.emplace(resource::kMemory, memory_of(table.integer(row, kNodeMemory, kMaxMib)));
   node.capacity.emplace(resource::kPods, Quantity::from_units(resource::kDefaultMaxPods));

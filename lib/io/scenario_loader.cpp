@@ -12,6 +12,7 @@
 #include "io/input_text.hpp"
 #include "io/json_node.hpp"
 #include "io/json_source.hpp"
+#include "io/node_pool_json.hpp"
 #include "io/scheduler_json.hpp"
 #include "io/time_json.hpp"
 #include "io/timeline_json.hpp"
@@ -108,8 +109,8 @@ Scenario parse_scenario(std::string_view text, const std::string& file) {
                         root.json().type_name());
   }
   root.reject_unknown_keys({"apiVersion", "name", "description", "startTime", "include",
-                            "scheduler", "devicePlugin", "migConfigs", "cluster", "timeline",
-                            "expect", "until"});
+                            "scheduler", "devicePlugin", "migConfigs", "nodePools", "cluster",
+                            "timeline", "expect", "until"});
   if (auto version = root.get("apiVersion"); version && version->string() != kScenarioApiVersion) {
     version->fail("apiVersion \"" + version->string() + "\" is not a format this gpusched reads (" +
                   std::string(kScenarioApiVersion) + ")");
@@ -146,7 +147,9 @@ Scenario parse_scenario(std::string_view text, const std::string& file) {
       items.insert(items.end(), objects.begin(), objects.end());
     }
   }
+  if (auto pools = root.get("nodePools")) scenario.node_pools = parse_node_pools(*pools);
   if (cluster || include) parse_cluster(items, cluster ? *cluster : *include, scenario);
+  check_pool_node_names(scenario.node_pools, scenario, items);
 
   if (auto until = root.get("until")) scenario.until = parse_time(*until);
   if (auto timeline = root.get("timeline")) scenario.timeline = parse_timeline(*timeline);

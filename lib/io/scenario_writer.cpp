@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/expect_json.hpp"
+#include "io/node_pool_json.hpp"
 #include "io/object_json.hpp"
 #include "io/timeline_json.hpp"
 #include "io/timestamps.hpp"
@@ -25,6 +26,7 @@ std::string scenario_json_text(const Scenario& scenario) {
     out["scheduler"] = {{"kubernetesVersion", scenario.scheduler.kubernetes_version.to_string()},
                         {"seed", scenario.scheduler.seed}};
   }
+  if (!scenario.node_pools.empty()) out["nodePools"] = node_pools_json(scenario.node_pools);
   ordered cluster = ordered::array();
   for (const Object& object : scenario.cluster) {
     nlohmann::json json = to_json(object);

@@ -8,12 +8,12 @@
 #include <utility>
 
 #include "gpusched/framework/cluster_state.hpp"
+#include "gpusched/model/well_known.hpp"
 #include "plugins/helpers.hpp"
 
 namespace gpusched::plugins {
 namespace {
 
-constexpr std::string_view kHostname = "kubernetes.io/hostname";   // v1.LabelHostname
 constexpr std::string_view kZone = "topology.kubernetes.io/zone";  // v1.LabelTopologyZone
 
 /// Topology value -> number of matching pods, sorted by value id (upstream map[string]int).
@@ -180,14 +180,14 @@ std::string_view label_or_empty(const Labels& labels, const std::string& key) {
 
 PodTopologySpread::PodTopologySpread(Handle& handle)
     : cluster_(handle.cluster),
-      hostname_key_(handle.cluster.pool().intern(kHostname)),
+      hostname_key_(handle.cluster.pool().intern(well_known::kHostnameLabel)),
       reason_constraints_(
           handle.cluster.pool().intern("node(s) didn't match pod topology spread constraints")),
       reason_label_(handle.cluster.pool().intern(
           "node(s) didn't match pod topology spread constraints (missing required label)")) {
   // plugin.go systemDefaultConstraints, used with `defaultingType: System` (the default).
   TopologySpreadConstraint host;
-  host.topology_key = std::string(kHostname);
+  host.topology_key = std::string(well_known::kHostnameLabel);
   host.when_unsatisfiable = "ScheduleAnyway";
   host.max_skew = 3;
   TopologySpreadConstraint zone;

@@ -211,6 +211,18 @@ void Simulation::check_declared_pods() const {
     }
     ask(ref_of(object), replicas, pointer);
   };
+  // Pools are counted like the nodes they make; a library caller may have set any count.
+  std::int64_t pool_nodes = 0;
+  for (const NodePool& pool : scenario_.node_pools) {
+    pool_nodes += pool.count;
+    if (pool.count < 0 || pool_nodes > kMaxPoolNodes) {
+      input_error(pool.pointer, "node pool \"" + pool.name + "\" asks for " +
+                                    std::to_string(pool.count) +
+                                    " nodes; the pools may hold 0 to " +
+                                    std::to_string(kMaxPoolNodes) + " (gpusched limit)");
+    }
+    nodes += static_cast<std::uint64_t>(pool.count);
+  }
   for (std::size_t i = 0; i < scenario_.cluster.size(); ++i) {
     count(scenario_.cluster[i],
           i < scenario_.cluster_pointers.size() ? scenario_.cluster_pointers[i] : "/cluster");
@@ -219,6 +231,18 @@ void Simulation::check_declared_pods() const {
     for (const Object& object : action.objects) count(object, action.pointer);
     if (action.verb == Verb::Scale) ask(action.target, action.replicas, action.pointer);
   }
+}
+
+Node Simulation::pool_node(const NodePool& pool, std::int32_t index) {
+  Node node = pool.node;
+  node.metadata.name = pool_node_name(pool, index);
+  node.metadata.labels.insert_or_assign(std::string(well_known::kNodePoolLabel), pool.name);
+  // Each copy's kubelet registers its own hostname.
+  if (node.metadata.labels.contains(well_known::kHostnameLabel)) {
+    node.metadata.labels.insert_or_assign(std::string(well_known::kHostnameLabel),
+                                          node.metadata.name);
+  }
+  return node;
 }
 
 void Simulation::stamp(ObjectMeta& meta, const ObjectMeta* existing) {
@@ -671,6 +695,9 @@ void Simulation::run_action(const Action& action) {
 SimulationResult Simulation::run() {
   check_declared_pods();
   loading_cluster_ = true;
+  for (const NodePool& pool : scenario_.node_pools) {
+    for (std::int32_t i = 0; i < pool.count; ++i) apply(pool_node(pool, i), pool.pointer);
+  }
   for (std::size_t i = 0; i < scenario_.cluster.size(); ++i) {
     apply(scenario_.cluster[i],
           i < scenario_.cluster_pointers.size() ? scenario_.cluster_pointers[i] : "/cluster");

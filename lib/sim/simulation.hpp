@@ -109,6 +109,8 @@ class Simulation final : public SchedulerHooks {
   // Pod lifecycle
   /// Admits (priority) and creates a pod; `pointer` names its place in the file, if any, and
   /// `generate_name` the prefix a controller created it with.
+  /// A node pool's `index`-th node: the template renamed and labelled with its pool.
+  [[nodiscard]] static Node pool_node(const NodePool& pool, std::int32_t index);
   /// When a pod instance was created, first scheduled and finished.
   [[nodiscard]] PodTimes& times_of(const PodInfo& pod);
   PodInfo& create_pod(Pod pod, const std::string& pointer = {},

@@ -35,6 +35,11 @@ if(NOT out MATCHES "${expected}")
   message(FATAL_ERROR "capacity_planner (find_package) printed:\n${out}")
 endif()
 message(STATUS "find_package consumer:\n${out}")
+# Growing a node pool instead of copying a node.
+run(${WORK_DIR}/planner/capacity_planner ${SOURCE_DIR}/scenarios/node-pool-gpu.json)
+if(NOT out MATCHES "1 more node\\(s\\) like h100: every pod gets a node")
+  message(FATAL_ERROR "capacity_planner on a node pool printed:\n${out}")
+endif()
 
 # A version the package does not claim to be compatible with is refused.
 file(WRITE ${WORK_DIR}/too-new/CMakeLists.txt

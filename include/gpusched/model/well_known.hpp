@@ -10,6 +10,12 @@ namespace gpusched::well_known {
 inline constexpr std::string_view kGpuProductLabel = "nvidia.com/gpu.product";
 inline constexpr std::string_view kGpuCountLabel = "nvidia.com/gpu.count";
 
+/// v1.LabelHostname: the kubelet registers its node with its hostname in this label.
+inline constexpr std::string_view kHostnameLabel = "kubernetes.io/hostname";
+
+/// gpusched's label on the nodes of a node pool: the pool's name.
+inline constexpr std::string_view kNodePoolLabel = "gpusched.io/node-pool";
+
 /// gpusched's annotation: the pod's containers exit 0 this long after it starts.
 inline constexpr std::string_view kRunDurationAnnotation = "gpusched.io/run-duration";
 

@@ -87,6 +87,22 @@ struct Expectation {
       check;
 };
 
+/// Nodes made from one template: `count` nodes named `<name>-0` ... `<name>-<count-1>`, each
+/// labelled gpusched.io/node-pool=<name>, in the cluster from 0s before the `cluster` objects.
+/// A planner changes `count` and replays.
+struct NodePool {
+  std::string name;  ///< the template's metadata.name
+  std::int32_t count = 0;
+  Node node;            ///< the template
+  std::string pointer;  ///< where it was read, for messages
+};
+
+/// The most nodes all pools of a scenario may hold together.
+inline constexpr std::int64_t kMaxPoolNodes = 100'000;
+
+/// The name of a pool's `index`-th node.
+[[nodiscard]] std::string pool_node_name(const NodePool& pool, std::int32_t index);
+
 /// The scenario format a scenario file may name in its top-level `apiVersion` (docs/versioning.md).
 /// A file without one is read as this version.
 inline constexpr std::string_view kScenarioApiVersion = "gpusched.io/v1";
@@ -98,6 +114,7 @@ struct Scenario {
   SchedulerConfig scheduler;
   /// `devicePlugin` and `migConfigs`: what the GPU Operator deploys (scenario-format.md §3).
   devices::DevicePluginSettings device_plugin;
+  std::vector<NodePool> node_pools;  ///< `nodePools`
   std::vector<Object> cluster;
   std::vector<std::string> cluster_pointers;  ///< "/cluster/<i>" for each object
   std::vector<Action> timeline;
