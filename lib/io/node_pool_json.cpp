@@ -5,15 +5,10 @@
 #include <string>
 #include <variant>
 
+#include "io/api_validation.hpp"
 #include "io/object_json.hpp"
 
 namespace gpusched::io {
-namespace {
-
-// validation.IsDNS1123Subdomain's length: the longest node name the API server accepts.
-constexpr std::size_t kMaxNodeName = 253;
-
-}  // namespace
 
 std::vector<NodePool> parse_node_pools(const JsonNode& node) {
   std::vector<NodePool> pools;
@@ -36,9 +31,12 @@ std::vector<NodePool> parse_node_pools(const JsonNode& node) {
     if (auto [it, inserted] = seen.emplace(pool.name, entry.pointer()); !inserted) {
       manifest.fail("duplicate node pool \"" + pool.name + "\": also defined at " + it->second);
     }
-    if (pool.count > 0 && pool_node_name(pool, pool.count - 1).size() > kMaxNodeName) {
-      count.fail("node \"" + pool_node_name(pool, pool.count - 1) + "\" would be longer than " +
-                 std::to_string(kMaxNodeName) + " characters");
+    // The template's name is a valid node name; the longest suffixed one must stay valid.
+    if (pool.count > 0) {
+      const std::string last = pool_node_name(pool, pool.count - 1);
+      if (const auto errors = dns1123_subdomain_errors(last); !errors.empty()) {
+        count.fail("node name \"" + last + "\" would be invalid: " + errors.front());
+      }
     }
     total += pool.count;
     if (total > kMaxPoolNodes) {

@@ -61,6 +61,13 @@ TEST_CASE("node pools refuse bad counts, other kinds and clashing names", "[io][
       {"a cluster node of the same name",
        scenario_with("[" + kPool + "]", R"([{"kind": "Node", "metadata": {"name": "h100-1"}}])"),
        "/cluster/0", "duplicate Node \"h100-1\": also made by the node pool at /nodePools/0"},
+      {"names too long",
+       scenario_with(R"([{"count": 1000, "node": {"kind": "Node",
+           "metadata": {"name": ")" +
+                     std::string(250, 'a') + R"("}}}])"),
+       "/nodePools/0/count",
+       "node name \"" + std::string(250, 'a') +
+           "-999\" would be invalid: must be no more than 253 characters"},
       {"unknown key", scenario_with(R"([{"count": 1, "size": 2, "node": {"kind": "Node",
            "metadata": {"name": "a"}}}])"),
        "/nodePools/0/size", "unknown key \"size\" (known keys: count, node)"},
