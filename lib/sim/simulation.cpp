@@ -85,7 +85,7 @@ void Simulation::schedule(TimeMs time, Kind kind, std::size_t index, std::string
 
 void Simulation::object_event(const std::string& object, std::string_view type,
                               std::string_view reason, std::string message) {
-  // The API server's event correlator counts repeats of one event instead of storing them again.
+  // The scheduler's event recorder counts repeats of one event instead of storing them again.
   std::size_t hash = 0;
   for (std::string_view part : {std::string_view(object), type, reason, std::string_view(message)})
     hash = hash * 31 + std::hash<std::string_view>{}(part);

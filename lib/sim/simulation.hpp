@@ -107,12 +107,12 @@ class Simulation final : public SchedulerHooks {
   void set_gpu_health(const Action& action);
 
   // Pod lifecycle
-  /// Admits (priority) and creates a pod; `pointer` names its place in the file, if any, and
-  /// `generate_name` the prefix a controller created it with.
   /// A node pool's `index`-th node: the template renamed and labelled with its pool.
   [[nodiscard]] static Node pool_node(const NodePool& pool, std::int32_t index);
   /// When a pod instance was created, first scheduled and finished.
   [[nodiscard]] PodTimes& times_of(const PodInfo& pod);
+  /// Admits (priority) and creates a pod; `pointer` names its place in the file, if any, and
+  /// `generate_name` the prefix a controller created it with.
   PodInfo& create_pod(Pod pod, const std::string& pointer = {},
                       const std::string& generate_name = {});
   void delete_pod(PodInfo& pod, std::int64_t grace_seconds);

@@ -64,7 +64,6 @@ class Shared : public SharedContainerTypes<T> {
   [[nodiscard]] auto size() const noexcept { return get().size(); }
   [[nodiscard]] bool empty() const noexcept { return get().empty(); }
   [[nodiscard]] decltype(auto) front() const { return get().front(); }
-  [[nodiscard]] decltype(auto) back() const { return get().back(); }
   template <class K>
   [[nodiscard]] decltype(auto) operator[](const K& key) const {
     return get()[key];
@@ -82,10 +81,6 @@ class Shared : public SharedContainerTypes<T> {
     return get().find(key);
   }
   template <class K>
-  [[nodiscard]] auto count(const K& key) const {
-    return get().count(key);
-  }
-  template <class K>
   [[nodiscard]] bool contains(const K& key) const {
     return get().contains(key);
   }
@@ -93,10 +88,6 @@ class Shared : public SharedContainerTypes<T> {
   template <class... A>
   decltype(auto) emplace(A&&... args) {
     return mut().emplace(std::forward<A>(args)...);
-  }
-  template <class... A>
-  decltype(auto) emplace_back(A&&... args) {
-    return mut().emplace_back(std::forward<A>(args)...);
   }
   template <class... A>
   decltype(auto) try_emplace(A&&... args) {
@@ -129,7 +120,6 @@ class Shared : public SharedContainerTypes<T> {
   friend bool operator==(const Shared& a, const Shared& b) {
     return a.value_ == b.value_ || a.get() == b.get();
   }
-  friend bool operator==(const Shared& a, const T& b) { return a.get() == b; }
 
  private:
   static const T& none() noexcept {
