@@ -77,6 +77,7 @@ NodeInfo& ClusterState::add_node(Node node) {
   zone_nodes_[zone].push_back(&ref);
   nodes_.emplace(ref.node.metadata.name, std::move(info));
   node_list_dirty_ = true;
+  notify(ref, NodeChange::Added);
   // Pods bound to this name before the node existed start holding it now.
   for (auto& [key, pod] : pods_) {
     if (pod->node == nullptr && pod->pod.spec.node_name == ref.node.metadata.name &&
@@ -90,6 +91,7 @@ NodeInfo& ClusterState::add_node(Node node) {
 
 void ClusterState::update_node(NodeInfo& info, Node node) {
   const std::string old_zone = zone_key(info.node);
+  notify(info, NodeChange::Changing);
   info.node = std::move(node);
   compile_node(info);
   const std::string new_zone = zone_key(info.node);
@@ -109,6 +111,7 @@ void ClusterState::update_node(NodeInfo& info, Node node) {
 }
 
 void ClusterState::remove_node(NodeInfo& info) {
+  notify(info, NodeChange::Removing);
   for (PodInfo* pod : info.pods) {
     pod->node = nullptr;
     with_affinity_ -= has_pod_affinity(pod->pod) ? 1 : 0;
@@ -324,6 +327,7 @@ std::vector<std::string_view> ClusterState::namespace_names() const {
 }
 
 void ClusterState::hold(PodInfo& pod, NodeInfo& node) {
+  notify(node, NodeChange::Changing);
   node.add_pod(pod);
   pod.node = &node;
   with_affinity_ += has_pod_affinity(pod.pod) ? 1 : 0;
@@ -331,6 +335,7 @@ void ClusterState::hold(PodInfo& pod, NodeInfo& node) {
 }
 
 void ClusterState::unhold(PodInfo& pod) {
+  notify(*pod.node, NodeChange::Changing);
   pod.node->remove_pod(pod);
   pod.node = nullptr;
   with_affinity_ -= has_pod_affinity(pod.pod) ? 1 : 0;

@@ -288,9 +288,17 @@ Profile parse_profile(const JsonNode& node, bool sole_profile) {
 }  // namespace
 
 SchedulerConfig parse_scheduler_config(const JsonNode& node) {
-  node.reject_unknown_keys({"apiVersion", "kind", "seed", "kubernetesVersion",
-                            "percentageOfNodesToScore", "podInitialBackoffSeconds",
-                            "podMaxBackoffSeconds", "profiles"});
+  // The operational fields of a kube-scheduler's configuration file (how it talks to the API
+  // server, elects a leader, serves metrics, how many goroutines it runs) decide nothing about
+  // placement, so a real file is read as it is and they are ignored.
+  node.reject_unknown_keys(
+      {"apiVersion", "kind", "seed", "kubernetesVersion", "percentageOfNodesToScore",
+       "podInitialBackoffSeconds", "podMaxBackoffSeconds", "profiles", "parallelism",
+       "leaderElection", "clientConnection", "healthzBindAddress", "metricsBindAddress",
+       "enableProfiling", "enableContentionProfiling", "delayCacheUntilActive", "extenders"});
+  if (auto extenders = node.get("extenders"); extenders && !extenders->elements().empty()) {
+    extenders->fail("gpusched does not model scheduler extenders (webhooks it cannot call)");
+  }
   SchedulerConfig config;
   if (auto seed = node.get("seed")) {
     std::int64_t value = seed->integer();

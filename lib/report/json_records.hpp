@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "gpusched/report/metrics.hpp"
 #include "gpusched/report/result.hpp"
 
 namespace gpusched::report {
@@ -14,5 +15,9 @@ namespace gpusched::report {
 
 /// {"time", "preemptor", "node", "victims": [{"pod", "priority", "gpus", "ran", "lostGpuTime"}]}.
 [[nodiscard]] nlohmann::ordered_json preemption_json(const PreemptionRecord& preemption);
+
+/// {"<metric>": value, ...} in the metrics' order; values as plain_metric gives them (durations
+/// in milliseconds, ratios as fractions), as JSON numbers.
+[[nodiscard]] nlohmann::ordered_json metrics_json(const std::vector<Metric>& metrics);
 
 }  // namespace gpusched::report

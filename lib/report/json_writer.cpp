@@ -116,6 +116,15 @@ Json expectation_json(const ExpectationResult& expectation) {
 
 }  // namespace
 
+nlohmann::ordered_json metrics_json(const std::vector<Metric>& metrics) {
+  Json json = Json::object();
+  for (const Metric& metric : metrics) {
+    // Integral values print as integers; the others keep the decimals plain_metric rounds to.
+    json[metric.name] = Json::parse(plain_metric(metric));
+  }
+  return json;
+}
+
 nlohmann::ordered_json string_or_null(const std::string& value) {
   return value.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(value);
 }
@@ -157,6 +166,7 @@ void write_json(std::ostream& out, const SimulationResult& result) {
   json["preemptionCount"] = result.preemptions.size();
   json["lostGpuTime"] = format_duration(lost);
   json["queueWait"] = queue_wait_json(queue_wait(result));
+  json["metrics"] = metrics_json(summary_metrics(result));
   json["expectations"] = Json::array();
   for (const ExpectationResult& expectation : result.expectations) {
     json["expectations"].push_back(expectation_json(expectation));

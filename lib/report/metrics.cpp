@@ -14,7 +14,9 @@ TimeMs nearest_rank(const std::vector<TimeMs>& sorted, std::int64_t percent) {
   return sorted[static_cast<std::size_t>(rank - 1)];
 }
 
-WaitStats stats(std::vector<TimeMs> waits) {
+}  // namespace
+
+WaitStats wait_stats(std::vector<TimeMs> waits) {
   WaitStats out;
   out.pods = waits.size();
   if (waits.empty()) return out;
@@ -26,9 +28,7 @@ WaitStats stats(std::vector<TimeMs> waits) {
   return out;
 }
 
-}  // namespace
-
-QueueWait queue_wait(const SimulationResult& result) {
+QueueWait queue_wait(const SimulationResult& result, PendingPods pending) {
   std::vector<TimeMs> all;
   std::map<std::string, std::vector<TimeMs>> by_class;
   std::map<std::string, std::vector<TimeMs>> by_namespace;
@@ -38,16 +38,17 @@ QueueWait queue_wait(const SimulationResult& result) {
     if (!record.scheduled) {
       ++out.never_bound;
       out.longest_pending = std::max(out.longest_pending, result.time - created);
-      continue;
+      if (pending == PendingPods::Excluded) continue;
     }
-    const TimeMs wait = std::max<TimeMs>(0, *record.scheduled - created);
+    const TimeMs wait = std::max<TimeMs>(
+        0, record.scheduled.value_or(record.finished.value_or(result.time)) - created);
     all.push_back(wait);
     by_class[record.pod.spec.priority_class_name].push_back(wait);
     by_namespace[record.pod.metadata.namespace_].push_back(wait);
   }
-  out.all = stats(std::move(all));
-  for (auto& [name, waits] : by_class) out.by_priority_class[name] = stats(std::move(waits));
-  for (auto& [name, waits] : by_namespace) out.by_namespace[name] = stats(std::move(waits));
+  out.all = wait_stats(std::move(all));
+  for (auto& [name, waits] : by_class) out.by_priority_class[name] = wait_stats(std::move(waits));
+  for (auto& [name, waits] : by_namespace) out.by_namespace[name] = wait_stats(std::move(waits));
   return out;
 }
 

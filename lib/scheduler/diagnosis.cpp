@@ -87,4 +87,33 @@ std::string fit_error_message(std::size_t num_all_nodes, const Diagnosis& diagno
   return msg;
 }
 
+std::vector<std::string> fit_error_reasons(std::string_view message) {
+  constexpr std::string_view kAvailable = " nodes are available: ";
+  const std::size_t start = message.find(kAvailable);
+  if (!message.starts_with("0/") || start == std::string_view::npos) return {std::string(message)};
+  std::string_view rest = message.substr(start + kAvailable.size());
+  // The histogram ends at the first ". " (the PostFilter message follows) or the final ".".
+  if (const std::size_t end = rest.find(". "); end != std::string_view::npos) {
+    rest = rest.substr(0, end);
+  } else if (rest.ends_with('.')) {
+    rest.remove_suffix(1);
+  }
+  std::vector<std::string> reasons;
+  while (!rest.empty()) {
+    const std::size_t comma = rest.find(", ");
+    std::string_view part = rest.substr(0, comma);
+    rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 2);
+    const std::size_t digits = part.find_first_not_of("0123456789");
+    if (digits > 0 && digits != std::string_view::npos && part[digits] == ' ') {
+      reasons.emplace_back(part.substr(digits + 1));
+    } else if (!reasons.empty()) {
+      // A reason with ", " in it (a taint's value): the part continues the previous reason.
+      reasons.back().append(", ").append(part);
+    } else {
+      reasons.emplace_back(part);  // a PreFilter message
+    }
+  }
+  return reasons;
+}
+
 }  // namespace gpusched

@@ -170,6 +170,7 @@ void Simulation::reconcile_job(const std::string& key) {
     // pastBackoffLimit: the Job fails and its running pods are deleted.
     state.failed = true;
     state.complete = true;
+    state.ended = now_;
     recorded_event("Job/" + key, "Warning", "BackoffLimitExceeded",
                    "Job has reached the specified backoff limit");
     for (PodInfo* p : pods) {
@@ -180,6 +181,7 @@ void Simulation::reconcile_job(const std::string& key) {
   const bool done = job.completions ? state.succeeded >= *job.completions : state.succeeded > 0;
   if (done) {
     state.complete = true;
+    state.ended = now_;
     recorded_event("Job/" + key, "Normal", "Completed", "Job completed");
     return;
   }

@@ -269,6 +269,14 @@ SimulationResult Simulation::take_result() {
   out.scenario = scenario_.name;
   out.source = scenario_.source;
   out.time = now_;
+  out.usage = usage_.finish();
+  for (const auto& [key, state] : jobs_) {
+    out.jobs.push_back(
+        JobRecord{key, state.job.metadata.creation_ms, state.ended, state.failed, state.succeeded});
+  }
+  // Pods still waiting count up to the end of the run.
+  for (const auto& [sequence, open] : unschedulable_) count_unschedulable(open);
+  out.unschedulable_time = std::move(unschedulable_time_);
   std::vector<const NodeInfo*> nodes(cluster_.node_list().begin(), cluster_.node_list().end());
   std::sort(nodes.begin(), nodes.end(), [](const NodeInfo* a, const NodeInfo* b) {
     return a->node.metadata.name < b->node.metadata.name;

@@ -7,6 +7,7 @@
 #include "gpusched/error.hpp"
 #include "gpusched/model/pod_requests.hpp"
 #include "gpusched/model/well_known.hpp"
+#include "gpusched/scheduler/diagnosis.hpp"
 #include "io/object_json.hpp"
 #include "io/time_json.hpp"
 #include "model/disruption.hpp"
@@ -64,7 +65,10 @@ Simulation::Simulation(const Scenario& scenario, const SimulationOptions& option
       until_(options.until ? options.until : scenario.until),
       on_progress_(options.progress),
       rng_(config_.seed),
-      scheduler_(config_, cluster_, rng_, *this) {}
+      scheduler_(config_, cluster_, rng_, *this) {
+  cluster_.set_node_observer(
+      [this](const NodeInfo& node, NodeChange change) { usage_.observe(node, change); });
+}
 
 void Simulation::input_error(const std::string& pointer, const std::string& reason) const {
   throw InputError(scenario_.source, pointer, reason);
@@ -122,7 +126,24 @@ void Simulation::recorded_event(const std::string& object, std::string_view type
 
 void Simulation::record_event(const PodInfo& pod, std::string_view type, std::string_view reason,
                               std::string message) {
+  if (reason == "FailedScheduling") note_unschedulable(pod, message);
   object_event("Pod/" + key_of(pod.pod.metadata), type, reason, std::move(message));
+}
+
+void Simulation::note_unschedulable(const PodInfo& pod, std::string_view message) {
+  end_unschedulable(pod);
+  unschedulable_[pod.sequence] = Unschedulable{now_, fit_error_reasons(message)};
+}
+
+void Simulation::end_unschedulable(const PodInfo& pod) {
+  auto it = unschedulable_.find(pod.sequence);
+  if (it == unschedulable_.end()) return;
+  count_unschedulable(it->second);
+  unschedulable_.erase(it);
+}
+
+void Simulation::count_unschedulable(const Unschedulable& open) {
+  for (const std::string& reason : open.reasons) unschedulable_time_[reason] += now_ - open.since;
 }
 
 // ---- objects -------------------------------------------------------------------------------
@@ -165,7 +186,7 @@ void Simulation::apply(Object object, const std::string& pointer) {
     if (it != jobs_.end()) {
       it->second.job = std::move(*job);
     } else {
-      jobs_[key] = JobState{std::move(*job), 0, false};
+      jobs_[key] = JobState{std::move(*job), 0, false, false, std::nullopt};
     }
     reconcile_job(key);
   }
@@ -430,6 +451,7 @@ void Simulation::report_progress(TimeMs now) {
 
 void Simulation::bound(PodInfo& pod) {
   ++progress_.bound;
+  end_unschedulable(pod);
   if (admit_on_node(pod)) start_running(pod);
 }
 
@@ -474,6 +496,7 @@ void Simulation::remove_pod(PodInfo& pod) {
   PodTimes& times = times_of(pod);
   if (!times.finished) times.finished = now_;
   removed_pod_keys_.insert(key_of(pod.pod.metadata));
+  end_unschedulable(pod);
   release_devices(pod);
   if (held) cluster_.release(pod);
   scheduler_.pod_removed(pod);

@@ -19,6 +19,7 @@
 #include "model/disruption.hpp"
 #include "sim/backoff.hpp"
 #include "sim/event_correlator.hpp"
+#include "sim/usage_ledger.hpp"
 
 namespace gpusched::sim {
 
@@ -68,7 +69,8 @@ class Simulation final : public SchedulerHooks {
     Job job;
     std::int32_t succeeded = 0;
     bool complete = false;
-    bool failed = false;  ///< BackoffLimitExceeded
+    bool failed = false;          ///< BackoffLimitExceeded
+    std::optional<TimeMs> ended;  ///< when it completed or failed
   };
   struct DaemonSetState {
     DaemonSet ds;
@@ -165,6 +167,18 @@ class Simulation final : public SchedulerHooks {
   void recorded_event(const std::string& object, std::string_view type, std::string_view reason,
                       std::string message);
 
+  // Unschedulable time by reason
+  /// A FailedScheduling event: the pod waits, for the reasons its message gives, from now on.
+  void note_unschedulable(const PodInfo& pod, std::string_view message);
+  /// The pod's unschedulable interval, if open, ends now.
+  void end_unschedulable(const PodInfo& pod);
+  struct Unschedulable {
+    TimeMs since = 0;
+    std::vector<std::string> reasons;
+  };
+  /// Adds the time from `open.since` to now to each of its reasons.
+  void count_unschedulable(const Unschedulable& open);
+
   // Expectations and the result
   [[nodiscard]] ExpectationResult check(std::size_t index) const;
   /// The result, once the run is over: it takes the pod objects instead of copying them.
@@ -183,6 +197,7 @@ class Simulation final : public SchedulerHooks {
   ClusterState cluster_;
   Scheduler scheduler_;
   TimeMs now_ = 0;
+  UsageLedger usage_{cluster_, now_};
   /// True while the starting cluster is applied: its objects keep the times they carry.
   bool loading_cluster_ = false;
   std::map<std::string, Node> declared_nodes_;  // GPU nodes as declared, by name
@@ -211,6 +226,8 @@ class Simulation final : public SchedulerHooks {
   // field, so the strings are stored once, in events_.
   std::unordered_multimap<std::size_t, std::size_t> event_index_;
   std::vector<std::optional<ExpectationResult>> expectation_results_;
+  std::unordered_map<std::uint64_t, Unschedulable> unschedulable_;  // by PodInfo::sequence
+  std::map<std::string, TimeMs> unschedulable_time_;                // by reason
 };
 
 }  // namespace gpusched::sim

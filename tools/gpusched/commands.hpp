@@ -30,6 +30,17 @@ struct Command {
 /// `gpusched import openb NODES PODS [-o FILE]`: a cluster trace as a scenario file.
 [[nodiscard]] Command add_import_command(CLI::App& app);
 
+/// `gpusched plan SCENARIO --pool NAME --max N --objective EXPR`: the smallest pool meeting them.
+[[nodiscard]] Command add_plan_command(CLI::App& app);
+
+/// `gpusched compare SCENARIO --config A --config B`: one workload under several configurations.
+[[nodiscard]] Command add_compare_command(CLI::App& app);
+
+/// `gpusched sweep SWEEP [--shard I/N]`: a grid of replays, one CSV line each.
+[[nodiscard]] Command add_sweep_command(CLI::App& app);
+/// `gpusched merge SHARD.csv...`: the shards' tables as one.
+[[nodiscard]] Command add_merge_command(CLI::App& app);
+
 /// Starts every message about invalid input or usage on the error stream.
 inline constexpr std::string_view kErrorPrefix = "gpusched: error: ";
 

@@ -7,6 +7,7 @@
 #include "gpusched/commands.hpp"
 #include "gpusched/io/scenario_loader.hpp"
 #include "gpusched/progress.hpp"
+#include "gpusched/report/metrics.hpp"
 #include "gpusched/report/writers.hpp"
 #include "gpusched/run_options.hpp"
 #include "gpusched/sim/simulator.hpp"
@@ -30,6 +31,10 @@ int replay(const ReplayOptions& options, std::ostream& out, std::ostream& err) {
   std::ostringstream text;
   if (options.output == "json") {
     report::write_json(text, result);
+  } else if (options.output == "metrics") {
+    report::write_metrics_table(text, report::summary_metrics(result));
+  } else if (options.output == "metrics-csv") {
+    report::write_metrics_csv(text, report::summary_metrics(result));
   } else {
     report::write_table(text, result);
   }
@@ -48,8 +53,11 @@ Command add_replay_command(CLI::App& app) {
   command->add_option("FILE", options->file, "Scenario file (JSON or YAML)")
       ->required()
       ->check(CLI::ExistingFile);
-  command->add_option("-o,--output", options->output, "Report format")
-      ->check(CLI::IsMember({"table", "json"}))
+  command
+      ->add_option("-o,--output", options->output,
+                   "Report format: the cluster (table, json) or the summary metrics (metrics, "
+                   "metrics-csv; docs/metrics.md)")
+      ->check(CLI::IsMember({"table", "json", "metrics", "metrics-csv"}))
       ->capture_default_str();
   add_strict_flag(*command, options->strict);
   add_run_options(*command, options->run);

@@ -2,6 +2,7 @@
 
 #include <charconv>
 
+#include "gpusched/error.hpp"
 #include "gpusched/scheduler/kubernetes_version.hpp"
 
 namespace gpusched::cli {
@@ -69,6 +70,34 @@ SimulationOptions simulation_options(const RunOptions& options) {
   }
   result.reference = options.reference;
   return result;
+}
+
+void add_objective_option(CLI::App& command, std::vector<std::string>& objectives) {
+  command
+      .add_option("--objective", objectives,
+                  "What the replay must show, e.g. pending==0, 'wait.p95<10m', "
+                  "'allocation.nvidia.com/gpu>=80%' (repeat: all must hold; docs/metrics.md)")
+      ->type_name("EXPR")
+      ->required()
+      ->check(validator([](std::string_view text, std::string* error) {
+        return report::parse_objective(text, error).has_value();
+      }));
+}
+
+std::vector<report::Objective> parse_objectives(const std::vector<std::string>& texts) {
+  std::vector<report::Objective> out;
+  for (const std::string& text : texts) {
+    std::string error;
+    std::optional<report::Objective> objective = report::parse_objective(text, &error);
+    if (!objective) throw InputError("--objective", "", error);
+    out.push_back(std::move(*objective));
+  }
+  return out;
+}
+
+void add_jobs_option(CLI::App& command, unsigned& jobs) {
+  command.add_option("-j,--jobs", jobs, "Replays to run at once (0: one per hardware thread)")
+      ->capture_default_str();
 }
 
 }  // namespace gpusched::cli

@@ -7,6 +7,9 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
+
+#include "gpusched/report/objective.hpp"
 
 #include "gpusched/sim/simulator.hpp"
 
@@ -22,6 +25,14 @@ struct RunOptions {
 
 /// Registers --until, --seed, --kubernetes-version and --reference on `command`.
 void add_run_options(CLI::App& command, RunOptions& options);
+
+/// Registers --objective (repeatable, required): each `<metric><op><value>`, checked as parsed.
+void add_objective_option(CLI::App& command, std::vector<std::string>& objectives);
+/// The objectives --objective gave; add_objective_option has checked them.
+[[nodiscard]] std::vector<report::Objective> parse_objectives(
+    const std::vector<std::string>& texts);
+/// Registers -j/--jobs: replays at once, 0 (the default) for one per hardware thread.
+void add_jobs_option(CLI::App& command, unsigned& jobs);
 
 /// The overrides those options ask for.
 [[nodiscard]] SimulationOptions simulation_options(const RunOptions& options);

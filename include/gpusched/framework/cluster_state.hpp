@@ -28,6 +28,16 @@ struct BudgetInfo {
   std::int32_t disruptions_allowed = 0;
 };
 
+/// What is about to happen to a node, as a NodeObserver hears it.
+enum class NodeChange : std::uint8_t {
+  Added,     ///< the node was just added, before pods bound to its name hold it
+  Changing,  ///< its object (allocatable, labels, taints) or its pods' requests are about to change
+  Removing,  ///< it is about to be removed
+};
+/// Hears every change of what a node offers or holds, before it takes effect: a usage ledger
+/// integrates the old values over the time they held.
+using NodeObserver = std::function<void(const NodeInfo&, NodeChange)>;
+
 class ClusterState {
  public:
   ClusterState();
@@ -38,6 +48,9 @@ class ClusterState {
   [[nodiscard]] const StringPool& pool() const noexcept { return pool_; }
   [[nodiscard]] ResourceRegistry& resources() noexcept { return resources_; }
   [[nodiscard]] const ResourceRegistry& resources() const noexcept { return resources_; }
+
+  /// Sets the one observer of node changes (none by default).
+  void set_node_observer(NodeObserver observer) { node_observer_ = std::move(observer); }
 
   /// Adds a node; pods already bound to its name start holding it. A node that advertises no
   /// "pods" gets the kubelet's default of 110.
@@ -125,6 +138,9 @@ class ClusterState {
 
  private:
   void compile_node(NodeInfo& info);
+  void notify(const NodeInfo& node, NodeChange change) const {
+    if (node_observer_) node_observer_(node, change);
+  }
   void hold(PodInfo& pod, NodeInfo& node);
   void unhold(PodInfo& pod);
   void rebuild_node_list() const;
@@ -151,6 +167,7 @@ class ClusterState {
   std::uint32_t with_affinity_ = 0;
   std::uint32_t with_required_anti_affinity_ = 0;
   std::uint64_t generation_ = 1;
+  NodeObserver node_observer_;
   std::uint64_t pod_sequence_ = 0;
   std::uint32_t node_slots_ = 0;
 };

@@ -64,6 +64,16 @@ class ResVec {
     inline_ = {};
     more_.clear();
   }
+  /// Calls `visit(id, milli)` for each nonzero entry.
+  template <class Visit>
+  void for_each(Visit visit) const {
+    for (std::size_t id = 0; id < kInline; ++id) {
+      if (inline_[id] != 0) visit(static_cast<ResId>(id), inline_[id]);
+    }
+    for (const auto& [id, value] : more_) {
+      if (value != 0) visit(id, value);
+    }
+  }
 
  private:
   static constexpr std::size_t kInline = 6;

@@ -70,6 +70,31 @@ struct PreemptionRecord {
   std::vector<VictimRecord> victims;
 };
 
+/// What one node offered and what its pods requested, integrated over the time it was in the
+/// cluster: the input of time-weighted allocation. A node removed and added again has one record
+/// per stay.
+struct NodeUsage {
+  std::string node;
+  std::string pool;       ///< its gpusched.io/node-pool label; empty when not from a pool
+  std::string gpu_model;  ///< its nvidia.com/gpu.product label (GFD); empty without GPUs
+  TimeMs from = 0;        ///< when it joined the cluster
+  TimeMs to = 0;          ///< when it left, or the end of the run
+  /// Resource name -> the integral of allocatable (or of the requests of the pods holding it)
+  /// over [from, to], in unit-hours: GPU-hours, core-hours, byte-hours. Resources never offered
+  /// or requested are absent.
+  std::map<std::string, double> allocatable_hours;
+  std::map<std::string, double> requested_hours;
+};
+
+/// A Job: when it was created and when it completed or failed.
+struct JobRecord {
+  std::string job;  ///< "ns/name"
+  TimeMs created = 0;
+  std::optional<TimeMs> ended;  ///< Complete or Failed; nullopt: still running at the end
+  bool failed = false;          ///< BackoffLimitExceeded
+  std::int32_t succeeded = 0;
+};
+
 struct ExpectationResult {
   std::size_t index = 0;
   std::string pointer;  ///< "/expect/<index>"
@@ -88,6 +113,13 @@ struct SimulationResult {
   std::vector<PreemptionRecord> preemptions;
   std::vector<ExpectationResult> expectations;
   bool passed = true;
+  std::vector<NodeUsage> usage;  ///< ordered by node name, then from
+  std::vector<JobRecord> jobs;   ///< ordered by namespace, then name
+  /// Pod-milliseconds spent unschedulable, by the reason of the scheduling attempt that left the
+  /// pod waiting (each "<reason>" of "0/N nodes are available: <count> <reason>, ..."; a pod
+  /// rejected for several reasons counts in each). From a failed attempt to the next attempt's
+  /// outcome, the pod's bind, deletion or the end of the run.
+  std::map<std::string, TimeMs> unschedulable_time;
 };
 
 }  // namespace gpusched

@@ -57,6 +57,12 @@ struct Diagnosis {
   }
 };
 
+/// The reasons a FailedScheduling message gives, without their node counts: "0/3 nodes are
+/// available: 1 Insufficient cpu, 2 Insufficient nvidia.com/gpu. preemption: ..." gives
+/// {"Insufficient cpu", "Insufficient nvidia.com/gpu"}; a PreFilter message is one reason; a
+/// message of another shape (a binding error) is its own reason.
+[[nodiscard]] std::vector<std::string> fit_error_reasons(std::string_view message);
+
 /// FitError.Error(): "0/N nodes are available: <sorted histogram>." plus the PostFilter message.
 [[nodiscard]] std::string fit_error_message(std::size_t num_all_nodes, const Diagnosis& diagnosis,
                                             const StringPool& pool);

@@ -352,7 +352,9 @@ TEST_CASE("parse_scenario rejects bad input with file, pointer, line and reason"
        "profiles[0].pluginConfig[0].args.resources[0].weight: Invalid value: 2: must be 1"},
       {"unknown scheduler key", with_scheduler(R"({"sead": 1})"), "/scheduler/sead", 2,
        "unknown key \"sead\" (known keys: apiVersion, kind, seed, kubernetesVersion, "
-       "percentageOfNodesToScore, podInitialBackoffSeconds, podMaxBackoffSeconds, profiles)"},
+       "percentageOfNodesToScore, podInitialBackoffSeconds, podMaxBackoffSeconds, profiles, "
+       "parallelism, leaderElection, clientConnection, healthzBindAddress, metricsBindAddress, "
+       "enableProfiling, enableContentionProfiling, delayCacheUntilActive, extenders)"},
   };
   for (const ErrorRow& row : rows) {
     DYNAMIC_SECTION(row.name) {

@@ -29,7 +29,11 @@ TEST_CASE("write_json keeps the contract's keys in the contract's order", "[repo
   const Json json = Json::parse(json_text(test::sample_result()));
   CHECK(keys(json) == std::vector<std::string>{"scenario", "time", "pods", "nodes", "events",
                                                "preemptions", "preemptionCount", "lostGpuTime",
-                                               "queueWait", "expectations", "passed"});
+                                               "queueWait", "metrics", "expectations", "passed"});
+  // The summary metrics, in summary_metrics' order, as plain numbers.
+  REQUIRE(json["metrics"].is_object());
+  CHECK(json["metrics"].begin().key() == "time");
+  CHECK(json["metrics"]["pods"].is_number_integer());
   CHECK(keys(json["queueWait"]) == std::vector<std::string>{"pods", "p50", "p95", "p99", "max",
                                                             "byPriorityClass", "byNamespace",
                                                             "neverBound", "longestPending"});

@@ -1,0 +1,62 @@
+#pragma once
+/// Capacity planning: the smallest node pool that meets objectives, found by replaying the
+/// scenario at several pool sizes on the machine's cores.
+
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "gpusched/report/metrics.hpp"
+#include "gpusched/report/objective.hpp"
+#include "gpusched/sim/scenario.hpp"
+#include "gpusched/sim/simulator.hpp"
+
+namespace gpusched::plan {
+
+struct PoolPlanRequest {
+  std::string pool;  ///< a node pool of the scenario
+  std::int32_t min = 0;
+  std::int32_t max = 0;
+  std::vector<report::Objective> objectives;  ///< all must hold
+  unsigned jobs = 0;                          ///< replays at once; 0: one per hardware thread
+  /// --seed, --until, --kubernetes-version, --reference for every replay; `progress` is not used.
+  SimulationOptions options;
+};
+
+/// One pool size replayed.
+struct PlanTrial {
+  std::int32_t size = 0;
+  bool met = false;
+  std::vector<std::string> unmet;  ///< the objectives (as written) it misses
+  std::vector<report::Metric> metrics;
+};
+
+struct PoolPlan {
+  std::optional<std::int32_t> answer;  ///< the smallest size found meeting every objective
+  std::vector<PlanTrial> trials;       ///< every size replayed, by size
+};
+
+/// Searches [min, max] for the smallest size of `pool` meeting the objectives, assuming more
+/// nodes never make an objective worse: each round replays up to `jobs` sizes spread evenly over
+/// the sizes still in doubt (one size per round is a binary search). The scenario's expectations
+/// are not checked. Throws InputError for an unknown pool, bounds outside 0..100,000 or min >
+/// max, an objective whose metric no replay has or whose bound does not suit it, and for what a
+/// replay throws.
+[[nodiscard]] PoolPlan plan_pool(const Scenario& scenario, const PoolPlanRequest& request);
+
+/// The scenario with `pool` resized to `size` and its expectations left out, ready to replay.
+[[nodiscard]] Scenario with_pool_size(const Scenario& scenario, const std::string& pool,
+                                      std::int32_t size);
+
+/// The answer, then a line per size tried: whether it met the objectives, the objectives'
+/// metrics and the main figures (pending, wait.p95, GPU allocation), and what it missed.
+void write_plan_table(std::ostream& out, const PoolPlanRequest& request, const PoolPlan& plan);
+/// {"pool", "objectives", "answer" (null when none), "trials": [{"size", "met", "unmet",
+/// "metrics"}]}.
+void write_plan_json(std::ostream& out, const PoolPlanRequest& request, const PoolPlan& plan);
+/// A line per size: size, met, then every metric (write_runs_csv).
+void write_plan_csv(std::ostream& out, const PoolPlan& plan);
+
+}  // namespace gpusched::plan

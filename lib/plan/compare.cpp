@@ -1,0 +1,117 @@
+#include "gpusched/plan/compare.hpp"
+
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+#include "plan/parallel.hpp"
+#include "report/json_records.hpp"
+#include "report/tab_writer.hpp"
+
+namespace gpusched::plan {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+}  // namespace
+
+std::string pod_outcome(const PodRecord& record) {
+  std::string out = record.terminating ? std::string("Terminating")
+                                       : std::string(to_string(record.pod.status.phase));
+  if (!record.pod.spec.node_name.empty()) out += " on " + record.pod.spec.node_name;
+  if (record.scheduled) out += " from " + format_duration(*record.scheduled);
+  return out;
+}
+
+Comparison compare(const std::vector<Variant>& variants, unsigned jobs,
+                   const SimulationOptions& options) {
+  SimulationOptions quiet = options;
+  quiet.progress = nullptr;
+  Comparison out;
+  out.metrics.resize(variants.size());
+  // Per pod, its outcome in each variant; a replay's records are dropped as soon as read.
+  std::vector<std::map<std::string, std::string>> outcomes(variants.size());
+  for_each_parallel(variants.size(), jobs, [&](std::size_t i) {
+    Scenario scenario = variants[i].scenario;
+    scenario.expect.clear();
+    const SimulationResult result = simulate(scenario, quiet);
+    out.metrics[i] = report::summary_metrics(result);
+    for (const PodRecord& record : result.pods) outcomes[i][record.pod.key()] = pod_outcome(record);
+  });
+  for (const Variant& variant : variants) out.names.push_back(variant.name);
+  std::map<std::string, std::vector<std::string>> by_pod;
+  for (std::size_t i = 0; i < variants.size(); ++i) {
+    for (const auto& [pod, outcome] : outcomes[i]) {
+      auto& row = by_pod[pod];
+      row.resize(variants.size(), "absent");
+      row[i] = outcome;
+    }
+  }
+  for (auto& [pod, row] : by_pod) {
+    if (std::adjacent_find(row.begin(), row.end(), std::not_equal_to<>()) != row.end())
+      out.differing.push_back(PodOutcomes{pod, std::move(row)});
+  }
+  return out;
+}
+
+void write_comparison_table(std::ostream& out, const Comparison& comparison) {
+  std::vector<std::string> names;
+  std::map<std::string, std::vector<std::string>> cells;
+  for (std::size_t i = 0; i < comparison.metrics.size(); ++i) {
+    for (const report::Metric& metric : comparison.metrics[i]) {
+      auto [it, added] = cells.try_emplace(metric.name, comparison.names.size(), "-");
+      if (added) names.push_back(metric.name);
+      it->second[i] = report::format_metric(metric);
+    }
+  }
+  std::string text = "METRIC\t";
+  for (const std::string& name : comparison.names) text += name + "\t";
+  text += "\n";
+  for (const std::string& name : names) {
+    text += name + "\t";
+    for (const std::string& cell : cells[name]) text += cell + "\t";
+    text += "\n";
+  }
+  out << report::align_tabs(text, report::kGetSettings);
+  out << "\nPods whose outcome differs: " << comparison.differing.size() << "\n";
+  if (comparison.differing.empty()) return;
+  text = "POD\t";
+  for (const std::string& name : comparison.names) text += name + "\t";
+  text += "\n";
+  for (const PodOutcomes& pod : comparison.differing) {
+    text += pod.pod + "\t";
+    for (const std::string& outcome : pod.outcomes) text += outcome + "\t";
+    text += "\n";
+  }
+  out << report::align_tabs(text, report::kGetSettings);
+}
+
+void write_comparison_json(std::ostream& out, const Comparison& comparison) {
+  Json json;
+  json["variants"] = Json::array();
+  for (std::size_t i = 0; i < comparison.names.size(); ++i) {
+    Json variant;
+    variant["name"] = comparison.names[i];
+    variant["metrics"] = report::metrics_json(comparison.metrics[i]);
+    json["variants"].push_back(std::move(variant));
+  }
+  json["differing"] = Json::array();
+  for (const PodOutcomes& pod : comparison.differing) {
+    Json entry;
+    entry["pod"] = pod.pod;
+    entry["outcomes"] = Json::object();
+    for (std::size_t i = 0; i < comparison.names.size(); ++i)
+      entry["outcomes"][comparison.names[i]] = pod.outcomes[i];
+    json["differing"].push_back(std::move(entry));
+  }
+  out << json.dump(2, ' ', false, Json::error_handler_t::replace) << '\n';
+}
+
+void write_comparison_csv(std::ostream& out, const Comparison& comparison) {
+  std::vector<report::RunRow> rows;
+  for (std::size_t i = 0; i < comparison.names.size(); ++i)
+    rows.push_back({{comparison.names[i]}, comparison.metrics[i]});
+  report::write_runs_csv(out, {"variant"}, rows);
+}
+
+}  // namespace gpusched::plan

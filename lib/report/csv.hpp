@@ -1,0 +1,27 @@
+#pragma once
+// Writing CSV (RFC 4180): the tables gpusched prints for spreadsheets and for `merge`.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpusched::report {
+
+/// The field as RFC 4180 writes it: quoted, with quotes doubled, when it holds a comma, a quote
+/// or a line break.
+[[nodiscard]] std::string csv_field(std::string_view value);
+/// One record of a CSV text and the line it starts on.
+struct CsvLine {
+  int number = 0;
+  std::vector<std::string> fields;
+};
+
+/// Splits an RFC 4180 text (quoted fields may hold commas, doubled quotes and line breaks; CRLF
+/// or LF line ends; blank lines skipped). Throws InputError(file, line) for a quote left open or
+/// text after a closing quote.
+[[nodiscard]] std::vector<CsvLine> read_csv(std::string_view text, const std::string& file);
+
+/// The fields joined with commas, each quoted as needed, and a line end.
+[[nodiscard]] std::string csv_row(const std::vector<std::string>& fields);
+
+}  // namespace gpusched::report

@@ -1,0 +1,206 @@
+// The flat list of a replay's figures: what `replay --metrics`, `plan`, `compare` and `sweep`
+// print and what objectives name.
+
+#include <charconv>
+#include <cmath>
+#include <map>
+#include <sstream>
+
+#include "gpusched/model/resource_list.hpp"
+#include "gpusched/report/metrics.hpp"
+#include "report/csv.hpp"
+#include "report/tab_writer.hpp"
+
+namespace gpusched::report {
+namespace {
+
+std::string fixed(double value, int decimals) {
+  char buf[64];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::fixed, decimals);
+  return ec == std::errc() ? std::string(buf, end) : std::string("nan");
+}
+
+class Builder {
+ public:
+  void add(std::string name, double value, MetricUnit unit) {
+    out_.push_back(Metric{std::move(name), value, unit});
+  }
+  void add(std::string name, std::size_t value) {
+    add(std::move(name), static_cast<double>(value), MetricUnit::Count);
+  }
+  void duration(std::string name, TimeMs value) {
+    add(std::move(name), static_cast<double>(value), MetricUnit::Duration);
+  }
+  void waits(const std::string& prefix, const std::string& labels, const WaitStats& stats) {
+    duration(prefix + ".p50" + labels, stats.p50);
+    duration(prefix + ".p95" + labels, stats.p95);
+    duration(prefix + ".p99" + labels, stats.p99);
+    duration(prefix + ".max" + labels, stats.max);
+  }
+  void allocation(const Allocation& allocation, const std::string& labels) {
+    for (const auto& [resource, hours] : allocation.allocatable_hours)
+      add("allocation." + resource + labels, allocation.ratio(resource), MetricUnit::Ratio);
+  }
+  std::vector<Metric> take() { return std::move(out_); }
+
+ private:
+  std::vector<Metric> out_;
+};
+
+double hours_of(const std::map<std::string, double>& hours, std::string_view resource) {
+  auto it = hours.find(std::string(resource));
+  return it == hours.end() ? 0 : it->second;
+}
+
+}  // namespace
+
+std::vector<Metric> summary_metrics(const SimulationResult& result) {
+  Builder b;
+  b.duration("time", result.time);
+  std::size_t bound = 0;
+  std::size_t pending = 0;
+  for (const PodRecord& record : result.pods) {
+    bound += record.scheduled ? 1 : 0;
+    pending += record.pod.spec.node_name.empty() && !record.pod.terminated() ? 1 : 0;
+  }
+  b.add("pods", result.pods.size());
+  b.add("bound", bound);
+  b.add("pending", pending);
+
+  const QueueWait wait = queue_wait(result, PendingPods::CountedToEnd);
+  b.waits("wait", "", wait.all);
+  b.duration("pending.longest", wait.longest_pending);
+  for (const auto& [name, stats] : wait.by_priority_class) {
+    if (!name.empty()) b.waits("wait", "{priorityClass=" + name + "}", stats);
+  }
+  for (const auto& [name, stats] : wait.by_namespace)
+    b.waits("wait", "{namespace=" + name + "}", stats);
+
+  std::size_t victims = 0;
+  std::int64_t lost_gpu_ms = 0;
+  for (const PreemptionRecord& preemption : result.preemptions) {
+    victims += preemption.victims.size();
+    for (const VictimRecord& victim : preemption.victims) lost_gpu_ms += victim.lost_gpu_ms();
+  }
+  b.add("preemptions", result.preemptions.size());
+  b.add("preemptions.victims", victims);
+  b.add("preemptions.lostGpuHours", static_cast<double>(lost_gpu_ms) / 3'600'000.0,
+        MetricUnit::Hours);
+
+  const AllocationReport alloc = allocation(result);
+  b.allocation(alloc.fleet, "");
+  for (const auto& [pool, a] : alloc.by_pool) b.allocation(a, "{pool=" + pool + "}");
+  for (const auto& [model, a] : alloc.by_gpu_model) b.allocation(a, "{gpuModel=" + model + "}");
+  b.add("gpuHours.allocatable", hours_of(alloc.fleet.allocatable_hours, resource::kGpu),
+        MetricUnit::Hours);
+  b.add("gpuHours.requested", hours_of(alloc.fleet.requested_hours, resource::kGpu),
+        MetricUnit::Hours);
+
+  const Fragmentation frag = gpu_fragmentation(result);
+  b.add("fragmentation.freeGpus", static_cast<double>(frag.free_gpus), MetricUnit::Count);
+  b.add("fragmentation.pendingGpuPods", frag.pending_gpu_pods);
+  b.add("fragmentation.fragmentedGpus", frag.fragmented_gpus, MetricUnit::Count);
+  b.add("fragmentation.strandedGpus", static_cast<double>(frag.stranded_gpus), MetricUnit::Count);
+
+  const JobStats jobs = job_stats(result);
+  b.add("jobs", jobs.jobs);
+  b.add("jobs.completed", jobs.completed);
+  b.add("jobs.failed", jobs.failed);
+  b.add("jobs.running", jobs.running);
+  b.duration("jobs.makespan", jobs.makespan);
+  b.duration("jobs.duration.p50", jobs.duration.p50);
+  b.duration("jobs.duration.max", jobs.duration.max);
+
+  for (const auto& [reason, time] : result.unschedulable_time)
+    b.duration("unschedulable{reason=" + reason + "}", time);
+  return b.take();
+}
+
+std::optional<Metric> find_metric(const std::vector<Metric>& metrics, std::string_view name) {
+  for (const Metric& metric : metrics) {
+    if (metric.name == name) return metric;
+  }
+  return std::nullopt;
+}
+
+std::string format_metric(const Metric& metric) {
+  switch (metric.unit) {
+    case MetricUnit::Duration:
+      return format_duration(static_cast<TimeMs>(metric.value));
+    case MetricUnit::Ratio:
+      return fixed(metric.value * 100, 1) + "%";
+    case MetricUnit::Hours:
+      return fixed(metric.value, 3);
+    case MetricUnit::Count:
+      break;
+  }
+  return plain_metric(metric);
+}
+
+std::string plain_metric(const Metric& metric) {
+  switch (metric.unit) {
+    case MetricUnit::Duration:
+      return std::to_string(static_cast<TimeMs>(metric.value));
+    case MetricUnit::Ratio:
+      return fixed(metric.value, 4);
+    case MetricUnit::Hours:
+      return fixed(metric.value, 3);
+    case MetricUnit::Count:
+      break;
+  }
+  if (metric.value == std::floor(metric.value)) return fixed(metric.value, 0);
+  return fixed(metric.value, 3);
+}
+
+std::string_view unit_name(MetricUnit unit) {
+  switch (unit) {
+    case MetricUnit::Duration:
+      return "ms";
+    case MetricUnit::Ratio:
+      return "ratio";
+    case MetricUnit::Hours:
+      return "hours";
+    case MetricUnit::Count:
+      break;
+  }
+  return "count";
+}
+
+void write_metrics_table(std::ostream& out, const std::vector<Metric>& metrics) {
+  std::string text = "METRIC\tVALUE\t\n";
+  for (const Metric& metric : metrics) text += metric.name + "\t" + format_metric(metric) + "\t\n";
+  out << align_tabs(text, kGetSettings);
+}
+
+void write_metrics_csv(std::ostream& out, const std::vector<Metric>& metrics) {
+  out << csv_row({"metric", "value", "unit"});
+  for (const Metric& metric : metrics)
+    out << csv_row({metric.name, plain_metric(metric), std::string(unit_name(metric.unit))});
+}
+
+void write_runs_csv(std::ostream& out, const std::vector<std::string>& param_names,
+                    const std::vector<RunRow>& rows) {
+  // Metric columns by name: the same table whatever rows it holds, so that the tables of a
+  // sweep's shards merge into the table of the whole sweep.
+  std::map<std::string, std::size_t> column;
+  for (const RunRow& row : rows) {
+    for (const Metric& metric : row.metrics) column.emplace(metric.name, 0);
+  }
+  std::vector<std::string> names;
+  for (auto& [name, index] : column) {
+    index = names.size();
+    names.push_back(name);
+  }
+  std::vector<std::string> header = param_names;
+  header.insert(header.end(), names.begin(), names.end());
+  out << csv_row(header);
+  for (const RunRow& row : rows) {
+    std::vector<std::string> fields = row.params;
+    fields.resize(param_names.size() + names.size());
+    for (const Metric& metric : row.metrics)
+      fields[param_names.size() + column.at(metric.name)] = plain_metric(metric);
+    out << csv_row(fields);
+  }
+}
+
+}  // namespace gpusched::report

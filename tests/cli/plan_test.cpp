@@ -1,0 +1,130 @@
+// The planning commands end to end: plan, compare, sweep and merge, their outputs and exit codes.
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+
+#include "support/run_cli.hpp"
+#include "support/temp_dir.hpp"
+
+namespace gpusched::test {
+namespace {
+
+const std::string kRoot = std::string(GPUSCHED_SOURCE_DIR);
+const std::string kPool = kRoot + "/scenarios/node-pool-gpu.json";
+const std::string kSpread = kRoot + "/scenarios/gpu-fragmentation-spread.json";
+const std::string kSweep = kRoot + "/examples/planning/fragmentation-sweep.yaml";
+
+TEST_CASE("plan prints the smallest pool and every size it tried", "[cli][plan]") {
+  const Outcome outcome = run_cli(
+      {"plan", kPool, "--pool", "h100", "--max", "8", "--objective", "pending==0", "-j", "2"});
+  CHECK(outcome.code == 0);
+  CHECK(outcome.err.empty());
+  CHECK(outcome.out.starts_with("Pool h100: 3 node(s) meet pending==0\n\nSIZE   MET   PENDING"));
+  CHECK_THAT(outcome.out,
+             Catch::Contains("\n2      no    1 ") && Catch::Contains("\n3      yes   0 "));
+
+  const Outcome json = run_cli(
+      {"plan", kPool, "--pool", "h100", "--max", "8", "--objective", "pending==0", "-o", "json"});
+  CHECK(json.code == 0);
+  CHECK_THAT(json.out, Catch::Contains("\"answer\": 3") &&
+                           Catch::Contains("\"unmet\": [\n        \"pending==0\""));
+  const Outcome csv = run_cli(
+      {"plan", kPool, "--pool", "h100", "--max", "8", "--objective", "pending==0", "-o", "csv"});
+  CHECK(csv.out.starts_with("size,met,allocation."));
+}
+
+TEST_CASE("plan exits 1 when no size meets the objectives and 2 on bad input", "[cli][plan]") {
+  const Outcome none =
+      run_cli({"plan", kPool, "--pool", "h100", "--max", "2", "--objective", "pending==0"});
+  CHECK(none.code == 1);
+  CHECK(none.out.starts_with("Pool h100: no size from 0 to 2 meets pending==0"));
+  const Outcome bad_objective =
+      run_cli({"plan", kPool, "--pool", "h100", "--max", "2", "--objective", "pending"});
+  CHECK(bad_objective.code == 2);
+  CHECK_THAT(bad_objective.err,
+             Catch::Contains("--objective: objective \"pending\" has no comparison"));
+  const Outcome no_pool =
+      run_cli({"plan", kPool, "--pool", "b200", "--max", "2", "--objective", "pending==0"});
+  CHECK(no_pool.code == 2);
+  CHECK(no_pool.out.empty());
+  CHECK_THAT(no_pool.err, Catch::Contains("gpusched: error: --pool: scenario") &&
+                              Catch::Contains("no node pool \"b200\""));
+  const Outcome missing = run_cli({"plan", kPool, "--pool", "h100", "--objective", "pending==0"});
+  CHECK(missing.code == 2);
+  CHECK_THAT(missing.err, Catch::Contains("--max is required"));
+}
+
+TEST_CASE("compare puts two configurations side by side", "[cli][compare]") {
+  const Outcome outcome =
+      run_cli({"compare", kSpread, "--config", kRoot + "/examples/planning/least-allocated.yaml",
+               "--config", kRoot + "/examples/planning/most-allocated.yaml"});
+  CHECK(outcome.code == 0);
+  CHECK(outcome.out.starts_with("METRIC "));
+  CHECK_THAT(outcome.out, Catch::Contains("least-allocated   ") &&
+                              Catch::Contains("default/train ") &&
+                              Catch::Contains("Succeeded on a100-1 from 10s"));
+  const Outcome one =
+      run_cli({"compare", kSpread, "--config", kRoot + "/examples/planning/least-allocated.yaml"});
+  CHECK(one.code == 2);
+  CHECK_THAT(one.err, Catch::Contains("at least two configurations"));
+  const Outcome twice =
+      run_cli({"compare", kSpread, "--config", kRoot + "/examples/planning/least-allocated.yaml",
+               "--config", kRoot + "/examples/planning/least-allocated.yaml"});
+  CHECK(twice.code == 2);
+  CHECK_THAT(twice.err, Catch::Contains("is given twice"));
+}
+
+TEST_CASE("sweep shards merge into the local sweep's table", "[cli][sweep]") {
+  const TempDir dir;
+  const Outcome whole = run_cli({"sweep", kSweep, "-j", "2"});
+  REQUIRE(whole.code == 0);
+  CHECK(whole.out.starts_with("run,runs,pool.a100,config,arrivalScale,seed,"));
+  // 16 replays and the header.
+  CHECK(std::count(whole.out.begin(), whole.out.end(), '\n') == 17);
+  std::vector<std::string> merge{"merge"};
+  for (int i = 0; i < 4; ++i) {
+    const Outcome shard = run_cli({"sweep", kSweep, "--shard", std::to_string(i) + "/4"});
+    REQUIRE(shard.code == 0);
+    merge.push_back(dir.write("shard-" + std::to_string(i) + ".csv", shard.out));
+  }
+  const Outcome merged = run_cli(merge);
+  CHECK(merged.code == 0);
+  CHECK(merged.out == whole.out);
+  merge.pop_back();
+  const Outcome partial = run_cli(merge);
+  CHECK(partial.code == 2);
+  CHECK_THAT(partial.err, Catch::Contains("4 of 16 runs are missing (3, 7, 11, 15)"));
+}
+
+TEST_CASE("--shard N takes its index from JOB_COMPLETION_INDEX", "[cli][sweep]") {
+  const Outcome explicit_shard = run_cli({"sweep", kSweep, "--shard", "2/4"});
+  ::setenv("JOB_COMPLETION_INDEX", "2", 1);
+  const Outcome from_env = run_cli({"sweep", kSweep, "--shard", "4"});
+  ::setenv("JOB_COMPLETION_INDEX", "4", 1);
+  const Outcome beyond = run_cli({"sweep", kSweep, "--shard", "4"});
+  ::unsetenv("JOB_COMPLETION_INDEX");
+  const Outcome unset = run_cli({"sweep", kSweep, "--shard", "4"});
+  CHECK(from_env.code == 0);
+  CHECK(from_env.out == explicit_shard.out);
+  CHECK(beyond.code == 2);
+  CHECK_THAT(beyond.err,
+             Catch::Contains("JOB_COMPLETION_INDEX: \"4\" is not a shard index from 0 to 3"));
+  CHECK(unset.code == 2);
+  CHECK_THAT(unset.err, Catch::Contains("which is not set; write --shard I/4"));
+  const Outcome zero = run_cli({"sweep", kSweep, "--shard", "1/0"});
+  CHECK(zero.code == 2);
+  CHECK_THAT(zero.err, Catch::Contains("--shard: \"1/0\" is not I/N or N"));
+}
+
+TEST_CASE("replay prints the summary metrics", "[cli][metrics]") {
+  const Outcome table = run_cli({"replay", kSpread, "-o", "metrics"});
+  CHECK(table.code == 0);
+  CHECK(table.out.starts_with("METRIC "));
+  CHECK_THAT(table.out, Catch::Contains("\nwait.max ") && Catch::Contains("59m50s"));
+  const Outcome csv = run_cli({"replay", kSpread, "-o", "metrics-csv"});
+  CHECK(csv.code == 0);
+  CHECK(csv.out.starts_with("metric,value,unit\ntime,10800000,ms\n"));
+}
+
+}  // namespace
+}  // namespace gpusched::test

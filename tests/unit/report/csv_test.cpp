@@ -1,0 +1,45 @@
+// CSV as RFC 4180 has it: quoting on write, and the reader that merge uses.
+#include "report/csv.hpp"
+
+#include <catch2/catch.hpp>
+
+#include "gpusched/error.hpp"
+#include "gpusched/report/metrics.hpp"
+
+namespace gpusched::report {
+namespace {
+
+TEST_CASE("fields are quoted only when they need it", "[report][csv]") {
+  CHECK(csv_field("plain") == "plain");
+  CHECK(csv_field("a,b") == "\"a,b\"");
+  CHECK(csv_field("say \"hi\"") == "\"say \"\"hi\"\"\"");
+  CHECK(csv_field("two\nlines") == "\"two\nlines\"");
+  CHECK(csv_row({"", "x", ""}) == ",x,\n");
+}
+
+TEST_CASE("what csv_row writes, read_csv reads back", "[report][csv]") {
+  const std::vector<std::string> fields{"", "a,b", "say \"hi\"", "two\r\nlines", "end"};
+  const std::string text = "h1,h2\r\n\n" + csv_row(fields) + "last,line";
+  const std::vector<CsvLine> lines = read_csv(text, "t.csv");
+  REQUIRE(lines.size() == 3);
+  CHECK(lines[0].number == 1);
+  CHECK(lines[0].fields == std::vector<std::string>{"h1", "h2"});
+  CHECK(lines[1].number == 3);
+  CHECK(lines[1].fields == fields);
+  CHECK(lines[2].number == 5);
+  CHECK(lines[2].fields == std::vector<std::string>{"last", "line"});
+  CHECK_THROWS_WITH(read_csv("a,\"b\"c\n", "t.csv"), "t.csv:1: text after a closing quote");
+}
+
+TEST_CASE("runs tables put the metric columns in name order", "[report][csv]") {
+  std::ostringstream out;
+  write_runs_csv(out, {"size"},
+                 {RunRow{{"1"}, {{"pending", 2, MetricUnit::Count}}},
+                  RunRow{{"2"},
+                         {{"wait.p95", 1500, MetricUnit::Duration},
+                          {"allocation.cpu", 0.5, MetricUnit::Ratio}}}});
+  CHECK(out.str() == "size,allocation.cpu,pending,wait.p95\n1,,2,\n2,0.5000,,1500\n");
+}
+
+}  // namespace
+}  // namespace gpusched::report
