@@ -1,21 +1,71 @@
 #include "io/node_pool_json.hpp"
 
+#include <cmath>
 #include <map>
 #include <set>
 #include <string>
 #include <variant>
 
 #include "io/api_validation.hpp"
+#include "io/decimal.hpp"
 #include "io/object_json.hpp"
+#include "io/time_json.hpp"
 
 namespace gpusched::io {
+namespace {
+
+/// A price as a JSON number or a decimal string ("2.50"), in millionths.
+std::int64_t parse_price_micros(const JsonNode& node) {
+  const std::string text = node.json().is_number() ? node.json().dump() : node.string();
+  const std::optional<std::int64_t> micros = parse_decimal(text, 6);
+  if (!micros) {
+    node.fail(
+        "a price must be a non-negative decimal with at most 6 decimals and 9 digits before "
+        "the point, got " +
+        node.json().dump());
+  }
+  return *micros;
+}
+
+NodePool::Reservation parse_reservation(const JsonNode& node) {
+  node.reject_unknown_keys({"start", "end"});
+  NodePool::Reservation out;
+  if (auto start = node.get("start")) out.start = parse_time(*start);
+  if (auto end = node.get("end")) {
+    out.end = parse_time(*end);
+    if (*out.end <= out.start) end->fail("a reservation must end after it starts");
+  }
+  return out;
+}
+
+NodePool::Provisioning parse_provisioning(const JsonNode& node) {
+  node.reject_unknown_keys(
+      {"launchDelay", "bootDelay", "driverDelay", "launchFailureProbability", "launchAttempts"});
+  NodePool::Provisioning out;
+  if (auto delay = node.get("launchDelay")) out.launch_delay = parse_time(*delay);
+  if (auto delay = node.get("bootDelay")) out.boot_delay = parse_time(*delay);
+  if (auto delay = node.get("driverDelay")) out.driver_delay = parse_time(*delay);
+  if (auto probability = node.get("launchFailureProbability")) {
+    const nlohmann::json& value = probability->json();
+    if (!value.is_number() || !(value.get<double>() >= 0 && value.get<double>() <= 1)) {
+      probability->fail("must be a number from 0 to 1, got " + value.dump());
+    }
+    out.launch_failure_ppm = std::llround(value.get<double>() * 1'000'000);
+  }
+  if (auto attempts = node.get("launchAttempts")) {
+    out.launch_attempts = static_cast<std::int32_t>(attempts->integer_in(1, 100));
+  }
+  return out;
+}
+
+}  // namespace
 
 std::vector<NodePool> parse_node_pools(const JsonNode& node) {
   std::vector<NodePool> pools;
   std::map<std::string, std::string> seen;
   std::int64_t total = 0;
   for (const JsonNode& entry : node.elements()) {
-    entry.reject_unknown_keys({"count", "node"});
+    entry.reject_unknown_keys({"count", "node", "pricePerGpuHour", "reservation", "provisioning"});
     NodePool pool;
     const JsonNode count = entry.required("count");
     pool.count = static_cast<std::int32_t>(count.integer_in(0, kMaxPoolNodes));
@@ -28,6 +78,12 @@ std::vector<NodePool> parse_node_pools(const JsonNode& node) {
     pool.node = std::move(*template_node);
     pool.name = pool.node.metadata.name;
     pool.pointer = entry.pointer();
+    if (auto price = entry.get("pricePerGpuHour"))
+      pool.price_micros_per_gpu_hour = parse_price_micros(*price);
+    if (auto reservation = entry.get("reservation"))
+      pool.reservation = parse_reservation(*reservation);
+    if (auto provisioning = entry.get("provisioning"))
+      pool.provisioning = parse_provisioning(*provisioning);
     if (auto [it, inserted] = seen.emplace(pool.name, entry.pointer()); !inserted) {
       manifest.fail("duplicate node pool \"" + pool.name + "\": also defined at " + it->second);
     }
@@ -71,6 +127,21 @@ nlohmann::ordered_json node_pools_json(const std::vector<NodePool>& pools) {
     nlohmann::ordered_json entry;
     entry["count"] = pool.count;
     entry["node"] = to_json(Object(pool.node));
+    if (pool.price_micros_per_gpu_hour != 0)
+      entry["pricePerGpuHour"] = decimal_text(pool.price_micros_per_gpu_hour, 6);
+    if (pool.reservation) {
+      entry["reservation"]["start"] = format_duration(pool.reservation->start);
+      if (pool.reservation->end)
+        entry["reservation"]["end"] = format_duration(*pool.reservation->end);
+    }
+    if (const auto& p = pool.provisioning) {
+      auto& out_p = entry["provisioning"];
+      out_p["launchDelay"] = format_duration(p->launch_delay);
+      out_p["bootDelay"] = format_duration(p->boot_delay);
+      out_p["driverDelay"] = format_duration(p->driver_delay);
+      out_p["launchFailureProbability"] = static_cast<double>(p->launch_failure_ppm) / 1'000'000;
+      out_p["launchAttempts"] = p->launch_attempts;
+    }
     out.push_back(std::move(entry));
   }
   return out;

@@ -9,6 +9,7 @@
 #include "gpusched/error.hpp"
 #include "gpusched/io/scenario_loader.hpp"
 #include "gpusched/io/scheduler_config.hpp"
+#include "io/decimal.hpp"
 #include "io/input_text.hpp"
 #include "plan/parallel.hpp"
 #include "report/csv.hpp"
@@ -32,17 +33,6 @@ std::int64_t scale_milli(const io::JsonNode& node) {
   if (!(value >= 0.001 && value <= 1000))
     node.fail("must be from 0.001 to 1000, got " + node.json().dump());
   return std::llround(value * 1000);
-}
-
-/// "2.5" for 2500: the scale as written, for the table.
-std::string scale_text(std::int64_t milli) {
-  std::string text = std::to_string(milli / 1000);
-  if (std::int64_t frac = milli % 1000; frac != 0) {
-    std::string digits = std::to_string(1000 + frac).substr(1);
-    while (digits.back() == '0') digits.pop_back();
-    text += "." + digits;
-  }
-  return text;
 }
 
 template <typename T>
@@ -203,7 +193,7 @@ std::pair<std::vector<std::string>, Scenario> sweep_point(const Sweep& sweep, st
   params.push_back(config_name);
   const std::int64_t scale = sweep.arrival_scale_milli[digit[d++]];
   for (Action& action : scenario.timeline) action.at = action.at * 1000 / scale;
-  params.push_back(scale_text(scale));
+  params.push_back(io::decimal_text(scale, 3));
   scenario.scheduler.seed = sweep.seeds[digit[d]];
   params.push_back(std::to_string(scenario.scheduler.seed));
   return out;

@@ -8,6 +8,7 @@
 
 #include "gpusched/model/resource_list.hpp"
 #include "gpusched/report/metrics.hpp"
+#include "gpusched/report/seam.hpp"
 #include "report/csv.hpp"
 #include "report/tab_writer.hpp"
 
@@ -93,8 +94,21 @@ std::vector<Metric> summary_metrics(const SimulationResult& result) {
   for (const auto& [model, a] : alloc.by_gpu_model) b.allocation(a, "{gpuModel=" + model + "}");
   b.add("gpuHours.allocatable", hours_of(alloc.fleet.allocatable_hours, resource::kGpu),
         MetricUnit::Hours);
-  b.add("gpuHours.requested", hours_of(alloc.fleet.requested_hours, resource::kGpu),
-        MetricUnit::Hours);
+
+  // The seam between the layers (report/seam.hpp).
+  const Seam layers = seam(result);
+  auto seam_hours = [&](const std::string& labels, const SeamHours& h) {
+    b.add("gpuHours.paid" + labels, h.paid, MetricUnit::Hours);
+    b.add("gpuHours.provisioned" + labels, h.provisioned, MetricUnit::Hours);
+    b.add("gpuHours.schedulable" + labels, h.schedulable, MetricUnit::Hours);
+    b.add("gpuHours.allocated" + labels, h.allocated, MetricUnit::Hours);
+    b.add("gpuHours.paidIdle" + labels, h.paid - h.allocated, MetricUnit::Hours);
+    b.add("cost" + labels, h.cost, MetricUnit::Money);
+  };
+  seam_hours("", layers.fleet);
+  for (const auto& [pool, h] : layers.by_pool) seam_hours("{pool=" + pool + "}", h);
+  b.add("provisioning.failedLaunches", layers.failed_launches);
+  b.duration("provisioning.lastNodeReady", layers.last_node_ready);
 
   const Fragmentation frag = gpu_fragmentation(result);
   b.add("fragmentation.freeGpus", static_cast<double>(frag.free_gpus), MetricUnit::Count);
@@ -130,7 +144,7 @@ std::string format_metric(const Metric& metric) {
     case MetricUnit::Ratio:
       return fixed(metric.value * 100, 1) + "%";
     case MetricUnit::Hours:
-      return fixed(metric.value, 3);
+    case MetricUnit::Money:
     case MetricUnit::Count:
       break;
   }
@@ -145,6 +159,8 @@ std::string plain_metric(const Metric& metric) {
       return fixed(metric.value, 4);
     case MetricUnit::Hours:
       return fixed(metric.value, 3);
+    case MetricUnit::Money:
+      return fixed(metric.value, 2);
     case MetricUnit::Count:
       break;
   }
@@ -160,6 +176,8 @@ std::string_view unit_name(MetricUnit unit) {
       return "ratio";
     case MetricUnit::Hours:
       return "hours";
+    case MetricUnit::Money:
+      return "money";
     case MetricUnit::Count:
       break;
   }

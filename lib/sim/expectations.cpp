@@ -270,6 +270,12 @@ SimulationResult Simulation::take_result() {
   out.source = scenario_.source;
   out.time = now_;
   out.usage = usage_.finish();
+  out.gpu_series = usage_.gpu_series();
+  out.gpu_bucket_ms = usage_.bucket_ms();
+  out.pools = std::move(pool_records_);
+  out.provisioning = std::move(provisioning_);
+  std::sort(out.provisioning.begin(), out.provisioning.end(),
+            [](const NodeProvisioning& a, const NodeProvisioning& b) { return a.node < b.node; });
   for (const auto& [key, state] : jobs_) {
     out.jobs.push_back(
         JobRecord{key, state.job.metadata.creation_ms, state.ended, state.failed, state.succeeded});

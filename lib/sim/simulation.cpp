@@ -254,18 +254,6 @@ void Simulation::check_declared_pods() const {
   }
 }
 
-Node Simulation::pool_node(const NodePool& pool, std::int32_t index) {
-  Node node = pool.node;
-  node.metadata.name = pool_node_name(pool, index);
-  node.metadata.labels.insert_or_assign(std::string(well_known::kNodePoolLabel), pool.name);
-  // Each copy's kubelet registers its own hostname.
-  if (node.metadata.labels.contains(well_known::kHostnameLabel)) {
-    node.metadata.labels.insert_or_assign(std::string(well_known::kHostnameLabel),
-                                          node.metadata.name);
-  }
-  return node;
-}
-
 void Simulation::stamp(ObjectMeta& meta, const ObjectMeta* existing) {
   meta.uid = existing != nullptr ? existing->uid : new_uid();
   // An object of the starting cluster keeps the creation time it was exported with.
@@ -536,6 +524,18 @@ void Simulation::preempt(const PodInfo& preemptor, const NodeInfo& node,
   reconcile_all();
 }
 
+void Simulation::remove_node(NodeInfo& node) {
+  // The pod garbage collector removes pods bound to a node that is gone.
+  const std::vector<PodInfo*> pods = node.pods;
+  for (PodInfo* pod : pods) remove_pod(*pod);
+  const std::string name = node.node.metadata.name;
+  declared_nodes_.erase(name);
+  device_managers_.erase(name);
+  unhealthy_gpus_.erase(name);
+  cluster_.remove_node(node);
+  reconcile_all();
+}
+
 void Simulation::delete_object(const ObjectRef& ref, std::int64_t grace_seconds,
                                const std::string& pointer) {
   const std::string key = ref.namespace_ + "/" + ref.name;
@@ -543,14 +543,7 @@ void Simulation::delete_object(const ObjectRef& ref, std::int64_t grace_seconds,
     NodeInfo* node = cluster_.find_node(ref.name);
     if (node == nullptr)
       input_error(pointer, "Node \"" + ref.name + "\" does not exist at " + format_duration(now_));
-    // The pod garbage collector removes pods bound to a node that is gone.
-    const std::vector<PodInfo*> pods = node->pods;
-    for (PodInfo* pod : pods) remove_pod(*pod);
-    declared_nodes_.erase(ref.name);
-    device_managers_.erase(ref.name);
-    unhealthy_gpus_.erase(ref.name);
-    cluster_.remove_node(*node);
-    reconcile_all();
+    remove_node(*node);
     return;
   }
   if (ref.kind == "Pod") {
@@ -718,9 +711,7 @@ void Simulation::run_action(const Action& action) {
 SimulationResult Simulation::run() {
   check_declared_pods();
   loading_cluster_ = true;
-  for (const NodePool& pool : scenario_.node_pools) {
-    for (std::int32_t i = 0; i < pool.count; ++i) apply(pool_node(pool, i), pool.pointer);
-  }
+  start_pools();
   for (std::size_t i = 0; i < scenario_.cluster.size(); ++i) {
     apply(scenario_.cluster[i],
           i < scenario_.cluster_pointers.size() ? scenario_.cluster_pointers[i] : "/cluster");
@@ -755,6 +746,14 @@ SimulationResult Simulation::run() {
       pending_.erase(pending_.begin());
       if (p.kind == Kind::Action) {
         run_action(scenario_.timeline[p.index]);
+        continue;
+      }
+      if (p.kind == Kind::Provision) {
+        advance_node(p.index);
+        continue;
+      }
+      if (p.kind == Kind::ReservationEnd) {
+        end_reservation(p.index);
         continue;
       }
       if (p.kind == Kind::Resync) {

@@ -40,14 +40,16 @@ class Simulation final : public SchedulerHooks {
 
  private:
   // What happens on the clock besides scheduling. Ranks order one instant: pods finishing and
-  // terminations first, then controller resyncs, then timeline actions in file order, then
-  // expectations.
+  // terminations first, then reservations ending and nodes advancing through provisioning, then
+  // controller resyncs, then timeline actions in file order, then expectations.
   enum class Kind : std::uint8_t {
     PodFinished = 0,
     TerminationDone = 1,
-    Resync = 2,
-    Action = 3,
-    Expect = 4
+    ReservationEnd = 2,  // index: the pool
+    Provision = 3,       // index: the staged node
+    Resync = 4,
+    Action = 5,
+    Expect = 6
   };
   struct Pending {
     TimeMs time;
@@ -108,9 +110,21 @@ class Simulation final : public SchedulerHooks {
   /// Timeline `gpuHealth`.
   void set_gpu_health(const Action& action);
 
-  // Pod lifecycle
+  // Node pools (pool_nodes.cpp)
   /// A node pool's `index`-th node: the template renamed and labelled with its pool.
   [[nodiscard]] static Node pool_node(const NodePool& pool, std::int32_t index);
+  /// Puts each pool's nodes in the cluster now, or schedules their reservation and launches.
+  void start_pools();
+  /// The staged node's next step: a launch's outcome, Ready, or its GPUs advertised.
+  void advance_node(std::size_t staged);
+  /// A pool's reservation ends: its nodes leave the cluster.
+  void end_reservation(std::size_t pool);
+  /// Asks for a staged node's launch now.
+  void request_launch(std::size_t staged);
+  /// A node gone from the cluster (deleted, or its reservation over): its pods go with it.
+  void remove_node(NodeInfo& node);
+
+  // Pod lifecycle
   /// When a pod instance was created, first scheduled and finished.
   [[nodiscard]] PodTimes& times_of(const PodInfo& pod);
   /// Admits (priority) and creates a pod; `pointer` names its place in the file, if any, and
@@ -226,6 +240,18 @@ class Simulation final : public SchedulerHooks {
   // field, so the strings are stored once, in events_.
   std::unordered_multimap<std::size_t, std::size_t> event_index_;
   std::vector<std::optional<ExpectationResult>> expectation_results_;
+  // Pool nodes going through layers 1 and 2: the pool and index of each, what it is waiting
+  // for, and its record (provisioning_, same index).
+  enum class Stage : std::uint8_t { Launching, Booting, Driver, Up, Gone };
+  struct StagedNode {
+    std::size_t pool = 0;
+    std::int32_t index = 0;
+    std::int32_t attempts = 0;
+    Stage stage = Stage::Launching;
+  };
+  std::vector<StagedNode> staged_;
+  std::vector<NodeProvisioning> provisioning_;
+  std::vector<PoolRecord> pool_records_;
   std::unordered_map<std::uint64_t, Unschedulable> unschedulable_;  // by PodInfo::sequence
   std::map<std::string, TimeMs> unschedulable_time_;                // by reason
 };

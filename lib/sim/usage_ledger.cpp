@@ -4,10 +4,14 @@
 #include <string>
 #include <tuple>
 
+#include "gpusched/model/resource_list.hpp"
 #include "gpusched/model/well_known.hpp"
 
 namespace gpusched::sim {
 namespace {
+
+// milli-unit-milliseconds in a unit-hour.
+constexpr double kPerHour = 1000.0 * 3'600'000.0;
 
 void accumulate(std::vector<std::pair<ResId, plugins::Int128>>& sums, ResId id, std::int64_t milli,
                 TimeMs dt) {
@@ -21,23 +25,67 @@ std::string label_or_empty(const Node& node, std::string_view key) {
   return it == node.metadata.labels.end() ? std::string() : it->second;
 }
 
+/// Whether the scheduler may place pods on the node: Ready (no not-ready or unreachable taint
+/// from its condition) and not cordoned.
+bool schedulable(const NodeInfo& node) {
+  if (node.unschedulable) return false;
+  return std::none_of(
+      node.node.conditions.begin(), node.node.conditions.end(),
+      [](const NodeCondition& c) { return c.type == "Ready" && c.status != "True"; });
+}
+
 }  // namespace
 
-void UsageLedger::integrate(const NodeInfo& node, Open& open) const {
+void UsageLedger::integrate(const NodeInfo& node, Open& open) {
   const TimeMs dt = now_ - open.last;
+  const TimeMs from = open.last;
   open.last = now_;
   if (dt <= 0) return;
-  node.allocatable.for_each(
-      [&](ResId id, std::int64_t milli) { accumulate(open.allocatable, id, milli, dt); });
+  const bool ready = schedulable(node);
+  node.allocatable.for_each([&](ResId id, std::int64_t milli) {
+    accumulate(open.allocatable, id, milli, dt);
+    if (ready) accumulate(open.schedulable, id, milli, dt);
+  });
   node.requested.for_each(
       [&](ResId id, std::int64_t milli) { accumulate(open.requested, id, milli, dt); });
+  if (!gpu_) gpu_ = cluster_.resources().find(std::string(resource::kGpu));
+  if (gpu_) {
+    const std::int64_t gpus = node.allocatable[*gpu_];
+    const std::int64_t allocated = node.requested[*gpu_];
+    if (gpus != 0 || allocated != 0) add_to_series(from, now_, ready ? gpus : 0, allocated);
+  }
+}
+
+void UsageLedger::add_to_series(TimeMs from, TimeMs to, std::int64_t schedulable,
+                                std::int64_t allocated) {
+  // Twice as wide buckets, half as many, until `to` falls in the last one allowed.
+  while (static_cast<std::size_t>((to - 1) / bucket_ms_) >= kMaxBuckets) {
+    for (std::size_t i = 0; i < series_.size(); i += 2) {
+      Bucket merged = series_[i];
+      if (i + 1 < series_.size()) {
+        merged.schedulable += series_[i + 1].schedulable;
+        merged.allocated += series_[i + 1].allocated;
+      }
+      series_[i / 2] = merged;
+    }
+    series_.resize((series_.size() + 1) / 2);
+    bucket_ms_ *= 2;
+  }
+  const auto last = static_cast<std::size_t>((to - 1) / bucket_ms_);
+  if (series_.size() <= last) series_.resize(last + 1);
+  for (auto b = static_cast<std::size_t>(from / bucket_ms_); b <= last; ++b) {
+    const TimeMs start = std::max<TimeMs>(from, static_cast<TimeMs>(b) * bucket_ms_);
+    const TimeMs end = std::min<TimeMs>(to, static_cast<TimeMs>(b + 1) * bucket_ms_);
+    series_[b].schedulable += static_cast<Integral>(schedulable) * (end - start);
+    series_[b].allocated += static_cast<Integral>(allocated) * (end - start);
+  }
 }
 
 void UsageLedger::observe(const NodeInfo& node, NodeChange change) {
   if (open_.size() <= node.slot) open_.resize(node.slot + 1);
   Open& open = open_[node.slot];
   if (change == NodeChange::Added) {
-    open = Open{now_, now_, {}, {}};
+    open = Open{now_, now_, {}, {}, {}};
     return;
   }
   integrate(node, open);
@@ -45,8 +93,6 @@ void UsageLedger::observe(const NodeInfo& node, NodeChange change) {
 }
 
 void UsageLedger::close(const NodeInfo& node, Open& open) {
-  // milli-unit-milliseconds to unit-hours.
-  constexpr double kPerHour = 1000.0 * 3'600'000.0;
   NodeUsage usage;
   usage.node = node.node.metadata.name;
   usage.pool = label_or_empty(node.node, well_known::kNodePoolLabel);
@@ -57,6 +103,8 @@ void UsageLedger::close(const NodeInfo& node, Open& open) {
     usage.allocatable_hours[cluster_.resources().name(id)] = static_cast<double>(sum) / kPerHour;
   for (const auto& [id, sum] : open.requested)
     usage.requested_hours[cluster_.resources().name(id)] = static_cast<double>(sum) / kPerHour;
+  for (const auto& [id, sum] : open.schedulable)
+    usage.schedulable_hours[cluster_.resources().name(id)] = static_cast<double>(sum) / kPerHour;
   closed_.push_back(std::move(usage));
   open = Open{};
 }
@@ -71,6 +119,20 @@ std::vector<NodeUsage> UsageLedger::finish() {
     return std::tie(a.node, a.from) < std::tie(b.node, b.from);
   });
   return std::move(closed_);
+}
+
+std::vector<GpuBucket> UsageLedger::gpu_series() const {
+  std::vector<GpuBucket> out;
+  for (TimeMs from = 0; from < now_; from += bucket_ms_) {
+    const std::size_t b = out.size();
+    GpuBucket bucket{from, std::min(now_, from + bucket_ms_), 0, 0};
+    if (b < series_.size()) {
+      bucket.schedulable_hours = static_cast<double>(series_[b].schedulable) / kPerHour;
+      bucket.allocated_hours = static_cast<double>(series_[b].allocated) / kPerHour;
+    }
+    out.push_back(bucket);
+  }
+  return out;
 }
 
 }  // namespace gpusched::sim

@@ -3,6 +3,7 @@
 // the virtual clock as ClusterState reports each change (NodeObserver).
 
 #include <cstdint>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -22,6 +23,9 @@ class UsageLedger {
   /// Closes the nodes still in the cluster now and returns every stay, ordered by node name then
   /// start. Call once, at the end of the run.
   [[nodiscard]] std::vector<NodeUsage> finish();
+  /// The fleet's GPUs over time, to now (SimulationResult::gpu_series), and the bucket width.
+  [[nodiscard]] std::vector<GpuBucket> gpu_series() const;
+  [[nodiscard]] TimeMs bucket_ms() const noexcept { return bucket_ms_; }
 
  private:
   // milli-units x milliseconds: a TiB of memory for a year is ~3e25, beyond 64 bits.
@@ -31,15 +35,27 @@ class UsageLedger {
     TimeMs last = 0;  // when the integrals were last brought up to date
     std::vector<std::pair<ResId, Integral>> allocatable;
     std::vector<std::pair<ResId, Integral>> requested;
+    std::vector<std::pair<ResId, Integral>> schedulable;
   };
+  // GPU milli-unit-milliseconds in one bucket of the fleet series.
+  struct Bucket {
+    Integral schedulable = 0;
+    Integral allocated = 0;
+  };
+  static constexpr std::size_t kMaxBuckets = 4096;
 
-  void integrate(const NodeInfo& node, Open& open) const;
+  void integrate(const NodeInfo& node, Open& open);
+  /// Spreads GPU amounts held over [from, to) across the series' buckets.
+  void add_to_series(TimeMs from, TimeMs to, std::int64_t schedulable, std::int64_t allocated);
   void close(const NodeInfo& node, Open& open);
 
   const ClusterState& cluster_;
   const TimeMs& now_;
   std::vector<Open> open_;  // by NodeInfo::slot (never reused)
   std::vector<NodeUsage> closed_;
+  std::optional<ResId> gpu_;  // nvidia.com/gpu's id, once a node has had it
+  TimeMs bucket_ms_ = 60'000;
+  std::vector<Bucket> series_;
 };
 
 }  // namespace gpusched::sim

@@ -8,6 +8,7 @@
 #include "gpusched/io/scenario_loader.hpp"
 #include "gpusched/progress.hpp"
 #include "gpusched/report/metrics.hpp"
+#include "gpusched/report/seam.hpp"
 #include "gpusched/report/writers.hpp"
 #include "gpusched/run_options.hpp"
 #include "gpusched/sim/simulator.hpp"
@@ -35,6 +36,10 @@ int replay(const ReplayOptions& options, std::ostream& out, std::ostream& err) {
     report::write_metrics_table(text, report::summary_metrics(result));
   } else if (options.output == "metrics-csv") {
     report::write_metrics_csv(text, report::summary_metrics(result));
+  } else if (options.output == "seam") {
+    report::write_seam_table(text, report::seam(result));
+  } else if (options.output == "seam-csv") {
+    report::write_seam_csv(text, report::seam(result));
   } else {
     report::write_table(text, result);
   }
@@ -55,9 +60,10 @@ Command add_replay_command(CLI::App& app) {
       ->check(CLI::ExistingFile);
   command
       ->add_option("-o,--output", options->output,
-                   "Report format: the cluster (table, json) or the summary metrics (metrics, "
-                   "metrics-csv; docs/metrics.md)")
-      ->check(CLI::IsMember({"table", "json", "metrics", "metrics-csv"}))
+                   "Report format: the cluster (table, json), the summary metrics (metrics, "
+                   "metrics-csv) or the GPU-hours of each layer over time (seam, seam-csv); "
+                   "docs/metrics.md")
+      ->check(CLI::IsMember({"table", "json", "metrics", "metrics-csv", "seam", "seam-csv"}))
       ->capture_default_str();
   add_strict_flag(*command, options->strict);
   add_run_options(*command, options->run);

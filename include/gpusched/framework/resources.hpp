@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -30,6 +31,11 @@ class ResourceRegistry {
   /// The id of a resource name ("pods" is not a vector resource: it is the pod count).
   ResId intern(std::string_view name);
   [[nodiscard]] const std::string& name(ResId id) const { return names_[id]; }
+  /// The id of a resource name seen so far, or nullopt.
+  [[nodiscard]] std::optional<ResId> find(const std::string& name) const {
+    auto it = ids_.find(name);
+    return it == ids_.end() ? std::nullopt : std::optional<ResId>(it->second);
+  }
   /// The interned reason "Insufficient <name>".
   [[nodiscard]] StrId insufficient_reason(ResId id) const { return insufficient_[id]; }
   /// schedutil.IsScalarResourceName: extended resources, hugepages, attachable volumes.

@@ -115,6 +115,7 @@ enum class MetricUnit : std::uint8_t {
   Duration,  ///< milliseconds
   Ratio,     ///< 0..1, printed as a percentage
   Hours,     ///< resource-hours (GPU-hours)
+  Money,     ///< what paid GPU-hours cost, in the unit of the pools' pricePerGpuHour
 };
 
 /// One figure of a replay, named as objectives and tables name it: `pending`, `wait.p95`,
@@ -132,11 +133,11 @@ struct Metric {
 [[nodiscard]] std::optional<Metric> find_metric(const std::vector<Metric>& metrics,
                                                 std::string_view name);
 
-/// The value as a person reads it: "12", "1m30s", "41.3%", "3.250".
+/// The value as a person reads it: "12", "1m30s", "41.3%", "3.250" (hours), "12.50" (money).
 [[nodiscard]] std::string format_metric(const Metric& metric);
 /// The value as a machine reads it: durations in milliseconds, ratios as fractions.
 [[nodiscard]] std::string plain_metric(const Metric& metric);
-/// The unit's name in CSV: count, ms, ratio, hours.
+/// The unit's name in CSV: count, ms, ratio, hours, money.
 [[nodiscard]] std::string_view unit_name(MetricUnit unit);
 
 /// Two columns, METRIC and VALUE.

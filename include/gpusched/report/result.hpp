@@ -84,6 +84,41 @@ struct NodeUsage {
   /// or requested are absent.
   std::map<std::string, double> allocatable_hours;
   std::map<std::string, double> requested_hours;
+  /// allocatable_hours counted only while the node was Ready and not cordoned: what the
+  /// scheduler could place pods on.
+  std::map<std::string, double> schedulable_hours;
+};
+
+/// A node pool as the run used it: what its capacity costs and when it was reserved.
+struct PoolRecord {
+  std::string pool;
+  std::int32_t count = 0;
+  std::int64_t gpus_per_node = 0;  ///< the template's whole nvidia.com/gpu capacity
+  std::int64_t price_micros_per_gpu_hour = 0;
+  std::optional<TimeMs> reserved_from;  ///< a reservation's start
+  std::optional<TimeMs> reserved_to;    ///< its end; nullopt: open (or no reservation)
+};
+
+/// One node of a node pool on its way into the cluster (layers 1 and 2) and out of it.
+struct NodeProvisioning {
+  std::string node;
+  std::string pool;
+  std::int64_t gpus = 0;  ///< the template's whole nvidia.com/gpu capacity
+  TimeMs requested = 0;   ///< its first launch was asked for
+  std::int32_t failed_launches = 0;
+  std::optional<TimeMs> billed_from;      ///< the launch that succeeded was asked for
+  std::optional<TimeMs> registered;       ///< joined the cluster, NotReady
+  std::optional<TimeMs> ready;            ///< Ready
+  std::optional<TimeMs> gpus_advertised;  ///< the device plugin advertised its GPUs
+  std::optional<TimeMs> removed;          ///< the reservation ended (or the launch gave up)
+};
+
+/// The fleet's GPUs over one stretch of time, integrated: GPU-hours.
+struct GpuBucket {
+  TimeMs from = 0;
+  TimeMs to = 0;
+  double schedulable_hours = 0;  ///< allocatable GPUs on Ready, uncordoned nodes
+  double allocated_hours = 0;    ///< GPUs requested by the pods holding nodes
 };
 
 /// A Job: when it was created and when it completed or failed.
@@ -120,6 +155,13 @@ struct SimulationResult {
   /// rejected for several reasons counts in each). From a failed attempt to the next attempt's
   /// outcome, the pod's bind, deletion or the end of the run.
   std::map<std::string, TimeMs> unschedulable_time;
+  std::vector<PoolRecord> pools;               ///< the scenario's node pools, in file order
+  std::vector<NodeProvisioning> provisioning;  ///< reserved or provisioned pool nodes, by name
+  /// The fleet's GPUs over time, in consecutive buckets from 0 to the end of the run, each
+  /// `gpu_bucket_ms` long (the last one shorter): at least a minute, doubled as the run grows
+  /// so that there are at most 4,096.
+  std::vector<GpuBucket> gpu_series;
+  TimeMs gpu_bucket_ms = 0;
 };
 
 }  // namespace gpusched

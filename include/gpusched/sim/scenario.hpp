@@ -42,7 +42,7 @@ struct PodExpectation {
   std::optional<std::string> message;
   std::optional<std::string> message_contains;
   std::optional<std::optional<std::string>> nominated_node;
-  std::optional<std::vector<int>> gpus;  ///< indices of the physical GPUs its devices are on
+  std::optional<std::vector<int>> gpus;        ///< indices of the physical GPUs its devices are on
   std::optional<std::string> visible_devices;  ///< NVIDIA_VISIBLE_DEVICES, exactly
 };
 
@@ -95,6 +95,30 @@ struct NodePool {
   std::int32_t count = 0;
   Node node;            ///< the template
   std::string pointer;  ///< where it was read, for messages
+  /// `pricePerGpuHour`, in millionths: what a GPU-hour paid in this pool costs (0: not given).
+  std::int64_t price_micros_per_gpu_hour = 0;
+  /// `reservation` (layer 1, capacity supply): the pool's nodes are paid from `start` to `end`,
+  /// launched at `start` and removed at `end`.
+  struct Reservation {
+    TimeMs start = 0;
+    std::optional<TimeMs> end;  ///< nullopt: to the end of the run
+  };
+  std::optional<Reservation> reservation;
+  /// `provisioning` (layer 2): each node registers NotReady `launch_delay` after its launch is
+  /// asked for, becomes Ready `boot_delay` later, and gets its GPUs advertised by the device
+  /// plugin `driver_delay` after that. A launch fails with `launch_failure_ppm` / 1,000,000
+  /// probability (drawn from the run's seeded random source) and is asked for again, at most
+  /// `launch_attempts` times in all.
+  struct Provisioning {
+    TimeMs launch_delay = 0;
+    TimeMs boot_delay = 0;
+    TimeMs driver_delay = 0;
+    std::int64_t launch_failure_ppm = 0;
+    std::int32_t launch_attempts = 3;
+  };
+  std::optional<Provisioning> provisioning;
+  /// True when its nodes are not simply there from 0s: they are reserved or provisioned.
+  [[nodiscard]] bool staged() const noexcept { return reservation || provisioning; }
 };
 
 /// The most nodes all pools of a scenario may hold together.

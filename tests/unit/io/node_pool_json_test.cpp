@@ -37,6 +37,43 @@ TEST_CASE("a node pool is a Node template and a count", "[io][pools]") {
   CHECK(again.node_pools[0].node == pool.node);
 }
 
+TEST_CASE("a pool's price, reservation and provisioning", "[io][pools]") {
+  const std::string pool = R"({"count": 2, "pricePerGpuHour": "2.50",
+      "reservation": {"start": "1h", "end": "13h"},
+      "provisioning": {"launchDelay": "4m", "bootDelay": 90, "driverDelay": "2m",
+                       "launchFailureProbability": 0.125, "launchAttempts": 5},
+      "node": {"kind": "Node", "metadata": {"name": "a"}}})";
+  const Scenario s = parse_scenario(scenario_with("[" + pool + "]"), "p.json");
+  const NodePool& p = s.node_pools.at(0);
+  CHECK(p.price_micros_per_gpu_hour == 2'500'000);
+  REQUIRE(p.reservation);
+  CHECK(p.reservation->start == 3'600'000);
+  CHECK(p.reservation->end == 13 * 3'600'000);
+  REQUIRE(p.provisioning);
+  CHECK(p.provisioning->launch_delay == 240'000);
+  CHECK(p.provisioning->boot_delay == 90'000);
+  CHECK(p.provisioning->driver_delay == 120'000);
+  CHECK(p.provisioning->launch_failure_ppm == 125'000);
+  CHECK(p.provisioning->launch_attempts == 5);
+  CHECK(p.staged());
+  CHECK(parse_scenario(scenario_with(R"([{"count": 1, "pricePerGpuHour": 3,
+      "node": {"kind": "Node", "metadata": {"name": "b"}}}])"),
+                       "p.json")
+            .node_pools.at(0)
+            .price_micros_per_gpu_hour == 3'000'000);
+  // Written back and read again, all of it is the same.
+  const Scenario again = parse_scenario(scenario_json_text(s), "again.json");
+  const NodePool& q = again.node_pools.at(0);
+  CHECK(q.price_micros_per_gpu_hour == p.price_micros_per_gpu_hour);
+  CHECK(q.reservation->start == p.reservation->start);
+  CHECK(q.reservation->end == p.reservation->end);
+  CHECK(q.provisioning->launch_delay == p.provisioning->launch_delay);
+  CHECK(q.provisioning->boot_delay == p.provisioning->boot_delay);
+  CHECK(q.provisioning->driver_delay == p.provisioning->driver_delay);
+  CHECK(q.provisioning->launch_failure_ppm == p.provisioning->launch_failure_ppm);
+  CHECK(q.provisioning->launch_attempts == p.provisioning->launch_attempts);
+}
+
 TEST_CASE("node pools refuse bad counts, other kinds and clashing names", "[io][pools]") {
   struct Row {
     const char* what;
@@ -70,7 +107,37 @@ TEST_CASE("node pools refuse bad counts, other kinds and clashing names", "[io][
            "-999\" would be invalid: must be no more than 253 characters"},
       {"unknown key", scenario_with(R"([{"count": 1, "size": 2, "node": {"kind": "Node",
            "metadata": {"name": "a"}}}])"),
-       "/nodePools/0/size", "unknown key \"size\" (known keys: count, node)"},
+       "/nodePools/0/size",
+       "unknown key \"size\" (known keys: count, node, pricePerGpuHour, reservation, "
+       "provisioning)"},
+      {"a price with 7 decimals", scenario_with(R"([{"count": 1, "pricePerGpuHour": "0.0000001",
+           "node": {"kind": "Node", "metadata": {"name": "a"}}}])"),
+       "/nodePools/0/pricePerGpuHour",
+       "a price must be a non-negative decimal with at most 6 decimals and 9 digits before the "
+       "point, got \"0.0000001\""},
+      {"a negative price", scenario_with(R"([{"count": 1, "pricePerGpuHour": -1,
+           "node": {"kind": "Node", "metadata": {"name": "a"}}}])"),
+       "/nodePools/0/pricePerGpuHour",
+       "a price must be a non-negative decimal with at most 6 decimals and 9 digits before the "
+       "point, got -1"},
+      {"a reservation that ends before it starts",
+       scenario_with(R"([{"count": 1, "reservation": {"start": "1h", "end": "30m"},
+           "node": {"kind": "Node", "metadata": {"name": "a"}}}])"),
+       "/nodePools/0/reservation/end", "a reservation must end after it starts"},
+      {"a probability above 1",
+       scenario_with(R"([{"count": 1, "provisioning": {"launchFailureProbability": 1.5},
+           "node": {"kind": "Node", "metadata": {"name": "a"}}}])"),
+       "/nodePools/0/provisioning/launchFailureProbability",
+       "must be a number from 0 to 1, got 1.5"},
+      {"no launch attempt", scenario_with(R"([{"count": 1, "provisioning": {"launchAttempts": 0},
+           "node": {"kind": "Node", "metadata": {"name": "a"}}}])"),
+       "/nodePools/0/provisioning/launchAttempts", "must be between 1 and 100, got 0"},
+      {"an unknown provisioning key",
+       scenario_with(R"([{"count": 1, "provisioning": {"bootTime": "1m"},
+           "node": {"kind": "Node", "metadata": {"name": "a"}}}])"),
+       "/nodePools/0/provisioning/bootTime",
+       "unknown key \"bootTime\" (known keys: launchDelay, bootDelay, driverDelay, "
+       "launchFailureProbability, launchAttempts)"},
   };
   for (const Row& row : rows) {
     SECTION(row.what) {

@@ -1,0 +1,40 @@
+#include "io/decimal.hpp"
+
+namespace gpusched::io {
+
+std::optional<std::int64_t> parse_decimal(std::string_view text, int decimals) {
+  const std::size_t dot = text.find('.');
+  const std::string_view whole = text.substr(0, dot);
+  const std::string_view frac =
+      dot == std::string_view::npos ? std::string_view{} : text.substr(dot + 1);
+  auto all_digits = [](std::string_view s) {
+    return s.find_first_not_of("0123456789") == std::string_view::npos;
+  };
+  if (whole.empty() || whole.size() > 9 || !all_digits(whole) || !all_digits(frac) ||
+      frac.size() > static_cast<std::size_t>(decimals) ||
+      (dot != std::string_view::npos && frac.empty())) {
+    return std::nullopt;
+  }
+  std::int64_t value = 0;
+  for (char c : whole) value = value * 10 + (c - '0');
+  for (int i = 0; i < decimals; ++i) {
+    value =
+        value * 10 +
+        (static_cast<std::size_t>(i) < frac.size() ? frac[static_cast<std::size_t>(i)] - '0' : 0);
+  }
+  return value;
+}
+
+std::string decimal_text(std::int64_t value, int decimals) {
+  std::int64_t unit = 1;
+  for (int i = 0; i < decimals; ++i) unit *= 10;
+  std::string text = std::to_string(value / unit);
+  if (const std::int64_t frac = value % unit; frac != 0) {
+    std::string digits = std::to_string(unit + frac).substr(1);
+    while (digits.back() == '0') digits.pop_back();
+    text += "." + digits;
+  }
+  return text;
+}
+
+}  // namespace gpusched::io

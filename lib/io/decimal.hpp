@@ -1,0 +1,18 @@
+#pragma once
+// Fixed-point decimals: prices and scales kept as integers of a fixed number of decimals.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace gpusched::io {
+
+/// "2.5" with 6 decimals -> 2500000. Non-negative, at most `decimals` decimals and 9 digits
+/// before the point; nullopt otherwise.
+[[nodiscard]] std::optional<std::int64_t> parse_decimal(std::string_view text, int decimals);
+
+/// 2500000 with 6 decimals -> "2.5": no trailing zeros, no point for a whole number.
+[[nodiscard]] std::string decimal_text(std::int64_t value, int decimals);
+
+}  // namespace gpusched::io

@@ -1,0 +1,196 @@
+#include "gpusched/report/seam.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <set>
+
+#include "gpusched/model/resource_list.hpp"
+#include "report/csv.hpp"
+#include "report/tab_writer.hpp"
+
+namespace gpusched::report {
+namespace {
+
+constexpr double kMsPerHour = 3'600'000.0;
+
+/// Adds `gpus` GPUs held over [from, to) to the buckets' `field`, by overlap. Work is constant
+/// per interval: the buckets it covers whole go through a difference array.
+class Spreader {
+ public:
+  Spreader(std::vector<SeamBucket>& buckets, TimeMs width, double SeamHours::*field)
+      : buckets_(buckets), width_(width), field_(field), whole_(buckets.size() + 1, 0) {}
+  void add(TimeMs from, TimeMs to, double gpus) {
+    if (buckets_.empty() || to <= from) return;
+    const TimeMs end = buckets_.back().to;
+    from = std::max<TimeMs>(from, 0);
+    to = std::min(to, end);
+    if (to <= from) return;
+    const auto first = static_cast<std::size_t>(from / width_);
+    const auto last = static_cast<std::size_t>((to - 1) / width_);
+    if (first == last) {
+      buckets_[first].hours.*field_ += gpus * static_cast<double>(to - from) / kMsPerHour;
+      return;
+    }
+    buckets_[first].hours.*field_ +=
+        gpus * static_cast<double>(buckets_[first].to - from) / kMsPerHour;
+    buckets_[last].hours.*field_ +=
+        gpus * static_cast<double>(to - buckets_[last].from) / kMsPerHour;
+    whole_[first + 1] += gpus;
+    whole_[last] -= gpus;
+  }
+  void finish() {
+    double running = 0;
+    for (std::size_t b = 0; b < buckets_.size(); ++b) {
+      running += whole_[b];
+      buckets_[b].hours.*field_ += running * static_cast<double>(width_) / kMsPerHour;
+    }
+  }
+
+ private:
+  std::vector<SeamBucket>& buckets_;
+  TimeMs width_;
+  double SeamHours::*field_;
+  std::vector<double> whole_;
+};
+
+double gpu_hours(const std::map<std::string, double>& hours) {
+  auto it = hours.find(std::string(resource::kGpu));
+  return it == hours.end() ? 0 : it->second;
+}
+
+std::string hours_text(double value) {
+  char buf[32];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::fixed, 2);
+  return ec == std::errc() ? std::string(buf, end) : std::string("-");
+}
+
+}  // namespace
+
+Seam seam(const SimulationResult& result) {
+  Seam out;
+  for (const GpuBucket& bucket : result.gpu_series) {
+    SeamBucket b{bucket.from, bucket.to, {}};
+    b.hours.schedulable = bucket.schedulable_hours;
+    b.hours.allocated = bucket.allocated_hours;
+    out.series.push_back(b);
+  }
+  Spreader paid(out.series, result.gpu_bucket_ms, &SeamHours::paid);
+  Spreader provisioned(out.series, result.gpu_bucket_ms, &SeamHours::provisioned);
+  const TimeMs end = result.time;
+  auto clip = [end](TimeMs from, TimeMs to) {
+    return std::max<TimeMs>(0, std::min(to, end) - std::max<TimeMs>(from, 0));
+  };
+  std::map<std::string, const PoolRecord*> pools;
+  for (const PoolRecord& pool : result.pools) {
+    pools.emplace(pool.pool, &pool);
+    out.by_pool[pool.pool];
+  }
+  auto add = [&](const std::string& pool, double SeamHours::*field, double hours) {
+    out.fleet.*field += hours;
+    if (!pool.empty() && pools.contains(pool)) out.by_pool[pool].*field += hours;
+  };
+
+  // Layer 1: a reservation is paid whole.
+  for (const PoolRecord& pool : result.pools) {
+    if (!pool.reserved_from) continue;
+    const double gpus = static_cast<double>(pool.count * pool.gpus_per_node);
+    const TimeMs to = pool.reserved_to.value_or(end);
+    add(pool.pool, &SeamHours::paid,
+        gpus * static_cast<double>(clip(*pool.reserved_from, to)) / kMsPerHour);
+    paid.add(*pool.reserved_from, to, gpus);
+  }
+  // Layer 2: staged nodes are in the cluster from their registration; launched ones are paid
+  // from their launch.
+  std::set<std::string> staged;
+  for (const NodeProvisioning& node : result.provisioning) {
+    staged.insert(node.node);
+    out.failed_launches += static_cast<std::size_t>(node.failed_launches);
+    const double gpus = static_cast<double>(node.gpus);
+    const TimeMs removed = node.removed.value_or(end);
+    if (node.registered) {
+      add(node.pool, &SeamHours::provisioned,
+          gpus * static_cast<double>(clip(*node.registered, removed)) / kMsPerHour);
+      provisioned.add(*node.registered, removed, gpus);
+    }
+    const PoolRecord* pool = pools.contains(node.pool) ? pools.at(node.pool) : nullptr;
+    if (node.billed_from && (pool == nullptr || !pool->reserved_from)) {
+      add(node.pool, &SeamHours::paid,
+          gpus * static_cast<double>(clip(*node.billed_from, removed)) / kMsPerHour);
+      paid.add(*node.billed_from, removed, gpus);
+    }
+    if (node.gpus_advertised)
+      out.last_node_ready = std::max(out.last_node_ready, *node.gpus_advertised);
+  }
+  // Every other node is paid and provisioned while in the cluster, with the GPUs it offered.
+  for (const NodeUsage& usage : result.usage) {
+    add(usage.pool, &SeamHours::schedulable, gpu_hours(usage.schedulable_hours));
+    add(usage.pool, &SeamHours::allocated, gpu_hours(usage.requested_hours));
+    if (staged.contains(usage.node)) continue;
+    const double hours = gpu_hours(usage.allocatable_hours);
+    add(usage.pool, &SeamHours::provisioned, hours);
+    add(usage.pool, &SeamHours::paid, hours);
+    if (usage.to > usage.from) {
+      const double gpus = hours * kMsPerHour / static_cast<double>(usage.to - usage.from);
+      provisioned.add(usage.from, usage.to, gpus);
+      paid.add(usage.from, usage.to, gpus);
+    }
+  }
+  paid.finish();
+  provisioned.finish();
+  for (auto& [name, hours] : out.by_pool) {
+    hours.cost = hours.paid * static_cast<double>(pools.at(name)->price_micros_per_gpu_hour) / 1e6;
+    out.fleet.cost += hours.cost;
+  }
+  return out;
+}
+
+void write_seam_table(std::ostream& out, const Seam& seam) {
+  auto pool_row = [](const std::string& name, const SeamHours& h) {
+    return name + "\t" + hours_text(h.paid) + "\t" + hours_text(h.provisioned) + "\t" +
+           hours_text(h.schedulable) + "\t" + hours_text(h.allocated) + "\t" +
+           hours_text(h.paid - h.allocated) + "\t" + hours_text(h.cost) + "\t\n";
+  };
+  std::string text = "POOL\tPAID\tPROVISIONED\tSCHEDULABLE\tALLOCATED\tPAID-IDLE\tCOST\t\n";
+  for (const auto& [name, hours] : seam.by_pool) text += pool_row(name, hours);
+  text += pool_row("(fleet)", seam.fleet);
+  out << "GPU-hours by layer (paid -> provisioned -> schedulable -> allocated)\n"
+      << align_tabs(text, kGetSettings);
+  out << "Failed launches: " << seam.failed_launches << "\n\n";
+  // At most kTableRows rows: consecutive buckets are added together (the CSV keeps them all).
+  constexpr std::size_t kTableRows = 24;
+  const std::size_t group =
+      std::max<std::size_t>(1, (seam.series.size() + kTableRows - 1) / kTableRows);
+  std::vector<SeamBucket> rows;
+  for (std::size_t i = 0; i < seam.series.size(); ++i) {
+    const SeamBucket& b = seam.series[i];
+    if (i % group == 0) rows.push_back(SeamBucket{b.from, b.to, {}});
+    SeamBucket& row = rows.back();
+    row.to = b.to;
+    row.hours.paid += b.hours.paid;
+    row.hours.provisioned += b.hours.provisioned;
+    row.hours.schedulable += b.hours.schedulable;
+    row.hours.allocated += b.hours.allocated;
+  }
+  text =
+      "FROM\tTO\tPAID\tPROVISIONED\tSCHEDULABLE\tALLOCATED\tNOT-PROVISIONED\tNOT-READY\tIDLE\t\n";
+  for (const SeamBucket& b : rows) {
+    const SeamHours& h = b.hours;
+    text += format_duration(b.from) + "\t" + format_duration(b.to) + "\t" + hours_text(h.paid) +
+            "\t" + hours_text(h.provisioned) + "\t" + hours_text(h.schedulable) + "\t" +
+            hours_text(h.allocated) + "\t" + hours_text(h.paid - h.provisioned) + "\t" +
+            hours_text(h.provisioned - h.schedulable) + "\t" +
+            hours_text(h.schedulable - h.allocated) + "\t\n";
+  }
+  out << align_tabs(text, kGetSettings);
+}
+
+void write_seam_csv(std::ostream& out, const Seam& seam) {
+  out << csv_row({"from_ms", "to_ms", "paid", "provisioned", "schedulable", "allocated"});
+  for (const SeamBucket& b : seam.series) {
+    out << csv_row({std::to_string(b.from), std::to_string(b.to), hours_text(b.hours.paid),
+                    hours_text(b.hours.provisioned), hours_text(b.hours.schedulable),
+                    hours_text(b.hours.allocated)});
+  }
+}
+
+}  // namespace gpusched::report

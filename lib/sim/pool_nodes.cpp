@@ -1,0 +1,154 @@
+// Node pools in the replay: their nodes from 0s, or, for a pool with a reservation (layer 1) or
+// provisioning (layer 2), their way into the cluster: a launch that may fail, the node
+// registering NotReady, becoming Ready, and the device plugin advertising its GPUs, then the
+// reservation's end.
+
+#include "devices/node_devices.hpp"
+#include "gpusched/model/resource_list.hpp"
+#include "gpusched/model/well_known.hpp"
+#include "sim/simulation.hpp"
+
+namespace gpusched::sim {
+namespace {
+
+constexpr std::int64_t kPartsPerMillion = 1'000'000;
+
+/// The node before its device plugin has registered: no NVIDIA resources (stated as 0, so that
+/// none are derived from its hardware either), and Ready as given.
+Node without_devices(Node node, bool ready) {
+  for (ResourceList* list : {&node.capacity, &node.allocatable}) {
+    for (auto& [name, quantity] : *list) {
+      if (name.starts_with("nvidia.com/")) quantity = Quantity();
+    }
+  }
+  node.capacity.insert_or_assign(std::string(resource::kGpu), Quantity());
+  node.allocatable.insert_or_assign(std::string(resource::kGpu), Quantity());
+  // The kubelet reports NotReady until its runtime and network are up; the node lifecycle
+  // controller taints such a node node.kubernetes.io/not-ready (Node::effective_taints).
+  std::erase_if(node.conditions, [](const NodeCondition& c) { return c.type == "Ready"; });
+  node.conditions.push_back(
+      ready ? NodeCondition{"Ready", "True", "KubeletReady", "kubelet is posting ready status"}
+            : NodeCondition{"Ready", "False", "KubeletNotReady",
+                            "container runtime network not ready"});
+  return node;
+}
+
+/// The template's physical GPUs: derived from its hardware, else its stated nvidia.com/gpu.
+std::int64_t template_gpus(const NodePool& pool, const devices::DevicePluginSettings& plugin) {
+  std::string error;
+  if (auto derived = devices::derive_node_devices(pool.node, plugin, &error))
+    return static_cast<std::int64_t>(derived->gpus.size());
+  auto stated = pool.node.capacity.find(resource::kGpu);
+  if (stated == pool.node.capacity.end()) stated = pool.node.allocatable.find(resource::kGpu);
+  return stated == pool.node.allocatable.end() ? 0 : stated->second.value();
+}
+
+}  // namespace
+
+Node Simulation::pool_node(const NodePool& pool, std::int32_t index) {
+  Node node = pool.node;
+  node.metadata.name = pool_node_name(pool, index);
+  node.metadata.labels.insert_or_assign(std::string(well_known::kNodePoolLabel), pool.name);
+  // Each copy's kubelet registers its own hostname.
+  if (node.metadata.labels.contains(well_known::kHostnameLabel)) {
+    node.metadata.labels.insert_or_assign(std::string(well_known::kHostnameLabel),
+                                          node.metadata.name);
+  }
+  return node;
+}
+
+void Simulation::start_pools() {
+  for (std::size_t p = 0; p < scenario_.node_pools.size(); ++p) {
+    const NodePool& pool = scenario_.node_pools[p];
+    PoolRecord record{pool.name,
+                      pool.count,
+                      template_gpus(pool, scenario_.device_plugin),
+                      pool.price_micros_per_gpu_hour,
+                      std::nullopt,
+                      std::nullopt};
+    if (pool.reservation) {
+      record.reserved_from = pool.reservation->start;
+      record.reserved_to = pool.reservation->end;
+    }
+    pool_records_.push_back(record);
+    if (!pool.staged()) {
+      for (std::int32_t i = 0; i < pool.count; ++i) apply(pool_node(pool, i), pool.pointer);
+      continue;
+    }
+    const TimeMs start = pool.reservation ? pool.reservation->start : 0;
+    for (std::int32_t i = 0; i < pool.count; ++i) {
+      staged_.push_back(StagedNode{p, i, 0, Stage::Launching});
+      provisioning_.push_back(
+          NodeProvisioning{pool_node_name(pool, i), pool.name, record.gpus_per_node, start, 0,
+                           std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt});
+      const TimeMs delay = pool.provisioning ? pool.provisioning->launch_delay : 0;
+      schedule(start + delay, Kind::Provision, staged_.size() - 1);
+    }
+    if (pool.reservation && pool.reservation->end)
+      schedule(*pool.reservation->end, Kind::ReservationEnd, p);
+  }
+}
+
+void Simulation::request_launch(std::size_t staged) {
+  const NodePool& pool = scenario_.node_pools[staged_[staged].pool];
+  schedule(now_ + (pool.provisioning ? pool.provisioning->launch_delay : 0), Kind::Provision,
+           staged);
+}
+
+void Simulation::advance_node(std::size_t staged) {
+  StagedNode& node = staged_[staged];
+  NodeProvisioning& record = provisioning_[staged];
+  const NodePool& pool = scenario_.node_pools[node.pool];
+  const NodePool::Provisioning steps = pool.provisioning.value_or(NodePool::Provisioning{});
+  // A step whose delay is 0 follows at once: the node is applied once, in the state it reaches.
+  if (node.stage == Stage::Launching) {
+    ++node.attempts;
+    // Only a pool that can fail draws from the random source, so that other scenarios' draws
+    // (the scheduler's tie-breaks) stay as they were.
+    if (steps.launch_failure_ppm > 0 && rng_.intn(kPartsPerMillion) < steps.launch_failure_ppm) {
+      ++record.failed_launches;
+      if (node.attempts < steps.launch_attempts) {
+        request_launch(staged);
+      } else {
+        node.stage = Stage::Gone;
+        record.removed = now_;
+      }
+      return;
+    }
+    record.billed_from = now_ - steps.launch_delay;
+    record.registered = now_;
+    node.stage = Stage::Booting;
+    if (steps.boot_delay > 0) {
+      apply(without_devices(pool_node(pool, node.index), false), pool.pointer);
+      schedule(now_ + steps.boot_delay, Kind::Provision, staged);
+      return;
+    }
+  }
+  if (node.stage == Stage::Booting) {
+    record.ready = now_;
+    node.stage = Stage::Driver;
+    if (steps.driver_delay > 0) {
+      apply(without_devices(pool_node(pool, node.index), true), pool.pointer);
+      schedule(now_ + steps.driver_delay, Kind::Provision, staged);
+      return;
+    }
+  }
+  if (node.stage == Stage::Driver) {
+    record.gpus_advertised = now_;
+    node.stage = Stage::Up;
+    apply(pool_node(pool, node.index), pool.pointer);
+  }
+  // Up or Gone: a step of a node already up, or whose reservation ended, does nothing.
+}
+
+void Simulation::end_reservation(std::size_t pool) {
+  for (std::size_t i = 0; i < staged_.size(); ++i) {
+    StagedNode& node = staged_[i];
+    if (node.pool != pool || node.stage == Stage::Gone) continue;
+    if (NodeInfo* info = cluster_.find_node(provisioning_[i].node)) remove_node(*info);
+    node.stage = Stage::Gone;
+    provisioning_[i].removed = now_;
+  }
+}
+
+}  // namespace gpusched::sim
