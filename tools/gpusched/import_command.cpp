@@ -10,6 +10,7 @@
 
 #include "gpusched/commands.hpp"
 #include "gpusched/error.hpp"
+#include "gpusched/io/node_pools.hpp"
 #include "gpusched/io/openb.hpp"
 #include "gpusched/io/scenario_writer.hpp"
 
@@ -20,10 +21,12 @@ struct ImportOptions {
   std::string nodes;
   std::string pods;
   std::string output;  ///< empty: the output stream
+  bool pools = false;  ///< --pools: nodes of one shape become a node pool
 };
 
 int import_openb(const ImportOptions& options, std::ostream& out) {
-  const Scenario scenario = io::import_openb(options.nodes, options.pods);
+  Scenario scenario = io::import_openb(options.nodes, options.pods);
+  if (options.pools) io::group_nodes_into_pools(scenario);
   // Written completely before anything is printed: bad input leaves no partial file.
   const std::string text = io::scenario_json_text(scenario);
   if (options.output.empty()) {
@@ -36,13 +39,15 @@ int import_openb(const ImportOptions& options, std::ostream& out) {
   if (!file) throw InputError(options.output, "", "cannot write the file");
   std::size_t nodes = 0;
   std::size_t pods = 0;
+  for (const NodePool& pool : scenario.node_pools) nodes += static_cast<std::size_t>(pool.count);
   for (const Object& object : scenario.cluster) {
     nodes += std::holds_alternative<Node>(object);
     pods += std::holds_alternative<Pod>(object);
   }
   for (const Action& action : scenario.timeline) pods += action.objects.size();
-  out << options.output << ": " << nodes << " nodes, " << pods << " pods, "
-      << scenario.timeline.size() << " timeline actions\n";
+  out << options.output << ": " << nodes << " nodes";
+  if (options.pools) out << " in " << scenario.node_pools.size() << " node pools";
+  out << ", " << pods << " pods, " << scenario.timeline.size() << " timeline actions\n";
   return 0;
 }
 
@@ -64,6 +69,9 @@ Command add_import_command(CLI::App& app) {
                    "pod_phase,creation_time,deletion_time,scheduled_time)")
       ->required()
       ->check(CLI::ExistingFile);
+  openb->add_flag("--pools", options->pools,
+                  "Make the nodes of each shape a node pool (`<gpu model>-<n>`), to size with "
+                  "`gpusched plan`");
   openb->add_option("-o,--output-file", options->output,
                     "Write the scenario here (default: the output stream)");
   return {command, [options, openb](std::ostream& out, std::ostream& err) {
