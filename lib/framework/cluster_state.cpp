@@ -89,6 +89,13 @@ NodeInfo& ClusterState::add_node(Node node) {
   return ref;
 }
 
+NodeInfo ClusterState::detached_node(Node node) {
+  NodeInfo info;
+  info.node = std::move(node);
+  compile_node(info);
+  return info;
+}
+
 void ClusterState::update_node(NodeInfo& info, Node node) {
   const std::string old_zone = zone_key(info.node);
   notify(info, NodeChange::Changing);

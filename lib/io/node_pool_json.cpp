@@ -58,14 +58,55 @@ NodePool::Provisioning parse_provisioning(const JsonNode& node) {
   return out;
 }
 
+NodePool::Autoscaling parse_autoscaling(const JsonNode& node, std::int32_t count) {
+  node.reject_unknown_keys({"minCount", "maxCount"});
+  NodePool::Autoscaling out;
+  if (auto min = node.get("minCount"))
+    out.min = static_cast<std::int32_t>(min->integer_in(0, kMaxPoolNodes));
+  const JsonNode max = node.required("maxCount");
+  out.max = static_cast<std::int32_t>(max.integer_in(0, kMaxPoolNodes));
+  // cluster-autoscaler refuses a node group whose size is outside its bounds.
+  if (out.min > out.max) max.fail("maxCount must be at least minCount");
+  if (count < out.min || count > out.max) {
+    node.fail("the pool's count " + std::to_string(count) + " must be from minCount to maxCount");
+  }
+  return out;
+}
+
 }  // namespace
+
+ClusterAutoscalerSettings parse_cluster_autoscaler(const JsonNode& node) {
+  node.reject_unknown_keys({"scanInterval", "newPodScaleUpDelay", "scaleDownUnneededTime",
+                            "scaleDownDelayAfterAdd", "scaleDownEnabled"});
+  ClusterAutoscalerSettings out;
+  if (auto v = node.get("scanInterval")) {
+    out.scan_interval = parse_time(*v);
+    if (out.scan_interval <= 0) v->fail("scanInterval must be above 0");
+  }
+  if (auto v = node.get("newPodScaleUpDelay")) out.new_pod_scale_up_delay = parse_time(*v);
+  if (auto v = node.get("scaleDownUnneededTime")) out.scale_down_unneeded_time = parse_time(*v);
+  if (auto v = node.get("scaleDownDelayAfterAdd")) out.scale_down_delay_after_add = parse_time(*v);
+  if (auto v = node.get("scaleDownEnabled")) out.scale_down_enabled = v->boolean();
+  return out;
+}
+
+nlohmann::ordered_json cluster_autoscaler_json(const ClusterAutoscalerSettings& settings) {
+  nlohmann::ordered_json out;
+  out["scanInterval"] = format_duration(settings.scan_interval);
+  out["newPodScaleUpDelay"] = format_duration(settings.new_pod_scale_up_delay);
+  out["scaleDownUnneededTime"] = format_duration(settings.scale_down_unneeded_time);
+  out["scaleDownDelayAfterAdd"] = format_duration(settings.scale_down_delay_after_add);
+  out["scaleDownEnabled"] = settings.scale_down_enabled;
+  return out;
+}
 
 std::vector<NodePool> parse_node_pools(const JsonNode& node) {
   std::vector<NodePool> pools;
   std::map<std::string, std::string> seen;
   std::int64_t total = 0;
   for (const JsonNode& entry : node.elements()) {
-    entry.reject_unknown_keys({"count", "node", "pricePerGpuHour", "reservation", "provisioning"});
+    entry.reject_unknown_keys(
+        {"count", "node", "pricePerGpuHour", "reservation", "provisioning", "autoscaling"});
     NodePool pool;
     const JsonNode count = entry.required("count");
     pool.count = static_cast<std::int32_t>(count.integer_in(0, kMaxPoolNodes));
@@ -84,17 +125,22 @@ std::vector<NodePool> parse_node_pools(const JsonNode& node) {
       pool.reservation = parse_reservation(*reservation);
     if (auto provisioning = entry.get("provisioning"))
       pool.provisioning = parse_provisioning(*provisioning);
+    if (auto autoscaling = entry.get("autoscaling")) {
+      pool.autoscaling = parse_autoscaling(*autoscaling, pool.count);
+      // A reservation is a fixed size paid whole; the autoscaler buys nodes one by one.
+      if (pool.reservation) autoscaling->fail("a pool with a reservation does not autoscale");
+    }
     if (auto [it, inserted] = seen.emplace(pool.name, entry.pointer()); !inserted) {
       manifest.fail("duplicate node pool \"" + pool.name + "\": also defined at " + it->second);
     }
     // The template's name is a valid node name; the longest suffixed one must stay valid.
-    if (pool.count > 0) {
-      const std::string last = pool_node_name(pool, pool.count - 1);
+    if (pool.max_count() > 0) {
+      const std::string last = pool_node_name(pool, pool.max_count() - 1);
       if (const auto errors = dns1123_subdomain_errors(last); !errors.empty()) {
         count.fail("node name \"" + last + "\" would be invalid: " + errors.front());
       }
     }
-    total += pool.count;
+    total += pool.max_count();
     if (total > kMaxPoolNodes) {
       count.fail("the node pools hold more than " + std::to_string(kMaxPoolNodes) +
                  " nodes (gpusched limit)");
@@ -109,7 +155,8 @@ void check_pool_node_names(const std::vector<NodePool>& pools, const Scenario& s
   if (pools.empty()) return;
   std::map<std::string, const NodePool*, std::less<>> made;
   for (const NodePool& pool : pools) {
-    for (std::int32_t i = 0; i < pool.count; ++i) made.emplace(pool_node_name(pool, i), &pool);
+    for (std::int32_t i = 0; i < pool.max_count(); ++i)
+      made.emplace(pool_node_name(pool, i), &pool);
   }
   for (std::size_t i = 0; i < scenario.cluster.size() && i < cluster_items.size(); ++i) {
     const auto* node = std::get_if<Node>(&scenario.cluster[i]);
@@ -141,6 +188,10 @@ nlohmann::ordered_json node_pools_json(const std::vector<NodePool>& pools) {
       out_p["driverDelay"] = format_duration(p->driver_delay);
       out_p["launchFailureProbability"] = static_cast<double>(p->launch_failure_ppm) / 1'000'000;
       out_p["launchAttempts"] = p->launch_attempts;
+    }
+    if (pool.autoscaling) {
+      entry["autoscaling"]["minCount"] = pool.autoscaling->min;
+      entry["autoscaling"]["maxCount"] = pool.autoscaling->max;
     }
     out.push_back(std::move(entry));
   }

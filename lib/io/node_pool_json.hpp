@@ -19,6 +19,11 @@ namespace gpusched::io {
 void check_pool_node_names(const std::vector<NodePool>& pools, const Scenario& scenario,
                            const std::vector<JsonNode>& cluster_items);
 
+/// `clusterAutoscaler`: the flags the autoscaler model reads, upstream's defaults for the rest.
+[[nodiscard]] ClusterAutoscalerSettings parse_cluster_autoscaler(const JsonNode& node);
+[[nodiscard]] nlohmann::ordered_json cluster_autoscaler_json(
+    const ClusterAutoscalerSettings& settings);
+
 /// The pools as a scenario writes them.
 [[nodiscard]] nlohmann::ordered_json node_pools_json(const std::vector<NodePool>& pools);
 

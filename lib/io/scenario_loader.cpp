@@ -109,8 +109,8 @@ Scenario parse_scenario(std::string_view text, const std::string& file) {
                         root.json().type_name());
   }
   root.reject_unknown_keys({"apiVersion", "name", "description", "startTime", "include",
-                            "scheduler", "devicePlugin", "migConfigs", "nodePools", "cluster",
-                            "timeline", "expect", "until"});
+                            "scheduler", "devicePlugin", "migConfigs", "nodePools",
+                            "clusterAutoscaler", "cluster", "timeline", "expect", "until"});
   if (auto version = root.get("apiVersion"); version && version->string() != kScenarioApiVersion) {
     version->fail("apiVersion \"" + version->string() + "\" is not a format this gpusched reads (" +
                   std::string(kScenarioApiVersion) + ")");
@@ -148,6 +148,9 @@ Scenario parse_scenario(std::string_view text, const std::string& file) {
     }
   }
   if (auto pools = root.get("nodePools")) scenario.node_pools = parse_node_pools(*pools);
+  if (auto autoscaler = root.get("clusterAutoscaler")) {
+    scenario.cluster_autoscaler = parse_cluster_autoscaler(*autoscaler);
+  }
   if (cluster || include) parse_cluster(items, cluster ? *cluster : *include, scenario);
   check_pool_node_names(scenario.node_pools, scenario, items);
 

@@ -27,6 +27,9 @@ std::string scenario_json_text(const Scenario& scenario) {
                         {"seed", scenario.scheduler.seed}};
   }
   if (!scenario.node_pools.empty()) out["nodePools"] = node_pools_json(scenario.node_pools);
+  if (scenario.cluster_autoscaler != ClusterAutoscalerSettings{}) {
+    out["clusterAutoscaler"] = cluster_autoscaler_json(scenario.cluster_autoscaler);
+  }
   ordered cluster = ordered::array();
   for (const Object& object : scenario.cluster) {
     nlohmann::json json = to_json(object);

@@ -30,6 +30,34 @@ bool same_counts(const Node& declared, const ResourceList& advertised) {
 
 }  // namespace
 
+Node published_node(const Node& declared, const devices::NodeDevices& derived) {
+  const bool stated = states_device_resources(declared, derived.capacity());
+  Node effective = declared;
+  for (const auto& [key, value] : derived.gfd_labels()) effective.metadata.labels[key] = value;
+  const ResourceList capacity = derived.capacity();
+  const ResourceList allocatable = derived.allocatable();
+  if (!stated) {
+    for (const auto& [resource, count] : capacity) {
+      effective.capacity[resource] = count;
+      auto healthy = allocatable.find(resource);
+      effective.allocatable[resource] = healthy == allocatable.end() ? Quantity() : healthy->second;
+    }
+  } else {
+    // An explicit allocatable stays; unhealthy devices still leave it, as the kubelet
+    // subtracts what the plugin reports unhealthy.
+    for (const auto& [resource, count] : capacity) {
+      auto given = effective.allocatable.find(resource);
+      if (given == effective.allocatable.end()) continue;
+      auto healthy = allocatable.find(resource);
+      const std::int64_t lost =
+          count.milli() - (healthy == allocatable.end() ? 0 : healthy->second.milli());
+      given->second =
+          Quantity(std::max<std::int64_t>(0, given->second.milli() - lost), given->second.format());
+    }
+  }
+  return effective;
+}
+
 Node Simulation::publish_devices(const Node& declared, const std::string& pointer) {
   const std::string& name = declared.metadata.name;
   std::string error;
@@ -52,29 +80,7 @@ Node Simulation::publish_devices(const Node& declared, const std::string& pointe
     }
   }
   declared_nodes_[name] = declared;
-  Node effective = declared;
-  for (const auto& [key, value] : derived->gfd_labels()) effective.metadata.labels[key] = value;
-  const ResourceList capacity = derived->capacity();
-  const ResourceList allocatable = derived->allocatable();
-  if (!stated) {
-    for (const auto& [resource, count] : capacity) {
-      effective.capacity[resource] = count;
-      auto healthy = allocatable.find(resource);
-      effective.allocatable[resource] = healthy == allocatable.end() ? Quantity() : healthy->second;
-    }
-  } else {
-    // An explicit allocatable stays; unhealthy devices still leave it, as the kubelet
-    // subtracts what the plugin reports unhealthy.
-    for (const auto& [resource, count] : capacity) {
-      auto given = effective.allocatable.find(resource);
-      if (given == effective.allocatable.end()) continue;
-      auto healthy = allocatable.find(resource);
-      const std::int64_t lost =
-          count.milli() - (healthy == allocatable.end() ? 0 : healthy->second.milli());
-      given->second =
-          Quantity(std::max<std::int64_t>(0, given->second.milli() - lost), given->second.format());
-    }
-  }
+  Node effective = published_node(declared, *derived);
   auto manager = device_managers_.find(name);
   if (manager == device_managers_.end()) {
     device_managers_.emplace(name, devices::DeviceManager(std::move(*derived)));

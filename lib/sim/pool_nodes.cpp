@@ -3,6 +3,8 @@
 // registering NotReady, becoming Ready, and the device plugin advertising its GPUs, then the
 // reservation's end.
 
+#include <algorithm>
+
 #include "devices/node_devices.hpp"
 #include "gpusched/model/resource_list.hpp"
 #include "gpusched/model/well_known.hpp"
@@ -75,18 +77,31 @@ void Simulation::start_pools() {
       for (std::int32_t i = 0; i < pool.count; ++i) apply(pool_node(pool, i), pool.pointer);
       continue;
     }
+    // A reservation's nodes are asked for at its start.
     const TimeMs start = pool.reservation ? pool.reservation->start : 0;
-    for (std::int32_t i = 0; i < pool.count; ++i) {
-      staged_.push_back(StagedNode{p, i, 0, Stage::Launching});
-      provisioning_.push_back(
-          NodeProvisioning{pool_node_name(pool, i), pool.name, record.gpus_per_node, start, 0,
-                           std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt});
-      const TimeMs delay = pool.provisioning ? pool.provisioning->launch_delay : 0;
-      schedule(start + delay, Kind::Provision, staged_.size() - 1);
-    }
+    for (std::int32_t i = 0; i < pool.count; ++i) launch_pool_node(p, start);
     if (pool.reservation && pool.reservation->end)
       schedule(*pool.reservation->end, Kind::ReservationEnd, p);
   }
+  // The autoscaler's loop runs from the start, every scan interval while it can act.
+  autoscaling_ = std::any_of(scenario_.node_pools.begin(), scenario_.node_pools.end(),
+                             [](const NodePool& pool) { return pool.autoscaling.has_value(); });
+  if (autoscaling_) {
+    schedule(0, Kind::Autoscale, 0);
+    autoscale_scheduled_ = true;
+  }
+}
+
+void Simulation::launch_pool_node(std::size_t pool_index, TimeMs at) {
+  const NodePool& pool = scenario_.node_pools[pool_index];
+  if (next_pool_index_.size() <= pool_index) next_pool_index_.resize(scenario_.node_pools.size());
+  const std::int32_t index = next_pool_index_[pool_index]++;
+  staged_.push_back(StagedNode{pool_index, index, 0, Stage::Launching});
+  provisioning_.push_back(NodeProvisioning{
+      pool_node_name(pool, index), pool.name, pool_records_[pool_index].gpus_per_node, at, 0,
+      std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt});
+  schedule(at + (pool.provisioning ? pool.provisioning->launch_delay : 0), Kind::Provision,
+           staged_.size() - 1);
 }
 
 void Simulation::request_launch(std::size_t staged) {

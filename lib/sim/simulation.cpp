@@ -131,6 +131,8 @@ void Simulation::record_event(const PodInfo& pod, std::string_view type, std::st
 }
 
 void Simulation::note_unschedulable(const PodInfo& pod, std::string_view message) {
+  // The cluster autoscaler watches for unschedulable pods.
+  if (autoscaling_) wake_autoscaler();
   end_unschedulable(pod);
   unschedulable_[pod.sequence] = Unschedulable{now_, fit_error_reasons(message)};
 }
@@ -754,6 +756,10 @@ SimulationResult Simulation::run() {
       }
       if (p.kind == Kind::ReservationEnd) {
         end_reservation(p.index);
+        continue;
+      }
+      if (p.kind == Kind::Autoscale) {
+        autoscale();
         continue;
       }
       if (p.kind == Kind::Resync) {

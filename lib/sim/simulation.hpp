@@ -2,6 +2,7 @@
 // One replay: the virtual clock, the objects, the controllers and the scheduler.
 
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -22,6 +23,11 @@
 #include "sim/usage_ledger.hpp"
 
 namespace gpusched::sim {
+
+/// The node as the NVIDIA device plugin and GPU Feature Discovery publish it, given the devices
+/// derived from its hardware: GFD's labels, and the plugin's resources (a count the node states
+/// stays, less unhealthy devices).
+[[nodiscard]] Node published_node(const Node& declared, const devices::NodeDevices& derived);
 
 class Simulation final : public SchedulerHooks {
  public:
@@ -47,9 +53,10 @@ class Simulation final : public SchedulerHooks {
     TerminationDone = 1,
     ReservationEnd = 2,  // index: the pool
     Provision = 3,       // index: the staged node
-    Resync = 4,
-    Action = 5,
-    Expect = 6
+    Autoscale = 4,       // the cluster autoscaler's loop
+    Resync = 5,
+    Action = 6,
+    Expect = 7
   };
   struct Pending {
     TimeMs time;
@@ -123,6 +130,23 @@ class Simulation final : public SchedulerHooks {
   void request_launch(std::size_t staged);
   /// A node gone from the cluster (deleted, or its reservation over): its pods go with it.
   void remove_node(NodeInfo& node);
+  /// Adds a staged node to a pool (its next index) whose launch is asked for at `at`.
+  void launch_pool_node(std::size_t pool, TimeMs at);
+
+  // The cluster autoscaler (cluster_autoscaler.cpp)
+  /// One run of its loop: scale-up for the unschedulable pods, scale-down of empty nodes, and
+  /// the next run when one can still change something.
+  void autoscale();
+  /// The pods it would scale up for: unbound, marked unschedulable by the scheduler, old enough.
+  [[nodiscard]] std::vector<PodInfo*> unschedulable_pods() const;
+  /// Scale-up: new nodes in the first pools (in file order) whose template fits the pods; true
+  /// when it launched any.
+  bool scale_up(const std::vector<PodInfo*>& pods);
+  void scale_down();
+  /// Runs the autoscaler's loop at its next tick (every scan interval from 0), unless it is due.
+  void wake_autoscaler();
+  /// The template node of an autoscaled pool, as the scheduler would see a new node.
+  [[nodiscard]] NodeInfo template_node(const NodePool& pool);
 
   // Pod lifecycle
   /// When a pod instance was created, first scheduled and finished.
@@ -252,6 +276,12 @@ class Simulation final : public SchedulerHooks {
   std::vector<StagedNode> staged_;
   std::vector<NodeProvisioning> provisioning_;
   std::vector<PoolRecord> pool_records_;
+  std::vector<std::int32_t> next_pool_index_;  // per pool: the next node's index
+  TimeMs last_scale_up_ = std::numeric_limits<TimeMs>::min() / 2;
+  std::map<std::size_t, TimeMs> unneeded_since_;  // staged node -> since when it is empty
+  bool autoscaling_ = false;                      // a pool autoscales
+  bool autoscale_scheduled_ = false;              // its loop's next run is in pending_
+  std::uint64_t autoscaler_generation_ = 0;       // the cluster's generation at its last run
   std::unordered_map<std::uint64_t, Unschedulable> unschedulable_;  // by PodInfo::sequence
   std::map<std::string, TimeMs> unschedulable_time_;                // by reason
 };

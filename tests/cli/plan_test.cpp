@@ -96,7 +96,7 @@ TEST_CASE("sweep shards merge into the local sweep's table", "[cli][sweep]") {
   CHECK_THAT(partial.err, Catch::Contains("4 of 16 runs are missing (3, 7, 11, 15)"));
 }
 
-TEST_CASE("--shard N takes its index from JOB_COMPLETION_INDEX", "[cli][sweep]") {
+TEST_CASE("sweep --shard N takes its index from JOB_COMPLETION_INDEX", "[cli][sweep]") {
   const Outcome explicit_shard = run_cli({"sweep", kSweep, "--shard", "2/4"});
   ::setenv("JOB_COMPLETION_INDEX", "2", 1);
   const Outcome from_env = run_cli({"sweep", kSweep, "--shard", "4"});

@@ -55,6 +55,9 @@ class ClusterState {
   /// Adds a node; pods already bound to its name start holding it. A node that advertises no
   /// "pods" gets the kubelet's default of 110.
   NodeInfo& add_node(Node node);
+  /// The node compiled as add_node would, but not in the cluster: what a node that does not
+  /// exist yet would offer (the cluster autoscaler's template node).
+  [[nodiscard]] NodeInfo detached_node(Node node);
   /// Replaces the node object, keeping its pods.
   void update_node(NodeInfo& info, Node node);
   /// Removes a node; pods bound to it stay bound to a missing node.

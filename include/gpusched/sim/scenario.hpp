@@ -117,8 +117,31 @@ struct NodePool {
     std::int32_t launch_attempts = 3;
   };
   std::optional<Provisioning> provisioning;
-  /// True when its nodes are not simply there from 0s: they are reserved or provisioned.
-  [[nodiscard]] bool staged() const noexcept { return reservation || provisioning; }
+  /// `autoscaling` (`minCount`, `maxCount`): the cluster autoscaler resizes the pool between
+  /// them, starting from `count`; new nodes are launched as `provisioning` says.
+  struct Autoscaling {
+    std::int32_t min = 0;
+    std::int32_t max = 0;
+  };
+  std::optional<Autoscaling> autoscaling;
+  /// True when its nodes are not simply there from 0s: reserved, provisioned or autoscaled.
+  [[nodiscard]] bool staged() const noexcept { return reservation || provisioning || autoscaling; }
+  /// The most nodes it can have: maxCount when autoscaled, else count.
+  [[nodiscard]] std::int32_t max_count() const noexcept {
+    return autoscaling ? autoscaling->max : count;
+  }
+};
+
+/// `clusterAutoscaler`: the cluster-autoscaler's flags that the model uses, with upstream's
+/// defaults (cluster-autoscaler/config/flags.go).
+struct ClusterAutoscalerSettings {
+  TimeMs scan_interval = 10'000;                    ///< --scan-interval
+  TimeMs new_pod_scale_up_delay = 0;                ///< --new-pod-scale-up-delay
+  TimeMs scale_down_unneeded_time = 10 * 60'000;    ///< --scale-down-unneeded-time
+  TimeMs scale_down_delay_after_add = 10 * 60'000;  ///< --scale-down-delay-after-add
+  bool scale_down_enabled = true;                   ///< --scale-down-enabled
+  friend bool operator==(const ClusterAutoscalerSettings&,
+                         const ClusterAutoscalerSettings&) = default;
 };
 
 /// The most nodes all pools of a scenario may hold together.
@@ -138,7 +161,8 @@ struct Scenario {
   SchedulerConfig scheduler;
   /// `devicePlugin` and `migConfigs`: what the GPU Operator deploys (scenario-format.md §3).
   devices::DevicePluginSettings device_plugin;
-  std::vector<NodePool> node_pools;  ///< `nodePools`
+  std::vector<NodePool> node_pools;              ///< `nodePools`
+  ClusterAutoscalerSettings cluster_autoscaler;  ///< `clusterAutoscaler`
   std::vector<Object> cluster;
   std::vector<std::string> cluster_pointers;  ///< "/cluster/<i>" for each object
   std::vector<Action> timeline;

@@ -109,7 +109,7 @@ TEST_CASE("node pools refuse bad counts, other kinds and clashing names", "[io][
            "metadata": {"name": "a"}}}])"),
        "/nodePools/0/size",
        "unknown key \"size\" (known keys: count, node, pricePerGpuHour, reservation, "
-       "provisioning)"},
+       "provisioning, autoscaling)"},
       {"a price with 7 decimals", scenario_with(R"([{"count": 1, "pricePerGpuHour": "0.0000001",
            "node": {"kind": "Node", "metadata": {"name": "a"}}}])"),
        "/nodePools/0/pricePerGpuHour",

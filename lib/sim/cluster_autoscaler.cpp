@@ -1,0 +1,239 @@
+// The cluster autoscaler, simply: every --scan-interval it adds nodes to autoscaled pools for
+// the pods the scheduler marked unschedulable, and removes pool nodes that have stayed empty
+// for --scale-down-unneeded-time (cluster-autoscaler/core/static_autoscaler.go RunOnce).
+// docs/planning.md lists what it leaves out.
+
+#include <algorithm>
+
+#include "devices/node_devices.hpp"
+#include "plugins/helpers.hpp"
+#include "sim/simulation.hpp"
+
+namespace gpusched::sim {
+namespace {
+
+/// A new node's room while the estimator packs pods onto it.
+struct Bin {
+  ResVec free;
+  std::int64_t pods = 0;
+};
+
+Bin empty_bin(const NodeInfo& node) {
+  return Bin{node.allocatable, node.allowed_pods};
+}
+
+bool fits(const PodInfo& pod, const Bin& bin) {
+  if (bin.pods < 1) return false;
+  return std::all_of(pod.requests.begin(), pod.requests.end(),
+                     [&](const ResAmount& r) { return r.milli <= bin.free[r.id]; });
+}
+
+void take(const PodInfo& pod, Bin& bin) {
+  --bin.pods;
+  for (const ResAmount& r : pod.requests) bin.free.add(r.id, -r.milli);
+}
+
+/// Whether the pod could ever run on the template: its node selector and required affinity,
+/// the template's taints, and its requests on an empty node. (cluster-autoscaler runs the
+/// scheduler's Filter plugins on the template node; these are the ones that decide for a node
+/// that does not exist yet.)
+bool admits(const PodInfo& pod, const NodeInfo& node, const Bin& room, const StringPool& strings) {
+  return plugins::required_node_affinity_matches(pod, node, strings) &&
+         plugins::find_untolerated_taint(pod, node) == nullptr && fits(pod, room);
+}
+
+bool template_admits(const PodInfo& pod, const NodeInfo& node, const StringPool& strings) {
+  return admits(pod, node, empty_bin(node), strings);
+}
+
+/// What is left on a node in the cluster.
+Bin free_bin(const NodeInfo& node) {
+  Bin bin = empty_bin(node);
+  bin.pods -= static_cast<std::int64_t>(node.pods.size());
+  node.requested.for_each([&](ResId id, std::int64_t milli) { bin.free.add(id, -milli); });
+  return bin;
+}
+
+/// A DaemonSet's pod does not keep a node from being removed (drain ignores it).
+bool daemon_pod(const PodInfo& pod) {
+  const OwnerReference* owner = pod.pod.metadata.controller();
+  return owner != nullptr && owner->kind == "DaemonSet";
+}
+
+}  // namespace
+
+NodeInfo Simulation::template_node(const NodePool& pool) {
+  Node node = pool_node(pool, 0);
+  std::string error;
+  if (auto derived = devices::derive_node_devices(node, scenario_.device_plugin, &error))
+    node = published_node(node, *derived);
+  return cluster_.detached_node(std::move(node));
+}
+
+std::vector<PodInfo*> Simulation::unschedulable_pods() const {
+  std::vector<PodInfo*> out;
+  for (const auto& [key, pod] : cluster_.pods()) {
+    if (!pod->pod.spec.node_name.empty() || pod->pod.terminated() || pod->pod.metadata.deletion_ms)
+      continue;
+    const bool marked = std::any_of(pod->pod.status.conditions.begin(),
+                                    pod->pod.status.conditions.end(), [](const PodCondition& c) {
+                                      return c.type == "PodScheduled" && c.status == "False" &&
+                                             c.reason == "Unschedulable";
+                                    });
+    // --new-pod-scale-up-delay: younger pods are left to the scheduler a while longer.
+    if (marked && now_ - pod->pod.metadata.creation_ms >=
+                      scenario_.cluster_autoscaler.new_pod_scale_up_delay) {
+      out.push_back(pod);
+    }
+  }
+  std::sort(out.begin(), out.end(),
+            [](const PodInfo* a, const PodInfo* b) { return a->sequence < b->sequence; });
+  return out;
+}
+
+bool Simulation::scale_up(const std::vector<PodInfo*>& pods) {
+  bool launched = false;
+  // Pods that fit the nodes there now are left to the scheduler
+  // (FilterOutSchedulablePodListProcessor): a node that has just become schedulable, say.
+  std::vector<PodInfo*> left;
+  std::vector<Bin> rooms;
+  const std::vector<NodeInfo*>& nodes = cluster_.node_list();
+  for (const NodeInfo* node : nodes) rooms.push_back(free_bin(*node));
+  for (PodInfo* pod : pods) {
+    bool placed = false;
+    for (std::size_t n = 0; n < nodes.size() && !placed; ++n) {
+      if (nodes[n]->unschedulable || !admits(*pod, *nodes[n], rooms[n], cluster_.pool())) continue;
+      take(*pod, rooms[n]);
+      placed = true;
+    }
+    if (!placed) left.push_back(pod);
+  }
+  for (std::size_t p = 0; p < scenario_.node_pools.size() && !left.empty(); ++p) {
+    const NodePool& pool = scenario_.node_pools[p];
+    if (!pool.autoscaling) continue;
+    const NodeInfo node = template_node(pool);
+    // Nodes on their way count as capacity, so that pods waiting for them ask for no more.
+    std::vector<Bin> bins;
+    std::int32_t size = 0;
+    for (const StagedNode& staged : staged_) {
+      if (staged.pool != p || staged.stage == Stage::Gone) continue;
+      ++size;
+      if (staged.stage != Stage::Up) bins.push_back(empty_bin(node));
+    }
+    const std::size_t upcoming = bins.size();
+    std::vector<PodInfo*> still;
+    std::vector<PodInfo*> helped;
+    for (PodInfo* pod : left) {
+      if (!template_admits(*pod, node, cluster_.pool())) {
+        still.push_back(pod);
+        continue;
+      }
+      // First fit, the estimator's binpacking (estimator/binpacking_estimator.go).
+      auto bin =
+          std::find_if(bins.begin(), bins.end(), [&](const Bin& b) { return fits(*pod, b); });
+      if (bin == bins.end()) {
+        if (size + static_cast<std::int32_t>(bins.size() - upcoming) >= pool.autoscaling->max) {
+          still.push_back(pod);
+          continue;
+        }
+        bins.push_back(empty_bin(node));
+        bin = bins.end() - 1;
+      }
+      take(*pod, *bin);
+      if (static_cast<std::size_t>(bin - bins.begin()) >= upcoming) helped.push_back(pod);
+    }
+    left = std::move(still);
+    const auto added = static_cast<std::int32_t>(bins.size() - upcoming);
+    if (added == 0) continue;
+    for (std::int32_t i = 0; i < added; ++i) launch_pool_node(p, now_);
+    last_scale_up_ = now_;
+    launched = true;
+    // ScaleUpInfo.String(): {group current->new (max: max)}.
+    const std::string message = "pod triggered scale-up: [{" + pool.name + " " +
+                                std::to_string(size) + "->" + std::to_string(size + added) +
+                                " (max: " + std::to_string(pool.autoscaling->max) + ")}]";
+    for (PodInfo* pod : helped) {
+      recorded_event("Pod/" + pod->pod.key(), "Normal", "TriggeredScaleUp", message);
+    }
+  }
+  return launched;
+}
+
+void Simulation::scale_down() {
+  const ClusterAutoscalerSettings& settings = scenario_.cluster_autoscaler;
+  if (!settings.scale_down_enabled) return;
+  // Unneeded times are kept during --scale-down-delay-after-add; nodes are removed only after.
+  const bool may_remove = now_ - last_scale_up_ >= settings.scale_down_delay_after_add;
+  std::vector<std::int32_t> sizes(scenario_.node_pools.size(), 0);
+  for (const StagedNode& staged : staged_) sizes[staged.pool] += staged.stage != Stage::Gone;
+  for (std::size_t i = 0; i < staged_.size(); ++i) {
+    StagedNode& staged = staged_[i];
+    const NodePool& pool = scenario_.node_pools[staged.pool];
+    if (!pool.autoscaling || staged.stage != Stage::Up) continue;
+    NodeInfo* node = cluster_.find_node(provisioning_[i].node);
+    const bool empty =
+        node != nullptr && std::all_of(node->pods.begin(), node->pods.end(),
+                                       [](const PodInfo* p) { return daemon_pod(*p); });
+    if (!empty) {
+      unneeded_since_.erase(i);
+      continue;
+    }
+    const TimeMs since = unneeded_since_.try_emplace(i, now_).first->second;
+    if (!may_remove || now_ - since < settings.scale_down_unneeded_time ||
+        sizes[staged.pool] <= pool.autoscaling->min) {
+      continue;
+    }
+    remove_node(*node);
+    staged.stage = Stage::Gone;
+    provisioning_[i].removed = now_;
+    unneeded_since_.erase(i);
+    --sizes[staged.pool];
+  }
+}
+
+void Simulation::autoscale() {
+  autoscale_scheduled_ = false;
+  const std::vector<PodInfo*> waiting = unschedulable_pods();
+  const bool launched = !waiting.empty() && scale_up(waiting);
+  scale_down();
+  // A scan that saw the cluster as the last one did and did nothing would decide the same again.
+  const bool changed = launched || cluster_.generation() != autoscaler_generation_;
+  autoscaler_generation_ = cluster_.generation();
+  // The loop goes on while something can still change: other events to come, empty nodes a
+  // pool may still lose, or, after a change, a pod marked unschedulable that a pool below its
+  // maximum could take. A pod the scheduler marks later wakes it again (wake_autoscaler).
+  std::vector<std::int32_t> sizes(scenario_.node_pools.size(), 0);
+  for (const StagedNode& staged : staged_) sizes[staged.pool] += staged.stage != Stage::Gone;
+  bool useful = !pending_.empty();
+  for (const auto& [staged, since] : unneeded_since_) {
+    const NodePool& pool = scenario_.node_pools[staged_[staged].pool];
+    useful = useful || sizes[staged_[staged].pool] > pool.autoscaling->min;
+  }
+  for (std::size_t p = 0; p < scenario_.node_pools.size() && !useful && changed; ++p) {
+    const NodePool& pool = scenario_.node_pools[p];
+    if (!pool.autoscaling || sizes[p] >= pool.autoscaling->max) continue;
+    const NodeInfo node = template_node(pool);
+    for (const auto& [key, pod] : cluster_.pods()) {
+      const bool marked =
+          std::any_of(pod->pod.status.conditions.begin(), pod->pod.status.conditions.end(),
+                      [](const PodCondition& c) {
+                        return c.type == "PodScheduled" && c.reason == "Unschedulable";
+                      });
+      if (marked && pod->pod.spec.node_name.empty() && !pod->pod.terminated() &&
+          template_admits(*pod, node, cluster_.pool())) {
+        useful = true;
+        break;
+      }
+    }
+  }
+  if (useful) wake_autoscaler();
+}
+
+void Simulation::wake_autoscaler() {
+  if (autoscale_scheduled_) return;
+  const TimeMs interval = scenario_.cluster_autoscaler.scan_interval;
+  schedule((now_ / interval + 1) * interval, Kind::Autoscale, 0);
+  autoscale_scheduled_ = true;
+}
+
+}  // namespace gpusched::sim
