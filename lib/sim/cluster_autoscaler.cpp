@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "devices/node_devices.hpp"
+#include "gpusched/model/well_known.hpp"
 #include "plugins/helpers.hpp"
 #include "sim/simulation.hpp"
 
@@ -91,8 +92,7 @@ std::vector<PodInfo*> Simulation::unschedulable_pods() const {
   return out;
 }
 
-bool Simulation::scale_up(const std::vector<PodInfo*>& pods) {
-  bool launched = false;
+void Simulation::scale_up(const std::vector<PodInfo*>& pods) {
   // Pods that fit the nodes there now are left to the scheduler
   // (FilterOutSchedulablePodListProcessor): a node that has just become schedulable, say.
   std::vector<PodInfo*> left;
@@ -147,7 +147,6 @@ bool Simulation::scale_up(const std::vector<PodInfo*>& pods) {
     if (added == 0) continue;
     for (std::int32_t i = 0; i < added; ++i) launch_pool_node(p, now_);
     last_scale_up_ = now_;
-    launched = true;
     // ScaleUpInfo.String(): {group current->new (max: max)}.
     const std::string message = "pod triggered scale-up: [{" + pool.name + " " +
                                 std::to_string(size) + "->" + std::to_string(size + added) +
@@ -156,7 +155,6 @@ bool Simulation::scale_up(const std::vector<PodInfo*>& pods) {
       recorded_event("Pod/" + pod->pod.key(), "Normal", "TriggeredScaleUp", message);
     }
   }
-  return launched;
 }
 
 void Simulation::scale_down() {
@@ -192,48 +190,50 @@ void Simulation::scale_down() {
 }
 
 void Simulation::autoscale() {
-  autoscale_scheduled_ = false;
+  autoscale_ticks_.erase(now_);
   const std::vector<PodInfo*> waiting = unschedulable_pods();
-  const bool launched = !waiting.empty() && scale_up(waiting);
+  // Its own changes (nodes it removes) do not wake it: it has just decided.
+  autoscaler_busy_ = true;
+  if (!waiting.empty()) scale_up(waiting);
   scale_down();
-  // A scan that saw the cluster as the last one did and did nothing would decide the same again.
-  const bool changed = launched || cluster_.generation() != autoscaler_generation_;
-  autoscaler_generation_ = cluster_.generation();
-  // The loop goes on while something can still change: other events to come, empty nodes a
-  // pool may still lose, or, after a change, a pod marked unschedulable that a pool below its
-  // maximum could take. A pod the scheduler marks later wakes it again (wake_autoscaler).
+  autoscaler_busy_ = false;
+  // The loop runs again at the first tick after what could change its decision: an empty node's
+  // unneeded time running out (and the delay after a scale-up), a marked pod growing old enough.
+  // Everything else that matters wakes it where it happens: the scheduler marking a pod
+  // unschedulable, and any change on an autoscaled pool's node (wake_autoscaler). Between those
+  // its decision cannot change, so a replay with an autoscaler skips idle ticks and ends.
+  const ClusterAutoscalerSettings& settings = scenario_.cluster_autoscaler;
   std::vector<std::int32_t> sizes(scenario_.node_pools.size(), 0);
   for (const StagedNode& staged : staged_) sizes[staged.pool] += staged.stage != Stage::Gone;
-  bool useful = !pending_.empty();
   for (const auto& [staged, since] : unneeded_since_) {
-    const NodePool& pool = scenario_.node_pools[staged_[staged].pool];
-    useful = useful || sizes[staged_[staged].pool] > pool.autoscaling->min;
+    if (sizes[staged_[staged].pool] <= scenario_.node_pools[staged_[staged].pool].autoscaling->min)
+      continue;
+    wake_autoscaler(std::max(since + settings.scale_down_unneeded_time,
+                             last_scale_up_ + settings.scale_down_delay_after_add));
   }
-  for (std::size_t p = 0; p < scenario_.node_pools.size() && !useful && changed; ++p) {
-    const NodePool& pool = scenario_.node_pools[p];
-    if (!pool.autoscaling || sizes[p] >= pool.autoscaling->max) continue;
-    const NodeInfo node = template_node(pool);
+  if (settings.new_pod_scale_up_delay > 0) {
     for (const auto& [key, pod] : cluster_.pods()) {
-      const bool marked =
-          std::any_of(pod->pod.status.conditions.begin(), pod->pod.status.conditions.end(),
-                      [](const PodCondition& c) {
-                        return c.type == "PodScheduled" && c.reason == "Unschedulable";
-                      });
-      if (marked && pod->pod.spec.node_name.empty() && !pod->pod.terminated() &&
-          template_admits(*pod, node, cluster_.pool())) {
-        useful = true;
-        break;
-      }
+      const TimeMs old_enough = pod->pod.metadata.creation_ms + settings.new_pod_scale_up_delay;
+      if (pod->pod.spec.node_name.empty() && !pod->pod.terminated() && old_enough > now_)
+        wake_autoscaler(old_enough);
     }
   }
-  if (useful) wake_autoscaler();
 }
 
-void Simulation::wake_autoscaler() {
-  if (autoscale_scheduled_) return;
+void Simulation::wake_autoscaler(TimeMs at) {
+  if (!autoscaling_ || autoscaler_busy_) return;
   const TimeMs interval = scenario_.cluster_autoscaler.scan_interval;
-  schedule((now_ / interval + 1) * interval, Kind::Autoscale, 0);
-  autoscale_scheduled_ = true;
+  // A change made now comes after this instant's tick (the loop runs before the scheduler), so
+  // the earliest run is the next tick.
+  const TimeMs tick = std::max((at + interval - 1) / interval, now_ / interval + 1) * interval;
+  if (autoscale_ticks_.insert(tick).second) schedule(tick, Kind::Autoscale, 0);
+}
+
+bool Simulation::autoscaled_node(const NodeInfo& node) const {
+  auto pool = node.node.metadata.labels.find(std::string(well_known::kNodePoolLabel));
+  if (pool == node.node.metadata.labels.end()) return false;
+  return std::any_of(scenario_.node_pools.begin(), scenario_.node_pools.end(),
+                     [&](const NodePool& p) { return p.autoscaling && p.name == pool->second; });
 }
 
 }  // namespace gpusched::sim

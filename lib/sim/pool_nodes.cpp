@@ -86,9 +86,10 @@ void Simulation::start_pools() {
   // The autoscaler's loop runs from the start, every scan interval while it can act.
   autoscaling_ = std::any_of(scenario_.node_pools.begin(), scenario_.node_pools.end(),
                              [](const NodePool& pool) { return pool.autoscaling.has_value(); });
+  // The autoscaler's loop starts with the run, at tick 0.
   if (autoscaling_) {
+    autoscale_ticks_.insert(0);
     schedule(0, Kind::Autoscale, 0);
-    autoscale_scheduled_ = true;
   }
 }
 

@@ -66,8 +66,11 @@ Simulation::Simulation(const Scenario& scenario, const SimulationOptions& option
       on_progress_(options.progress),
       rng_(config_.seed),
       scheduler_(config_, cluster_, rng_, *this) {
-  cluster_.set_node_observer(
-      [this](const NodeInfo& node, NodeChange change) { usage_.observe(node, change); });
+  cluster_.set_node_observer([this](const NodeInfo& node, NodeChange change) {
+    usage_.observe(node, change);
+    // The cluster autoscaler watches its pools' nodes: one may have just emptied or filled.
+    if (autoscaling_ && autoscaled_node(node)) wake_autoscaler(now_);
+  });
 }
 
 void Simulation::input_error(const std::string& pointer, const std::string& reason) const {
@@ -132,7 +135,7 @@ void Simulation::record_event(const PodInfo& pod, std::string_view type, std::st
 
 void Simulation::note_unschedulable(const PodInfo& pod, std::string_view message) {
   // The cluster autoscaler watches for unschedulable pods.
-  if (autoscaling_) wake_autoscaler();
+  wake_autoscaler(now_);
   end_unschedulable(pod);
   unschedulable_[pod.sequence] = Unschedulable{now_, fit_error_reasons(message)};
 }

@@ -139,12 +139,14 @@ class Simulation final : public SchedulerHooks {
   void autoscale();
   /// The pods it would scale up for: unbound, marked unschedulable by the scheduler, old enough.
   [[nodiscard]] std::vector<PodInfo*> unschedulable_pods() const;
-  /// Scale-up: new nodes in the first pools (in file order) whose template fits the pods; true
-  /// when it launched any.
-  bool scale_up(const std::vector<PodInfo*>& pods);
+  /// Scale-up: new nodes in the first pools (in file order) whose template fits the pods.
+  void scale_up(const std::vector<PodInfo*>& pods);
   void scale_down();
-  /// Runs the autoscaler's loop at its next tick (every scan interval from 0), unless it is due.
-  void wake_autoscaler();
+  /// Runs the autoscaler's loop at its first tick (every scan interval from 0) at or after `at`
+  /// and after now; nothing when no pool autoscales or the loop itself made the change.
+  void wake_autoscaler(TimeMs at);
+  /// Whether the node belongs to an autoscaled pool.
+  [[nodiscard]] bool autoscaled_node(const NodeInfo& node) const;
   /// The template node of an autoscaled pool, as the scheduler would see a new node.
   [[nodiscard]] NodeInfo template_node(const NodePool& pool);
 
@@ -280,8 +282,8 @@ class Simulation final : public SchedulerHooks {
   TimeMs last_scale_up_ = std::numeric_limits<TimeMs>::min() / 2;
   std::map<std::size_t, TimeMs> unneeded_since_;  // staged node -> since when it is empty
   bool autoscaling_ = false;                      // a pool autoscales
-  bool autoscale_scheduled_ = false;              // its loop's next run is in pending_
-  std::uint64_t autoscaler_generation_ = 0;       // the cluster's generation at its last run
+  bool autoscaler_busy_ = false;                  // its loop is running now
+  std::set<TimeMs> autoscale_ticks_;              // its loop's runs in pending_
   std::unordered_map<std::uint64_t, Unschedulable> unschedulable_;  // by PodInfo::sequence
   std::map<std::string, TimeMs> unschedulable_time_;                // by reason
 };

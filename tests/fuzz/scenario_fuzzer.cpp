@@ -61,7 +61,7 @@ bool small_enough(const gpusched::Scenario& scenario) {
     if (std::holds_alternative<gpusched::Node>(object)) ++nodes;
     if (std::holds_alternative<gpusched::DaemonSet>(object)) ++daemon_sets;
   };
-  for (const auto& pool : scenario.node_pools) nodes += pool.count;
+  for (const auto& pool : scenario.node_pools) nodes += pool.max_count();
   objects += static_cast<std::size_t>(std::max<std::int64_t>(nodes, 0));
   for (const auto& object : scenario.cluster) count(object);
   for (const auto& action : scenario.timeline) {

@@ -96,6 +96,23 @@ TEST_CASE("minCount keeps empty nodes, and later scale-ups take new names", "[si
   CHECK(bound_pods(two) == 2);
 }
 
+TEST_CASE("the loop skips idle ticks and honours newPodScaleUpDelay", "[sim][autoscaler]") {
+  // A pod running a year: ticking every 10 s would be three million loops; the loop only runs
+  // when something it watches changes, so this replays in milliseconds.
+  const SimulationResult year = simulate(
+      io::parse_scenario(autoscaled(R"({"maxCount": 1})", job(1, 4, "8760h")), "year.json"));
+  REQUIRE(year.provisioning.size() == 1);
+  CHECK(year.provisioning[0].removed ==
+        10'000 + 60'000 + 1'000 + 8760LL * 3'600'000 + 9'000 + 10 * 60'000);
+  // The pod must be 45 s old before it counts: the tick at 50 s scales up.
+  const SimulationResult delayed = simulate(
+      io::parse_scenario(autoscaled(R"({"maxCount": 1})", job(1, 4, "1m"), 0,
+                                    R"("clusterAutoscaler": {"newPodScaleUpDelay": "45s"}, )"),
+                         "delay.json"));
+  REQUIRE(delayed.provisioning.size() == 1);
+  CHECK(delayed.provisioning[0].requested == 50'000);
+}
+
 TEST_CASE("autoscaling settings are validated with their place", "[sim][autoscaler][io]") {
   auto error = [](const std::string& text) {
     try {
