@@ -45,9 +45,15 @@ Scenario with_pool_size(const Scenario& scenario, const std::string& pool, std::
 
 PoolPlan plan_pool(const Scenario& scenario, const PoolPlanRequest& request) {
   const NodePool& pool = find_pool(scenario, request.pool);
+  if (pool.autoscaling) {
+    throw InputError("--pool", "",
+                     "node pool \"" + pool.name +
+                         "\" autoscales: the cluster autoscaler sizes it; plan a pool without "
+                         "autoscaling, or sweep its neighbours");
+  }
   std::int64_t others = 0;  // nodes of the other pools, which count towards kMaxPoolNodes
   for (const NodePool& other : scenario.node_pools)
-    others += other.name == pool.name ? 0 : other.count;
+    others += other.name == pool.name ? 0 : other.max_count();
   if (request.min < 0 || request.min > request.max || request.max > kMaxPoolNodes - others) {
     throw InputError("--min/--max", "",
                      "the sizes to search must satisfy 0 <= min <= max <= " +

@@ -94,10 +94,13 @@ Sweep load_sweep(const std::filesystem::path& path) {
   if (auto pools = root.get("pools")) {
     if (!pools->json().is_object()) pools->fail("must be a map from pool name to sizes");
     for (const auto& [name, sizes] : pools->entries()) {
-      const bool known =
-          std::any_of(sweep.scenario.node_pools.begin(), sweep.scenario.node_pools.end(),
-                      [&](const NodePool& pool) { return pool.name == name; });
-      if (!known) sizes.fail("the scenario has no node pool \"" + name + "\"");
+      const auto pool =
+          std::find_if(sweep.scenario.node_pools.begin(), sweep.scenario.node_pools.end(),
+                       [&](const NodePool& p) { return p.name == name; });
+      if (pool == sweep.scenario.node_pools.end())
+        sizes.fail("the scenario has no node pool \"" + name + "\"");
+      if (pool->autoscaling)
+        sizes.fail("node pool \"" + name + "\" autoscales: the cluster autoscaler sizes it");
       std::vector<io::JsonNode> nodes = non_empty_list(sizes);
       std::vector<std::int32_t> values;
       for (const io::JsonNode& size : nodes)

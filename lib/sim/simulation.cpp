@@ -240,14 +240,20 @@ void Simulation::check_declared_pods() const {
   // Pools are counted like the nodes they make; a library caller may have set any count.
   std::int64_t pool_nodes = 0;
   for (const NodePool& pool : scenario_.node_pools) {
-    pool_nodes += pool.count;
+    pool_nodes += std::max(pool.count, pool.max_count());
+    if (pool.autoscaling &&
+        (pool.count < pool.autoscaling->min || pool.count > pool.autoscaling->max)) {
+      input_error(pool.pointer, "node pool \"" + pool.name + "\" starts with " +
+                                    std::to_string(pool.count) +
+                                    " nodes, outside its autoscaling minCount and maxCount");
+    }
     if (pool.count < 0 || pool_nodes > kMaxPoolNodes) {
       input_error(pool.pointer, "node pool \"" + pool.name + "\" asks for " +
                                     std::to_string(pool.count) +
                                     " nodes; the pools may hold 0 to " +
                                     std::to_string(kMaxPoolNodes) + " (gpusched limit)");
     }
-    nodes += static_cast<std::uint64_t>(pool.count);
+    nodes += static_cast<std::uint64_t>(pool.max_count());
   }
   for (std::size_t i = 0; i < scenario_.cluster.size(); ++i) {
     count(scenario_.cluster[i],

@@ -85,6 +85,9 @@ TEST_CASE("plan refuses what it cannot answer", "[plan]") {
                     Catch::Contains("names metric \"pendng\", which no replay reports"));
   CHECK_THROWS_WITH(plan_pool(scenario, request("h100", 0, 4, {"pending<5m"}, 1)),
                     Catch::Contains("pending is a number"));
+  const Scenario autoscaled = io::load_scenario(kScenarios + "autoscaler-gpu-burst.json");
+  CHECK_THROWS_WITH(plan_pool(autoscaled, request("a100", 0, 4, {"pending==0"}, 1)),
+                    Catch::Contains("node pool \"a100\" autoscales"));
   const Scenario no_pools = io::load_scenario(kScenarios + "two-pods-one-gpu.json");
   CHECK_THROWS_WITH(plan_pool(no_pools, request("h100", 0, 4, {"pending==0"}, 1)),
                     Catch::Contains("it declares no nodePools"));

@@ -110,6 +110,10 @@ TEST_CASE("sweep files are validated with their place", "[plan][sweep]") {
   CHECK_THAT(sweep_error(sweep_text("pools: {h100: [1]}\n")),
              Catch::Contains(":4: /pools/h100: the scenario has no node pool \"h100\""));
   CHECK_THAT(sweep_error(sweep_text("pools: {a100: []}\n")), Catch::Contains("must not be empty"));
+  CHECK_THAT(sweep_error("apiVersion: gpusched.io/v1\nkind: Sweep\nscenario: " +
+                         std::string(GPUSCHED_SOURCE_DIR) +
+                         "/scenarios/autoscaler-gpu-burst.json\npools: {a100: [1]}\n"),
+             Catch::Contains("/pools/a100: node pool \"a100\" autoscales"));
   CHECK_THAT(sweep_error(sweep_text("pools: {a100: [1, 1]}\n")),
              Catch::Contains("/pools/a100/1: is already in the list"));
   CHECK_THAT(sweep_error(sweep_text("pools: {a100: [100001]}\n")),

@@ -141,6 +141,12 @@ TEST_CASE("autoscaling settings are validated with their place", "[sim][autoscal
   std::string reserved = autoscaled(R"({"maxCount": 2})", "");
   reserved.insert(reserved.find(R"("provisioning")"), R"("reservation": {"start": "0s"}, )");
   CHECK_THAT(error(reserved), Catch::Contains("a pool with a reservation does not autoscale"));
+  // A library caller's count outside the bounds is refused by the simulation itself.
+  Scenario outside = io::parse_scenario(autoscaled(R"({"maxCount": 2})", ""), "ca.json");
+  outside.node_pools[0].count = 3;
+  CHECK_THROWS_WITH(
+      simulate(outside),
+      Catch::Contains("starts with 3 nodes, outside its autoscaling minCount and maxCount"));
   // A cluster Node named like a node the pool may add later is a duplicate.
   CHECK_THAT(
       error(autoscaled(R"({"maxCount": 3})", R"({"kind": "Node", "metadata": {"name": "g-2"}})")),
