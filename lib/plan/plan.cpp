@@ -80,7 +80,9 @@ PoolPlan plan_pool(const Scenario& scenario, const PoolPlanRequest& request) {
   // Invariant: sizes <= lo miss (or lo is min - 1), sizes >= hi meet (or hi is max + 1, unknown).
   std::int64_t lo = static_cast<std::int64_t>(request.min) - 1;
   std::int64_t hi = static_cast<std::int64_t>(request.max) + 1;
-  const unsigned width = worker_count(request.jobs, static_cast<std::size_t>(hi - lo));
+  // The sizes tried per round depend on the request only, never on the machine's cores, so that
+  // the table is the same everywhere; the replays of a round run on up to that many threads.
+  const unsigned width = request.jobs == 0 ? kDefaultPlanWidth : request.jobs;
   while (hi - lo > 1) {
     const std::vector<std::int32_t> sizes = probes(lo, hi, width);
     replay(sizes);

@@ -96,7 +96,10 @@ std::vector<report::Objective> parse_objectives(const std::vector<std::string>& 
 }
 
 void add_jobs_option(CLI::App& command, unsigned& jobs) {
-  command.add_option("-j,--jobs", jobs, "Replays to run at once (0: one per hardware thread)")
+  command
+      .add_option("-j,--jobs", jobs,
+                  "Replays to run at once (0: one per hardware thread; for plan, the sizes "
+                  "tried per round, 4 by default)")
       ->capture_default_str();
 }
 

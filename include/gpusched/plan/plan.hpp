@@ -15,12 +15,17 @@
 
 namespace gpusched::plan {
 
+/// Sizes a plan replays per round when the request does not say.
+inline constexpr unsigned kDefaultPlanWidth = 4;
+
 struct PoolPlanRequest {
   std::string pool;  ///< a node pool of the scenario
   std::int32_t min = 0;
   std::int32_t max = 0;
   std::vector<report::Objective> objectives;  ///< all must hold
-  unsigned jobs = 0;                          ///< replays at once; 0: one per hardware thread
+  /// Sizes replayed per round, at once; 0: kDefaultPlanWidth on up to one thread per hardware
+  /// thread.
+  unsigned jobs = 0;
   /// --seed, --until, --kubernetes-version, --reference for every replay; `progress` is not used.
   SimulationOptions options;
 };
@@ -40,7 +45,8 @@ struct PoolPlan {
 
 /// Searches [min, max] for the smallest size of `pool` meeting the objectives, assuming more
 /// nodes never make an objective worse: each round replays up to `jobs` sizes spread evenly over
-/// the sizes still in doubt (one size per round is a binary search). The scenario's expectations
+/// the sizes still in doubt (one size per round is a binary search). The sizes tried, and so the
+/// result, depend on the request alone. The scenario's expectations
 /// are not checked. Throws InputError for an unknown pool, bounds outside 0..100,000 or min >
 /// max, an objective whose metric no replay has or whose bound does not suit it, and for what a
 /// replay throws.

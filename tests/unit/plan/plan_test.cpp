@@ -52,6 +52,20 @@ TEST_CASE("plan finds the smallest pool with no pod pending", "[plan]") {
   }
 }
 
+TEST_CASE("the sizes a plan tries depend on the request, not on the machine", "[plan]") {
+  const Scenario scenario = io::load_scenario(kScenarios + "node-pool-gpu.json");
+  auto sizes = [&](unsigned jobs) {
+    std::vector<std::int32_t> out;
+    for (const PlanTrial& trial :
+         plan_pool(scenario, request("h100", 0, 20, {"pending==0"}, jobs)).trials)
+      out.push_back(trial.size);
+    return out;
+  };
+  // Four sizes per round by default: 3, 7, 12, 16 spread over 0..20, then 0, 1, 2 below 3.
+  CHECK(sizes(0) == std::vector<std::int32_t>{0, 1, 2, 3, 7, 12, 16});
+  CHECK(sizes(0) == sizes(kDefaultPlanWidth));
+}
+
 TEST_CASE("plan reports when no size in range meets the objectives", "[plan]") {
   const Scenario scenario = io::load_scenario(kScenarios + "node-pool-gpu.json");
   const PoolPlan plan = plan_pool(scenario, request("h100", 0, 2, {"pending==0"}, 2));
