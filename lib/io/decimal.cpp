@@ -1,5 +1,7 @@
 #include "io/decimal.hpp"
 
+#include <charconv>
+
 namespace gpusched::io {
 
 std::optional<std::int64_t> parse_decimal(std::string_view text, int decimals) {
@@ -35,6 +37,13 @@ std::string decimal_text(std::int64_t value, int decimals) {
     text += "." + digits;
   }
   return text;
+}
+
+std::string fixed_text(double value, int decimals) {
+  // Room for the largest double written out in full.
+  char buf[400];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::fixed, decimals);
+  return ec == std::errc() ? std::string(buf, end) : std::string("nan");
 }
 
 }  // namespace gpusched::io

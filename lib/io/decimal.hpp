@@ -15,4 +15,8 @@ namespace gpusched::io {
 /// 2500000 with 6 decimals -> "2.5": no trailing zeros, no point for a whole number.
 [[nodiscard]] std::string decimal_text(std::int64_t value, int decimals);
 
+/// A double with `decimals` decimals, as the C locale writes it ("41.30"), whatever the
+/// process's locale.
+[[nodiscard]] std::string fixed_text(double value, int decimals);
+
 }  // namespace gpusched::io

@@ -1,10 +1,10 @@
 #include "gpusched/report/seam.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <set>
 
 #include "gpusched/model/resource_list.hpp"
+#include "io/decimal.hpp"
 #include "report/csv.hpp"
 #include "report/tab_writer.hpp"
 
@@ -59,9 +59,7 @@ double gpu_hours(const std::map<std::string, double>& hours) {
 }
 
 std::string hours_text(double value) {
-  char buf[32];
-  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::fixed, 2);
-  return ec == std::errc() ? std::string(buf, end) : std::string("-");
+  return io::fixed_text(value, 2);
 }
 
 }  // namespace

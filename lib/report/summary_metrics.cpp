@@ -1,7 +1,6 @@
 // The flat list of a replay's figures: what `replay --metrics`, `plan`, `compare` and `sweep`
 // print and what objectives name.
 
-#include <charconv>
 #include <cmath>
 #include <map>
 #include <sstream>
@@ -9,17 +8,12 @@
 #include "gpusched/model/resource_list.hpp"
 #include "gpusched/report/metrics.hpp"
 #include "gpusched/report/seam.hpp"
+#include "io/decimal.hpp"
 #include "report/csv.hpp"
 #include "report/tab_writer.hpp"
 
 namespace gpusched::report {
 namespace {
-
-std::string fixed(double value, int decimals) {
-  char buf[64];
-  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::fixed, decimals);
-  return ec == std::errc() ? std::string(buf, end) : std::string("nan");
-}
 
 class Builder {
  public:
@@ -142,7 +136,7 @@ std::string format_metric(const Metric& metric) {
     case MetricUnit::Duration:
       return format_duration(static_cast<TimeMs>(metric.value));
     case MetricUnit::Ratio:
-      return fixed(metric.value * 100, 1) + "%";
+      return io::fixed_text(metric.value * 100, 1) + "%";
     case MetricUnit::Hours:
     case MetricUnit::Money:
     case MetricUnit::Count:
@@ -156,16 +150,16 @@ std::string plain_metric(const Metric& metric) {
     case MetricUnit::Duration:
       return std::to_string(static_cast<TimeMs>(metric.value));
     case MetricUnit::Ratio:
-      return fixed(metric.value, 4);
+      return io::fixed_text(metric.value, 4);
     case MetricUnit::Hours:
-      return fixed(metric.value, 3);
+      return io::fixed_text(metric.value, 3);
     case MetricUnit::Money:
-      return fixed(metric.value, 2);
+      return io::fixed_text(metric.value, 2);
     case MetricUnit::Count:
       break;
   }
-  if (metric.value == std::floor(metric.value)) return fixed(metric.value, 0);
-  return fixed(metric.value, 3);
+  if (metric.value == std::floor(metric.value)) return io::fixed_text(metric.value, 0);
+  return io::fixed_text(metric.value, 3);
 }
 
 std::string_view unit_name(MetricUnit unit) {
