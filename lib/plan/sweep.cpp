@@ -93,7 +93,11 @@ Sweep load_sweep(const std::filesystem::path& path) {
 
   if (auto pools = root.get("pools")) {
     if (!pools->json().is_object()) pools->fail("must be a map from pool name to sizes");
-    for (const auto& [name, sizes] : pools->entries()) {
+    for (const auto& entry : pools->entries()) {
+      // Named, not bound: a lambda may not capture a structured binding in C++20 before
+      // Clang 16.
+      const std::string& name = entry.first;
+      const io::JsonNode& sizes = entry.second;
       const auto pool =
           std::find_if(sweep.scenario.node_pools.begin(), sweep.scenario.node_pools.end(),
                        [&](const NodePool& p) { return p.name == name; });
