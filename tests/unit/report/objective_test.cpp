@@ -39,7 +39,7 @@ TEST_CASE("objectives parse their metric, operator and bound", "[report][objecti
   CHECK(o.bound == Approx(0.8));
   CHECK(parsed("wait.p95{priorityClass=high}<=1h30m").bound == 5'400'000);
   CHECK(parsed("jobs.failed!=1").op == Objective::Op::NotEqual);
-  CHECK(parsed("gpuHours.requested>2.5").bound == 2.5);
+  CHECK(parsed("gpuHours.allocated>2.5").bound == 2.5);
 }
 
 TEST_CASE("malformed objectives say what is wrong", "[report][objective]") {
