@@ -114,11 +114,10 @@ void Simulation::scale_up(const std::vector<PodInfo*>& pods) {
     const NodeInfo node = template_node(pool);
     // Nodes on their way count as capacity, so that pods waiting for them ask for no more.
     std::vector<Bin> bins;
-    std::int32_t size = 0;
+    const std::int32_t size = pool_sizes()[p];
     for (const StagedNode& staged : staged_) {
-      if (staged.pool != p || staged.stage == Stage::Gone) continue;
-      ++size;
-      if (staged.stage != Stage::Up) bins.push_back(empty_bin(node));
+      if (staged.pool == p && staged.stage != Stage::Gone && staged.stage != Stage::Up)
+        bins.push_back(empty_bin(node));
     }
     const std::size_t upcoming = bins.size();
     std::vector<PodInfo*> still;
@@ -157,13 +156,18 @@ void Simulation::scale_up(const std::vector<PodInfo*>& pods) {
   }
 }
 
+std::vector<std::int32_t> Simulation::pool_sizes() const {
+  std::vector<std::int32_t> sizes(scenario_.node_pools.size(), 0);
+  for (const StagedNode& staged : staged_) sizes[staged.pool] += staged.stage != Stage::Gone;
+  return sizes;
+}
+
 void Simulation::scale_down() {
   const ClusterAutoscalerSettings& settings = scenario_.cluster_autoscaler;
   if (!settings.scale_down_enabled) return;
   // Unneeded times are kept during --scale-down-delay-after-add; nodes are removed only after.
   const bool may_remove = now_ - last_scale_up_ >= settings.scale_down_delay_after_add;
-  std::vector<std::int32_t> sizes(scenario_.node_pools.size(), 0);
-  for (const StagedNode& staged : staged_) sizes[staged.pool] += staged.stage != Stage::Gone;
+  std::vector<std::int32_t> sizes = pool_sizes();
   for (std::size_t i = 0; i < staged_.size(); ++i) {
     StagedNode& staged = staged_[i];
     const NodePool& pool = scenario_.node_pools[staged.pool];
@@ -203,8 +207,7 @@ void Simulation::autoscale() {
   // unschedulable, and any change on an autoscaled pool's node (wake_autoscaler). Between those
   // its decision cannot change, so a replay with an autoscaler skips idle ticks and ends.
   const ClusterAutoscalerSettings& settings = scenario_.cluster_autoscaler;
-  std::vector<std::int32_t> sizes(scenario_.node_pools.size(), 0);
-  for (const StagedNode& staged : staged_) sizes[staged.pool] += staged.stage != Stage::Gone;
+  std::vector<std::int32_t> sizes = pool_sizes();
   for (const auto& [staged, since] : unneeded_since_) {
     if (sizes[staged_[staged].pool] <= scenario_.node_pools[staged_[staged].pool].autoscaling->min)
       continue;

@@ -101,14 +101,12 @@ void Simulation::launch_pool_node(std::size_t pool_index, TimeMs at) {
   provisioning_.push_back(NodeProvisioning{
       pool_node_name(pool, index), pool.name, pool_records_[pool_index].gpus_per_node, at, 0,
       std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt});
-  schedule(at + (pool.provisioning ? pool.provisioning->launch_delay : 0), Kind::Provision,
-           staged_.size() - 1);
+  request_launch(staged_.size() - 1, at);
 }
 
-void Simulation::request_launch(std::size_t staged) {
+void Simulation::request_launch(std::size_t staged, TimeMs at) {
   const NodePool& pool = scenario_.node_pools[staged_[staged].pool];
-  schedule(now_ + (pool.provisioning ? pool.provisioning->launch_delay : 0), Kind::Provision,
-           staged);
+  schedule(at + (pool.provisioning ? pool.provisioning->launch_delay : 0), Kind::Provision, staged);
 }
 
 void Simulation::advance_node(std::size_t staged) {
@@ -124,7 +122,7 @@ void Simulation::advance_node(std::size_t staged) {
     if (steps.launch_failure_ppm > 0 && rng_.intn(kPartsPerMillion) < steps.launch_failure_ppm) {
       ++record.failed_launches;
       if (node.attempts < steps.launch_attempts) {
-        request_launch(staged);
+        request_launch(staged, now_);
       } else {
         node.stage = Stage::Gone;
         record.removed = now_;

@@ -126,8 +126,8 @@ class Simulation final : public SchedulerHooks {
   void advance_node(std::size_t staged);
   /// A pool's reservation ends: its nodes leave the cluster.
   void end_reservation(std::size_t pool);
-  /// Asks for a staged node's launch now.
-  void request_launch(std::size_t staged);
+  /// Asks for a staged node's launch at `at`: its outcome comes launchDelay later.
+  void request_launch(std::size_t staged, TimeMs at);
   /// A node gone from the cluster (deleted, or its reservation over): its pods go with it.
   void remove_node(NodeInfo& node);
   /// Adds a staged node to a pool (its next index) whose launch is asked for at `at`.
@@ -142,6 +142,8 @@ class Simulation final : public SchedulerHooks {
   /// Scale-up: new nodes in the first pools (in file order) whose template fits the pods.
   void scale_up(const std::vector<PodInfo*>& pods);
   void scale_down();
+  /// Each pool's nodes that are up or on their way (not gone), by pool index.
+  [[nodiscard]] std::vector<std::int32_t> pool_sizes() const;
   /// Runs the autoscaler's loop at its first tick (every scan interval from 0) at or after `at`
   /// and after now; nothing when no pool autoscales or the loop itself made the change.
   void wake_autoscaler(TimeMs at);
