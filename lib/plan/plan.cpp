@@ -88,7 +88,6 @@ PoolPlan plan_pool(const Scenario& scenario, const PoolPlanRequest& request) {
     replay(sizes);
     for (std::int32_t size : sizes) {
       PlanTrial& trial = trials[size];
-      trial.met = true;
       for (const report::Objective& objective : request.objectives) {
         std::string error;
         std::optional<bool> met = report::objective_met(objective, trial.metrics, &error);

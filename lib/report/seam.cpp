@@ -87,15 +87,19 @@ Seam seam(const SimulationResult& result) {
     out.fleet.*field += hours;
     if (!pool.empty() && pools.contains(pool)) out.by_pool[pool].*field += hours;
   };
+  // `gpus` GPUs held over [from, to): in the totals (within the run) and in the series.
+  auto held = [&](const std::string& pool, double SeamHours::*field, Spreader& series, TimeMs from,
+                  TimeMs to, double gpus) {
+    add(pool, field, gpus * static_cast<double>(clip(from, to)) / kMsPerHour);
+    series.add(from, to, gpus);
+  };
 
   // Layer 1: a reservation is paid whole.
   for (const PoolRecord& pool : result.pools) {
     if (!pool.reserved_from) continue;
     const double gpus = static_cast<double>(pool.count * pool.gpus_per_node);
-    const TimeMs to = pool.reserved_to.value_or(end);
-    add(pool.pool, &SeamHours::paid,
-        gpus * static_cast<double>(clip(*pool.reserved_from, to)) / kMsPerHour);
-    paid.add(*pool.reserved_from, to, gpus);
+    held(pool.pool, &SeamHours::paid, paid, *pool.reserved_from, pool.reserved_to.value_or(end),
+         gpus);
   }
   // Layer 2: staged nodes are in the cluster from their registration; launched ones are paid
   // from their launch.
@@ -106,15 +110,11 @@ Seam seam(const SimulationResult& result) {
     const double gpus = static_cast<double>(node.gpus);
     const TimeMs removed = node.removed.value_or(end);
     if (node.registered) {
-      add(node.pool, &SeamHours::provisioned,
-          gpus * static_cast<double>(clip(*node.registered, removed)) / kMsPerHour);
-      provisioned.add(*node.registered, removed, gpus);
+      held(node.pool, &SeamHours::provisioned, provisioned, *node.registered, removed, gpus);
     }
     const PoolRecord* pool = pools.contains(node.pool) ? pools.at(node.pool) : nullptr;
     if (node.billed_from && (pool == nullptr || !pool->reserved_from)) {
-      add(node.pool, &SeamHours::paid,
-          gpus * static_cast<double>(clip(*node.billed_from, removed)) / kMsPerHour);
-      paid.add(*node.billed_from, removed, gpus);
+      held(node.pool, &SeamHours::paid, paid, *node.billed_from, removed, gpus);
     }
     if (node.gpus_advertised)
       out.last_node_ready = std::max(out.last_node_ready, *node.gpus_advertised);
