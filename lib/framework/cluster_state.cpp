@@ -246,6 +246,25 @@ void ClusterState::remove_pod(PodInfo& info) {
   ++generation_;
 }
 
+PodInfo ClusterState::detached_pod(Pod pod) {
+  PodInfo info;
+  info.pod = std::move(pod);
+  compile_pod(info);
+  return info;
+}
+
+void ClusterState::assume(PodInfo& pod, NodeInfo& node) {
+  assert(pod.node == nullptr);
+  pod.pod.spec.node_name = node.node.metadata.name;
+  hold(pod, node);
+}
+
+void ClusterState::forget(PodInfo& pod) {
+  assert(pod.node != nullptr);
+  unhold(pod);
+  pod.pod.spec.node_name.clear();
+}
+
 void ClusterState::drain_pods(const std::function<void(PodInfo&)>& take) {
   pods_.clear();
   nominated_.clear();

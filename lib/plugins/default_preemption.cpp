@@ -342,14 +342,9 @@ PostFilterResult DefaultPreemption::post_filter(CycleState& state, const PodInfo
   }
   const Candidate& best = pick_one(candidates);
   const std::string node_name = best.node->node.metadata.name;
+  // prepareCandidate (the victims' eviction, the lower-priority nominations to the node
+  // cleared) is the sink's.
   handle_.preemption.preempt(pod, *best.node, best.victims);
-  // prepareCandidate: lower-priority pods nominated to the node may no longer fit there.
-  // A copy: nominate() edits the list.
-  const std::span<PodInfo* const> listed = handle_.cluster.nominated_pods(best.node->name);
-  const std::vector<PodInfo*> nominated(listed.begin(), listed.end());
-  for (PodInfo* other : nominated) {
-    if (other != &pod && other->priority < pod.priority) handle_.cluster.nominate(*other, "");
-  }
   return {Code::Success, "", node_name};
 }
 

@@ -148,6 +148,41 @@ bool Scheduler::quiescent() const {
   return stale;
 }
 
+const std::vector<NodeInfo*>* Scheduler::pre_filter(Framework& fwk, CycleState& state,
+                                                    const PodInfo& pod, Diagnosis& diagnosis,
+                                                    std::vector<NodeInfo*>& subset) const {
+  PreFilterResult pre_result;
+  std::vector<std::string> narrowing;
+  std::string pre_message, pre_plugin;
+  const Code pre_code =
+      fwk.run_pre_filter(state, pod, pre_result, narrowing, pre_message, pre_plugin);
+  if (pre_code != Code::Success) {
+    NodeStatus status{pre_code, {}, {cluster_.pool().intern(pre_message)}};
+    diagnosis.absent = status;
+    diagnosis.pre_filter_msg = pre_message;
+    if (pre_code == Code::Pending) {
+      diagnosis.pending_plugins.emplace(pre_plugin);
+    } else {
+      diagnosis.unschedulable_plugins.emplace(pre_plugin);
+    }
+    return nullptr;
+  }
+  const auto& all_nodes = cluster_.node_list();
+  if (!pre_result.node_names) return &all_nodes;
+  // Nodes left out by a PreFilterResult are "absent", with one shared status.
+  std::sort(pre_result.node_names->begin(), pre_result.node_names->end());
+  for (NodeInfo* n : all_nodes) {
+    if (std::binary_search(pre_result.node_names->begin(), pre_result.node_names->end(), n->name))
+      subset.push_back(n);
+  }
+  std::sort(narrowing.begin(), narrowing.end());
+  diagnosis.absent = NodeStatus{
+      Code::UnschedulableAndUnresolvable,
+      {},
+      {cluster_.pool().intern("node(s) didn't satisfy plugin(s) " + joined_plugins(narrowing))}};
+  return &subset;
+}
+
 void Scheduler::schedule_one(TimeMs now) {
   QueuedPod* qp = queue_->pop();
   PodInfo& pod = *qp->pod;
@@ -202,39 +237,8 @@ void Scheduler::schedule_one(TimeMs now) {
   std::vector<const NodeInfo*> feasible;
   std::size_t processed = 0;
 
-  PreFilterResult pre_result;
-  std::vector<std::string> narrowing;
-  std::string pre_message, pre_plugin;
-  const Code pre_code =
-      fwk.run_pre_filter(state, pod, pre_result, narrowing, pre_message, pre_plugin);
-  if (pre_code != Code::Success) {
-    NodeStatus status{pre_code, {}, {cluster_.pool().intern(pre_message)}};
-    diagnosis.absent = status;
-    diagnosis.pre_filter_msg = pre_message;
-    if (pre_code == Code::Pending) {
-      diagnosis.pending_plugins.emplace(pre_plugin);
-    } else {
-      diagnosis.unschedulable_plugins.emplace(pre_plugin);
-    }
-  } else {
-    std::vector<NodeInfo*> subset;
-    const std::vector<NodeInfo*>* nodes = &all_nodes;
-    if (pre_result.node_names) {
-      // Nodes left out by a PreFilterResult are "absent", with one shared status.
-      std::sort(pre_result.node_names->begin(), pre_result.node_names->end());
-      for (NodeInfo* n : all_nodes) {
-        if (std::binary_search(pre_result.node_names->begin(), pre_result.node_names->end(),
-                               n->name)) {
-          subset.push_back(n);
-        }
-      }
-      nodes = &subset;
-      std::sort(narrowing.begin(), narrowing.end());
-      diagnosis.absent = NodeStatus{Code::UnschedulableAndUnresolvable,
-                                    {},
-                                    {cluster_.pool().intern("node(s) didn't satisfy plugin(s) " +
-                                                            joined_plugins(narrowing))}};
-    }
+  std::vector<NodeInfo*> subset;
+  if (const std::vector<NodeInfo*>* nodes = pre_filter(fwk, state, pod, diagnosis, subset)) {
     const std::size_t n = nodes->size();
     std::size_t to_find = num_feasible_nodes_to_find(
         fwk.profile().percentage_of_nodes_to_score.value_or(config_.percentage_of_nodes_to_score),

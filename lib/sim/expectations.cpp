@@ -264,6 +264,69 @@ ExpectationResult Simulation::check(std::size_t index) const {
   return r;
 }
 
+PodRecord Simulation::pod_record(const PodInfo& pod, const PodRecord* previous) const {
+  PodRecord rec;
+  const PodSpec& spec = pod.pod.spec;
+  if (previous != nullptr && spec.containers.shares(previous->pod.spec.containers) &&
+      spec.init_containers.shares(previous->pod.spec.init_containers) &&
+      spec.overhead == previous->pod.spec.overhead) {
+    rec.requests = previous->requests;
+  } else {
+    rec.requests = pod_requests(spec);
+  }
+  rec.terminating = pod.pod.metadata.deletion_ms.has_value();
+  const auto index = static_cast<std::size_t>(pod.sequence - 1);
+  if (index < pod_times_.size()) {
+    rec.created = pod_times_[index].created;
+    rec.scheduled = pod_times_[index].scheduled;
+    rec.finished = pod_times_[index].finished;
+  }
+  if (const devices::PodDevices* held = devices_of(pod)) {
+    rec.devices = held->by_resource;
+    rec.visible_devices = held->visible_devices;
+  }
+  return rec;
+}
+
+NodeRecord Simulation::node_record(const NodeInfo& node) const {
+  NodeRecord rec;
+  rec.node = node.node;
+  rec.allocated = allocated_on(node);
+  for (const PodInfo* pod : node.pods)
+    rec.pods.push_back(pod->pod.metadata.namespace_ + "/" + pod->pod.metadata.name);
+  if (auto manager = device_managers_.find(node.node.metadata.name);
+      manager != device_managers_.end()) {
+    const auto holders = manager->second.pods_per_gpu();
+    for (const devices::PhysicalGpu& gpu : manager->second.node().gpus) {
+      rec.gpus.push_back(GpuRecord{gpu.index, gpu.uuid, gpu.healthy,
+                                   holders[static_cast<std::size_t>(gpu.index)]});
+    }
+  }
+  return rec;
+}
+
+std::vector<NodeRecord> Simulation::node_records() const {
+  std::vector<const NodeInfo*> nodes(cluster_.node_list().begin(), cluster_.node_list().end());
+  std::sort(nodes.begin(), nodes.end(), [](const NodeInfo* a, const NodeInfo* b) {
+    return a->node.metadata.name < b->node.metadata.name;
+  });
+  std::vector<NodeRecord> out;
+  out.reserve(nodes.size());
+  for (const NodeInfo* node : nodes) out.push_back(node_record(*node));
+  return out;
+}
+
+std::vector<PodRecord> Simulation::pod_records() const {
+  std::vector<PodRecord> out;
+  out.reserve(cluster_.pods().size());
+  for (const auto& [key, pod] : cluster_.pods()) {
+    PodRecord rec = pod_record(*pod, out.empty() ? nullptr : &out.back());
+    rec.pod = pod->pod;
+    out.push_back(std::move(rec));
+  }
+  return out;
+}
+
 SimulationResult Simulation::take_result() {
   SimulationResult out;
   out.scenario = scenario_.name;
@@ -283,50 +346,13 @@ SimulationResult Simulation::take_result() {
   // Pods still waiting count up to the end of the run.
   for (const auto& [sequence, open] : unschedulable_) count_unschedulable(open);
   out.unschedulable_time = std::move(unschedulable_time_);
-  std::vector<const NodeInfo*> nodes(cluster_.node_list().begin(), cluster_.node_list().end());
-  std::sort(nodes.begin(), nodes.end(), [](const NodeInfo* a, const NodeInfo* b) {
-    return a->node.metadata.name < b->node.metadata.name;
-  });
-  for (const NodeInfo* node : nodes) {
-    NodeRecord rec;
-    rec.node = node->node;
-    rec.allocated = allocated_on(*node);
-    for (const PodInfo* pod : node->pods)
-      rec.pods.push_back(pod->pod.metadata.namespace_ + "/" + pod->pod.metadata.name);
-    if (auto manager = device_managers_.find(node->node.metadata.name);
-        manager != device_managers_.end()) {
-      const auto holders = manager->second.pods_per_gpu();
-      for (const devices::PhysicalGpu& gpu : manager->second.node().gpus) {
-        rec.gpus.push_back(GpuRecord{gpu.index, gpu.uuid, gpu.healthy,
-                                     holders[static_cast<std::size_t>(gpu.index)]});
-      }
-    }
-    out.nodes.push_back(std::move(rec));
-  }
+  out.nodes = node_records();
   // Each pod object moves into its record as its storage is freed, so a replay of a million
   // pods never holds two copies of each; the records are then put in the pods' key order.
   out.pods.reserve(cluster_.pods().size());
   // Pods from one template share their containers, so their records share one request too.
   cluster_.drain_pods([&](PodInfo& pod) {
-    PodRecord rec;
-    const PodSpec& spec = pod.pod.spec;
-    const PodSpec* previous = out.pods.empty() ? nullptr : &out.pods.back().pod.spec;
-    if (previous != nullptr && spec.containers.shares(previous->containers) &&
-        spec.init_containers.shares(previous->init_containers) &&
-        spec.overhead == previous->overhead) {
-      rec.requests = out.pods.back().requests;
-    } else {
-      rec.requests = pod_requests(spec);
-    }
-    rec.terminating = pod.pod.metadata.deletion_ms.has_value();
-    const PodTimes& times = times_of(pod);
-    rec.created = times.created;
-    rec.scheduled = times.scheduled;
-    rec.finished = times.finished;
-    if (const devices::PodDevices* held = devices_of(pod)) {
-      rec.devices = held->by_resource;
-      rec.visible_devices = held->visible_devices;
-    }
+    PodRecord rec = pod_record(pod, out.pods.empty() ? nullptr : &out.pods.back());
     rec.pod = std::move(pod.pod);
     out.pods.push_back(std::move(rec));
   });

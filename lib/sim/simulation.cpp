@@ -64,9 +64,11 @@ Simulation::Simulation(const Scenario& scenario, const SimulationOptions& option
       config_(effective_config(scenario, options)),
       until_(options.until ? options.until : scenario.until),
       on_progress_(options.progress),
+      observer_(options.observer),
       rng_(config_.seed),
       scheduler_(config_, cluster_, rng_, *this) {
   cluster_.set_node_observer([this](const NodeInfo& node, NodeChange change) {
+    if (probing_) return;
     usage_.observe(node, change);
     // The cluster autoscaler watches its pools' nodes: one may have just emptied or filled.
     if (autoscaling_ && autoscaled_node(node)) wake_autoscaler(now_);
@@ -101,12 +103,14 @@ void Simulation::object_event(const std::string& object, std::string_view type,
     if (e.object == object && e.type == type && e.reason == reason && e.message == message) {
       ++e.count;
       e.last_time = now_;
+      if (observer_.event) observer_.event(e);
       return;
     }
   }
   event_index_.emplace(hash, events_.size());
   events_.push_back(EventRecord{now_, now_, 1, std::string(type), std::string(reason), object,
                                 std::move(message)});
+  if (observer_.event) observer_.event(events_.back());
 }
 
 void Simulation::recorded_event(const std::string& object, std::string_view type,
@@ -120,11 +124,13 @@ void Simulation::recorded_event(const std::string& object, std::string_view type
     e.count = out.count;
     e.last_time = now_;
     e.message = std::move(out.message);
+    if (observer_.event) observer_.event(e);
     return;
   }
   *out.stored = events_.size();
   events_.push_back(EventRecord{out.first_time, now_, out.count, std::string(type),
                                 std::string(reason), object, std::move(out.message)});
+  if (observer_.event) observer_.event(events_.back());
 }
 
 void Simulation::record_event(const PodInfo& pod, std::string_view type, std::string_view reason,
@@ -450,6 +456,7 @@ void Simulation::report_progress(TimeMs now) {
 
 void Simulation::bound(PodInfo& pod) {
   ++progress_.bound;
+  if (observer_.bound) observer_.bound({now_, key_of(pod.pod.metadata), pod.pod.spec.node_name});
   end_unschedulable(pod);
   if (admit_on_node(pod)) start_running(pod);
 }
@@ -506,9 +513,11 @@ void Simulation::remove_pod(PodInfo& pod) {
   cluster_.remove_pod(pod);
 }
 
+// The sink of DefaultPreemption's choice: prepareCandidate's effects.
 void Simulation::preempt(const PodInfo& preemptor, const NodeInfo& node,
                          const std::vector<PodInfo*>& victims) {
   PreemptionRecord record{now_, key_of(preemptor.pod.metadata), node.node.metadata.name, {}};
+  std::vector<PodInfo*> evicted;
   for (PodInfo* victim : victims) {
     // A victim already terminating needs no second deletion (prepareCandidateAsync skips the API
     // call), and its lost work was counted when its deletion began.
@@ -519,6 +528,14 @@ void Simulation::preempt(const PodInfo& preemptor, const NodeInfo& node,
         VictimRecord{key_of(victim->pod.metadata), victim->priority,
                      gpu == requests.end() ? 0 : gpu->second.value(),
                      victim->pod.status.start_ms ? now_ - *victim->pod.status.start_ms : 0});
+    evicted.push_back(victim);
+  }
+  if (probe_preemption_ != nullptr) {
+    // A one-shot question's dry run: the choice is the answer, nothing is evicted.
+    *probe_preemption_ = std::move(record);
+    return;
+  }
+  for (PodInfo* victim : evicted) {
     // prepareCandidate: DisruptionTarget condition, the Preempted event, a graceful deletion.
     victim->pod.status.conditions.push_back(PodCondition{
         "DisruptionTarget", "True", "PreemptionByScheduler",
@@ -531,8 +548,16 @@ void Simulation::preempt(const PodInfo& preemptor, const NodeInfo& node,
     // after the preemptor's failure was recorded, so its deletion requeues the preemptor.
     begin_termination(*victim, victim->pod.spec.termination_grace_period_seconds);
   }
+  if (observer_.preemption) observer_.preemption(record);
   preemptions_.push_back(std::move(record));
   reconcile_all();
+  // prepareCandidate: lower-priority pods nominated to the node may no longer fit there.
+  // A copy: nominate() edits the list.
+  const std::span<PodInfo* const> listed = cluster_.nominated_pods(node.name);
+  const std::vector<PodInfo*> nominated(listed.begin(), listed.end());
+  for (PodInfo* other : nominated) {
+    if (other != &preemptor && other->priority < preemptor.priority) cluster_.nominate(*other, "");
+  }
 }
 
 void Simulation::remove_node(NodeInfo& node) {
@@ -719,7 +744,7 @@ void Simulation::run_action(const Action& action) {
 
 // ---- the clock -----------------------------------------------------------------------------
 
-SimulationResult Simulation::run() {
+void Simulation::start() {
   check_declared_pods();
   loading_cluster_ = true;
   start_pools();
@@ -734,80 +759,93 @@ SimulationResult Simulation::run() {
   for (std::size_t i = 0; i < scenario_.expect.size(); ++i) {
     if (scenario_.expect[i].at) schedule(*scenario_.expect[i].at, Kind::Expect, i);
   }
+}
 
-  bool first = true;
-  while (true) {
-    std::optional<TimeMs> next;
+std::optional<TimeMs> Simulation::next_time() const {
+  // The first instant is 0, when the scheduler first sees the starting cluster.
+  std::optional<TimeMs> next;
+  if (!stepped_) {
+    next = 0;
+  } else {
     if (!pending_.empty()) next = pending_.begin()->time;
     const auto timer = scheduler_.next_timer(now_);
     // Queue timers only matter while a retry could still change something.
-    const bool timers_useful = timer && !scheduler_.quiescent();
-    if (timers_useful && (!next || *timer < *next)) next = timer;
-    if (first) {
-      next = 0;
-      first = false;
+    if (timer && !scheduler_.quiescent() && (!next || *timer < *next)) next = timer;
+  }
+  if (next && until_ && *next > *until_) return std::nullopt;
+  return next;
+}
+
+bool Simulation::step() {
+  const std::optional<TimeMs> next = next_time();
+  if (!next) return false;
+  stepped_ = true;
+  // The queue timers due by the new instant, as seen before its events.
+  const auto timer = scheduler_.next_timer(now_);
+  if (*next != now_) report_progress(*next);
+  now_ = *next;
+  while (!pending_.empty() && pending_.begin()->time == now_ &&
+         pending_.begin()->kind != Kind::Expect) {
+    const Pending p = *pending_.begin();
+    pending_.erase(pending_.begin());
+    if (p.kind == Kind::Action) {
+      run_action(scenario_.timeline[p.index]);
+      continue;
     }
-    if (!next) break;
-    if (until_ && *next > *until_) break;
-    if (*next != now_) report_progress(*next);
-    now_ = *next;
-    while (!pending_.empty() && pending_.begin()->time == now_ &&
-           pending_.begin()->kind != Kind::Expect) {
-      const Pending p = *pending_.begin();
-      pending_.erase(pending_.begin());
-      if (p.kind == Kind::Action) {
-        run_action(scenario_.timeline[p.index]);
-        continue;
-      }
-      if (p.kind == Kind::Provision) {
-        advance_node(p.index);
-        continue;
-      }
-      if (p.kind == Kind::ReservationEnd) {
-        end_reservation(p.index);
-        continue;
-      }
-      if (p.kind == Kind::Autoscale) {
-        autoscale();
-        continue;
-      }
-      if (p.kind == Kind::Resync) {
-        // A DaemonSet's or ("Job/<key>") a Job's delayed sync, or (no key) every controller after a
-        // kubelet rejection.
-        if (p.pod_key.empty()) {
-          reconcile_all();
-        } else if (p.pod_key.starts_with("Job/")) {
-          reconcile_job(p.pod_key.substr(4));
-        } else {
-          reconcile_daemonset(p.pod_key);
-        }
-        continue;
-      }
-      const auto slash = p.pod_key.find('/');
-      PodInfo* pod = cluster_.find_pod(p.pod_key.substr(0, slash), p.pod_key.substr(slash + 1));
-      if (pod == nullptr || pod->pod.metadata.uid != p.pod_uid) continue;  // already gone
-      if (p.kind == Kind::PodFinished) {
-        if (!pod->pod.terminated()) finish_pod(*pod);
-      } else {
-        remove_pod(*pod);
+    if (p.kind == Kind::Provision) {
+      advance_node(p.index);
+      continue;
+    }
+    if (p.kind == Kind::ReservationEnd) {
+      end_reservation(p.index);
+      continue;
+    }
+    if (p.kind == Kind::Autoscale) {
+      autoscale();
+      continue;
+    }
+    if (p.kind == Kind::Resync) {
+      // A DaemonSet's or ("Job/<key>") a Job's delayed sync, or (no key) every controller after a
+      // kubelet rejection.
+      if (p.pod_key.empty()) {
         reconcile_all();
+      } else if (p.pod_key.starts_with("Job/")) {
+        reconcile_job(p.pod_key.substr(4));
+      } else {
+        reconcile_daemonset(p.pod_key);
       }
+      continue;
     }
-    if (timer && *timer <= now_) scheduler_.on_timer(now_);
-    refresh_budgets();
-    {
-      // The ReplicaSet lister PodTopologySpread's default constraints read.
-      ClusterState::SelectorMap selectors;
-      for (const auto& [key, rs] : replicasets_) selectors.emplace(key, rs.selector);
-      cluster_.set_replica_set_selectors(std::move(selectors));
+    const auto slash = p.pod_key.find('/');
+    PodInfo* pod = cluster_.find_pod(p.pod_key.substr(0, slash), p.pod_key.substr(slash + 1));
+    if (pod == nullptr || pod->pod.metadata.uid != p.pod_uid) continue;  // already gone
+    if (p.kind == Kind::PodFinished) {
+      if (!pod->pod.terminated()) finish_pod(*pod);
+    } else {
+      remove_pod(*pod);
+      reconcile_all();
     }
-    scheduler_.run(now_);
-    while (!pending_.empty() && pending_.begin()->time == now_ &&
-           pending_.begin()->kind == Kind::Expect) {
-      const std::size_t index = pending_.begin()->index;
-      pending_.erase(pending_.begin());
-      expectation_results_[index] = check(index);
-    }
+  }
+  if (timer && *timer <= now_) scheduler_.on_timer(now_);
+  refresh_budgets();
+  {
+    // The ReplicaSet lister PodTopologySpread's default constraints read.
+    ClusterState::SelectorMap selectors;
+    for (const auto& [key, rs] : replicasets_) selectors.emplace(key, rs.selector);
+    cluster_.set_replica_set_selectors(std::move(selectors));
+  }
+  scheduler_.run(now_);
+  while (!pending_.empty() && pending_.begin()->time == now_ &&
+         pending_.begin()->kind == Kind::Expect) {
+    const std::size_t index = pending_.begin()->index;
+    pending_.erase(pending_.begin());
+    expectation_results_[index] = check(index);
+  }
+  return true;
+}
+
+SimulationResult Simulation::finish() {
+  while (step()) {
   }
   // Expectations after the last change see the final state, at their own time.
   if (until_) now_ = std::max(now_, *until_);
@@ -819,6 +857,11 @@ SimulationResult Simulation::run() {
     if (!expectation_results_[i]) expectation_results_[i] = check(i);
   }
   return take_result();
+}
+
+SimulationResult Simulation::run() {
+  start();
+  return finish();
 }
 
 }  // namespace gpusched::sim

@@ -32,7 +32,31 @@ namespace gpusched::sim {
 class Simulation final : public SchedulerHooks {
  public:
   Simulation(const Scenario& scenario, const SimulationOptions& options);
+  /// start(), then finish().
   [[nodiscard]] SimulationResult run();
+
+  /// Loads the starting cluster and puts the timeline and the expectations on the clock.
+  void start();
+  /// The next instant to run: 0 first, then the next event or useful queue timer; nullopt when
+  /// there is none left or it lies past `until`.
+  [[nodiscard]] std::optional<TimeMs> next_time() const;
+  /// Runs the next instant: its events, the queue timers due, the scheduling cycles and its
+  /// expectations. False, doing nothing, when the replay is over.
+  bool step();
+  /// Runs the remaining instants, checks the remaining expectations and hands out the result
+  /// (once; the run is over then).
+  [[nodiscard]] SimulationResult finish();
+  [[nodiscard]] TimeMs now() const noexcept { return now_; }
+
+  // The cluster now, as a result ending now would show it (Simulator's read-only view).
+  [[nodiscard]] std::vector<PodRecord> pod_records() const;
+  [[nodiscard]] std::vector<NodeRecord> node_records() const;
+
+  // One-shot questions (one_shot.cpp): dry runs that leave the replay as it was.
+  /// Where `pod` would go if it were the next pod scheduled now, and why not elsewhere.
+  [[nodiscard]] Placement schedule_one(Pod pod);
+  /// How many copies of `pod` fit, placed one after another, at most `limit`.
+  [[nodiscard]] FitCount count_fits(Pod pod, std::int64_t limit);
 
   // SchedulerHooks
   void record_event(const PodInfo& pod, std::string_view type, std::string_view reason,
@@ -221,8 +245,17 @@ class Simulation final : public SchedulerHooks {
   /// Adds the time from `open.since` to now to each of its reasons.
   void count_unschedulable(const Unschedulable& open);
 
+  /// A pod of a one-shot question as the API server would admit it: validated, its priority
+  /// resolved; compiled but not in the cluster. Throws InputError.
+  [[nodiscard]] PodInfo probe_pod(Pod pod);
+
   // Expectations and the result
   [[nodiscard]] ExpectationResult check(std::size_t index) const;
+  /// A pod's record, all but the object itself (rec.pod), which the caller copies or moves;
+  /// `previous` is the record before it, whose request it shares when their containers are
+  /// shared.
+  [[nodiscard]] PodRecord pod_record(const PodInfo& pod, const PodRecord* previous) const;
+  [[nodiscard]] NodeRecord node_record(const NodeInfo& node) const;
   /// The result, once the run is over: it takes the pod objects instead of copying them.
   [[nodiscard]] SimulationResult take_result();
   [[nodiscard]] std::string new_uid();
@@ -234,11 +267,17 @@ class Simulation final : public SchedulerHooks {
   SchedulerConfig config_;
   std::optional<TimeMs> until_;
   std::function<void(const Progress&)> on_progress_;
+  Observer observer_;
   Progress progress_;
   Rng rng_;
   ClusterState cluster_;
   Scheduler scheduler_;
   TimeMs now_ = 0;
+  bool stepped_ = false;  ///< the first instant has run
+  /// While a one-shot question runs: where its preemption's victims go instead of being evicted;
+  /// the node observer is off then (the cluster is the same again before anything else runs).
+  std::optional<PreemptionRecord>* probe_preemption_ = nullptr;
+  bool probing_ = false;
   UsageLedger usage_{cluster_, now_};
   /// True while the starting cluster is applied: its objects keep the times they carry.
   bool loading_cluster_ = false;

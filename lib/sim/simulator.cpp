@@ -6,16 +6,77 @@
 #include "sim/simulation.hpp"
 
 namespace gpusched {
+namespace {
 
-SimulationResult simulate(const Scenario& scenario, const SimulationOptions& options) {
-  std::unique_ptr<sim::Simulation> simulation;
+std::unique_ptr<sim::Simulation> make_simulation(const Scenario& scenario,
+                                                 const SimulationOptions& options) {
   try {
-    simulation = std::make_unique<sim::Simulation>(scenario, options);
+    return std::make_unique<sim::Simulation>(scenario, options);
   } catch (const std::invalid_argument& e) {
     // A profile naming a plugin gpusched does not implement.
     throw InputError(scenario.source, "/scheduler/profiles", e.what());
   }
-  return simulation->run();
+}
+
+}  // namespace
+
+SimulationResult simulate(const Scenario& scenario, const SimulationOptions& options) {
+  return make_simulation(scenario, options)->run();
+}
+
+Simulator::Simulator(Scenario scenario, const SimulationOptions& options)
+    : scenario_(std::make_unique<Scenario>(std::move(scenario))),
+      simulation_(make_simulation(*scenario_, options)) {
+  simulation_->start();
+}
+
+Simulator::~Simulator() = default;
+Simulator::Simulator(Simulator&&) noexcept = default;
+Simulator& Simulator::operator=(Simulator&&) noexcept = default;
+
+sim::Simulation& Simulator::live() const {
+  if (!simulation_) throw std::logic_error("gpusched::Simulator used after finish()");
+  return *simulation_;
+}
+
+std::optional<TimeMs> Simulator::next_time() const {
+  return live().next_time();
+}
+
+bool Simulator::step() {
+  return live().step();
+}
+
+void Simulator::run_until(TimeMs time) {
+  sim::Simulation& simulation = live();
+  for (auto next = simulation.next_time(); next && *next <= time; next = simulation.next_time())
+    simulation.step();
+}
+
+TimeMs Simulator::now() const {
+  return live().now();
+}
+
+std::vector<PodRecord> Simulator::pods() const {
+  return live().pod_records();
+}
+
+std::vector<NodeRecord> Simulator::nodes() const {
+  return live().node_records();
+}
+
+Placement Simulator::schedule_one(const Pod& pod) {
+  return live().schedule_one(pod);
+}
+
+FitCount Simulator::count_fits(const Pod& pod, std::int64_t limit) {
+  return live().count_fits(pod, limit);
+}
+
+SimulationResult Simulator::finish() {
+  SimulationResult result = live().finish();
+  simulation_.reset();
+  return result;
 }
 
 }  // namespace gpusched

@@ -79,6 +79,18 @@ class ClusterState {
   void release(PodInfo& info);
   /// Removes the pod object altogether.
   void remove_pod(PodInfo& info);
+
+  /// The pod compiled as add_pod would, but not in the cluster: what a pod that does not exist
+  /// would ask for (a one-shot scheduling question).
+  [[nodiscard]] PodInfo detached_pod(Pod pod);
+  /// A what-if, like the scheduler cache's AssumePod (pkg/scheduler/backend/cache/cache.go): the
+  /// detached pod holds `node` (its spec.nodeName set) without joining the cluster's pod list.
+  /// Its address must stay valid until forget(). The generation does not move: the caller
+  /// forgets every pod it assumed before anything but its own Filter and Score calls reads the
+  /// cluster, which is then exactly as it was.
+  void assume(PodInfo& pod, NodeInfo& node);
+  /// Undoes assume(): the pod stops holding its node (ForgetPod).
+  void forget(PodInfo& pod);
   [[nodiscard]] PodInfo* find_pod(std::string_view namespace_, std::string_view name) noexcept;
   /// Every pod, ordered by "namespace/name".
   [[nodiscard]] const std::map<std::string, PodInfo*, std::less<>>& pods() const noexcept {

@@ -26,8 +26,8 @@ struct NodeStatus;
 class PreemptionSink {
  public:
   virtual ~PreemptionSink() = default;
-  /// Evicts `victims` from `node` for `preemptor` (DisruptionTarget, Preempted event, graceful
-  /// deletion).
+  /// prepareCandidate: evicts `victims` from `node` for `preemptor` (DisruptionTarget, Preempted
+  /// event, graceful deletion) and clears the nominations to `node` of lower-priority pods.
   virtual void preempt(const PodInfo& preemptor, const NodeInfo& node,
                        const std::vector<PodInfo*>& victims) = 0;
 };

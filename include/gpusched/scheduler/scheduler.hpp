@@ -12,12 +12,14 @@
 #include "gpusched/framework/cluster_event.hpp"
 #include "gpusched/framework/framework.hpp"
 #include "gpusched/scheduler/config.hpp"
+#include "gpusched/scheduler/placement.hpp"
 #include "gpusched/sim/time.hpp"
 
 namespace gpusched {
 
 class ClusterState;
 class Rng;
+struct Diagnosis;
 
 /// numFeasibleNodesToFind (schedule_one.go): how many feasible nodes the Filter loop looks for
 /// among `num_all_nodes`; `percentage` 0 is the adaptive 50 - nodes/125 %, at least 5 %.
@@ -68,9 +70,19 @@ class Scheduler {
   /// retries cannot change anything.
   [[nodiscard]] bool quiescent() const;
 
+  /// A scheduling cycle for `pod` (not in the queue) without binding it: every node filtered and
+  /// every feasible one scored; when none fits and `post_filter`, PostFilter runs and a
+  /// preemption goes to the hooks as any other (the caller makes that a dry run). Throws
+  /// std::invalid_argument when no profile serves the pod's schedulerName.
+  [[nodiscard]] Placement evaluate(const PodInfo& pod, bool post_filter);
+
  private:
-  struct Attempt;
   void schedule_one(TimeMs now);
+  /// RunPreFilterPlugins and the nodes it leaves to filter: every node, or `subset` when a
+  /// PreFilterResult narrowed them; nullptr when PreFilter rejected the pod (diagnosis.absent).
+  [[nodiscard]] const std::vector<NodeInfo*>* pre_filter(Framework& fwk, CycleState& state,
+                                                         const PodInfo& pod, Diagnosis& diagnosis,
+                                                         std::vector<NodeInfo*>& subset) const;
   [[nodiscard]] Framework* framework_for(const Pod& pod) const;
 
   const SchedulerConfig& config_;

@@ -3,10 +3,14 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "gpusched/report/result.hpp"
 #include "gpusched/scheduler/kubernetes_version.hpp"
+#include "gpusched/scheduler/placement.hpp"
 #include "gpusched/sim/scenario.hpp"
 
 namespace gpusched {
@@ -19,6 +23,25 @@ struct Progress {
   std::uint64_t pods = 0;    ///< pods that exist now
 };
 
+/// A pod bound to a node.
+struct Binding {
+  TimeMs time = 0;
+  std::string pod;  ///< "ns/name"
+  std::string node;
+};
+
+/// Callbacks a replay makes as things happen, on the replaying thread with the clock at the
+/// moment reported. Each is optional and only observes: the replay is the same without them.
+struct Observer {
+  /// An Event was recorded, or a repeat raised the count of one recorded before (the record
+  /// then carries the new count, last time and message).
+  std::function<void(const EventRecord&)> event;
+  /// The scheduler bound a pod (the kubelet may still reject it: watch the events).
+  std::function<void(const Binding&)> bound;
+  /// A preemption evicted its victims.
+  std::function<void(const PreemptionRecord&)> preemption;
+};
+
 /// Overrides from the command line; each wins over the scenario's own setting.
 struct SimulationOptions {
   std::optional<TimeMs> until;
@@ -29,11 +52,63 @@ struct SimulationOptions {
   /// Called every 4,096 scheduling cycles and whenever the virtual clock moves; it only
   /// observes (the replay is the same with or without it).
   std::function<void(const Progress&)> progress;
+  Observer observer;
 };
 
 /// Runs the scenario to its end (or `until`) and checks its expectations. Throws InputError
 /// when the timeline is impossible (e.g. deleting an object that does not exist then).
 [[nodiscard]] SimulationResult simulate(const Scenario& scenario,
                                         const SimulationOptions& options = {});
+
+namespace sim {
+class Simulation;
+}
+
+/// A replay to drive step by step: look at the cluster between instants and ask it one-shot
+/// questions. Stepping to the end and calling finish() gives what simulate() gives.
+class Simulator {
+ public:
+  /// Loads the starting cluster (InputError when it is impossible). The clock reads 0 and nothing
+  /// has been scheduled yet.
+  explicit Simulator(Scenario scenario, const SimulationOptions& options = {});
+  ~Simulator();
+  Simulator(Simulator&&) noexcept;
+  Simulator& operator=(Simulator&&) noexcept;
+
+  /// The instant the next step() runs; nullopt when the replay is over (nothing left to happen,
+  /// or the next thing lies past `until`).
+  [[nodiscard]] std::optional<TimeMs> next_time() const;
+  /// Runs the next instant: the timeline's actions and the controllers, nodes and pods that
+  /// change then, the scheduling cycles and the expectations due. False, doing nothing, when
+  /// the replay is over. Throws InputError when an action is impossible at that time.
+  bool step();
+  /// Steps while the next instant is at or before `time`.
+  void run_until(TimeMs time);
+  /// The virtual clock: the instant last run.
+  [[nodiscard]] TimeMs now() const;
+
+  /// The pods and nodes now, as a result ending now would show them.
+  [[nodiscard]] std::vector<PodRecord> pods() const;
+  [[nodiscard]] std::vector<NodeRecord> nodes() const;
+
+  /// Where `pod` would go if it were the next pod scheduled now, and each node's verdict; when
+  /// nothing fits, preemption runs as a dry run. The replay is left exactly as it was (its random
+  /// source included). The pod is admitted as the API server would (namespace "default" when
+  /// empty, priorityClassName resolved); InputError when it is invalid or already bound.
+  [[nodiscard]] Placement schedule_one(const Pod& pod);
+  /// How many more copies of `pod` fit now, each placed where the scheduler would put it
+  /// (ties: the first node by name) without preemption, counting up to `limit` (at most
+  /// 1,000,000; std::invalid_argument beyond). The replay is left as it was.
+  [[nodiscard]] FitCount count_fits(const Pod& pod, std::int64_t limit);
+
+  /// Runs the rest of the replay and returns its result, as simulate() would. Once: afterwards
+  /// only destruction is allowed (std::logic_error otherwise). To end earlier, set `until`.
+  [[nodiscard]] SimulationResult finish();
+
+ private:
+  [[nodiscard]] sim::Simulation& live() const;
+  std::unique_ptr<Scenario> scenario_;  // the replay refers to it
+  std::unique_ptr<sim::Simulation> simulation_;
+};
 
 }  // namespace gpusched

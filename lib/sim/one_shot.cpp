@@ -1,0 +1,112 @@
+// One-shot questions against the replay's cluster now: dry runs of the scheduler that leave the
+// replay exactly as it was.
+#include <algorithm>
+#include <deque>
+#include <map>
+#include <stdexcept>
+
+#include "gpusched/error.hpp"
+#include "gpusched/model/pod_requests.hpp"
+#include "gpusched/model/validation.hpp"
+#include "model/priority_admission.hpp"
+#include "sim/simulation.hpp"
+
+namespace gpusched::sim {
+namespace {
+
+// Copies a one-shot question may count up to, as many as one replay may create.
+constexpr std::int64_t kMaxFitCount = 1'000'000;
+
+// Sets a flag for the life of a scope.
+class Raised {
+ public:
+  explicit Raised(bool& flag) : flag_(flag) { flag_ = true; }
+  ~Raised() { flag_ = false; }
+  Raised(const Raised&) = delete;
+  Raised& operator=(const Raised&) = delete;
+
+ private:
+  bool& flag_;
+};
+
+}  // namespace
+
+PodInfo Simulation::probe_pod(Pod pod) {
+  if (pod.metadata.namespace_.empty()) pod.metadata.namespace_ = "default";
+  const std::string what = "pod " + pod.metadata.namespace_ + "/" + pod.metadata.name;
+  if (!pod.spec.node_name.empty())
+    throw InputError(what, "/spec/nodeName", "the pod is already bound; nothing to schedule");
+  // As the API server would: defaulted (SetDefaults_Pod), then validated.
+  default_requests_from_limits(pod.spec);
+  const FieldPath spec{PathStep{PathStep::Kind::Field, "spec"}};
+  if (const auto errors = validate_pod_spec(pod.spec, spec); !errors.empty()) {
+    throw InputError(what, to_json_pointer(errors.front().path),
+                     to_field_string(errors.front().path) + ": " + errors.front().detail);
+  }
+  // The Priority admission plugin, as on create.
+  if (auto error = admit_priority(pod, priority_classes_)) throw InputError(what, "", *error);
+  if (std::none_of(config_.profiles.begin(), config_.profiles.end(),
+                   [&](const Profile& p) { return p.scheduler_name == pod.spec.scheduler_name; })) {
+    throw InputError(what, "/spec/schedulerName",
+                     "no scheduler profile has schedulerName \"" + pod.spec.scheduler_name + "\"");
+  }
+  return cluster_.detached_pod(std::move(pod));
+}
+
+Placement Simulation::schedule_one(Pod pod) {
+  const PodInfo probe = probe_pod(std::move(pod));
+  std::optional<PreemptionRecord> preemption;
+  // Preemption's dry run draws from the random source as a real cycle would: it is put back.
+  struct Restore {
+    Simulation& sim;
+    Rng saved;
+    ~Restore() {
+      sim.rng_ = saved;
+      sim.probe_preemption_ = nullptr;
+    }
+  } restore{*this, rng_};
+  const Raised probing(probing_);
+  probe_preemption_ = &preemption;
+  Placement out = scheduler_.evaluate(probe, true);
+  if (preemption) {
+    for (const VictimRecord& victim : preemption->victims) out.victims.push_back(victim.pod);
+  }
+  return out;
+}
+
+FitCount Simulation::count_fits(Pod pod, std::int64_t limit) {
+  if (limit < 0 || limit > kMaxFitCount) {
+    throw std::invalid_argument("count_fits: the limit must be between 0 and " +
+                                std::to_string(kMaxFitCount));
+  }
+  const PodInfo probe = probe_pod(std::move(pod));
+  // The copies are assumed on their nodes one after another, as cluster-autoscaler's binpacking
+  // estimator does on a forked snapshot (estimator/binpacking_estimator.go), and all forgotten
+  // at the end; deque: their addresses stay put while nodes point at them.
+  std::deque<PodInfo> placed;
+  const Raised probing(probing_);
+  struct ForgetAll {
+    ClusterState& cluster;
+    std::deque<PodInfo>& placed;
+    ~ForgetAll() {
+      for (auto it = placed.rbegin(); it != placed.rend(); ++it) cluster.forget(*it);
+    }
+  } forget_all{cluster_, placed};
+  FitCount out;
+  std::map<std::string, std::int64_t> per_node;
+  while (out.count < limit) {
+    Placement placement = scheduler_.evaluate(probe, false);
+    if (placement.best.empty()) {
+      out.stopped_by = std::move(placement.message);
+      break;
+    }
+    placed.push_back(probe);
+    cluster_.assume(placed.back(), *cluster_.find_node(placement.best.front()));
+    ++out.count;
+    ++per_node[placement.best.front()];
+  }
+  out.per_node.assign(per_node.begin(), per_node.end());
+  return out;
+}
+
+}  // namespace gpusched::sim
