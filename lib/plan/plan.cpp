@@ -4,10 +4,10 @@
 #include <map>
 
 #include "gpusched/error.hpp"
+#include "plan/find_pool.hpp"
 #include "plan/parallel.hpp"
 
 namespace gpusched::plan {
-namespace {
 
 const NodePool& find_pool(const Scenario& scenario, const std::string& name) {
   for (const NodePool& pool : scenario.node_pools) {
@@ -20,6 +20,8 @@ const NodePool& find_pool(const Scenario& scenario, const std::string& name) {
                        (known.empty() ? std::string(" (it declares no nodePools)")
                                       : " (its pools: " + known + ")"));
 }
+
+namespace {
 
 /// Sizes to try next: up to `n` spread evenly over the open interval (lo, hi).
 std::vector<std::int32_t> probes(std::int64_t lo, std::int64_t hi, unsigned n) {

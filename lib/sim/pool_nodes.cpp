@@ -10,6 +10,21 @@
 #include "gpusched/model/well_known.hpp"
 #include "sim/simulation.hpp"
 
+namespace gpusched {
+
+std::int64_t template_gpus(const NodePool& pool, const devices::DevicePluginSettings& plugin) {
+  std::string error;
+  if (auto derived = devices::derive_node_devices(pool.node, plugin, &error))
+    return static_cast<std::int64_t>(derived->gpus.size());
+  for (const ResourceList* stated : {&pool.node.capacity, &pool.node.allocatable}) {
+    if (auto gpus = stated->find(resource::kGpu); gpus != stated->end())
+      return gpus->second.value();
+  }
+  return 0;
+}
+
+}  // namespace gpusched
+
 namespace gpusched::sim {
 namespace {
 
@@ -33,16 +48,6 @@ Node without_devices(Node node, bool ready) {
             : NodeCondition{"Ready", "False", "KubeletNotReady",
                             "container runtime network not ready"});
   return node;
-}
-
-/// The template's physical GPUs: derived from its hardware, else its stated nvidia.com/gpu.
-std::int64_t template_gpus(const NodePool& pool, const devices::DevicePluginSettings& plugin) {
-  std::string error;
-  if (auto derived = devices::derive_node_devices(pool.node, plugin, &error))
-    return static_cast<std::int64_t>(derived->gpus.size());
-  auto stated = pool.node.capacity.find(resource::kGpu);
-  if (stated == pool.node.capacity.end()) stated = pool.node.allocatable.find(resource::kGpu);
-  return stated == pool.node.allocatable.end() ? 0 : stated->second.value();
 }
 
 }  // namespace

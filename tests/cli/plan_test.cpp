@@ -51,7 +51,42 @@ TEST_CASE("plan exits 1 when no size meets the objectives and 2 on bad input", "
                               Catch::Contains("no node pool \"b200\""));
   const Outcome missing = run_cli({"plan", kPool, "--pool", "h100", "--objective", "pending==0"});
   CHECK(missing.code == 2);
-  CHECK_THAT(missing.err, Catch::Contains("--max is required"));
+  CHECK_THAT(missing.err,
+             Catch::Contains("give --max, or each pool's sizes as --pool h100=MIN..MAX"));
+  for (const char* range : {"h100=3", "h100=4..2", "h100=-1..2", "=1..2", "h100=0..100001"}) {
+    const Outcome bad = run_cli({"plan", kPool, "--pool", range, "--objective", "pending==0"});
+    CHECK(bad.code == 2);
+    CHECK_THAT(bad.err, Catch::Contains("is not NAME or NAME=MIN..MAX"));
+  }
+}
+
+TEST_CASE("plan with several pools prints the cheapest mix and every mix it tried", "[cli][plan]") {
+  const std::string mix = kRoot + "/scenarios/gpu-pool-mix.json";
+  const Outcome outcome = run_cli(
+      {"plan", mix, "--pool", "h100=0..4", "--pool", "l4=0..6", "--objective", "pending==0"});
+  CHECK(outcome.code == 0);
+  CHECK(outcome.out.starts_with(
+      "Cheapest mix: h100=2, l4=3 at 68.80 per hour meets pending==0\n\nH100   L4    PRICE/HOUR"));
+  CHECK_THAT(outcome.out, Catch::Contains("\n2      3     68.80        yes   0 ") &&
+                              Catch::Contains("\n2      2     67.20        no    2 "));
+  const Outcome json = run_cli({"plan", mix, "--pool", "h100=0..4", "--pool", "l4=0..6",
+                                "--objective", "pending==0", "-o", "json"});
+  CHECK_THAT(json.out, Catch::Contains(R"("answer": {
+    "sizes": {
+      "h100": 2,
+      "l4": 3
+    },
+    "pricePerHour": "68.8"
+  })"));
+  const Outcome csv = run_cli({"plan", mix, "--pool", "h100=2..2", "--pool", "l4", "--max", "3",
+                               "--objective", "pending==0", "-o", "csv"});
+  CHECK(csv.code == 0);
+  CHECK(csv.out.starts_with("h100,l4,pricePerHour,met,"));
+  CHECK_THAT(csv.out, Catch::Contains("\n2,3,68.8,true,"));
+  const Outcome none = run_cli(
+      {"plan", mix, "--pool", "h100=0..1", "--pool", "l4=0..6", "--objective", "pending==0"});
+  CHECK(none.code == 1);
+  CHECK(none.out.starts_with("No mix of the pools' sizes meets pending==0"));
 }
 
 TEST_CASE("compare puts two configurations side by side", "[cli][compare]") {

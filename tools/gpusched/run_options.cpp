@@ -19,12 +19,9 @@ std::optional<TimeMs> parse_cli_duration(std::string_view text, std::string* err
 }
 
 std::optional<std::uint64_t> parse_seed(std::string_view text, std::string* error) {
-  std::uint64_t seed = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), seed);
-  if (ec != std::errc() || end != text.data() + text.size() || text.empty()) {
+  const std::optional<std::uint64_t> seed = parse_unsigned(text);
+  if (!seed)
     *error = "must be a non-negative integer below 2^64, got \"" + std::string(text) + "\"";
-    return std::nullopt;
-  }
   return seed;
 }
 
@@ -58,6 +55,13 @@ void add_run_options(CLI::App& command, RunOptions& options) {
       }));
   command.add_flag("--reference", options.reference,
                    "Run the straightforward reference engine (same output, slower)");
+}
+
+std::optional<std::uint64_t> parse_unsigned(std::string_view text) {
+  std::uint64_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
+  return value;
 }
 
 SimulationOptions simulation_options(const RunOptions& options) {

@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -33,6 +34,9 @@ void add_objective_option(CLI::App& command, std::vector<std::string>& objective
     const std::vector<std::string>& texts);
 /// Registers -j/--jobs: replays at once, 0 (the default) for one per hardware thread.
 void add_jobs_option(CLI::App& command, unsigned& jobs);
+
+/// A whole decimal number below 2^64, nothing else (no sign, no spaces); nullopt otherwise.
+[[nodiscard]] std::optional<std::uint64_t> parse_unsigned(std::string_view text);
 
 /// The overrides those options ask for.
 [[nodiscard]] SimulationOptions simulation_options(const RunOptions& options);

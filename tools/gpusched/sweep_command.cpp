@@ -24,13 +24,6 @@ struct SweepOptions {
   RunOptions run;
 };
 
-std::optional<std::size_t> parse_count(std::string_view text) {
-  std::size_t value = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
-  return value;
-}
-
 /// `--shard I/N`, or `--shard N` with I from JOB_COMPLETION_INDEX (a Kubernetes Indexed Job sets
 /// it in each of its pods).
 plan::Shard shard_of(const std::string& text) {
@@ -39,15 +32,15 @@ plan::Shard shard_of(const std::string& text) {
   const std::string_view count_text = slash == std::string::npos
                                           ? std::string_view(text)
                                           : std::string_view(text).substr(slash + 1);
-  const std::optional<std::size_t> count = parse_count(count_text);
+  const std::optional<std::uint64_t> count = parse_unsigned(count_text);
   if (!count || *count == 0 || *count > plan::kMaxSweepRuns) {
     throw InputError(
         "--shard", "",
         "\"" + text + "\" is not I/N or N with N from 1 to " + std::to_string(plan::kMaxSweepRuns));
   }
-  std::optional<std::size_t> index;
+  std::optional<std::uint64_t> index;
   if (slash != std::string::npos) {
-    index = parse_count(std::string_view(text).substr(0, slash));
+    index = parse_unsigned(std::string_view(text).substr(0, slash));
     if (!index || *index >= *count) {
       throw InputError(
           "--shard", "",
@@ -62,7 +55,7 @@ plan::Shard shard_of(const std::string& text) {
                            "which is not set; write --shard I/" +
                            text);
     }
-    index = parse_count(env);
+    index = parse_unsigned(env);
     if (!index || *index >= *count) {
       throw InputError("JOB_COMPLETION_INDEX", "",
                        "\"" + std::string(env) + "\" is not a shard index from 0 to " +

@@ -52,6 +52,58 @@ struct PoolPlan {
 /// replay throws.
 [[nodiscard]] PoolPlan plan_pool(const Scenario& scenario, const PoolPlanRequest& request);
 
+/// The most pool-size combinations a mix plan may search (all pools but the last, whose size is
+/// searched for each).
+inline constexpr std::int64_t kMaxMixCombinations = 10'000;
+
+/// One pool of a mix and the sizes it may take.
+struct PoolRange {
+  std::string pool;
+  std::int32_t min = 0;
+  std::int32_t max = 0;
+};
+
+struct MixPlanRequest {
+  std::vector<PoolRange> pools;  ///< at least one; each with a pricePerGpuHour
+  std::vector<report::Objective> objectives;
+  unsigned jobs = 0;  ///< as PoolPlanRequest::jobs, for the last pool's search
+  SimulationOptions options;
+};
+
+/// One mix replayed: a size per pool, in the request's order.
+struct MixTrial {
+  std::vector<std::int32_t> sizes;
+  /// What the mix's nodes cost per hour, in millionths: the sum over pools of size x GPUs per
+  /// node x pricePerGpuHour.
+  std::int64_t price_micros_per_hour = 0;
+  bool met = false;
+  std::vector<std::string> unmet;
+  std::vector<report::Metric> metrics;
+};
+
+struct MixPlan {
+  std::optional<std::size_t> answer;  ///< index in `trials` of the cheapest mix that met all
+  std::vector<MixTrial> trials;       ///< every mix replayed, by sizes
+};
+
+/// The cheapest mix of pool sizes meeting the objectives, assuming more nodes in any pool never
+/// make an objective worse. For each combination of the other pools' sizes (in increasing
+/// order), plan_pool searches the last pool's smallest size, bounded above by what smaller
+/// combinations needed and by the price of the cheapest mix found so far; combinations that
+/// cannot beat it are skipped. Of mixes of equal price the first found wins (the first pool's
+/// size turns fastest). The scenario's
+/// expectations are not checked. Throws InputError as plan_pool does, and for a pool named
+/// twice, a pool without pricePerGpuHour and more than kMaxMixCombinations combinations.
+[[nodiscard]] MixPlan plan_mix(const Scenario& scenario, const MixPlanRequest& request);
+
+/// The answer (each pool's size and the price per hour), then a line per mix tried.
+void write_mix_table(std::ostream& out, const MixPlanRequest& request, const MixPlan& plan);
+/// {"pools": [{"pool", "min", "max"}], "objectives", "answer": {"sizes": {pool: n},
+/// "pricePerHour"} or null, "trials": [{"sizes", "pricePerHour", "met", "unmet", "metrics"}]}.
+void write_mix_json(std::ostream& out, const MixPlanRequest& request, const MixPlan& plan);
+/// A line per mix: each pool's size, pricePerHour, met, then every metric.
+void write_mix_csv(std::ostream& out, const MixPlanRequest& request, const MixPlan& plan);
+
 /// The scenario with `pool` resized to `size` and its expectations left out, ready to replay.
 [[nodiscard]] Scenario with_pool_size(const Scenario& scenario, const std::string& pool,
                                       std::int32_t size);

@@ -132,6 +132,11 @@ struct NodePool {
   }
 };
 
+/// A pool's GPUs per node: its template's physical GPUs as derived from its hardware, else its
+/// stated nvidia.com/gpu capacity (or allocatable).
+[[nodiscard]] std::int64_t template_gpus(const NodePool& pool,
+                                         const devices::DevicePluginSettings& plugin);
+
 /// `clusterAutoscaler`: the cluster-autoscaler's flags that the model uses, with upstream's
 /// defaults (cluster-autoscaler/config/flags.go).
 struct ClusterAutoscalerSettings {

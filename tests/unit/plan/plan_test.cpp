@@ -6,6 +6,8 @@
 #include "gpusched/error.hpp"
 #include "gpusched/io/scenario_loader.hpp"
 
+#include <algorithm>
+
 namespace gpusched::plan {
 namespace {
 
@@ -105,6 +107,60 @@ TEST_CASE("plan refuses what it cannot answer", "[plan]") {
   const Scenario no_pools = io::load_scenario(kScenarios + "two-pods-one-gpu.json");
   CHECK_THROWS_WITH(plan_pool(no_pools, request("h100", 0, 4, {"pending==0"}, 1)),
                     Catch::Contains("it declares no nodePools"));
+}
+
+MixPlanRequest mix_request(const std::vector<PoolRange>& pools, unsigned jobs) {
+  return MixPlanRequest{pools, {objective("pending==0")}, jobs, {}};
+}
+
+TEST_CASE("plan_mix finds the cheapest mix and skips mixes that cannot beat it", "[plan]") {
+  const Scenario scenario = io::load_scenario(kScenarios + "gpu-pool-mix.json");
+  const MixPlan plan = plan_mix(scenario, mix_request({{"h100", 0, 4}, {"l4", 0, 6}}, 2));
+  REQUIRE(plan.answer);
+  const MixTrial& best = plan.trials.at(*plan.answer);
+  CHECK(best.sizes == std::vector<std::int32_t>{2, 3});
+  CHECK(best.price_micros_per_hour == 2 * 8 * 4'000'000 + 3 * 2 * 800'000);
+  CHECK(best.met);
+  for (const MixTrial& trial : plan.trials) {
+    // Three h100 nodes cost more than the answer whatever the l4 count: never replayed.
+    CHECK(trial.sizes.at(0) <= 2);
+    // Every mix cheaper than the answer missed the objective.
+    if (trial.price_micros_per_hour < best.price_micros_per_hour) CHECK_FALSE(trial.met);
+  }
+  CHECK(std::is_sorted(plan.trials.begin(), plan.trials.end(),
+                       [](const MixTrial& a, const MixTrial& b) { return a.sizes < b.sizes; }));
+  // The same mixes whatever the machine: jobs 0 is the default width on every core.
+  const MixPlan wide = plan_mix(scenario, mix_request({{"h100", 0, 4}, {"l4", 0, 6}}, 0));
+  const MixPlan four = plan_mix(scenario, mix_request({{"h100", 0, 4}, {"l4", 0, 6}}, 4));
+  REQUIRE(wide.trials.size() == four.trials.size());
+  for (std::size_t i = 0; i < wide.trials.size(); ++i)
+    CHECK(wide.trials[i].sizes == four.trials[i].sizes);
+  CHECK(four.trials.at(*four.answer).sizes == best.sizes);
+  // With the pools the other way round, the same answer.
+  const MixPlan swapped = plan_mix(scenario, mix_request({{"l4", 0, 6}, {"h100", 0, 4}}, 2));
+  REQUIRE(swapped.answer);
+  CHECK(swapped.trials.at(*swapped.answer).sizes == std::vector<std::int32_t>{3, 2});
+  // One pool: plan_pool's answer.
+  const MixPlan single =
+      plan_mix(with_pool_size(scenario, "h100", 2), mix_request({{"l4", 0, 6}}, 2));
+  REQUIRE(single.answer);
+  CHECK(single.trials.at(*single.answer).sizes == std::vector<std::int32_t>{3});
+}
+
+TEST_CASE("plan_mix refuses what it cannot answer", "[plan]") {
+  const Scenario scenario = io::load_scenario(kScenarios + "gpu-pool-mix.json");
+  CHECK_THROWS_WITH(plan_mix(scenario, mix_request({{"h100", 0, 2}, {"h100", 0, 2}}, 1)),
+                    Catch::Contains("node pool \"h100\" is named twice"));
+  CHECK_THROWS_WITH(plan_mix(scenario, mix_request({{"h100", 3, 2}, {"l4", 0, 2}}, 1)),
+                    Catch::Contains("must satisfy 0 <= min <= max, got 3..2"));
+  CHECK_THROWS_WITH(plan_mix(scenario, mix_request({{"h100", 0, 20'000}, {"l4", 0, 2}}, 1)),
+                    Catch::Contains("more than 10000 combinations"));
+  CHECK_THROWS_WITH(plan_mix(scenario, mix_request({{"h100", 0, 60'000}, {"l4", 0, 60'000}}, 1)),
+                    Catch::Contains("add up to 120000 nodes"));
+  CHECK_THROWS_WITH(plan_mix(scenario, mix_request({}, 1)), Catch::Contains("at least one"));
+  const Scenario unpriced = io::load_scenario(kScenarios + "gpu-fragmentation-spread.json");
+  CHECK_THROWS_WITH(plan_mix(unpriced, mix_request({{"a100", 0, 2}}, 1)),
+                    Catch::Contains("has no pricePerGpuHour"));
 }
 
 TEST_CASE("with_pool_size resizes one pool and drops the expectations", "[plan]") {
