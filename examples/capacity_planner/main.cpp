@@ -1,100 +1,56 @@
-// A capacity planner on the gpusched library: how many more nodes of one of the scenario's node
-// pools (or like one of its nodes) does its workload need so that no pod is left Pending? Each
-// candidate size is a full replay.
-//
-//   capacity_planner SCENARIO [POOL_OR_NODE] [MAX_EXTRA]
+// A capacity planner on the gpusched library: the smallest size of one of the scenario's node
+// pools that leaves no pod Pending, and the room left at that size for more pods like the first
+// one that waited.   capacity_planner SCENARIO POOL [MAX_SIZE]
 #include <gpusched/gpusched.hpp>
 
-#include <cstdint>
 #include <cstdio>
 #include <exception>
 #include <string>
-#include <variant>
 
-namespace {
+using namespace gpusched;
 
-// The scenario with `extra` more nodes like `model`: a larger node pool when `model` names a
-// pool, else renamed copies of that node. Its assertions are not the planner's.
-gpusched::Scenario grown(gpusched::Scenario s, const gpusched::Node& model, int extra) {
-  s.expect.clear();
-  for (gpusched::NodePool& pool : s.node_pools) {
-    if (pool.name == model.metadata.name) {
-      pool.count += extra;
-      return s;
-    }
-  }
-  for (int i = 1; i <= extra; ++i) {
-    gpusched::Node copy = model;
-    copy.metadata.name += "-plan-" + std::to_string(i);
-    s.cluster.emplace_back(std::move(copy));
-  }
-  return s;
+// Replays the scenario with the pool at `size`; prints what it found, returns the pods Pending.
+double pending(const Scenario& base, const std::string& pool, int size) {
+  const auto metrics = report::summary_metrics(simulate(plan::with_pool_size(base, pool, size)));
+  const auto gpus = report::find_metric(metrics, "allocation.nvidia.com/gpu");
+  const double left = report::find_metric(metrics, "pending")->value;
+  std::printf("%3d nodes: %.0f pending, GPU allocation %s\n", size, left,
+              gpus ? report::format_metric(*gpus).c_str() : "-");
+  return left;
 }
 
-// Replays with `extra` more nodes and prints what it found; returns the pods left Pending.
-long replay(const gpusched::Scenario& base, const gpusched::Node& model, int extra) {
-  const gpusched::SimulationResult result = gpusched::simulate(grown(base, model, extra));
-  long pending = 0;
-  for (const gpusched::PodRecord& record : result.pods)
-    pending += record.pod.status.phase == gpusched::PodPhase::Pending ? 1 : 0;
-  std::int64_t gpus = 0, used = 0;
-  for (const gpusched::NodeRecord& node : result.nodes) {
-    const auto held = node.allocated.find(gpusched::resource::kGpu);
-    const auto has = node.node.allocatable.find(gpusched::resource::kGpu);
-    used += held == node.allocated.end() ? 0 : held->second.value();
-    gpus += has == node.node.allocatable.end() ? 0 : has->second.value();
+int main(int argc, char** argv) try {
+  if (argc < 3) return std::fprintf(stderr, "usage: capacity_planner SCENARIO POOL [MAX]\n"), 2;
+  const Scenario base = io::load_scenario(argv[1]);
+  const std::string pool = argv[2];
+  int low = 0, high = argc > 3 ? std::stoi(argv[3]) : 64;
+  if (pending(base, pool, high) > 0) return std::printf("%d nodes are not enough\n", high), 1;
+  while (low < high) {  // binary search: more nodes never leave more pods Pending
+    const int mid = low + (high - low) / 2;
+    if (pending(base, pool, mid) == 0) {
+      high = mid;
+    } else {
+      low = mid + 1;
+    }
   }
-  std::printf("%3d more: %zu pods, %ld pending, %lld of %lld GPUs allocated\n", extra,
-              result.pods.size(), pending, static_cast<long long>(used),
-              static_cast<long long>(gpus));
-  return pending;
-}
-
-}  // namespace
-
-int main(int argc, char** argv) {
-  if (argc < 2 || argc > 4) {
-    std::fprintf(stderr, "usage: capacity_planner SCENARIO [POOL_OR_NODE] [MAX_EXTRA]\n");
-    return 2;
+  std::printf("pool %s: %d node(s), every pod gets a node\n", pool.c_str(), low);
+  // Step a replay at that size to its end and ask the scheduler, without changing anything,
+  // how many more copies of the first pod that waited in the scenario as written would fit.
+  for (const PodRecord& waited : simulate(base).pods) {
+    if (waited.pod.status.phase != PodPhase::Pending) continue;
+    Simulator simulator(plan::with_pool_size(base, pool, low));
+    while (simulator.step()) {
+    }
+    Pod copy;
+    copy.metadata.namespace_ = waited.pod.metadata.namespace_;
+    copy.spec = waited.pod.spec;
+    const FitCount room = simulator.count_fits(copy, 1000);
+    std::printf("then %lld more like %s fit\n", static_cast<long long>(room.count),
+                waited.pod.metadata.name.c_str());
+    break;
   }
-  try {
-    const gpusched::Scenario base = gpusched::io::load_scenario(argv[1]);
-    // The pool or node to grow: the one named, else the first pool, else the first node.
-    const gpusched::Node* model = nullptr;
-    for (const gpusched::NodePool& pool : base.node_pools) {
-      if (model == nullptr && (argc < 3 || pool.name == argv[2])) model = &pool.node;
-    }
-    for (const gpusched::Object& object : base.cluster) {
-      const auto* node = std::get_if<gpusched::Node>(&object);
-      if (model == nullptr && node != nullptr && (argc < 3 || node->metadata.name == argv[2]))
-        model = node;
-    }
-    if (model == nullptr) {
-      std::fprintf(stderr, "%s: no such node pool or node in the scenario\n",
-                   argc < 3 ? "" : argv[2]);
-      return 2;
-    }
-    const int most = argc > 3 ? std::stoi(argv[3]) : 64;
-    // Binary search, assuming that more nodes never leave more pods Pending.
-    if (replay(base, *model, most) > 0) {
-      std::printf("even %d more nodes like %s leave pods Pending\n", most,
-                  model->metadata.name.c_str());
-      return 1;
-    }
-    int low = 0, high = most;
-    while (low < high) {
-      const int mid = low + (high - low) / 2;
-      if (replay(base, *model, mid) == 0) {
-        high = mid;
-      } else {
-        low = mid + 1;
-      }
-    }
-    std::printf("%d more node(s) like %s: every pod gets a node\n", low,
-                model->metadata.name.c_str());
-    return 0;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s\n", e.what());
-    return 2;
-  }
+  return 0;
+} catch (const std::exception& e) {
+  std::fprintf(stderr, "%s\n", e.what());
+  return 2;
 }

@@ -29,16 +29,16 @@ endforeach()
 run(${CMAKE_COMMAND} -S ${SOURCE_DIR}/examples/capacity_planner -B ${WORK_DIR}/planner
     -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=${CXX})
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/planner)
-set(expected "1 more node\\(s\\) like gpu-node: every pod gets a node")
-run(${WORK_DIR}/planner/capacity_planner ${SOURCE_DIR}/scenarios/two-pods-one-gpu.json)
+set(expected "pool h100: 3 node\\(s\\), every pod gets a node\nthen 0 more like train-[a-z0-9]+ fit")
+run(${WORK_DIR}/planner/capacity_planner ${SOURCE_DIR}/scenarios/node-pool-gpu.json h100)
 if(NOT out MATCHES "${expected}")
   message(FATAL_ERROR "capacity_planner (find_package) printed:\n${out}")
 endif()
 message(STATUS "find_package consumer:\n${out}")
-# Growing a node pool instead of copying a node.
-run(${WORK_DIR}/planner/capacity_planner ${SOURCE_DIR}/scenarios/node-pool-gpu.json)
-if(NOT out MATCHES "1 more node\\(s\\) like h100: every pod gets a node")
-  message(FATAL_ERROR "capacity_planner on a node pool printed:\n${out}")
+# The second pool of a scenario with two; 8 at most.
+run(${WORK_DIR}/planner/capacity_planner ${SOURCE_DIR}/scenarios/gpu-pool-mix.json l4 8)
+if(NOT out MATCHES "pool l4: 3 node\\(s\\), every pod gets a node\nthen 0 more like infer-")
+  message(FATAL_ERROR "capacity_planner on a second pool printed:\n${out}")
 endif()
 
 # A version the package does not claim to be compatible with is refused.
@@ -65,7 +65,29 @@ string(STRIP "${out}" flags)
 separate_arguments(flags UNIX_COMMAND "${flags}")
 run(${CXX} -O1 ${SOURCE_DIR}/examples/capacity_planner/main.cpp ${flags}
     -o ${WORK_DIR}/capacity_planner_pc)
-run(${WORK_DIR}/capacity_planner_pc ${SOURCE_DIR}/scenarios/two-pods-one-gpu.json)
+run(${WORK_DIR}/capacity_planner_pc ${SOURCE_DIR}/scenarios/node-pool-gpu.json h100)
 if(NOT out MATCHES "${expected}")
   message(FATAL_ERROR "capacity_planner (pkg-config) printed:\n${out}")
+endif()
+
+# From source, as a subproject: FetchContent (add_subdirectory underneath) gives the same
+# gpusched::gpusched target and builds only the library.
+file(WRITE ${WORK_DIR}/fetch/CMakeLists.txt "cmake_minimum_required(VERSION 3.25)
+project(planner LANGUAGES CXX)
+include(FetchContent)
+FetchContent_Declare(gpusched SOURCE_DIR ${SOURCE_DIR})
+FetchContent_MakeAvailable(gpusched)
+if(TARGET gpusched_exe OR TARGET gpusched_tests)
+  message(FATAL_ERROR \"a subproject gpusched builds more than its library\")
+endif()
+add_executable(capacity_planner ${SOURCE_DIR}/examples/capacity_planner/main.cpp)
+target_link_libraries(capacity_planner PRIVATE gpusched::gpusched)
+")
+run(${CMAKE_COMMAND} -S ${WORK_DIR}/fetch -B ${WORK_DIR}/fetch/build -DCMAKE_BUILD_TYPE=Debug
+    -DCMAKE_CXX_COMPILER=${CXX})
+cmake_host_system_information(RESULT cores QUERY NUMBER_OF_LOGICAL_CORES)
+run(${CMAKE_COMMAND} --build ${WORK_DIR}/fetch/build --parallel ${cores})
+run(${WORK_DIR}/fetch/build/capacity_planner ${SOURCE_DIR}/scenarios/node-pool-gpu.json h100)
+if(NOT out MATCHES "${expected}")
+  message(FATAL_ERROR "capacity_planner (FetchContent) printed:\n${out}")
 endif()
