@@ -45,6 +45,9 @@ Json pod_json(const PodRecord& record) {
   json["finishedAt"] = time_or_null(record.finished);
   json["devices"] = record.devices;
   json["visibleDevices"] = string_or_null(record.visible_devices);
+  json["wait"] = time_or_null(record.wait());
+  json["preemptions"] = record.preemptions;
+  json["preemptedBy"] = string_or_null(record.preempted_by);
   return json;
 }
 

@@ -359,6 +359,25 @@ SimulationResult Simulation::take_result() {
   sort_by_key(out.pods);
   out.events = std::move(events_);
   out.preemptions = std::move(preemptions_);
+  // Each pod's part in them; a victim is still there when its termination outlasts the run.
+  auto record_of = [&](const std::string& key) -> PodRecord* {
+    ObjectMeta wanted;
+    const std::size_t slash = key.find('/');
+    wanted.namespace_ = key.substr(0, slash);
+    wanted.name = key.substr(slash + 1);
+    auto it = std::lower_bound(
+        out.pods.begin(), out.pods.end(), wanted,
+        [](const PodRecord& r, const ObjectMeta& m) { return key_less(r.pod.metadata, m); });
+    const bool found = it != out.pods.end() && it->pod.metadata.namespace_ == wanted.namespace_ &&
+                       it->pod.metadata.name == wanted.name;
+    return found ? &*it : nullptr;
+  };
+  for (const PreemptionRecord& preemption : out.preemptions) {
+    if (PodRecord* preemptor = record_of(preemption.preemptor)) ++preemptor->preemptions;
+    for (const VictimRecord& victim : preemption.victims) {
+      if (PodRecord* record = record_of(victim.pod)) record->preempted_by = preemption.preemptor;
+    }
+  }
   for (const auto& r : expectation_results_) {
     out.expectations.push_back(*r);
     out.passed = out.passed && r->ok;

@@ -34,7 +34,14 @@ struct PodRecord {
   /// Devices the kubelet gave it, per resource ("nvidia.com/gpu" -> GPU UUIDs; a shared
   /// replica reads as its GPU's UUID, a MIG device as its MIG UUID), while it holds them.
   std::map<std::string, std::vector<std::string>> devices;
-  std::string visible_devices;  ///< NVIDIA_VISIBLE_DEVICES its containers see; empty: none
+  std::string visible_devices;   ///< NVIDIA_VISIBLE_DEVICES its containers see; empty: none
+  std::int32_t preemptions = 0;  ///< preemptions it made (SimulationResult::preemptions)
+  std::string preempted_by;      ///< "ns/name" of the pod that preempted it, if it was a victim
+  /// Time to schedule: from creation to the first bind; nullopt while never bound.
+  [[nodiscard]] std::optional<TimeMs> wait() const noexcept {
+    if (!created || !scheduled) return std::nullopt;
+    return *scheduled - *created;
+  }
 };
 
 /// One physical GPU of a node and the pods using it.

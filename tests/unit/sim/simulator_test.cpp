@@ -106,6 +106,25 @@ TEST_CASE("run_until stops at an instant and the view shows the cluster then", "
   CHECK(simulator.nodes()[0].pods == std::vector<std::string>{"default/serving"});
 }
 
+TEST_CASE("pod records carry their wait and their part in preemptions", "[sim][result]") {
+  Scenario scenario = io::load_scenario(kScenarios + "serving-preempts-batch.json");
+  scenario.until = 70'000;  // trainer still terminating
+  const SimulationResult during = simulate(scenario);
+  REQUIRE(during.pods.size() == 2);
+  CHECK(during.pods[0].pod.metadata.name == "serving");
+  CHECK(during.pods[0].preemptions == 1);
+  CHECK_FALSE(during.pods[0].wait());
+  CHECK(during.pods[1].preempted_by == "default/serving");
+  CHECK(during.pods[1].preemptions == 0);
+  CHECK(during.pods[1].wait() == 0);  // bound in the file when created
+  scenario.until.reset();
+  const SimulationResult after = simulate(scenario);
+  REQUIRE(after.pods.size() == 1);  // trainer is gone
+  CHECK(after.pods[0].preemptions == 1);
+  CHECK(after.pods[0].wait() == 30'000);  // created at 1m, bound at 1m30s
+  CHECK(after.pods[0].preempted_by.empty());
+}
+
 TEST_CASE("the observer sees each binding, preemption and event as it happens",
           "[sim][simulator]") {
   const Scenario scenario = io::load_scenario(kScenarios + "serving-preempts-batch.json");
