@@ -53,6 +53,13 @@ void UsageLedger::integrate(const NodeInfo& node, Open& open) {
     const std::int64_t gpus = node.allocatable[*gpu_];
     const std::int64_t allocated = node.requested[*gpu_];
     if (gpus != 0 || allocated != 0) add_to_series(from, now_, ready ? gpus : 0, allocated);
+    // The values held since `from`: a step when they differ from the last one.
+    const GpuStep step{from, gpus / 1000, allocated / 1000, ready};
+    auto& steps = open.gpu_steps;
+    const bool same = !steps.empty() && steps.back().allocatable == step.allocatable &&
+                      steps.back().allocated == step.allocated &&
+                      steps.back().schedulable == step.schedulable;
+    if (!same && (gpus != 0 || allocated != 0 || !steps.empty())) steps.push_back(step);
   }
 }
 
@@ -85,7 +92,7 @@ void UsageLedger::observe(const NodeInfo& node, NodeChange change) {
   if (open_.size() <= node.slot) open_.resize(node.slot + 1);
   Open& open = open_[node.slot];
   if (change == NodeChange::Added) {
-    open = Open{now_, now_, {}, {}, {}};
+    open = Open{now_, now_, {}, {}, {}, {}};
     return;
   }
   integrate(node, open);
@@ -105,6 +112,7 @@ void UsageLedger::close(const NodeInfo& node, Open& open) {
     usage.requested_hours[cluster_.resources().name(id)] = static_cast<double>(sum) / kPerHour;
   for (const auto& [id, sum] : open.schedulable)
     usage.schedulable_hours[cluster_.resources().name(id)] = static_cast<double>(sum) / kPerHour;
+  usage.gpu_steps = std::move(open.gpu_steps);
   closed_.push_back(std::move(usage));
   open = Open{};
 }

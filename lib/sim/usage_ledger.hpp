@@ -36,6 +36,7 @@ class UsageLedger {
     std::vector<std::pair<ResId, Integral>> allocatable;
     std::vector<std::pair<ResId, Integral>> requested;
     std::vector<std::pair<ResId, Integral>> schedulable;
+    std::vector<GpuStep> gpu_steps;
   };
   // GPU milli-unit-milliseconds in one bucket of the fleet series.
   struct Bucket {

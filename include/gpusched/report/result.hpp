@@ -77,6 +77,15 @@ struct PreemptionRecord {
   std::vector<VictimRecord> victims;
 };
 
+/// A node's whole GPUs from `at` until its next step (or the end of its stay).
+struct GpuStep {
+  TimeMs at = 0;
+  std::int64_t allocatable = 0;  ///< nvidia.com/gpu allocatable
+  std::int64_t allocated = 0;    ///< requested by the pods holding the node
+  bool schedulable = false;      ///< Ready and not cordoned
+  friend bool operator==(const GpuStep&, const GpuStep&) = default;
+};
+
 /// What one node offered and what its pods requested, integrated over the time it was in the
 /// cluster: the input of time-weighted allocation. A node removed and added again has one record
 /// per stay.
@@ -94,6 +103,10 @@ struct NodeUsage {
   /// allocatable_hours counted only while the node was Ready and not cordoned: what the
   /// scheduler could place pods on.
   std::map<std::string, double> schedulable_hours;
+  /// The node's GPUs over its stay, a step each time they changed; before the first step it had
+  /// none (a node that never had nvidia.com/gpu has no step). Only what held for some time is
+  /// kept: values that changed again within the same instant are left out.
+  std::vector<GpuStep> gpu_steps;
 };
 
 /// A node pool as the run used it: what its capacity costs and when it was reserved.

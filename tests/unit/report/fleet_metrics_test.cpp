@@ -52,6 +52,12 @@ TEST_CASE("a replay integrates allocatable and requests over time", "[report][me
   CHECK(alloc.by_pool.at("a100").ratio("nvidia.com/gpu") == Approx(0.5));
   CHECK(alloc.by_gpu_model.at("NVIDIA-A100-SXM4-80GB").ratio("nvidia.com/gpu") == Approx(0.5));
   CHECK(alloc.fleet.ratio("example.com/none") == 0);
+  // Per node, the GPUs over time: the workers two per node for 1h, then the training pod on
+  // a100-0 (the first node of the least allocated, by name) until 3h.
+  CHECK(result.usage[0].gpu_steps ==
+        std::vector<GpuStep>{{0, 8, 4, true}, {3'600'000, 8, 8, true}});
+  CHECK(result.usage[1].gpu_steps ==
+        std::vector<GpuStep>{{0, 8, 4, true}, {3'600'000, 8, 0, true}});
 
   // The training pod waited from 10s to 1h, rejected for GPUs only.
   CHECK(result.unschedulable_time ==
@@ -83,6 +89,26 @@ TEST_CASE("a node removed and added again has a usage record per stay", "[report
   CHECK(result.usage[1].from == 30'000);
   CHECK(result.usage[1].to == 40'000);
   CHECK(result.usage[1].allocatable_hours.at("cpu") == Approx(2 * 10.0 / 3600));
+  CHECK(result.usage[0].gpu_steps.empty());  // no GPUs
+}
+
+TEST_CASE("a node's GPU steps follow its provisioning and its pods", "[report][metrics]") {
+  // Registered NotReady without GPUs at 10s, Ready at 20s, GPUs advertised at 30s; a 2-GPU pod
+  // from 30s to 1m30s; cordoned at 2m.
+  const std::string text = R"({"name": "steps", "until": "3m", "nodePools": [
+      {"count": 1, "provisioning": {"launchDelay": "10s", "bootDelay": "10s", "driverDelay": "10s"},
+       "node": {"kind": "Node", "metadata": {"name": "g"},
+                "status": {"capacity": {"cpu": "8", "nvidia.com/gpu": "4"}}}}],
+    "cluster": [{"kind": "Pod", "metadata": {"name": "p", "annotations": {"gpusched.io/run-duration": "1m"}},
+                 "spec": {"restartPolicy": "Never", "containers": [{"name": "c",
+                   "resources": {"limits": {"nvidia.com/gpu": 2}}}]}}],
+    "timeline": [{"at": "2m", "patch": {"kind": "Node", "name": "g-0",
+                                         "merge": {"spec": {"unschedulable": true}}}}]})";
+  const SimulationResult result = simulate(io::parse_scenario(text, "steps.json"));
+  REQUIRE(result.usage.size() == 1);
+  CHECK(result.usage[0].from == 10'000);
+  CHECK(result.usage[0].gpu_steps ==
+        std::vector<GpuStep>{{30'000, 4, 2, true}, {90'000, 4, 0, true}, {120'000, 4, 0, false}});
 }
 
 PodRecord pending_pod(const std::string& name, std::int64_t gpus, std::int64_t cpu) {
