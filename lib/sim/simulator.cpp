@@ -43,14 +43,27 @@ std::optional<TimeMs> Simulator::next_time() const {
   return live().next_time();
 }
 
+template <typename Run>
+auto Simulator::stepping(Run run) {
+  sim::Simulation& simulation = live();
+  try {
+    return run(simulation);
+  } catch (...) {
+    // An impossible action leaves the replay half way through an instant: it cannot go on.
+    simulation_.reset();
+    throw;
+  }
+}
+
 bool Simulator::step() {
-  return live().step();
+  return stepping([](sim::Simulation& simulation) { return simulation.step(); });
 }
 
 void Simulator::run_until(TimeMs time) {
-  sim::Simulation& simulation = live();
-  for (auto next = simulation.next_time(); next && *next <= time; next = simulation.next_time())
-    simulation.step();
+  stepping([time](sim::Simulation& simulation) {
+    for (auto next = simulation.next_time(); next && *next <= time; next = simulation.next_time())
+      simulation.step();
+  });
 }
 
 TimeMs Simulator::now() const {
@@ -74,7 +87,8 @@ FitCount Simulator::count_fits(const Pod& pod, std::int64_t limit) {
 }
 
 SimulationResult Simulator::finish() {
-  SimulationResult result = live().finish();
+  SimulationResult result =
+      stepping([](sim::Simulation& simulation) { return simulation.finish(); });
   simulation_.reset();
   return result;
 }

@@ -25,7 +25,7 @@ foreach(installed include/gpusched/gpusched.hpp bin/gpusched)
   endif()
 endforeach()
 
-# find_package(gpusched 0.1) + gpusched::gpusched.
+# find_package(gpusched 0.2) + gpusched::gpusched.
 run(${CMAKE_COMMAND} -S ${SOURCE_DIR}/examples/capacity_planner -B ${WORK_DIR}/planner
     -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=${CXX})
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/planner)
@@ -41,14 +41,18 @@ if(NOT out MATCHES "pool l4: 3 node\\(s\\), every pod gets a node\nthen 0 more l
   message(FATAL_ERROR "capacity_planner on a second pool printed:\n${out}")
 endif()
 
-# A version the package does not claim to be compatible with is refused.
-file(WRITE ${WORK_DIR}/too-new/CMakeLists.txt
-     "cmake_minimum_required(VERSION 3.25)\nproject(p LANGUAGES CXX)\nfind_package(gpusched 0.99 REQUIRED)\n")
-execute_process(COMMAND ${CMAKE_COMMAND} -S ${WORK_DIR}/too-new -B ${WORK_DIR}/too-new/build
-                -DCMAKE_PREFIX_PATH=${prefix} RESULT_VARIABLE code OUTPUT_QUIET ERROR_QUIET)
-if(code EQUAL 0)
-  message(FATAL_ERROR "find_package(gpusched 0.99) accepted the installed 0.1 package")
-endif()
+# A version the package does not claim to be compatible with is refused: in 0.x, another minor
+# version either way.
+foreach(wanted 0.99 0.1)
+  file(WRITE ${WORK_DIR}/other-${wanted}/CMakeLists.txt
+       "cmake_minimum_required(VERSION 3.25)\nproject(p LANGUAGES CXX)\nfind_package(gpusched ${wanted} REQUIRED)\n")
+  execute_process(COMMAND ${CMAKE_COMMAND} -S ${WORK_DIR}/other-${wanted}
+                  -B ${WORK_DIR}/other-${wanted}/build -DCMAKE_PREFIX_PATH=${prefix}
+                  RESULT_VARIABLE code OUTPUT_QUIET ERROR_QUIET)
+  if(code EQUAL 0)
+    message(FATAL_ERROR "find_package(gpusched ${wanted}) accepted the installed 0.2 package")
+  endif()
+endforeach()
 
 # pkg-config: the same program from the .pc file's flags (a static library: --static).
 find_program(PKG_CONFIG NAMES pkgconf pkg-config REQUIRED)

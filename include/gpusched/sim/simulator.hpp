@@ -80,7 +80,8 @@ class Simulator {
   [[nodiscard]] std::optional<TimeMs> next_time() const;
   /// Runs the next instant: the timeline's actions and the controllers, nodes and pods that
   /// change then, the scheduling cycles and the expectations due. False, doing nothing, when
-  /// the replay is over. Throws InputError when an action is impossible at that time.
+  /// the replay is over. Throws InputError when an action is impossible at that time; the
+  /// replay is over then too (later calls throw std::logic_error).
   bool step();
   /// Steps while the next instant is at or before `time`.
   void run_until(TimeMs time);
@@ -107,6 +108,9 @@ class Simulator {
 
  private:
   [[nodiscard]] sim::Simulation& live() const;
+  /// Runs `run` on the replay; an exception ends the replay.
+  template <typename Run>
+  auto stepping(Run run);
   std::unique_ptr<Scenario> scenario_;  // the replay refers to it
   std::unique_ptr<sim::Simulation> simulation_;
 };

@@ -82,6 +82,19 @@ TEST_CASE("stepping a Simulator to the end gives simulate()'s result", "[sim][si
   }
 }
 
+TEST_CASE("an impossible action ends the Simulator", "[sim][simulator]") {
+  const Scenario scenario = io::parse_scenario(
+      R"({"name": "ghost", "cluster": [],
+          "timeline": [{"at": "5s", "delete": {"kind": "Pod", "name": "ghost"}}]})",
+      "ghost.json");
+  Simulator simulator(scenario);
+  CHECK(simulator.step());  // 0s
+  CHECK_THROWS_WITH(simulator.step(),
+                    Catch::Contains("/timeline/0: Pod \"default/ghost\" does not exist at 5s"));
+  CHECK_THROWS_AS(simulator.step(), std::logic_error);
+  CHECK_THROWS_AS(simulator.pods(), std::logic_error);
+}
+
 TEST_CASE("run_until stops at an instant and the view shows the cluster then", "[sim][simulator]") {
   Simulator simulator(io::load_scenario(kScenarios + "serving-preempts-batch.json"));
   simulator.run_until(60'000);
