@@ -132,6 +132,7 @@ PdbExpectation parse_pdb(const JsonNode& node) {
 Expectation parse_expectation(const JsonNode& node, std::optional<TimeMs> until) {
   Expectation out;
   out.pointer = node.pointer();
+  out.line = node.source().line_of(out.pointer);
   if (auto at = node.get("at")) {
     if (!(at->is_string() && at->string() == "end")) {
       out.at = parse_time(*at);

@@ -77,6 +77,7 @@ ExpectationResult Simulation::check(std::size_t index) const {
   ExpectationResult r;
   r.index = index;
   r.pointer = e.pointer;
+  r.line = e.line;
   r.at = e.at ? format_duration(*e.at) : "end";
   std::vector<std::string> failures;
   std::string what;

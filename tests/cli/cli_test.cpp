@@ -193,6 +193,45 @@ TEST_CASE("check replays every scenario under a directory, sorted", "[cli]") {
   CHECK(only_passing.out == "PASS " + passing + " (passing): 1 expectations\n1 passed, 0 failed\n");
 }
 
+TEST_CASE("check --junit writes every expectation; under GitHub Actions it annotates failures",
+          "[cli]") {
+  TempDir dir;
+  const std::string passing = dir.write("a/pass.json", gpu_scenario("passing", kHolds));
+  const std::string failing = dir.write("b/fail.json", gpu_scenario("failing", kFails));
+  const std::string broken = dir.write("c/broken.json", R"({"name": "broken", "cluster": 3})");
+  const std::string junit = dir.at("report.xml");
+  const Outcome outcome = run_cli({"check", dir.path().generic_string(), "--junit", junit});
+  CHECK(outcome.code == 1);
+  CHECK(outcome.out.find("::error") == std::string::npos);  // not under GitHub Actions
+  std::ifstream in(junit);
+  const std::string xml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK_THAT(xml, Catch::Contains(
+                      R"(<testsuites name="gpusched check" tests="3" failures="1" errors="1">)"));
+  CHECK_THAT(xml,
+             Catch::Contains("<testcase classname=\"passing\" name=\"/expect/0 at end\" file=\"" +
+                             passing + "\" line=\"13\"/>"));
+  CHECK_THAT(xml,
+             Catch::Contains("<testcase classname=\"failing\" name=\"/expect/0 at end\" file=\"" +
+                             failing + "\" line=\"13\">\n      <failure message=\""));
+  // Not read: the file names its suite.
+  CHECK_THAT(xml,
+             Catch::Contains("<testcase classname=\"" + broken + "\" name=\"replay\" file=\"" +
+                             broken + "\" line=\"1\">\n      <error message=\"expected an array"));
+
+  ::setenv("GITHUB_ACTIONS", "true", 1);
+  const Outcome annotated = run_cli({"check", failing});
+  ::unsetenv("GITHUB_ACTIONS");
+  CHECK(annotated.code == 1);
+  CHECK_THAT(annotated.out,
+             Catch::Contains("\n0 passed, 1 failed\n::error file=" + failing +
+                             ",line=13,title=gpusched check%3A failing /expect/0 at end::"));
+
+  const Outcome unwritable =
+      run_cli({"check", passing, "--junit", dir.at("no/such/dir/report.xml")});
+  CHECK(unwritable.code == 2);
+  CHECK_THAT(unwritable.err, Catch::Contains("--junit: cannot write"));
+}
+
 TEST_CASE("check counts a scenario without expectations as failed", "[cli]") {
   TempDir dir;
   const std::string file = dir.write("bare.json", gpu_scenario("bare", ""));

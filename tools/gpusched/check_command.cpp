@@ -1,7 +1,10 @@
-// `gpusched check PATH...`: replays every scenario under the paths, one line each, for CI.
+// `gpusched check PATH... [--junit FILE]`: replays every scenario under the paths, one line each,
+// for CI; JUnit XML and, under GitHub Actions, annotations on the failing lines.
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -11,6 +14,7 @@
 #include "gpusched/commands.hpp"
 #include "gpusched/error.hpp"
 #include "gpusched/io/scenario_loader.hpp"
+#include "gpusched/report/check_report.hpp"
 #include "gpusched/sim/simulator.hpp"
 #include "gpusched/strict.hpp"
 
@@ -22,6 +26,7 @@ namespace fs = std::filesystem;
 struct CheckOptions {
   std::vector<std::string> paths;
   bool strict = false;
+  std::string junit;
 };
 
 /// Appends the scenario files a PATH names: the file itself, or every *.json, *.yaml and *.yml
@@ -66,16 +71,20 @@ std::string indent_continuation_lines(const std::string& message) {
   return indented;
 }
 
-/// One scenario's line (and its failures), after its warnings on `err` when `strict`; returns
-/// whether it passed.
-bool check_one(const fs::path& file, bool strict, std::ostream& out, std::ostream& err) {
+/// Replays one scenario (its warnings on `err` first when `strict`) and prints its line and its
+/// failures.
+report::CheckedScenario check_one(const fs::path& file, bool strict, std::ostream& out,
+                                  std::ostream& err) {
   const std::string shown = file.generic_string();
+  report::CheckedScenario checked{shown, {}, std::nullopt, {}};
   SimulationResult result;
   try {
     const Scenario scenario = io::load_scenario(file);
+    checked.scenario = scenario.name;
     if (strict) print_warnings(scenario, err);
     result = simulate(scenario);
   } catch (const InputError& e) {
+    checked.error = report::CheckedScenario::Error{e.reason(), e.pointer(), e.line()};
     // what() starts with the file when it is this one: name it once.
     const std::string_view what = e.what();
     if (e.file() == shown || e.file() == file.string()) {
@@ -83,29 +92,30 @@ bool check_one(const fs::path& file, bool strict, std::ostream& out, std::ostrea
     } else {
       out << "ERROR " << shown << ": " << e.what() << '\n';
     }
-    return false;
+    return checked;
   }
+  checked.expectations = result.expectations;
   const std::size_t total = result.expectations.size();
   const std::string label = shown + " (" + result.scenario + ")";
   // CI scenarios must assert something: a scenario without expectations proves nothing.
   if (total == 0) {
     out << "FAIL " << label << ": no expectations\n";
-    return false;
+    return checked;
+  }
+  if (checked.passed()) {
+    out << "PASS " << label << ": " << total << " expectations\n";
+    return checked;
   }
   const auto failed = static_cast<std::size_t>(
       std::count_if(result.expectations.begin(), result.expectations.end(),
                     [](const ExpectationResult& expectation) { return !expectation.ok; }));
-  if (failed == 0 && result.passed) {
-    out << "PASS " << label << ": " << total << " expectations\n";
-    return true;
-  }
   out << "FAIL " << label << ": " << failed << " of " << total << " expectations failed\n";
   for (const ExpectationResult& expectation : result.expectations) {
     if (expectation.ok) continue;
     out << "  " << expectation.pointer << " at " << expectation.at << ": "
         << indent_continuation_lines(expectation.message) << '\n';
   }
-  return false;
+  return checked;
 }
 
 int check(const CheckOptions& options, std::ostream& out, std::ostream& err) {
@@ -114,12 +124,25 @@ int check(const CheckOptions& options, std::ostream& out, std::ostream& err) {
   for (const std::string& path : options.paths) {
     if (!collect_scenarios(path, files, err)) return 2;
   }
-  std::size_t passed = 0;
-  for (const fs::path& file : files) {
-    if (check_one(file, options.strict, out, err)) ++passed;
-  }
+  std::vector<report::CheckedScenario> checked;
+  for (const fs::path& file : files) checked.push_back(check_one(file, options.strict, out, err));
+  const auto passed = static_cast<std::size_t>(
+      std::count_if(checked.begin(), checked.end(), [](const auto& c) { return c.passed(); }));
   const std::size_t failed = files.size() - passed;
   out << passed << " passed, " << failed << " failed\n";
+  // GitHub Actions reads workflow commands from the output, and sets GITHUB_ACTIONS=true.
+  if (const char* actions = std::getenv("GITHUB_ACTIONS");
+      actions != nullptr && std::string_view(actions) == "true") {
+    report::write_github_annotations(out, checked);
+  }
+  if (!options.junit.empty()) {
+    std::ofstream junit(options.junit, std::ios::binary);
+    report::write_junit(junit, checked);
+    if (!junit.flush()) {
+      err << kErrorPrefix << "--junit: cannot write " << options.junit << '\n';
+      return 2;
+    }
+  }
   return failed == 0 ? 0 : 1;
 }
 
@@ -135,6 +158,9 @@ Command add_check_command(CLI::App& app) {
       ->required()
       ->check(CLI::ExistingPath);
   add_strict_flag(*command, options->strict);
+  command->add_option("--junit", options->junit,
+                      "Also write the results as JUnit XML to this file (a testsuite per scenario, "
+                      "a testcase per expectation)");
   return {command,
           [options](std::ostream& out, std::ostream& err) { return check(*options, out, err); }};
 }

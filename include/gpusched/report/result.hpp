@@ -156,6 +156,7 @@ struct ExpectationResult {
   std::string at;       ///< "30s" or "end"
   bool ok = false;
   std::string message;  ///< what was checked; on failure expected vs actual
+  int line = 0;         ///< the expectation's line in the scenario file, 0 when unknown
 };
 
 struct SimulationResult {

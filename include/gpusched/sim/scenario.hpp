@@ -85,6 +85,7 @@ struct Expectation {
   std::string pointer;       ///< e.g. "/expect/2"
   std::variant<PodExpectation, PodsExpectation, NodeExpectation, EventExpectation, PdbExpectation>
       check;
+  int line = 0;  ///< 1-based line in its file; 0 when unknown (built in code)
 };
 
 /// Nodes made from one template: `count` nodes named `<name>-0` ... `<name>-<count-1>`, each
