@@ -3,6 +3,7 @@
 
 #include <cstdlib>
 
+#include "report/csv.hpp"
 #include "support/run_cli.hpp"
 #include "support/temp_dir.hpp"
 
@@ -159,6 +160,31 @@ TEST_CASE("replay prints the summary metrics", "[cli][metrics]") {
   const Outcome csv = run_cli({"replay", kSpread, "-o", "metrics-csv"});
   CHECK(csv.code == 0);
   CHECK(csv.out.starts_with("metric,value,unit\ntime,10800000,ms\n"));
+}
+
+TEST_CASE("replay prints the pods and the nodes' GPU steps as CSV", "[cli][csv]") {
+  const std::string preempting = kRoot + "/scenarios/serving-preempts-batch.json";
+  const Outcome pods = run_cli({"replay", preempting, "--until", "70s", "-o", "pods-csv"});
+  CHECK(pods.code == 1);  // the scenario's expectations for 1m29s and later do not hold at 1m10s
+  const std::vector<report::CsvLine> rows = report::read_csv(pods.out, "pods.csv");
+  REQUIRE(rows.size() == 3);
+  for (const report::CsvLine& row : rows) CHECK(row.fields.size() == 17);
+  CHECK(rows[1].fields ==
+        std::vector<std::string>{"default", "serving", "Pending", "", "1000", "", "", "1",
+                                 "nvidia.com/gpu=1", "60000", "", "", "", "1", "", "Unschedulable",
+                                 "0/1 nodes are available: 1 Insufficient nvidia.com/gpu."});
+  CHECK(rows[2].fields[1] == "trainer");
+  CHECK(rows[2].fields[11] == "0");                // wait: bound in the file
+  CHECK(rows[2].fields[14] == "default/serving");  // preempted by, still terminating
+
+  const Outcome steps = run_cli({"replay", kSpread, "-o", "gpu-steps-csv"});
+  CHECK(steps.code == 0);
+  CHECK(steps.out ==
+        "node,pool,gpu_model,from_ms,to_ms,allocatable,allocated,schedulable\n"
+        "a100-0,a100,NVIDIA-A100-SXM4-80GB,0,3600000,8,4,true\n"
+        "a100-0,a100,NVIDIA-A100-SXM4-80GB,3600000,10800000,8,8,true\n"
+        "a100-1,a100,NVIDIA-A100-SXM4-80GB,0,3600000,8,4,true\n"
+        "a100-1,a100,NVIDIA-A100-SXM4-80GB,3600000,10800000,8,0,true\n");
 }
 
 }  // namespace

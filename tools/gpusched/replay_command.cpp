@@ -40,6 +40,10 @@ int replay(const ReplayOptions& options, std::ostream& out, std::ostream& err) {
     report::write_seam_table(text, report::seam(result));
   } else if (options.output == "seam-csv") {
     report::write_seam_csv(text, report::seam(result));
+  } else if (options.output == "pods-csv") {
+    report::write_pods_csv(text, result);
+  } else if (options.output == "gpu-steps-csv") {
+    report::write_gpu_steps_csv(text, result);
   } else {
     report::write_table(text, result);
   }
@@ -61,9 +65,11 @@ Command add_replay_command(CLI::App& app) {
   command
       ->add_option("-o,--output", options->output,
                    "Report format: the cluster (table, json), the summary metrics (metrics, "
-                   "metrics-csv) or the GPU-hours of each layer over time (seam, seam-csv); "
-                   "docs/metrics.md")
-      ->check(CLI::IsMember({"table", "json", "metrics", "metrics-csv", "seam", "seam-csv"}))
+                   "metrics-csv), the GPU-hours of each layer over time (seam, seam-csv; "
+                   "docs/metrics.md), a line per pod (pods-csv) or per change of a node's GPUs "
+                   "(gpu-steps-csv)")
+      ->check(CLI::IsMember({"table", "json", "metrics", "metrics-csv", "seam", "seam-csv",
+                             "pods-csv", "gpu-steps-csv"}))
       ->capture_default_str();
   add_strict_flag(*command, options->strict);
   add_run_options(*command, options->run);
