@@ -14,9 +14,6 @@
 namespace gpusched::sim {
 namespace {
 
-// Copies a one-shot question may count up to, as many as one replay may create.
-constexpr std::int64_t kMaxFitCount = 1'000'000;
-
 // Sets a flag for the life of a scope.
 class Raised {
  public:
@@ -75,9 +72,9 @@ Placement Simulation::schedule_one(Pod pod) {
 }
 
 FitCount Simulation::count_fits(Pod pod, std::int64_t limit) {
-  if (limit < 0 || limit > kMaxFitCount) {
+  if (limit < 0 || static_cast<std::uint64_t>(limit) > kMaxPodsPerRun) {
     throw std::invalid_argument("count_fits: the limit must be between 0 and " +
-                                std::to_string(kMaxFitCount));
+                                std::to_string(kMaxPodsPerRun));
   }
   const PodInfo probe = probe_pod(std::move(pod));
   // The copies are assumed on their nodes one after another, as cluster-autoscaler's binpacking

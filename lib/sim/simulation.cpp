@@ -16,10 +16,6 @@
 namespace gpusched::sim {
 namespace {
 
-// Pods one run may create in all (controllers included), so that absurd counts end with a clear
-// error instead of exhausting memory or time.
-constexpr std::uint64_t kMaxPodsPerRun = 1'000'000;
-
 SchedulerConfig effective_config(const Scenario& scenario, const SimulationOptions& options) {
   SchedulerConfig config = scenario.scheduler;
   if (options.seed) config.seed = *options.seed;

@@ -24,6 +24,10 @@
 
 namespace gpusched::sim {
 
+/// Pods one run may create in all (controllers included), so that absurd counts end with a clear
+/// error instead of exhausting memory or time; a one-shot question counts no more copies.
+inline constexpr std::uint64_t kMaxPodsPerRun = 1'000'000;
+
 /// The node as the NVIDIA device plugin and GPU Feature Discovery publish it, given the devices
 /// derived from its hardware: GFD's labels, and the plugin's resources (a count the node states
 /// stays, less unhealthy devices).
