@@ -43,6 +43,11 @@ std::vector<std::int64_t> node_prices(const Scenario& scenario, const MixPlanReq
     most += range.max;
     // Bounded so that no mix's price (at most kMaxPoolNodes nodes) overflows.
     const std::int64_t gpus = template_gpus(pool, scenario.device_plugin);
+    if (gpus == 0) {
+      throw InputError("--pool", "",
+                       "node pool \"" + pool.name +
+                           "\" has no GPUs: a mix is priced by GPU-hour (pricePerGpuHour)");
+    }
     if (plugins::Int128{gpus} * pool.price_micros_per_gpu_hour * kMaxPoolNodes >
         std::numeric_limits<std::int64_t>::max())
       throw InputError("--pool", "", "node pool \"" + pool.name + "\": its price is too large");

@@ -93,7 +93,8 @@ struct MixPlan {
 /// cannot beat it are skipped. Of mixes of equal price the first found wins (the first pool's
 /// size turns fastest). The scenario's
 /// expectations are not checked. Throws InputError as plan_pool does, and for a pool named
-/// twice, a pool without pricePerGpuHour and more than kMaxMixCombinations combinations.
+/// twice, a pool without GPUs or without pricePerGpuHour and more than kMaxMixCombinations
+/// combinations.
 [[nodiscard]] MixPlan plan_mix(const Scenario& scenario, const MixPlanRequest& request);
 
 /// The answer (each pool's size and the price per hour), then a line per mix tried.

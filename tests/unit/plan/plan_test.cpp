@@ -161,6 +161,10 @@ TEST_CASE("plan_mix refuses what it cannot answer", "[plan]") {
   const Scenario unpriced = io::load_scenario(kScenarios + "gpu-fragmentation-spread.json");
   CHECK_THROWS_WITH(plan_mix(unpriced, mix_request({{"a100", 0, 2}}, 1)),
                     Catch::Contains("has no pricePerGpuHour"));
+  Scenario cpu_only = scenario;
+  cpu_only.node_pools.at(1).node.capacity.erase("nvidia.com/gpu");
+  CHECK_THROWS_WITH(plan_mix(cpu_only, mix_request({{"h100", 0, 2}, {"l4", 0, 2}}, 1)),
+                    Catch::Contains("node pool \"l4\" has no GPUs"));
 }
 
 TEST_CASE("with_pool_size resizes one pool and drops the expectations", "[plan]") {
