@@ -163,6 +163,7 @@ TEST_CASE("plan_mix refuses what it cannot answer", "[plan]") {
                     Catch::Contains("has no pricePerGpuHour"));
   Scenario cpu_only = scenario;
   cpu_only.node_pools.at(1).node.capacity.erase("nvidia.com/gpu");
+  cpu_only.node_pools.at(1).node.allocatable.erase("nvidia.com/gpu");
   CHECK_THROWS_WITH(plan_mix(cpu_only, mix_request({{"h100", 0, 2}, {"l4", 0, 2}}, 1)),
                     Catch::Contains("node pool \"l4\" has no GPUs"));
 }
