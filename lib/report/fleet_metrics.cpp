@@ -6,6 +6,7 @@
 
 #include "gpusched/model/resource_list.hpp"
 #include "gpusched/report/metrics.hpp"
+#include "report/resource_hours.hpp"
 
 namespace gpusched::report {
 namespace {
@@ -30,10 +31,8 @@ struct Need {
 }  // namespace
 
 double Allocation::ratio(const std::string& resource) const {
-  auto offered = allocatable_hours.find(resource);
-  if (offered == allocatable_hours.end() || offered->second <= 0) return 0;
-  auto used = requested_hours.find(resource);
-  return used == requested_hours.end() ? 0 : used->second / offered->second;
+  const double offered = hours_of(allocatable_hours, resource);
+  return offered <= 0 ? 0 : hours_of(requested_hours, resource) / offered;
 }
 
 AllocationReport allocation(const SimulationResult& result) {

@@ -6,6 +6,7 @@
 #include "gpusched/model/resource_list.hpp"
 #include "io/decimal.hpp"
 #include "report/csv.hpp"
+#include "report/resource_hours.hpp"
 #include "report/tab_writer.hpp"
 
 namespace gpusched::report {
@@ -52,11 +53,6 @@ class Spreader {
   double SeamHours::*field_;
   std::vector<double> whole_;
 };
-
-double gpu_hours(const std::map<std::string, double>& hours) {
-  auto it = hours.find(std::string(resource::kGpu));
-  return it == hours.end() ? 0 : it->second;
-}
 
 std::string hours_text(double value) {
   return io::fixed_text(value, 2);
@@ -121,10 +117,10 @@ Seam seam(const SimulationResult& result) {
   }
   // Every other node is paid and provisioned while in the cluster, with the GPUs it offered.
   for (const NodeUsage& usage : result.usage) {
-    add(usage.pool, &SeamHours::schedulable, gpu_hours(usage.schedulable_hours));
-    add(usage.pool, &SeamHours::allocated, gpu_hours(usage.requested_hours));
+    add(usage.pool, &SeamHours::schedulable, hours_of(usage.schedulable_hours, resource::kGpu));
+    add(usage.pool, &SeamHours::allocated, hours_of(usage.requested_hours, resource::kGpu));
     if (staged.contains(usage.node)) continue;
-    const double hours = gpu_hours(usage.allocatable_hours);
+    const double hours = hours_of(usage.allocatable_hours, resource::kGpu);
     add(usage.pool, &SeamHours::provisioned, hours);
     add(usage.pool, &SeamHours::paid, hours);
     if (usage.to > usage.from) {

@@ -10,6 +10,7 @@
 #include "gpusched/report/seam.hpp"
 #include "io/decimal.hpp"
 #include "report/csv.hpp"
+#include "report/resource_hours.hpp"
 #include "report/tab_writer.hpp"
 
 namespace gpusched::report {
@@ -41,11 +42,6 @@ class Builder {
  private:
   std::vector<Metric> out_;
 };
-
-double hours_of(const std::map<std::string, double>& hours, std::string_view resource) {
-  auto it = hours.find(std::string(resource));
-  return it == hours.end() ? 0 : it->second;
-}
 
 }  // namespace
 
