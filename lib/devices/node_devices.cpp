@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
-#include <charconv>
 #include <cstdio>
 #include <initializer_list>
 #include <limits>
@@ -13,6 +12,7 @@
 
 #include "devices/mig.hpp"
 #include "gpusched/model/well_known.hpp"
+#include "io/decimal.hpp"
 
 namespace gpusched::devices {
 namespace {
@@ -50,15 +50,6 @@ Hash128 fnv1a_128(std::string_view bytes) {
     h.lo = lo;
   }
   return h;
-}
-
-std::optional<std::int64_t> parse_integer(std::string_view text, std::int64_t min,
-                                          std::int64_t max) {
-  std::int64_t value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
-  if (value < min || value > max) return std::nullopt;
-  return value;
 }
 
 const std::string* find(const Labels& labels, std::string_view key) {
@@ -503,7 +494,7 @@ std::optional<NodeDevices> derive_node_devices(const Node& node,
   // Both labels declare hardware. A product label alone (contract v1 scenarios select GPU
   // models with it and state nvidia.com/gpu in capacity) is only a label.
   if (product == nullptr || count_text == nullptr) return std::nullopt;
-  const auto count = parse_integer(*count_text, 1, kMaxGpusPerNode);
+  const auto count = io::parse_integer(*count_text, 1, kMaxGpusPerNode);
   if (!count) {
     *error = "label " + std::string(kGpuCountLabel) + ": must be an integer from 1 to " +
              std::to_string(kMaxGpusPerNode) + ", got \"" + *count_text + "\"";
@@ -512,7 +503,7 @@ std::optional<NodeDevices> derive_node_devices(const Node& node,
   NodeDevices out;
   out.product = model_of(*product);
   if (const std::string* memory = find(labels, kMemoryLabel)) {
-    const auto mib = parse_integer(*memory, 0, std::numeric_limits<std::int64_t>::max());
+    const auto mib = io::parse_integer(*memory, 0, std::numeric_limits<std::int64_t>::max());
     if (!mib) {
       *error = "label " + std::string(kMemoryLabel) +
                ": must be a non-negative integer (MiB), got \"" + *memory + "\"";

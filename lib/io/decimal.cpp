@@ -4,6 +4,15 @@
 
 namespace gpusched::io {
 
+std::optional<std::int64_t> parse_integer(std::string_view text, std::int64_t min,
+                                          std::int64_t max) {
+  std::int64_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  if (value < min || value > max) return std::nullopt;
+  return value;
+}
+
 std::optional<std::int64_t> parse_decimal(std::string_view text, int decimals) {
   const std::size_t dot = text.find('.');
   const std::string_view whole = text.substr(0, dot);

@@ -1,5 +1,6 @@
 #pragma once
-// Fixed-point decimals: prices and scales kept as integers of a fixed number of decimals.
+// Numbers written in text: whole numbers, and fixed-point decimals (prices and scales kept as
+// integers of a fixed number of decimals).
 
 #include <cstdint>
 #include <optional>
@@ -7,6 +8,11 @@
 #include <string_view>
 
 namespace gpusched::io {
+
+/// A whole decimal number from `min` to `max`, the text nothing else (a leading '-' is allowed,
+/// no '+', no spaces); nullopt otherwise.
+[[nodiscard]] std::optional<std::int64_t> parse_integer(std::string_view text, std::int64_t min,
+                                                        std::int64_t max);
 
 /// "2.5" with 6 decimals -> 2500000. Non-negative, at most `decimals` decimals and 9 digits
 /// before the point; nullopt otherwise.

@@ -1,6 +1,5 @@
 #include "gpusched/plan/sweep.hpp"
 
-#include <charconv>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -48,18 +47,16 @@ void reject_duplicates(const std::vector<io::JsonNode>& nodes, const std::vector
 std::size_t count_field(const std::string& file, const report::CsvLine& line, std::size_t column,
                         std::size_t max) {
   const std::string& text = line.fields[column];
-  std::size_t value = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  const std::size_t min = column == 1 ? 1 : 0;
-  if (ec != std::errc() || end != text.data() + text.size() || text.empty() || value < min ||
-      value > max) {
+  const std::int64_t min = column == 1 ? 1 : 0;
+  const auto value = io::parse_integer(text, min, static_cast<std::int64_t>(max));
+  if (!value) {
     throw InputError(file, "",
                      std::string(column == 0 ? "run" : "runs") + " \"" + text +
                          "\" is not a number from " + std::to_string(min) + " to " +
                          std::to_string(max),
                      line.number);
   }
-  return value;
+  return static_cast<std::size_t>(*value);
 }
 
 }  // namespace
