@@ -108,13 +108,15 @@ void Simulation::scale_up(const std::vector<PodInfo*>& pods) {
     }
     if (!placed) left.push_back(pod);
   }
+  // Each pool's size before this scale-up: a pool's own launches come after it is read.
+  const std::vector<std::int32_t> sizes = pool_sizes();
   for (std::size_t p = 0; p < scenario_.node_pools.size() && !left.empty(); ++p) {
     const NodePool& pool = scenario_.node_pools[p];
     if (!pool.autoscaling) continue;
     const NodeInfo node = template_node(pool);
     // Nodes on their way count as capacity, so that pods waiting for them ask for no more.
     std::vector<Bin> bins;
-    const std::int32_t size = pool_sizes()[p];
+    const std::int32_t size = sizes[p];
     for (const StagedNode& staged : staged_) {
       if (staged.pool == p && staged.stage != Stage::Gone && staged.stage != Stage::Up)
         bins.push_back(empty_bin(node));
