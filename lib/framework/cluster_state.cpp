@@ -256,12 +256,12 @@ PodInfo ClusterState::detached_pod(Pod pod) {
 void ClusterState::assume(PodInfo& pod, NodeInfo& node) {
   assert(pod.node == nullptr);
   pod.pod.spec.node_name = node.node.metadata.name;
-  hold(pod, node);
+  attach(pod, node);
 }
 
 void ClusterState::forget(PodInfo& pod) {
   assert(pod.node != nullptr);
-  unhold(pod);
+  detach(pod);
   pod.pod.spec.node_name.clear();
 }
 
@@ -354,14 +354,22 @@ std::vector<std::string_view> ClusterState::namespace_names() const {
 
 void ClusterState::hold(PodInfo& pod, NodeInfo& node) {
   notify(node, NodeChange::Changing);
+  attach(pod, node);
+}
+
+void ClusterState::unhold(PodInfo& pod) {
+  notify(*pod.node, NodeChange::Changing);
+  detach(pod);
+}
+
+void ClusterState::attach(PodInfo& pod, NodeInfo& node) {
   node.add_pod(pod);
   pod.node = &node;
   with_affinity_ += has_pod_affinity(pod.pod) ? 1 : 0;
   with_required_anti_affinity_ += has_required_anti_affinity(pod.pod) ? 1 : 0;
 }
 
-void ClusterState::unhold(PodInfo& pod) {
-  notify(*pod.node, NodeChange::Changing);
+void ClusterState::detach(PodInfo& pod) {
   pod.node->remove_pod(pod);
   pod.node = nullptr;
   with_affinity_ -= has_pod_affinity(pod.pod) ? 1 : 0;

@@ -12,21 +12,6 @@
 #include "sim/simulation.hpp"
 
 namespace gpusched::sim {
-namespace {
-
-// Sets a flag for the life of a scope.
-class Raised {
- public:
-  explicit Raised(bool& flag) : flag_(flag) { flag_ = true; }
-  ~Raised() { flag_ = false; }
-  Raised(const Raised&) = delete;
-  Raised& operator=(const Raised&) = delete;
-
- private:
-  bool& flag_;
-};
-
-}  // namespace
 
 PodInfo Simulation::probe_pod(Pod pod) {
   if (pod.metadata.namespace_.empty()) pod.metadata.namespace_ = "default";
@@ -62,7 +47,6 @@ Placement Simulation::schedule_one(Pod pod) {
       sim.probe_preemption_ = nullptr;
     }
   } restore{*this, rng_};
-  const Raised probing(probing_);
   probe_preemption_ = &preemption;
   Placement out = scheduler_.evaluate(probe, true);
   if (preemption) {
@@ -79,9 +63,9 @@ FitCount Simulation::count_fits(Pod pod, std::int64_t limit) {
   const PodInfo probe = probe_pod(std::move(pod));
   // The copies are assumed on their nodes one after another, as cluster-autoscaler's binpacking
   // estimator does on a forked snapshot (estimator/binpacking_estimator.go), and all forgotten
-  // at the end; deque: their addresses stay put while nodes point at them.
+  // at the end; deque: their addresses stay put while nodes point at them. The usage ledger and
+  // the autoscaler (the node observer) never hear of them.
   std::deque<PodInfo> placed;
-  const Raised probing(probing_);
   struct ForgetAll {
     ClusterState& cluster;
     std::deque<PodInfo>& placed;

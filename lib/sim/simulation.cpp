@@ -64,7 +64,6 @@ Simulation::Simulation(const Scenario& scenario, const SimulationOptions& option
       rng_(config_.seed),
       scheduler_(config_, cluster_, rng_, *this) {
   cluster_.set_node_observer([this](const NodeInfo& node, NodeChange change) {
-    if (probing_) return;
     usage_.observe(node, change);
     // The cluster autoscaler watches its pools' nodes: one may have just emptied or filled.
     if (autoscaling_ && autoscaled_node(node)) wake_autoscaler(now_);

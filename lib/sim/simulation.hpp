@@ -278,10 +278,8 @@ class Simulation final : public SchedulerHooks {
   Scheduler scheduler_;
   TimeMs now_ = 0;
   bool stepped_ = false;  ///< the first instant has run
-  /// While a one-shot question runs: where its preemption's victims go instead of being evicted;
-  /// the node observer is off then (the cluster is the same again before anything else runs).
+  /// While a one-shot question runs: where its preemption's victims go instead of being evicted.
   std::optional<PreemptionRecord>* probe_preemption_ = nullptr;
-  bool probing_ = false;
   UsageLedger usage_{cluster_, now_};
   /// True while the starting cluster is applied: its objects keep the times they carry.
   bool loading_cluster_ = false;

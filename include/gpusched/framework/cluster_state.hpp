@@ -85,9 +85,9 @@ class ClusterState {
   [[nodiscard]] PodInfo detached_pod(Pod pod);
   /// A what-if, like the scheduler cache's AssumePod (pkg/scheduler/backend/cache/cache.go): the
   /// detached pod holds `node` (its spec.nodeName set) without joining the cluster's pod list.
-  /// Its address must stay valid until forget(). The generation does not move: the caller
-  /// forgets every pod it assumed before anything but its own Filter and Score calls reads the
-  /// cluster, which is then exactly as it was.
+  /// Its address must stay valid until forget(). Neither the generation nor the node observer
+  /// hears of it: the caller forgets every pod it assumed before anything but its own Filter and
+  /// Score calls reads the cluster, which is then exactly as it was.
   void assume(PodInfo& pod, NodeInfo& node);
   /// Undoes assume(): the pod stops holding its node (ForgetPod).
   void forget(PodInfo& pod);
@@ -156,8 +156,12 @@ class ClusterState {
   void notify(const NodeInfo& node, NodeChange change) const {
     if (node_observer_) node_observer_(node, change);
   }
+  /// The pod starts (stops) holding its node, the observer told first.
   void hold(PodInfo& pod, NodeInfo& node);
   void unhold(PodInfo& pod);
+  /// The same without the observer: the node's pods and the affinity counts only.
+  void attach(PodInfo& pod, NodeInfo& node);
+  void detach(PodInfo& pod);
   void rebuild_node_list() const;
   void index_nomination(PodInfo& pod);
   void unindex_nomination(const PodInfo& pod);
