@@ -293,8 +293,7 @@ NodeRecord Simulation::node_record(const NodeInfo& node) const {
   NodeRecord rec;
   rec.node = node.node;
   rec.allocated = allocated_on(node);
-  for (const PodInfo* pod : node.pods)
-    rec.pods.push_back(pod->pod.metadata.namespace_ + "/" + pod->pod.metadata.name);
+  for (const PodInfo* pod : node.pods) rec.pods.push_back(pod->pod.key());
   if (auto manager = device_managers_.find(node.node.metadata.name);
       manager != device_managers_.end()) {
     const auto holders = manager->second.pods_per_gpu();

@@ -15,7 +15,7 @@ namespace gpusched::sim {
 
 PodInfo Simulation::probe_pod(Pod pod) {
   if (pod.metadata.namespace_.empty()) pod.metadata.namespace_ = "default";
-  const std::string what = "pod " + pod.metadata.namespace_ + "/" + pod.metadata.name;
+  const std::string what = "pod " + pod.key();
   if (!pod.spec.node_name.empty())
     throw InputError(what, "/spec/nodeName", "the pod is already bound; nothing to schedule");
   // As the API server would: defaulted (SetDefaults_Pod), then validated.
