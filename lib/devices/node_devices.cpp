@@ -24,9 +24,8 @@ using well_known::kGpuCountLabel;
 using well_known::kGpuProductLabel;
 constexpr std::string_view kMemoryLabel = "nvidia.com/gpu.memory";
 constexpr std::string_view kConfigLabel = "nvidia.com/device-plugin.config";
-constexpr std::string_view kMigConfigLabel = "nvidia.com/mig.config";
+using well_known::kMigConfigLabel;
 constexpr std::string_view kTopologyAnnotation = "gpusched.io/gpu-topology";
-constexpr std::string_view kPolicyAnnotation = "gpusched.io/topology-manager-policy";
 using resource::kGpu;
 
 // FNV-1a with a 128-bit state (offset basis 0x6c62272e07bb014262b821756295c58d, prime
@@ -145,12 +144,13 @@ std::optional<GpuTopology> read_topology(const Labels& annotations, int count, s
 
 // The kubelet's topologyManagerPolicy values (topology_manager.go NewManager).
 std::optional<std::string> read_policy(const Labels& annotations, std::string* error) {
-  const std::string* value = find(annotations, kPolicyAnnotation);
+  const std::string* value = find(annotations, well_known::kTopologyManagerPolicyAnnotation);
   if (value == nullptr) return "none";
   constexpr std::array<std::string_view, 4> kPolicies = {"none", "best-effort", "restricted",
                                                          "single-numa-node"};
   if (std::find(kPolicies.begin(), kPolicies.end(), *value) != kPolicies.end()) return *value;
-  *error = "annotation " + std::string(kPolicyAnnotation) + ": unknown policy: \"" + *value + "\"";
+  *error = "annotation " + std::string(well_known::kTopologyManagerPolicyAnnotation) +
+           ": unknown policy: \"" + *value + "\"";
   return std::nullopt;
 }
 

@@ -233,31 +233,55 @@ void Framework::prefetch_filter_inputs(std::span<NodeInfo* const> nodes, std::si
   }
 }
 
-Code Framework::run_filter_with_nominated(const CycleState& state, const PodInfo& pod,
-                                          const NodeInfo& node, NodeStatus& status) const {
+template <typename Judge>
+bool Framework::judge_with_nominated(const CycleState& state, const PodInfo& pod,
+                                     const NodeInfo& node, Judge judge) const {
   const auto& nominated = handle_.cluster.nominated_pods(node.name);
   // addGENominatedPods: only pods the incoming one must yield to.
   auto yields_to = [&](const PodInfo* other) {
     return other != &pod && other->priority >= pod.priority;
   };
-  if (std::none_of(nominated.begin(), nominated.end(), yields_to)) {
-    return run_filter(state, pod, node, status);
+  if (std::none_of(nominated.begin(), nominated.end(), yields_to)) return false;
+  ScopedNodeEdit edit(node);
+  CycleState& state_with = nominated_state_;
+  state_with = state;
+  for (PodInfo* other : nominated) {
+    if (!yields_to(other)) continue;
+    edit.add_pod(*other);
+    run_pre_filter_extension_add_pod(state_with, pod, *other, edit.node());
   }
+  judge(state_with, edit.node());
+  state_with.clear_data();
+  return true;
+}
+
+Code Framework::run_filter_with_nominated(const CycleState& state, const PodInfo& pod,
+                                          const NodeInfo& node, NodeStatus& status) const {
   Code code = Code::Success;
-  {
-    ScopedNodeEdit edit(node);
-    CycleState& state_with = nominated_state_;
-    state_with = state;
-    for (PodInfo* other : nominated) {
-      if (!yields_to(other)) continue;
-      edit.add_pod(*other);
-      run_pre_filter_extension_add_pod(state_with, pod, *other, edit.node());
-    }
-    code = run_filter(state_with, pod, edit.node(), status);
-    state_with.clear_data();
-  }
+  judge_with_nominated(state, pod, node, [&](const CycleState& with, const NodeInfo& edited) {
+    code = run_filter(with, pod, edited, status);
+  });
   if (code != Code::Success) return code;
   return run_filter(state, pod, node, status);
+}
+
+void Framework::filter_verdicts(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
+                                std::vector<NodeStatus>& verdicts, bool& with_nominated) const {
+  verdicts.clear();
+  auto judge = [&](const CycleState& s, const NodeInfo& n) {
+    for (const FilterPlugin* p : filter_) {
+      NodeStatus verdict{Code::Skip, p->name(), {}};
+      if (!s.filter_skipped(p->slot())) verdict.code = p->filter(s, pod, n, verdict.reasons);
+      verdicts.push_back(std::move(verdict));
+    }
+  };
+  with_nominated = judge_with_nominated(state, pod, node, judge);
+  // The second pass, without the nominated pods, only runs when the first one passed.
+  if (std::any_of(verdicts.begin(), verdicts.end(),
+                  [](const NodeStatus& v) { return is_rejected(v.code) || v.code == Code::Error; }))
+    return;
+  verdicts.clear();
+  judge(state, node);
 }
 
 // Plugins whose Filter is skipped are left out, as upstream does.
@@ -292,7 +316,8 @@ PostFilterResult Framework::run_post_filter(CycleState& state, const PodInfo& po
 }
 
 void Framework::run_score(CycleState& state, const PodInfo& pod,
-                          std::span<const NodeInfo* const> nodes, std::span<std::int64_t> totals) {
+                          std::span<const NodeInfo* const> nodes, std::span<std::int64_t> totals,
+                          std::vector<PluginScores>* per_plugin) {
   std::fill(totals.begin(), totals.end(), 0);
   for (PreScorePlugin* p : pre_score_) {
     if (p->pre_score(state, pod, nodes) == Code::Skip) state.skip_score(p->slot());
@@ -308,6 +333,7 @@ void Framework::run_score(CycleState& state, const PodInfo& pod,
     }
     plugin->normalize(state, pod, scratch_);
     for (std::size_t i = 0; i < nodes.size(); ++i) totals[i] += scratch_[i] * weight;
+    if (per_plugin != nullptr) per_plugin->push_back({plugin->name(), weight, scratch_});
   }
 }
 

@@ -55,4 +55,11 @@ std::string fixed_text(double value, int decimals) {
   return ec == std::errc() ? std::string(buf, end) : std::string("nan");
 }
 
+std::string grouped_count(std::uint64_t count) {
+  std::string digits = std::to_string(count);
+  for (auto i = static_cast<std::ptrdiff_t>(digits.size()) - 3; i > 0; i -= 3)
+    digits.insert(static_cast<std::size_t>(i), ",");
+  return digits;
+}
+
 }  // namespace gpusched::io

@@ -25,4 +25,7 @@ namespace gpusched::io {
 /// process's locale.
 [[nodiscard]] std::string fixed_text(double value, int decimals);
 
+/// 4812 -> "4,812": a count for people, its digits in groups of three.
+[[nodiscard]] std::string grouped_count(std::uint64_t count);
+
 }  // namespace gpusched::io

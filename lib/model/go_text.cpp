@@ -51,4 +51,13 @@ std::string escape_pointer_token(std::string_view token) {
   return out;
 }
 
+std::string joined(const std::vector<std::string>& parts, std::string_view separator) {
+  std::string out;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    if (i > 0) out += separator;
+    out += parts[i];
+  }
+  return out;
+}
+
 }  // namespace gpusched

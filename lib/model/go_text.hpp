@@ -4,6 +4,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace gpusched {
 
@@ -12,5 +13,10 @@ namespace gpusched {
 
 /// RFC 6901 escaping of one reference token: "~" -> "~0", "/" -> "~1".
 [[nodiscard]] std::string escape_pointer_token(std::string_view token);
+
+/// strings.Join: the parts with `separator` between them (a Status's reasons are joined with
+/// ", " in its message).
+[[nodiscard]] std::string joined(const std::vector<std::string>& parts,
+                                 std::string_view separator = ", ");
 
 }  // namespace gpusched

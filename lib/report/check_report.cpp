@@ -3,48 +3,10 @@
 #include <algorithm>
 #include <string_view>
 
+#include "report/xml_text.hpp"
+
 namespace gpusched::report {
 namespace {
-
-// XML 1.0 text or attribute value: the five markup characters as entities, line breaks and tabs
-// as character references in attributes (where a parser would fold them into spaces), and the
-// control characters XML 1.0 cannot carry replaced by U+FFFD.
-std::string xml_escaped(std::string_view text, bool attribute) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += attribute ? "&quot;" : "\"";
-        break;
-      case '\n':
-        out += attribute ? "&#10;" : "\n";
-        break;
-      case '\t':
-        out += attribute ? "&#9;" : "\t";
-        break;
-      case '\r':
-        out += "&#13;";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          out += "\xEF\xBF\xBD";
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out;
-}
 
 std::string attr(std::string_view name, std::string_view value) {
   return " " + std::string(name) + "=\"" + xml_escaped(value, true) + "\"";

@@ -148,6 +148,11 @@ bool Scheduler::quiescent() const {
   return stale;
 }
 
+bool Scheduler::last_failure_current(const PodInfo& pod) const {
+  const QueuedPod* qp = queue_->find(pod);
+  return qp != nullptr && qp->has_last_failure && qp->generation_seen == cluster_.generation();
+}
+
 const std::vector<NodeInfo*>* Scheduler::pre_filter(Framework& fwk, CycleState& state,
                                                     const PodInfo& pod, Diagnosis& diagnosis,
                                                     std::vector<NodeInfo*>& subset) const {

@@ -357,6 +357,7 @@ SimulationResult Simulation::take_result() {
     out.pods.push_back(std::move(rec));
   });
   sort_by_key(out.pods);
+  out.pod_spans = std::move(pod_times_);
   out.events = std::move(events_);
   out.preemptions = std::move(preemptions_);
   // Each pod's part in them; a victim is still there when its termination outlasts the run.

@@ -129,6 +129,19 @@ const devices::PodDevices* Simulation::devices_of(const PodInfo& pod) const {
                                            : manager->second.devices_of(pod.pod.metadata.uid);
 }
 
+std::vector<std::string> Simulation::held_gpus(const PodInfo& pod) const {
+  auto manager = device_managers_.find(pod.pod.spec.node_name);
+  if (manager == device_managers_.end()) return {};
+  const devices::PodDevices* held = manager->second.devices_of(pod.pod.metadata.uid);
+  if (held == nullptr) return {};
+  std::vector<std::string> uuids;
+  uuids.reserve(held->gpus.size());
+  for (const int gpu : held->gpus) {
+    uuids.push_back(manager->second.node().gpus[static_cast<std::size_t>(gpu)].uuid);
+  }
+  return uuids;
+}
+
 void Simulation::set_gpu_health(const Action& action) {
   const std::string& name = action.target.name;
   NodeInfo* node = cluster_.find_node(name);

@@ -4,6 +4,7 @@
 #include <deque>
 #include <map>
 #include <stdexcept>
+#include <type_traits>
 
 #include "gpusched/error.hpp"
 #include "gpusched/model/pod_requests.hpp"
@@ -12,6 +13,25 @@
 #include "sim/simulation.hpp"
 
 namespace gpusched::sim {
+namespace {
+
+// A question about a pod no profile schedules has no answer.
+void require_profile(const SchedulerConfig& config, const Pod& pod, const std::string& what) {
+  if (std::none_of(config.profiles.begin(), config.profiles.end(),
+                   [&](const Profile& p) { return p.scheduler_name == pod.spec.scheduler_name; })) {
+    throw InputError(what, "/spec/schedulerName",
+                     "no scheduler profile has schedulerName \"" + pod.spec.scheduler_name + "\"");
+  }
+}
+
+// A pod of the cluster by its "ns/name".
+PodInfo* find_by_key(ClusterState& cluster, std::string_view key) {
+  const auto slash = key.find('/');
+  if (slash == std::string_view::npos) return nullptr;
+  return cluster.find_pod(key.substr(0, slash), key.substr(slash + 1));
+}
+
+}  // namespace
 
 PodInfo Simulation::probe_pod(Pod pod) {
   if (pod.metadata.namespace_.empty()) pod.metadata.namespace_ = "default";
@@ -27,16 +47,12 @@ PodInfo Simulation::probe_pod(Pod pod) {
   }
   // The Priority admission plugin, as on create.
   if (auto error = admit_priority(pod, priority_classes_)) throw InputError(what, "", *error);
-  if (std::none_of(config_.profiles.begin(), config_.profiles.end(),
-                   [&](const Profile& p) { return p.scheduler_name == pod.spec.scheduler_name; })) {
-    throw InputError(what, "/spec/schedulerName",
-                     "no scheduler profile has schedulerName \"" + pod.spec.scheduler_name + "\"");
-  }
+  require_profile(config_, pod, what);
   return cluster_.detached_pod(std::move(pod));
 }
 
-Placement Simulation::schedule_one(Pod pod) {
-  const PodInfo probe = probe_pod(std::move(pod));
+template <typename Cycle>
+auto Simulation::dry_run(Cycle cycle) {
   std::optional<PreemptionRecord> preemption;
   // Preemption's dry run draws from the random source as a real cycle would: it is put back.
   struct Restore {
@@ -48,11 +64,45 @@ Placement Simulation::schedule_one(Pod pod) {
     }
   } restore{*this, rng_};
   probe_preemption_ = &preemption;
-  Placement out = scheduler_.evaluate(probe, true);
+  auto out = cycle();
+  Placement& placement = [&]() -> Placement& {
+    if constexpr (std::is_same_v<decltype(out), Placement>) {
+      return out;
+    } else {
+      return out.placement;
+    }
+  }();
   if (preemption) {
-    for (const VictimRecord& victim : preemption->victims) out.victims.push_back(victim.pod);
+    for (const VictimRecord& victim : preemption->victims) placement.victims.push_back(victim.pod);
   }
   return out;
+}
+
+Placement Simulation::schedule_one(Pod pod) {
+  const PodInfo probe = probe_pod(std::move(pod));
+  return dry_run([&] { return scheduler_.evaluate(probe, true); });
+}
+
+bool Simulation::last_attempt_current(std::string_view key) {
+  const PodInfo* pod = find_by_key(cluster_, key);
+  return pod != nullptr && scheduler_.last_failure_current(*pod);
+}
+
+CycleReport Simulation::report_cycle(std::string_view key, std::optional<std::int32_t> priority) {
+  PodInfo* pod = find_by_key(cluster_, key);
+  if (pod == nullptr) throw InputError("pod " + std::string(key), "", "no such pod now");
+  if (pod->node != nullptr) {
+    throw InputError(
+        "pod " + std::string(key), "/spec/nodeName",
+        "the pod is bound to " + pod->node->node.metadata.name + "; nothing to schedule");
+  }
+  require_profile(config_, pod->pod, "pod " + std::string(key));
+  if (!priority) return dry_run([&] { return scheduler_.report_cycle(*pod); });
+  // The same pod as if it had another priority: a copy outside the cluster.
+  PodInfo copy = *pod;
+  copy.priority = *priority;
+  copy.pod.spec.priority = *priority;
+  return dry_run([&] { return scheduler_.report_cycle(copy); });
 }
 
 FitCount Simulation::count_fits(Pod pod, std::int64_t limit) {

@@ -381,7 +381,7 @@ void Simulation::apply_pod(Pod pod, const std::string& pointer) {
   scheduler_.pod_updated(*existing, old_pod, now_);
 }
 
-Simulation::PodTimes& Simulation::times_of(const PodInfo& pod) {
+PodSpan& Simulation::times_of(const PodInfo& pod) {
   // ClusterState numbers pods from 1 in the order they are added.
   const auto index = static_cast<std::size_t>(pod.sequence - 1);
   if (index >= pod_times_.size()) pod_times_.resize(index + 1);
@@ -401,7 +401,9 @@ PodInfo& Simulation::create_pod(Pod pod, const std::string& pointer,
   if (!loading_cluster_) pod.metadata.creation_ms = now_;
   const bool prebound = !pod.spec.node_name.empty();
   PodInfo& info = cluster_.add_pod(std::move(pod));
-  times_of(info).created = info.pod.metadata.creation_ms;
+  PodSpan& span = times_of(info);
+  span.pod = info.pod.key();
+  span.created = info.pod.metadata.creation_ms;
   if (info.pod.terminated()) return info;
   if (const auto& deletion = info.pod.metadata.deletion_ms) {
     // Exported while terminating: it holds its node until its deletionTimestamp.
@@ -424,8 +426,12 @@ void Simulation::start_running(PodInfo& pod) {
   pod.pod.status.phase = PodPhase::Running;
   // A pod of the starting cluster keeps the start time it was exported with.
   if (!loading_cluster_ || !pod.pod.status.start_ms) pod.pod.status.start_ms = now_;
-  PodTimes& times = times_of(pod);
-  if (!times.scheduled) times.scheduled = *pod.pod.status.start_ms;
+  PodSpan& span = times_of(pod);
+  if (!span.scheduled) {
+    span.scheduled = *pod.pod.status.start_ms;
+    span.node = pod.pod.spec.node_name;
+    span.gpus = held_gpus(pod);
+  }
   // gpusched.io/run-duration: the containers exit 0 after that long; with restartPolicy Always
   // the kubelet restarts them, so the pod never completes.
   auto it = pod.pod.metadata.annotations.find(well_known::kRunDurationAnnotation);
@@ -494,8 +500,8 @@ void Simulation::begin_termination(PodInfo& pod, std::int64_t grace_seconds) {
 
 void Simulation::remove_pod(PodInfo& pod) {
   const bool held = pod.node != nullptr;
-  PodTimes& times = times_of(pod);
-  if (!times.finished) times.finished = now_;
+  PodSpan& span = times_of(pod);
+  if (!span.finished) span.finished = now_;
   removed_pod_keys_.insert(key_of(pod.pod.metadata));
   end_unschedulable(pod);
   release_devices(pod);

@@ -61,6 +61,13 @@ class Simulation final : public SchedulerHooks {
   [[nodiscard]] Placement schedule_one(Pod pod);
   /// How many copies of `pod` fit, placed one after another, at most `limit`.
   [[nodiscard]] FitCount count_fits(Pod pod, std::int64_t limit);
+  /// Scheduler::last_failure_current for the pod `key`; false when there is no such pod.
+  [[nodiscard]] bool last_attempt_current(std::string_view key);
+  /// Scheduler::report_cycle for the unbound pod `key` ("ns/name") of the replay, or for a copy
+  /// of it with `priority` instead of its own. Throws InputError when there is no such pod or
+  /// it is bound.
+  [[nodiscard]] CycleReport report_cycle(std::string_view key,
+                                         std::optional<std::int32_t> priority = std::nullopt);
 
   // SchedulerHooks
   void record_event(const PodInfo& pod, std::string_view type, std::string_view reason,
@@ -96,11 +103,6 @@ class Simulation final : public SchedulerHooks {
     friend bool operator<(const Pending& a, const Pending& b) {
       return std::tie(a.time, a.kind, a.seq) < std::tie(b.time, b.kind, b.seq);
     }
-  };
-  struct PodTimes {
-    TimeMs created = 0;
-    std::optional<TimeMs> scheduled;
-    std::optional<TimeMs> finished;
   };
   struct JobState {
     Job job;
@@ -142,6 +144,8 @@ class Simulation final : public SchedulerHooks {
   void release_devices(const PodInfo& pod);
   /// The devices the pod holds on its node, if any.
   [[nodiscard]] const devices::PodDevices* devices_of(const PodInfo& pod) const;
+  /// The UUIDs of the physical GPUs the pod's devices are on, in index order; none off GPU nodes.
+  [[nodiscard]] std::vector<std::string> held_gpus(const PodInfo& pod) const;
   /// Timeline `gpuHealth`.
   void set_gpu_health(const Action& action);
 
@@ -181,8 +185,8 @@ class Simulation final : public SchedulerHooks {
   [[nodiscard]] NodeInfo template_node(const NodePool& pool);
 
   // Pod lifecycle
-  /// When a pod instance was created, first scheduled and finished.
-  [[nodiscard]] PodTimes& times_of(const PodInfo& pod);
+  /// A pod instance's span: when it was created, started and finished, and what it held.
+  [[nodiscard]] PodSpan& times_of(const PodInfo& pod);
   /// Admits (priority) and creates a pod; `pointer` names its place in the file, if any, and
   /// `generate_name` the prefix a controller created it with.
   PodInfo& create_pod(Pod pod, const std::string& pointer = {},
@@ -252,6 +256,10 @@ class Simulation final : public SchedulerHooks {
   /// A pod of a one-shot question as the API server would admit it: validated, its priority
   /// resolved; compiled but not in the cluster. Throws InputError.
   [[nodiscard]] PodInfo probe_pod(Pod pod);
+  /// Runs `cycle` (returning a Placement or a CycleReport) with preemption as a dry run: its
+  /// victims go to the Placement's, and the random source is put back.
+  template <typename Cycle>
+  auto dry_run(Cycle cycle);
 
   // Expectations and the result
   [[nodiscard]] ExpectationResult check(std::size_t index) const;
@@ -299,7 +307,7 @@ class Simulation final : public SchedulerHooks {
   std::vector<PriorityClass> priority_classes_;         // in creation order
   std::map<std::string, PodDisruptionBudget> budgets_;  // "ns/name"
   std::map<std::string, std::uint64_t> name_counters_;  // generateName counters per owner
-  std::vector<PodTimes> pod_times_;         // by PodInfo::sequence - 1: each pod instance
+  std::vector<PodSpan> pod_times_;          // by PodInfo::sequence - 1: each pod instance
   std::set<std::string> removed_pod_keys_;  // "ns/name" of pods gone; with the live ones, every
                                             // name used so far
   std::vector<EventRecord> events_;

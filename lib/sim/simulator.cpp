@@ -86,6 +86,14 @@ FitCount Simulator::count_fits(const Pod& pod, std::int64_t limit) {
   return live().count_fits(pod, limit);
 }
 
+bool Simulator::last_attempt_current(std::string_view pod) const {
+  return live().last_attempt_current(pod);
+}
+
+CycleReport Simulator::report_cycle(std::string_view pod, std::optional<std::int32_t> priority) {
+  return live().report_cycle(pod, priority);
+}
+
 SimulationResult Simulator::finish() {
   SimulationResult result =
       stepping([](sim::Simulation& simulation) { return simulation.finish(); });

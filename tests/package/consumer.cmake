@@ -25,7 +25,7 @@ foreach(installed include/gpusched/gpusched.hpp bin/gpusched)
   endif()
 endforeach()
 
-# find_package(gpusched 0.2) + gpusched::gpusched.
+# find_package(gpusched 0.3) + gpusched::gpusched.
 run(${CMAKE_COMMAND} -S ${SOURCE_DIR}/examples/capacity_planner -B ${WORK_DIR}/planner
     -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=${CXX})
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/planner)
@@ -43,14 +43,14 @@ endif()
 
 # A version the package does not claim to be compatible with is refused: in 0.x, another minor
 # version either way.
-foreach(wanted 0.99 0.1)
+foreach(wanted 0.99 0.2)
   file(WRITE ${WORK_DIR}/other-${wanted}/CMakeLists.txt
        "cmake_minimum_required(VERSION 3.25)\nproject(p LANGUAGES CXX)\nfind_package(gpusched ${wanted} REQUIRED)\n")
   execute_process(COMMAND ${CMAKE_COMMAND} -S ${WORK_DIR}/other-${wanted}
                   -B ${WORK_DIR}/other-${wanted}/build -DCMAKE_PREFIX_PATH=${prefix}
                   RESULT_VARIABLE code OUTPUT_QUIET ERROR_QUIET)
   if(code EQUAL 0)
-    message(FATAL_ERROR "find_package(gpusched ${wanted}) accepted the installed 0.2 package")
+    message(FATAL_ERROR "find_package(gpusched ${wanted}) accepted the installed 0.3 package")
   endif()
 endforeach()
 

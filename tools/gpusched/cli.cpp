@@ -29,11 +29,11 @@ int run_app(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   CLI::App app{"Replays Kubernetes scheduling offline on a virtual clock.", "gpusched"};
   app.set_version_flag("--version", "gpusched " GPUSCHED_VERSION);
   app.require_subcommand(0, 1);
-  const std::vector<Command> commands{add_replay_command(app),   add_check_command(app),
-                                      add_validate_command(app), add_whatif_command(app),
-                                      add_snapshot_command(app), add_import_command(app),
-                                      add_plan_command(app),     add_compare_command(app),
-                                      add_sweep_command(app),    add_merge_command(app)};
+  const std::vector<Command> commands{
+      add_replay_command(app), add_check_command(app),    add_validate_command(app),
+      add_whatif_command(app), add_snapshot_command(app), add_import_command(app),
+      add_plan_command(app),   add_compare_command(app),  add_sweep_command(app),
+      add_merge_command(app),  add_explain_command(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

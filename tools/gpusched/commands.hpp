@@ -41,6 +41,9 @@ struct Command {
 /// `gpusched merge SHARD.csv...`: the shards' tables as one.
 [[nodiscard]] Command add_merge_command(CLI::App& app);
 
+/// `gpusched explain FILE --pod NS/NAME [--at T]`: why a pod is Pending, and what would fix it.
+[[nodiscard]] Command add_explain_command(CLI::App& app);
+
 /// Starts every message about invalid input or usage on the error stream.
 inline constexpr std::string_view kErrorPrefix = "gpusched: error: ";
 

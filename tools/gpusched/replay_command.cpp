@@ -1,16 +1,20 @@
 // `gpusched replay FILE`: load -> simulate -> report.
 
+#include <fstream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 
 #include "gpusched/commands.hpp"
 #include "gpusched/io/scenario_loader.hpp"
 #include "gpusched/progress.hpp"
+#include "gpusched/report/html_report.hpp"
 #include "gpusched/report/metrics.hpp"
 #include "gpusched/report/seam.hpp"
 #include "gpusched/report/writers.hpp"
 #include "gpusched/run_options.hpp"
+#include "gpusched/sim/explain.hpp"
 #include "gpusched/sim/simulator.hpp"
 #include "gpusched/strict.hpp"
 
@@ -21,13 +25,54 @@ struct ReplayOptions {
   std::string file;
   std::string output = "table";
   bool strict = false;
+  std::string html;
   RunOptions run;
 };
+
+// The HTML page explains at most this many of the pods left unscheduled (the first by name):
+// each is a scheduling cycle told in full over every node.
+constexpr std::size_t kMostExplained = 200;
+
+// The replay through a Simulator, so that the pods it leaves unscheduled are explained where
+// they stand at the end (explain_now: each one's next cycle in full, its layer and diagnosis)
+// before its result is taken.
+SimulationResult replay_explaining(const Scenario& scenario, SimulationOptions options,
+                                   std::vector<report::HtmlPendingExplanation>& explained) {
+  std::optional<ProgressLine> line;
+  if (stderr_is_terminal()) line.emplace(stderr).attach(options);
+  Simulator simulator(scenario, options);
+  while (simulator.step()) {
+  }
+  std::vector<std::string> pods;
+  for (const PodRecord& r : simulator.pods()) {
+    const PodPhase phase = r.pod.status.phase;
+    if (pods.size() < kMostExplained && phase != PodPhase::Running && phase != PodPhase::Succeeded)
+      pods.push_back(r.pod.key());
+  }
+  // explain_now replays nothing, so it gives no remedies: `gpusched explain` has them.
+  for (const Explanation& e : explain_now(simulator, scenario, pods))
+    explained.push_back({e.pod, std::string(to_string(e.layer)), e.diagnosis, {}});
+  return simulator.finish();
+}
 
 int replay(const ReplayOptions& options, std::ostream& out, std::ostream& err) {
   const Scenario scenario = io::load_scenario(options.file);
   if (options.strict) print_warnings(scenario, err);
-  const SimulationResult result = simulate_with_progress(scenario, simulation_options(options.run));
+  // Opened before the replay, so that a path that cannot be written fails at once, not after a
+  // long run.
+  std::ofstream html;
+  if (!options.html.empty()) {
+    html.open(options.html, std::ios::binary);
+    if (!html) {
+      err << kErrorPrefix << "--html: cannot write " << options.html << '\n';
+      return 2;
+    }
+  }
+  report::HtmlReportOptions html_options;
+  const SimulationResult result =
+      html.is_open()
+          ? replay_explaining(scenario, simulation_options(options.run), html_options.explanations)
+          : simulate_with_progress(scenario, simulation_options(options.run));
   // Render completely before printing: a failure while writing must leave `out` untouched.
   std::ostringstream text;
   if (options.output == "json") {
@@ -46,6 +91,13 @@ int replay(const ReplayOptions& options, std::ostream& out, std::ostream& err) {
     report::write_gpu_steps_csv(text, result);
   } else {
     report::write_table(text, result);
+  }
+  if (html.is_open()) {
+    report::write_html_report(html, result, html_options);
+    if (!html.flush()) {
+      err << kErrorPrefix << "--html: cannot write " << options.html << '\n';
+      return 2;
+    }
   }
   out << text.str();
   return result.passed ? 0 : 1;
@@ -72,6 +124,10 @@ Command add_replay_command(CLI::App& app) {
                              "pods-csv", "gpu-steps-csv"}))
       ->capture_default_str();
   add_strict_flag(*command, options->strict);
+  command->add_option("--html", options->html,
+                      "Also write the run as one self-contained HTML page to this file: timelines "
+                      "per node and GPU, pending intervals, preemptions, allocation over time, "
+                      "events and the pods still pending");
   add_run_options(*command, options->run);
   return {command,
           [options](std::ostream& out, std::ostream& err) { return replay(*options, out, err); }};

@@ -6,10 +6,7 @@
 #include "gpusched/scheduler/kubernetes_version.hpp"
 
 namespace gpusched::cli {
-namespace {
 
-/// A command-line duration: Go/Kubernetes duration text, or a plain number of seconds as
-/// scenario files allow.
 std::optional<TimeMs> parse_cli_duration(std::string_view text, std::string* error) {
   // Go durations require a unit; a plain number means seconds, as in scenario files.
   const bool plain_number =
@@ -17,6 +14,8 @@ std::optional<TimeMs> parse_cli_duration(std::string_view text, std::string* err
   if (plain_number) return parse_duration(std::string(text) + "s", error);
   return parse_duration(text, error);
 }
+
+namespace {
 
 std::optional<std::uint64_t> parse_seed(std::string_view text, std::string* error) {
   const std::optional<std::uint64_t> seed = parse_unsigned(text);
@@ -39,10 +38,14 @@ CLI::Validator validator(Parse parse) {
 
 }  // namespace
 
+CLI::Validator duration_validator() {
+  return validator(parse_cli_duration);
+}
+
 void add_run_options(CLI::App& command, RunOptions& options) {
   command.add_option("--until", options.until, "Stop the clock at this time (\"30s\", \"2m\", 90)")
       ->type_name("DURATION")
-      ->check(validator(parse_cli_duration));
+      ->check(duration_validator());
   command.add_option("--seed", options.seed, "Override the scheduler's seed")
       ->type_name("UINT")
       ->check(validator(parse_seed));

@@ -24,6 +24,12 @@ struct RunOptions {
   bool reference = false;
 };
 
+/// A command-line duration: Go/Kubernetes duration text, or a plain number of seconds as
+/// scenario files allow; nullopt with `error` set otherwise.
+[[nodiscard]] std::optional<TimeMs> parse_cli_duration(std::string_view text, std::string* error);
+/// Checks an option's text with parse_cli_duration.
+[[nodiscard]] CLI::Validator duration_validator();
+
 /// Registers --until, --seed, --kubernetes-version and --reference on `command`.
 void add_run_options(CLI::App& command, RunOptions& options);
 

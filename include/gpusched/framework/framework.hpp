@@ -87,6 +87,14 @@ class Framework {
   [[nodiscard]] Code run_filter_with_nominated(const CycleState& state, const PodInfo& pod,
                                                const NodeInfo& node, NodeStatus& status) const;
 
+  /// Every Filter plugin's verdict on `node`, in profile order (explain's per-node table, where
+  /// RunFilterPlugins stops at the first failure): a plugin PreFilter skipped reads Skip. With
+  /// pods nominated to the node that the pod must yield to, each plugin is judged as
+  /// RunFilterPluginsWithNominatedPods would: with those pods added, and when that passes,
+  /// without them; `with_nominated` tells whether they were counted.
+  void filter_verdicts(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
+                       std::vector<NodeStatus>& verdicts, bool& with_nominated) const;
+
   /// RunPreFilterExtensionAddPod / RemovePod: `added` / `removed` joins or leaves `node` in a
   /// dry-run; each PreFilter plugin whose Filter is not skipped updates its data in `state`.
   void run_pre_filter_extension_add_pod(CycleState& state, const PodInfo& pod, const PodInfo& added,
@@ -99,9 +107,16 @@ class Framework {
   [[nodiscard]] PostFilterResult run_post_filter(CycleState& state, const PodInfo& pod,
                                                  const Diagnosis& diagnosis);
 
-  /// RunPreScorePlugins then RunScorePlugins: weighted totals per node, in `totals`.
+  /// One Score plugin's normalized scores for the nodes of a run_score call, and its weight.
+  struct PluginScores {
+    std::string_view plugin;
+    std::int64_t weight = 0;
+    std::vector<std::int64_t> scores;
+  };
+  /// RunPreScorePlugins then RunScorePlugins: weighted totals per node, in `totals`; when
+  /// `per_plugin` is given, each plugin that scored adds its normalized scores there.
   void run_score(CycleState& state, const PodInfo& pod, std::span<const NodeInfo* const> nodes,
-                 std::span<std::int64_t> totals);
+                 std::span<std::int64_t> totals, std::vector<PluginScores>* per_plugin = nullptr);
 
   [[nodiscard]] Code run_reserve(CycleState& state, const PodInfo& pod, NodeInfo& node);
   void run_unreserve(CycleState& state, const PodInfo& pod, NodeInfo& node);
@@ -149,6 +164,12 @@ class Framework {
     return active_;
   }
   void update_active_plugins(const CycleState& state) const;
+  /// Runs `judge(state, node)` with the pods nominated to `node` that `pod` must yield to added
+  /// (addGENominatedPods), on the node edited in place; false, without running it, when there
+  /// are none.
+  template <typename Judge>
+  bool judge_with_nominated(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
+                            Judge judge) const;
   mutable ActivePlugins active_;
   // run_filter_with_nominated's state with the nominated pods, kept to reuse its slot storage.
   mutable CycleState nominated_state_;

@@ -10,6 +10,14 @@ namespace gpusched::well_known {
 inline constexpr std::string_view kGpuProductLabel = "nvidia.com/gpu.product";
 inline constexpr std::string_view kGpuCountLabel = "nvidia.com/gpu.count";
 
+/// The GPU Operator's MIG manager partitions a node's GPUs as this label names
+/// (`all-disabled`, `all-1g.10gb`, ...).
+inline constexpr std::string_view kMigConfigLabel = "nvidia.com/mig.config";
+
+/// gpusched's annotation: the node's kubelet Topology Manager policy (scenario-format.md §3).
+inline constexpr std::string_view kTopologyManagerPolicyAnnotation =
+    "gpusched.io/topology-manager-policy";
+
 /// v1.LabelHostname: the kubelet registers its node with its hostname in this label.
 inline constexpr std::string_view kHostnameLabel = "kubernetes.io/hostname";
 

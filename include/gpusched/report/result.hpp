@@ -150,6 +150,22 @@ struct JobRecord {
   std::int32_t succeeded = 0;
 };
 
+/// One pod instance over the run, including those deleted before its end (which `pods` leaves
+/// out): pending from `created` until it started holding `node`, then holding the node (and
+/// `gpus`) until `finished`. A pod instance is bound once, so it holds at most one node.
+struct PodSpan {
+  std::string pod;  ///< "ns/name"
+  TimeMs created = 0;
+  /// Started holding `node`: bound and admitted by the kubelet (a pod of the starting cluster
+  /// keeps its exported start time); nullopt: never held one.
+  std::optional<TimeMs> scheduled;
+  /// Stopped holding its node or waiting: Succeeded, Failed, or deleted (a terminating pod holds
+  /// its node until its termination ends); nullopt: neither by the end of the run.
+  std::optional<TimeMs> finished;
+  std::string node;               ///< the node it held; empty when it never held one
+  std::vector<std::string> gpus;  ///< UUIDs of the physical GPUs its devices were on, by index
+};
+
 struct ExpectationResult {
   std::size_t index = 0;
   std::string pointer;  ///< "/expect/<index>"
@@ -183,6 +199,9 @@ struct SimulationResult {
   /// so that there are at most 4,096.
   std::vector<GpuBucket> gpu_series;
   TimeMs gpu_bucket_ms = 0;
+  /// Every pod instance in creation order: who waited and who held which node and GPUs when
+  /// (the HTML report's timelines). Not part of the JSON result.
+  std::vector<PodSpan> pod_spans;
 };
 
 }  // namespace gpusched

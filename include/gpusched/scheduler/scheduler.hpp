@@ -12,6 +12,7 @@
 #include "gpusched/framework/cluster_event.hpp"
 #include "gpusched/framework/framework.hpp"
 #include "gpusched/scheduler/config.hpp"
+#include "gpusched/scheduler/cycle_report.hpp"
 #include "gpusched/scheduler/placement.hpp"
 #include "gpusched/sim/time.hpp"
 
@@ -69,12 +70,19 @@ class Scheduler {
   /// True when every waiting pod already failed against the current cluster state, so further
   /// retries cannot change anything.
   [[nodiscard]] bool quiescent() const;
+  /// True when the pod's last attempt failed against the cluster as it is now: nothing the
+  /// scheduler reads has changed since, so that attempt's answer still holds.
+  [[nodiscard]] bool last_failure_current(const PodInfo& pod) const;
 
   /// A scheduling cycle for `pod` (not in the queue) without binding it: every node filtered and
   /// every feasible one scored; when none fits and `post_filter`, PostFilter runs and a
   /// preemption goes to the hooks as any other (the caller makes that a dry run). Throws
   /// std::invalid_argument when no profile serves the pod's schedulerName.
   [[nodiscard]] Placement evaluate(const PodInfo& pod, bool post_filter);
+  /// evaluate() with PostFilter, told in full: every Filter plugin's verdict on every node, every
+  /// Score plugin's score on the feasible ones, and when none is feasible preemption's dry run on
+  /// every node. Its preemption goes to the hooks as evaluate()'s does.
+  [[nodiscard]] CycleReport report_cycle(const PodInfo& pod);
 
  private:
   void schedule_one(TimeMs now);

@@ -6,9 +6,11 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gpusched/report/result.hpp"
+#include "gpusched/scheduler/cycle_report.hpp"
 #include "gpusched/scheduler/kubernetes_version.hpp"
 #include "gpusched/scheduler/placement.hpp"
 #include "gpusched/sim/scenario.hpp"
@@ -101,6 +103,16 @@ class Simulator {
   /// (ties: the first node by name) without preemption, counting up to `limit` (at most
   /// 1,000,000; std::invalid_argument beyond). The replay is left as it was.
   [[nodiscard]] FitCount count_fits(const Pod& pod, std::int64_t limit);
+  /// The next scheduling cycle of the replay's unbound pod `pod` ("ns/name") now, told in full
+  /// (every Filter and Score plugin on every node, preemption's dry run on every node) and
+  /// without its effects; with `priority`, as if the pod had that priority. InputError when
+  /// there is no such pod now or it is bound.
+  [[nodiscard]] CycleReport report_cycle(std::string_view pod,
+                                         std::optional<std::int32_t> priority = std::nullopt);
+
+  /// True when the unbound pod `pod`'s last scheduling attempt failed against the cluster as it
+  /// is now (nothing the scheduler reads has changed since): report_cycle now tells that attempt.
+  [[nodiscard]] bool last_attempt_current(std::string_view pod) const;
 
   /// Runs the rest of the replay and returns its result, as simulate() would. Once: afterwards
   /// only destruction is allowed (std::logic_error otherwise). To end earlier, set `until`.

@@ -1,0 +1,14 @@
+#pragma once
+// Text for XML and HTML markup: what JUnit XML and the HTML report carry from a scenario.
+
+#include <string>
+#include <string_view>
+
+namespace gpusched::report {
+
+/// XML 1.0 (and HTML) text or attribute value: the markup characters as entities, line breaks
+/// and tabs as character references in attributes (where a parser would fold them into spaces),
+/// and the control characters XML 1.0 cannot carry replaced by U+FFFD.
+[[nodiscard]] std::string xml_escaped(std::string_view text, bool attribute);
+
+}  // namespace gpusched::report

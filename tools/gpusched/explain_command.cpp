@@ -1,0 +1,88 @@
+// `gpusched explain FILE --pod NS/NAME`: why the pod is where it is, per node, per plugin and per
+// layer, and which changes would schedule it (each replayed).
+
+#include <memory>
+#include <sstream>
+#include <string>
+
+#include "gpusched/commands.hpp"
+#include "gpusched/io/scenario_loader.hpp"
+#include "gpusched/report/explain_writer.hpp"
+#include "gpusched/run_options.hpp"
+#include "gpusched/sim/explain.hpp"
+#include "gpusched/strict.hpp"
+
+namespace gpusched::cli {
+namespace {
+
+struct ExplainCommandOptions {
+  std::string file;
+  std::string pod;
+  std::string at;
+  std::string output = "text";
+  bool members = false;
+  bool no_remedies = false;
+  bool strict = false;
+  RunOptions run;
+};
+
+int run_explain(const ExplainCommandOptions& options, std::ostream& out, std::ostream& err) {
+  const Scenario scenario = io::load_scenario(options.file);
+  if (options.strict) print_warnings(scenario, err);
+  ExplainOptions explain_options;
+  explain_options.simulation = simulation_options(options.run);
+  if (!options.at.empty()) {
+    std::string ignored;  // --at's validator has accepted it
+    explain_options.at = parse_cli_duration(options.at, &ignored);
+  }
+  explain_options.remedies = !options.no_remedies;
+  // A pod named without its namespace is in "default", as kubectl reads it.
+  const std::string pod =
+      options.pod.find('/') == std::string::npos ? "default/" + options.pod : options.pod;
+  const Explanation explanation = explain(scenario, pod, explain_options);
+  std::ostringstream text;
+  if (options.output == "json") {
+    report::write_explanation_json(text, explanation);
+  } else {
+    report::write_explanation_text(text, explanation, {options.members});
+  }
+  out << text.str();
+  return 0;
+}
+
+}  // namespace
+
+Command add_explain_command(CLI::App& app) {
+  auto options = std::make_shared<ExplainCommandOptions>();
+  CLI::App* command = app.add_subcommand(
+      "explain",
+      "Explain why a pod is Pending (or where it runs): every Filter and Score plugin per node, "
+      "preemption per node, the layer of the cause, and remedies verified by replay (exit 2 on "
+      "invalid input or an unknown pod)");
+  command->add_option("FILE", options->file, "Scenario file (JSON or YAML)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  command->add_option("--pod", options->pod, "The pod, as NAMESPACE/NAME (NAME alone: default)")
+      ->required()
+      ->type_name("NS/NAME");
+  command
+      ->add_option("--at", options->at,
+                   "Explain the last scheduling attempt at or before this time (default: the "
+                   "end of the replay)")
+      ->type_name("DURATION")
+      ->check(duration_validator());
+  command->add_option("-o,--output", options->output, "Report format: text or json (§4)")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  command->add_flag("--members", options->members,
+                    "List every node of each group, and every node's verdicts");
+  command->add_flag("--no-remedies", options->no_remedies,
+                    "Do not look for remedies (each costs a replay)");
+  add_strict_flag(*command, options->strict);
+  add_run_options(*command, options->run);
+  return {command, [options](std::ostream& out, std::ostream& err) {
+            return run_explain(*options, out, err);
+          }};
+}
+
+}  // namespace gpusched::cli
