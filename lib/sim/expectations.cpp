@@ -357,7 +357,15 @@ SimulationResult Simulation::take_result() {
     out.pods.push_back(std::move(rec));
   });
   sort_by_key(out.pods);
-  out.pod_spans = std::move(pod_times_);
+  if (record_spans_) {
+    spans_.resize(pod_times_.size());
+    for (std::size_t i = 0; i < spans_.size(); ++i) {
+      spans_[i].created = pod_times_[i].created;
+      spans_[i].scheduled = pod_times_[i].scheduled;
+      spans_[i].finished = pod_times_[i].finished;
+    }
+    out.pod_spans = std::move(spans_);
+  }
   out.events = std::move(events_);
   out.preemptions = std::move(preemptions_);
   // Each pod's part in them; a victim is still there when its termination outlasts the run.

@@ -62,7 +62,8 @@ Simulation::Simulation(const Scenario& scenario, const SimulationOptions& option
       on_progress_(options.progress),
       observer_(options.observer),
       rng_(config_.seed),
-      scheduler_(config_, cluster_, rng_, *this) {
+      scheduler_(config_, cluster_, rng_, *this),
+      record_spans_(options.record_pod_spans) {
   cluster_.set_node_observer([this](const NodeInfo& node, NodeChange change) {
     usage_.observe(node, change);
     // The cluster autoscaler watches its pools' nodes: one may have just emptied or filled.
@@ -381,11 +382,18 @@ void Simulation::apply_pod(Pod pod, const std::string& pointer) {
   scheduler_.pod_updated(*existing, old_pod, now_);
 }
 
-PodSpan& Simulation::times_of(const PodInfo& pod) {
+Simulation::PodTimes& Simulation::times_of(const PodInfo& pod) {
   // ClusterState numbers pods from 1 in the order they are added.
   const auto index = static_cast<std::size_t>(pod.sequence - 1);
   if (index >= pod_times_.size()) pod_times_.resize(index + 1);
   return pod_times_[index];
+}
+
+PodSpan* Simulation::span_of(const PodInfo& pod) {
+  if (!record_spans_) return nullptr;
+  const auto index = static_cast<std::size_t>(pod.sequence - 1);
+  if (index >= spans_.size()) spans_.resize(index + 1);
+  return &spans_[index];
 }
 
 PodInfo& Simulation::create_pod(Pod pod, const std::string& pointer,
@@ -401,9 +409,8 @@ PodInfo& Simulation::create_pod(Pod pod, const std::string& pointer,
   if (!loading_cluster_) pod.metadata.creation_ms = now_;
   const bool prebound = !pod.spec.node_name.empty();
   PodInfo& info = cluster_.add_pod(std::move(pod));
-  PodSpan& span = times_of(info);
-  span.pod = info.pod.key();
-  span.created = info.pod.metadata.creation_ms;
+  times_of(info).created = info.pod.metadata.creation_ms;
+  if (PodSpan* span = span_of(info)) span->pod = info.pod.key();
   if (info.pod.terminated()) return info;
   if (const auto& deletion = info.pod.metadata.deletion_ms) {
     // Exported while terminating: it holds its node until its deletionTimestamp.
@@ -426,11 +433,13 @@ void Simulation::start_running(PodInfo& pod) {
   pod.pod.status.phase = PodPhase::Running;
   // A pod of the starting cluster keeps the start time it was exported with.
   if (!loading_cluster_ || !pod.pod.status.start_ms) pod.pod.status.start_ms = now_;
-  PodSpan& span = times_of(pod);
-  if (!span.scheduled) {
-    span.scheduled = *pod.pod.status.start_ms;
-    span.node = pod.pod.spec.node_name;
-    span.gpus = held_gpus(pod);
+  PodTimes& times = times_of(pod);
+  if (!times.scheduled) {
+    times.scheduled = *pod.pod.status.start_ms;
+    if (PodSpan* span = span_of(pod)) {
+      span->node = pod.pod.spec.node_name;
+      span->gpus = held_gpus(pod);
+    }
   }
   // gpusched.io/run-duration: the containers exit 0 after that long; with restartPolicy Always
   // the kubelet restarts them, so the pod never completes.
@@ -500,8 +509,8 @@ void Simulation::begin_termination(PodInfo& pod, std::int64_t grace_seconds) {
 
 void Simulation::remove_pod(PodInfo& pod) {
   const bool held = pod.node != nullptr;
-  PodSpan& span = times_of(pod);
-  if (!span.finished) span.finished = now_;
+  PodTimes& times = times_of(pod);
+  if (!times.finished) times.finished = now_;
   removed_pod_keys_.insert(key_of(pod.pod.metadata));
   end_unschedulable(pod);
   release_devices(pod);

@@ -104,6 +104,11 @@ class Simulation final : public SchedulerHooks {
       return std::tie(a.time, a.kind, a.seq) < std::tie(b.time, b.kind, b.seq);
     }
   };
+  struct PodTimes {
+    TimeMs created = 0;
+    std::optional<TimeMs> scheduled;
+    std::optional<TimeMs> finished;
+  };
   struct JobState {
     Job job;
     std::int32_t succeeded = 0;
@@ -185,8 +190,10 @@ class Simulation final : public SchedulerHooks {
   [[nodiscard]] NodeInfo template_node(const NodePool& pool);
 
   // Pod lifecycle
-  /// A pod instance's span: when it was created, started and finished, and what it held.
-  [[nodiscard]] PodSpan& times_of(const PodInfo& pod);
+  /// When a pod instance was created, first scheduled and finished.
+  [[nodiscard]] PodTimes& times_of(const PodInfo& pod);
+  /// The pod instance's span, to fill while it runs; nullptr unless the options ask for spans.
+  [[nodiscard]] PodSpan* span_of(const PodInfo& pod);
   /// Admits (priority) and creates a pod; `pointer` names its place in the file, if any, and
   /// `generate_name` the prefix a controller created it with.
   PodInfo& create_pod(Pod pod, const std::string& pointer = {},
@@ -307,7 +314,11 @@ class Simulation final : public SchedulerHooks {
   std::vector<PriorityClass> priority_classes_;         // in creation order
   std::map<std::string, PodDisruptionBudget> budgets_;  // "ns/name"
   std::map<std::string, std::uint64_t> name_counters_;  // generateName counters per owner
-  std::vector<PodSpan> pod_times_;          // by PodInfo::sequence - 1: each pod instance
+  std::vector<PodTimes> pod_times_;  // by PodInfo::sequence - 1: each pod instance
+  // With SimulationOptions::record_pod_spans, the same instances' names and what they held
+  // (their times are pod_times_'s, joined in take_result).
+  bool record_spans_ = false;
+  std::vector<PodSpan> spans_;
   std::set<std::string> removed_pod_keys_;  // "ns/name" of pods gone; with the live ones, every
                                             // name used so far
   std::vector<EventRecord> events_;

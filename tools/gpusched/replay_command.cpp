@@ -40,6 +40,7 @@ SimulationResult replay_explaining(const Scenario& scenario, SimulationOptions o
                                    std::vector<report::HtmlPendingExplanation>& explained) {
   std::optional<ProgressLine> line;
   if (stderr_is_terminal()) line.emplace(stderr).attach(options);
+  options.record_pod_spans = true;  // the page's timelines
   Simulator simulator(scenario, options);
   while (simulator.step()) {
   }

@@ -200,7 +200,8 @@ struct SimulationResult {
   std::vector<GpuBucket> gpu_series;
   TimeMs gpu_bucket_ms = 0;
   /// Every pod instance in creation order: who waited and who held which node and GPUs when
-  /// (the HTML report's timelines). Not part of the JSON result.
+  /// (the HTML report's timelines); empty unless SimulationOptions::record_pod_spans. Not part
+  /// of the JSON result.
   std::vector<PodSpan> pod_spans;
 };
 

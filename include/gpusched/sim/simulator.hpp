@@ -55,6 +55,9 @@ struct SimulationOptions {
   /// observes (the replay is the same with or without it).
   std::function<void(const Progress&)> progress;
   Observer observer;
+  /// Fill SimulationResult::pod_spans (the HTML report's timelines): a record per pod instance,
+  /// about 200 bytes each, kept to the end.
+  bool record_pod_spans = false;
 };
 
 /// Runs the scenario to its end (or `until`) and checks its expectations. Throws InputError

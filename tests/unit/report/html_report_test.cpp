@@ -21,6 +21,13 @@ using Json = nlohmann::ordered_json;
 
 const std::string kScenarios = std::string(GPUSCHED_SOURCE_DIR) + "/scenarios/";
 
+// A replay recording its pod spans, as `replay --html` asks for them.
+SimulationResult replay_with_spans(const std::string& file) {
+  SimulationOptions options;
+  options.record_pod_spans = true;
+  return simulate(io::load_scenario(kScenarios + file), options);
+}
+
 std::string page_of(const SimulationResult& result, const HtmlReportOptions& options = {}) {
   std::ostringstream out;
   write_html_report(out, result, options);
@@ -56,8 +63,7 @@ std::size_t bars_on(const Json& data, std::size_t node) {
 
 TEST_CASE("the HTML report draws a preemption victim's hold and its preemptor's wait",
           "[report][html]") {
-  const SimulationResult result =
-      simulate(io::load_scenario(kScenarios + "serving-preempts-batch.json"));
+  const SimulationResult result = replay_with_spans("serving-preempts-batch.json");
   const std::string page = page_of(result);
   CHECK(page.rfind("<!DOCTYPE html>", 0) == 0);
   CHECK_THAT(page, Catch::Contains("<title>gpusched replay: serving-preempts-batch</title>"));
@@ -96,8 +102,7 @@ TEST_CASE("the HTML report draws a preemption victim's hold and its preemptor's 
 
 TEST_CASE("the HTML report has a row per GPU and the pods still pending with their message",
           "[report][html]") {
-  const SimulationResult result =
-      simulate(io::load_scenario(kScenarios + "gpu/hgx-h100-groups.json"));
+  const SimulationResult result = replay_with_spans("gpu/hgx-h100-groups.json");
   const Json data = data_of(page_of(result));
   REQUIRE(data["nodes"].size() == 2);
   for (const Json& node : data["nodes"]) {
@@ -173,11 +178,9 @@ TEST_CASE("the HTML report escapes scenario text for the markup and for the inli
 }
 
 TEST_CASE("the HTML report is the same bytes for the same result", "[report][html]") {
-  const SimulationResult result =
-      simulate(io::load_scenario(kScenarios + "serving-preempts-batch.json"));
+  const SimulationResult result = replay_with_spans("serving-preempts-batch.json");
   CHECK(page_of(result) == page_of(result));
-  CHECK(page_of(result) ==
-        page_of(simulate(io::load_scenario(kScenarios + "serving-preempts-batch.json"))));
+  CHECK(page_of(result) == page_of(replay_with_spans("serving-preempts-batch.json")));
 }
 
 }  // namespace

@@ -13,6 +13,13 @@ namespace {
 
 const std::string kScenarios = std::string(GPUSCHED_SOURCE_DIR) + "/scenarios/";
 
+// A replay recording its pod spans, as `replay --html` asks for them.
+SimulationResult replay_with_spans(const std::string& file) {
+  SimulationOptions options;
+  options.record_pod_spans = true;
+  return simulate(io::load_scenario(kScenarios + file), options);
+}
+
 const PodSpan& span_of(const SimulationResult& result, const std::string& pod) {
   auto it = std::find_if(result.pod_spans.begin(), result.pod_spans.end(),
                          [&](const PodSpan& span) { return span.pod == pod; });
@@ -21,8 +28,7 @@ const PodSpan& span_of(const SimulationResult& result, const std::string& pod) {
 }
 
 TEST_CASE("pod_spans keep a preemption victim deleted before the end", "[sim][html]") {
-  const SimulationResult result =
-      simulate(io::load_scenario(kScenarios + "serving-preempts-batch.json"));
+  const SimulationResult result = replay_with_spans("serving-preempts-batch.json");
   REQUIRE(result.pod_spans.size() == 2);
   // trainer is gone from the pods at the end, but its span says it held gpu-node until its
   // graceful termination ended at 1m30s.
@@ -44,9 +50,15 @@ TEST_CASE("pod_spans keep a preemption victim deleted before the end", "[sim][ht
   CHECK(result.pod_spans.front().pod == "default/trainer");
 }
 
-TEST_CASE("pod_spans name the physical GPUs a pod's devices are on", "[sim][html]") {
+TEST_CASE("pod_spans are recorded only when asked for", "[sim][html]") {
   const SimulationResult result =
-      simulate(io::load_scenario(kScenarios + "gpu/hgx-h100-groups.json"));
+      simulate(io::load_scenario(kScenarios + "serving-preempts-batch.json"));
+  CHECK(result.pod_spans.empty());
+  CHECK(result.pods.size() == 1);
+}
+
+TEST_CASE("pod_spans name the physical GPUs a pod's devices are on", "[sim][html]") {
+  const SimulationResult result = replay_with_spans("gpu/hgx-h100-groups.json");
   std::size_t with_gpus = 0;
   for (const PodRecord& record : result.pods) {
     const PodSpan& span = span_of(result, record.pod.key());
