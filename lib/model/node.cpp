@@ -57,4 +57,10 @@ std::string_view to_string(TaintEffect effect) noexcept {
   return "NoSchedule";
 }
 
+bool Node::ready() const {
+  return std::none_of(conditions.begin(), conditions.end(), [](const NodeCondition& c) {
+    return c.type == "Ready" && c.status != "True";
+  });
+}
+
 }  // namespace gpusched

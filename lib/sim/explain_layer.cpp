@@ -31,12 +31,6 @@ bool holds(const ResourceList& requests, const Node& node, std::int64_t hardware
   });
 }
 
-bool ready(const Node& node) {
-  const auto it = std::find_if(node.conditions.begin(), node.conditions.end(),
-                               [](const NodeCondition& c) { return c.type == "Ready"; });
-  return it == node.conditions.end() || it->status == "True";
-}
-
 std::string quantity_text(std::string_view name, std::int64_t milli) {
   return Quantity(milli, resource::default_format(name)).to_string();
 }
@@ -214,7 +208,7 @@ void diagnose_pending(const AttemptView& view, Explanation& e) {
     const std::int64_t allocated = milli_of(node->allocated, resource::kGpu);
     const std::int64_t hardware = static_cast<std::int64_t>(node->gpus.size()) * 1000;
     const std::int64_t advertised = milli_of(node->node.allocatable, resource::kGpu);
-    const bool not_ready = !ready(node->node);
+    const bool not_ready = !node->node.ready();
     const bool gpus_missing =
         need_gpus > 0 && hardware - allocated >= need_gpus && advertised - allocated < need_gpus;
     if (!not_ready && !gpus_missing) continue;

@@ -78,11 +78,7 @@ class PendingRemedies {
   // Ready=True, as a kubelet that recovered reports).
   void make_ready() {
     for (const NodeRecord* node : holders_) {
-      const auto& conditions = node->node.conditions;
-      const bool ready = std::none_of(
-          conditions.begin(), conditions.end(),
-          [](const NodeCondition& c) { return c.type == "Ready" && c.status != "True"; });
-      if (ready) continue;
+      if (node->node.ready()) continue;
       Action patch;
       patch.verb = Verb::Patch;
       patch.target = ObjectRef{"Node", {}, node->node.metadata.name};

@@ -28,10 +28,7 @@ std::string label_or_empty(const Node& node, std::string_view key) {
 /// Whether the scheduler may place pods on the node: Ready (no not-ready or unreachable taint
 /// from its condition) and not cordoned.
 bool schedulable(const NodeInfo& node) {
-  if (node.unschedulable) return false;
-  return std::none_of(
-      node.node.conditions.begin(), node.node.conditions.end(),
-      [](const NodeCondition& c) { return c.type == "Ready" && c.status != "True"; });
+  return !node.unschedulable && node.node.ready();
 }
 
 }  // namespace

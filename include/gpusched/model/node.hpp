@@ -41,6 +41,8 @@ struct Node {
   /// `disk-pressure`, `network-unavailable`, `pid-pressure` for those conditions True),
   /// appended last as controller patches append, unless already present.
   [[nodiscard]] std::vector<Taint> effective_taints() const;
+  /// Ready unless a Ready condition says False or Unknown (a node without one counts as Ready).
+  [[nodiscard]] bool ready() const;
 };
 
 [[nodiscard]] std::string_view to_string(TaintEffect effect) noexcept;
