@@ -1,6 +1,8 @@
 #pragma once
 /// gpusched: replay Kubernetes scheduling offline. The umbrella header of the public API.
 
+#include "gpusched/config/kubernetes_version.hpp"
+#include "gpusched/config/scheduler_config.hpp"
 #include "gpusched/error.hpp"
 #include "gpusched/io/scenario_loader.hpp"
 #include "gpusched/io/scheduler_config.hpp"
@@ -11,6 +13,7 @@
 #include "gpusched/model/policy.hpp"
 #include "gpusched/model/quantity.hpp"
 #include "gpusched/model/resource_list.hpp"
+#include "gpusched/model/time.hpp"
 #include "gpusched/model/workload.hpp"
 #include "gpusched/plan/compare.hpp"
 #include "gpusched/plan/plan.hpp"
@@ -18,11 +21,8 @@
 #include "gpusched/report/explain_writer.hpp"
 #include "gpusched/report/metrics.hpp"
 #include "gpusched/report/objective.hpp"
-#include "gpusched/report/result.hpp"
 #include "gpusched/report/writers.hpp"
-#include "gpusched/scheduler/config.hpp"
-#include "gpusched/scheduler/kubernetes_version.hpp"
+#include "gpusched/scenario/scenario.hpp"
 #include "gpusched/sim/explain.hpp"
-#include "gpusched/sim/scenario.hpp"
+#include "gpusched/sim/result.hpp"
 #include "gpusched/sim/simulator.hpp"
-#include "gpusched/sim/time.hpp"

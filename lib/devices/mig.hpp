@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "gpusched/devices/device_plugin_config.hpp"
+#include "gpusched/config/device_plugin_config.hpp"
 
 namespace gpusched::devices {
 

@@ -12,7 +12,7 @@
 
 #include "devices/mig.hpp"
 #include "gpusched/model/well_known.hpp"
-#include "io/decimal.hpp"
+#include "model/decimal.hpp"
 
 namespace gpusched::devices {
 namespace {
@@ -494,7 +494,7 @@ std::optional<NodeDevices> derive_node_devices(const Node& node,
   // Both labels declare hardware. A product label alone (contract v1 scenarios select GPU
   // models with it and state nvidia.com/gpu in capacity) is only a label.
   if (product == nullptr || count_text == nullptr) return std::nullopt;
-  const auto count = io::parse_integer(*count_text, 1, kMaxGpusPerNode);
+  const auto count = parse_integer(*count_text, 1, kMaxGpusPerNode);
   if (!count) {
     *error = "label " + std::string(kGpuCountLabel) + ": must be an integer from 1 to " +
              std::to_string(kMaxGpusPerNode) + ", got \"" + *count_text + "\"";
@@ -503,7 +503,7 @@ std::optional<NodeDevices> derive_node_devices(const Node& node,
   NodeDevices out;
   out.product = model_of(*product);
   if (const std::string* memory = find(labels, kMemoryLabel)) {
-    const auto mib = io::parse_integer(*memory, 0, std::numeric_limits<std::int64_t>::max());
+    const auto mib = parse_integer(*memory, 0, std::numeric_limits<std::int64_t>::max());
     if (!mib) {
       *error = "label " + std::string(kMemoryLabel) +
                ": must be a non-negative integer (MiB), got \"" + *memory + "\"";

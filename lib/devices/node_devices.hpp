@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "devices/gpu_topology.hpp"
-#include "gpusched/devices/device_plugin_config.hpp"
+#include "gpusched/config/device_plugin_config.hpp"
 #include "gpusched/model/node.hpp"
 #include "gpusched/model/resource_list.hpp"
 

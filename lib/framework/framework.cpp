@@ -3,9 +3,10 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "config/default_plugins.hpp"
 #include "gpusched/framework/cluster_state.hpp"
-#include "gpusched/scheduler/diagnosis.hpp"
-#include "plugins/registry.hpp"
+#include "gpusched/framework/diagnosis.hpp"
+#include "gpusched/framework/registry.hpp"
 
 namespace gpusched {
 namespace {
@@ -46,13 +47,14 @@ std::vector<Point*> expand(const std::vector<std::unique_ptr<Plugin>>& instances
 
 }  // namespace
 
-Framework::Framework(const Profile& profile, Handle handle) : profile_(profile), handle_(handle) {
+Framework::Framework(const Profile& profile, Handle handle, const Registry& registry)
+    : profile_(profile), handle_(handle) {
   handle_.framework = this;
   const PluginsConfig& cfg = profile_.plugins;
   // MultiPoint: the defaults minus the disabled ones, plus the enabled ones (a weight given for
   // a default plugin overrides its default weight).
   std::vector<PluginRef> multi;
-  for (const PluginRef& p : plugins::default_plugins(handle_.version)) {
+  for (const PluginRef& p : default_plugins(handle_.version)) {
     if (!disables(cfg.multi_point, p.name)) multi.push_back(p);
   }
   for (const PluginRef& p : cfg.multi_point.enabled) {
@@ -71,8 +73,12 @@ Framework::Framework(const Profile& profile, Handle handle) : profile_(profile),
     for (const auto& p : plugins_) {
       if (p->name() == name) return;
     }
-    auto plugin = plugins::make_plugin(name, handle_, profile_);
-    if (!plugin) throw std::invalid_argument("unknown plugin \"" + name + "\"");
+    const PluginFactory* factory = registry.find(name);
+    if (factory == nullptr) throw std::invalid_argument("unknown plugin \"" + name + "\"");
+    std::unique_ptr<Plugin> plugin = (*factory)(handle_, profile_);
+    if (!plugin || plugin->name() != name)
+      throw std::invalid_argument("the factory of plugin \"" + name +
+                                  "\" made no plugin of that name");
     if (plugins_.size() == CycleState::kMaxPlugins)
       throw std::invalid_argument("more than 64 plugins in profile \"" + profile_.scheduler_name +
                                   "\"");

@@ -6,7 +6,7 @@
 
 #include <optional>
 
-#include "gpusched/devices/device_plugin_config.hpp"
+#include "gpusched/config/device_plugin_config.hpp"
 #include "io/json_node.hpp"
 
 namespace gpusched::io {

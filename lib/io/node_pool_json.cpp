@@ -7,9 +7,9 @@
 #include <variant>
 
 #include "io/api_validation.hpp"
-#include "io/decimal.hpp"
 #include "io/object_json.hpp"
 #include "io/time_json.hpp"
+#include "model/decimal.hpp"
 
 namespace gpusched::io {
 namespace {

@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "gpusched/sim/scenario.hpp"
+#include "gpusched/scenario/scenario.hpp"
 #include "io/json_node.hpp"
 
 namespace gpusched::io {

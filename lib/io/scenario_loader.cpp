@@ -90,7 +90,8 @@ std::vector<std::pair<fs::path, JsonNode>> included_files(const JsonNode& includ
 
 }  // namespace
 
-Scenario parse_scenario(std::string_view text, const std::string& file) {
+Scenario parse_scenario(std::string_view text, const std::string& file,
+                        const LoadOptions& options) {
   // Unknown fields of the objects, in the order the loader meets them (the cluster, the
   // included files' objects, the timeline), so that they read the same on every run.
   std::vector<std::string> warnings;
@@ -126,7 +127,7 @@ Scenario parse_scenario(std::string_view text, const std::string& file) {
   scenario.device_plugin =
       parse_device_plugin_settings(root.get("devicePlugin"), root.get("migConfigs"));
   if (auto scheduler = root.get("scheduler")) {
-    scenario.scheduler = parse_scheduler_config(scheduler->rebased());
+    scenario.scheduler = parse_scheduler_config(scheduler->rebased(), options.plugins);
   }
 
   // The scenario's own cluster entries (a `kind: List` entry stands for its items), then each
@@ -163,10 +164,10 @@ Scenario parse_scenario(std::string_view text, const std::string& file) {
   return scenario;
 }
 
-Scenario load_scenario(const std::filesystem::path& path) {
+Scenario load_scenario(const std::filesystem::path& path, const LoadOptions& options) {
   const std::string file = path.string();
   const std::string text = read_input_file(path, file);
-  return parse_scenario(text, file);
+  return parse_scenario(text, file, options);
 }
 
 bool is_manifest_file(const std::filesystem::path& path) {

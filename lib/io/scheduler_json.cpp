@@ -1,10 +1,11 @@
 #include "io/scheduler_json.hpp"
 
+#include <algorithm>
 #include <set>
 #include <string>
 
+#include "gpusched/config/plugin_names.hpp"
 #include "io/api_validation.hpp"
-#include "io/known_plugins.hpp"
 
 namespace gpusched::io {
 namespace {
@@ -17,21 +18,24 @@ void validate_percentage(const JsonNode& node, std::int64_t value) {
   if (value < 0 || value > 100) node.fail_field(invalid_value(value, "not in valid range [0-100]"));
 }
 
-std::string plugin_name(const JsonNode& node, bool allow_star) {
+std::string plugin_name(const JsonNode& node, bool allow_star, const OutOfTree& out_of_tree) {
   std::string name = node.string();
   if (name.empty()) node.fail_field(required_value());
-  if (!is_known_plugin(name) && !(allow_star && name == "*")) {
+  const bool known = names::is_in_tree(name) ||
+                     std::find(out_of_tree.begin(), out_of_tree.end(), name) != out_of_tree.end();
+  if (!known && !(allow_star && name == "*")) {
     node.fail_field(invalid_value(name, "unknown plugin"));
   }
   return name;
 }
 
-std::vector<PluginRef> parse_plugin_list(const JsonNode& node, bool allow_star) {
+std::vector<PluginRef> parse_plugin_list(const JsonNode& node, bool allow_star,
+                                         const OutOfTree& out_of_tree) {
   std::vector<PluginRef> out;
   for (const JsonNode& item : node.elements()) {
     item.reject_unknown_keys({"name", "weight"});
     PluginRef ref;
-    ref.name = plugin_name(item.required("name"), allow_star);
+    ref.name = plugin_name(item.required("name"), allow_star, out_of_tree);
     if (auto weight = item.get("weight")) {
       ref.weight = weight->int32();
       if (ref.weight < 0) weight->fail_field(invalid_value(ref.weight, "must not be negative"));
@@ -41,15 +45,17 @@ std::vector<PluginRef> parse_plugin_list(const JsonNode& node, bool allow_star) 
   return out;
 }
 
-PluginSet parse_plugin_set(const JsonNode& node) {
+PluginSet parse_plugin_set(const JsonNode& node, const OutOfTree& out_of_tree) {
   node.reject_unknown_keys({"enabled", "disabled"});
   PluginSet set;
-  if (auto enabled = node.get("enabled")) set.enabled = parse_plugin_list(*enabled, false);
-  if (auto disabled = node.get("disabled")) set.disabled = parse_plugin_list(*disabled, true);
+  if (auto enabled = node.get("enabled"))
+    set.enabled = parse_plugin_list(*enabled, false, out_of_tree);
+  if (auto disabled = node.get("disabled"))
+    set.disabled = parse_plugin_list(*disabled, true, out_of_tree);
   return set;
 }
 
-PluginsConfig parse_plugins(const JsonNode& node) {
+PluginsConfig parse_plugins(const JsonNode& node, const OutOfTree& out_of_tree) {
   node.reject_unknown_keys({"multiPoint", "queueSort", "preFilter", "filter", "postFilter",
                             "preScore", "score", "reserve", "permit", "preBind", "bind"});
   PluginsConfig plugins;
@@ -65,7 +71,7 @@ PluginsConfig parse_plugins(const JsonNode& node) {
                                                             {"preBind", &plugins.pre_bind},
                                                             {"bind", &plugins.bind}};
   for (const auto& [key, set] : points) {
-    if (auto child = node.get(key)) *set = parse_plugin_set(*child);
+    if (auto child = node.get(key)) *set = parse_plugin_set(*child, out_of_tree);
   }
   return plugins;
 }
@@ -243,19 +249,19 @@ DefaultPreemptionArgs parse_preemption_args(const JsonNode& args) {
   return out;
 }
 
-void parse_plugin_config(const JsonNode& node, Profile& profile) {
+void parse_plugin_config(const JsonNode& node, Profile& profile, const OutOfTree& out_of_tree) {
   std::set<std::string, std::less<>> seen;
   for (const JsonNode& item : node.elements()) {
     item.reject_unknown_keys({"name", "args"});
-    std::string name = plugin_name(item.required("name"), false);
+    std::string name = plugin_name(item.required("name"), false, out_of_tree);
     if (!seen.insert(name).second) item.fail_field(duplicate_value(name));
     std::optional<JsonNode> args = item.get("args");
     if (!args) continue;
-    if (name == "NodeResourcesFit") {
+    if (name == names::kNodeResourcesFit) {
       profile.node_resources_fit = parse_fit_args(*args);
-    } else if (name == "NodeResourcesBalancedAllocation") {
+    } else if (name == names::kNodeResourcesBalancedAllocation) {
       profile.balanced_allocation = parse_balanced_args(*args);
-    } else if (name == "DefaultPreemption") {
+    } else if (name == names::kDefaultPreemption) {
       profile.default_preemption = parse_preemption_args(*args);
     } else if (!args->object().empty()) {
       // Accepting args gpusched ignores would let a replay silently differ from the cluster.
@@ -264,7 +270,7 @@ void parse_plugin_config(const JsonNode& node, Profile& profile) {
   }
 }
 
-Profile parse_profile(const JsonNode& node, bool sole_profile) {
+Profile parse_profile(const JsonNode& node, bool sole_profile, const OutOfTree& out_of_tree) {
   node.reject_unknown_keys(
       {"schedulerName", "percentageOfNodesToScore", "plugins", "pluginConfig"});
   Profile profile;
@@ -280,14 +286,14 @@ Profile parse_profile(const JsonNode& node, bool sole_profile) {
     validate_percentage(*percentage, value);
     profile.percentage_of_nodes_to_score = static_cast<std::int32_t>(value);
   }
-  if (auto plugins = node.get("plugins")) profile.plugins = parse_plugins(*plugins);
-  if (auto config = node.get("pluginConfig")) parse_plugin_config(*config, profile);
+  if (auto plugins = node.get("plugins")) profile.plugins = parse_plugins(*plugins, out_of_tree);
+  if (auto config = node.get("pluginConfig")) parse_plugin_config(*config, profile, out_of_tree);
   return profile;
 }
 
 }  // namespace
 
-SchedulerConfig parse_scheduler_config(const JsonNode& node) {
+SchedulerConfig parse_scheduler_config(const JsonNode& node, const OutOfTree& out_of_tree) {
   // The operational fields of a kube-scheduler's configuration file (how it talks to the API
   // server, elects a leader, serves metrics, how many goroutines it runs) decide nothing about
   // placement, so a real file is read as it is and they are ignored.
@@ -342,7 +348,7 @@ SchedulerConfig parse_scheduler_config(const JsonNode& node) {
     config.profiles.clear();
     std::set<std::string, std::less<>> names;
     for (const JsonNode& item : items) {
-      Profile profile = parse_profile(item, items.size() == 1);
+      Profile profile = parse_profile(item, items.size() == 1, out_of_tree);
       if (!names.insert(profile.scheduler_name).second) {
         item.required("schedulerName").fail_field(duplicate_value(profile.scheduler_name));
       }

@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "io/input_text.hpp"
+#include "io/merge_patch.hpp"
 #include "io/object_json.hpp"
 #include "io/time_json.hpp"
 
@@ -80,7 +81,7 @@ Action parse_action(const JsonNode& node) {
     case Verb::Patch: {
       body->reject_unknown_keys({"kind", "namespace", "name", "merge"});
       action.target = parse_ref(*body);
-      action.merge_patch = body->required("merge").object().dump();
+      action.patch = merge_patch(body->required("merge").object().dump());
       break;
     }
     case Verb::Cordon:
@@ -160,7 +161,7 @@ nlohmann::ordered_json action_json(const Action& action) {
       break;
     case Verb::Patch:
       out["patch"] = ref_json(action.target);
-      out["patch"]["merge"] = ordered::parse(action.merge_patch);
+      out["patch"]["merge"] = ordered::parse(action.patch->merge_patch());
       break;
     case Verb::Cordon:
       out["cordon"] = action.target.name;

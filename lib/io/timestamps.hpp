@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "gpusched/model/object.hpp"
-#include "gpusched/sim/time.hpp"
+#include "gpusched/model/time.hpp"
 #include "io/json_node.hpp"
 
 namespace gpusched::io {

@@ -3,10 +3,11 @@
 #include <limits>
 #include <set>
 
+#include "gpusched/devices/template_gpus.hpp"
 #include "gpusched/error.hpp"
 #include "gpusched/plan/plan.hpp"
+#include "model/wide_int.hpp"
 #include "plan/find_pool.hpp"
-#include "plugins/helpers.hpp"
 
 namespace gpusched::plan {
 namespace {
@@ -48,7 +49,7 @@ std::vector<std::int64_t> node_prices(const Scenario& scenario, const MixPlanReq
                        "node pool \"" + pool.name +
                            "\" has no GPUs: a mix is priced by GPU-hour (pricePerGpuHour)");
     }
-    if (plugins::Int128{gpus} * pool.price_micros_per_gpu_hour * kMaxPoolNodes >
+    if (Int128{gpus} * pool.price_micros_per_gpu_hour * kMaxPoolNodes >
         std::numeric_limits<std::int64_t>::max())
       throw InputError("--pool", "", "node pool \"" + pool.name + "\": its price is too large");
     out.push_back(gpus * pool.price_micros_per_gpu_hour);

@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "gpusched/plan/plan.hpp"
-#include "io/decimal.hpp"
+#include "model/decimal.hpp"
 #include "report/json_records.hpp"
 #include "report/tab_writer.hpp"
 
@@ -67,11 +67,11 @@ Json outcome_json(Json entry, bool met, const std::vector<std::string>& unmet,
 
 /// Exact in JSON and CSV; in cents in the table, as the cost metric is.
 std::string price_text(std::int64_t micros) {
-  return io::decimal_text(micros, 6);
+  return decimal_text(micros, 6);
 }
 
 std::string price_cents(std::int64_t micros) {
-  return io::fixed_text(static_cast<double>(micros) / 1e6, 2);
+  return fixed_text(static_cast<double>(micros) / 1e6, 2);
 }
 
 std::string sizes_text(const MixPlanRequest& request, const std::vector<std::int32_t>& sizes) {

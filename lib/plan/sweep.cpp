@@ -8,8 +8,8 @@
 #include "gpusched/error.hpp"
 #include "gpusched/io/scenario_loader.hpp"
 #include "gpusched/io/scheduler_config.hpp"
-#include "io/decimal.hpp"
 #include "io/input_text.hpp"
+#include "model/decimal.hpp"
 #include "plan/parallel.hpp"
 #include "report/csv.hpp"
 
@@ -48,7 +48,7 @@ std::size_t count_field(const std::string& file, const report::CsvLine& line, st
                         std::size_t max) {
   const std::string& text = line.fields[column];
   const std::int64_t min = column == 1 ? 1 : 0;
-  const auto value = io::parse_integer(text, min, static_cast<std::int64_t>(max));
+  const auto value = parse_integer(text, min, static_cast<std::int64_t>(max));
   if (!value) {
     throw InputError(file, "",
                      std::string(column == 0 ? "run" : "runs") + " \"" + text +
@@ -197,7 +197,7 @@ std::pair<std::vector<std::string>, Scenario> sweep_point(const Sweep& sweep, st
   params.push_back(config_name);
   const std::int64_t scale = sweep.arrival_scale_milli[digit[d++]];
   for (Action& action : scenario.timeline) action.at = action.at * 1000 / scale;
-  params.push_back(io::decimal_text(scale, 3));
+  params.push_back(decimal_text(scale, 3));
   scenario.scheduler.seed = sweep.seeds[digit[d]];
   params.push_back(std::to_string(scenario.scheduler.seed));
   return out;

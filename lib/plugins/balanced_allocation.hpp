@@ -2,6 +2,7 @@
 // NodeResourcesBalancedAllocation
 // (pkg/scheduler/framework/plugins/noderesources/balanced_allocation.go).
 
+#include "gpusched/config/plugin_names.hpp"
 #include "gpusched/framework/framework.hpp"
 #include "gpusched/framework/plugin.hpp"
 #include "plugins/resource_allocation.hpp"
@@ -10,7 +11,7 @@ namespace gpusched::plugins {
 
 class BalancedAllocation final : public PreScorePlugin, public ScorePlugin {
  public:
-  static constexpr std::string_view kName = "NodeResourcesBalancedAllocation";
+  static constexpr std::string_view kName = names::kNodeResourcesBalancedAllocation;
   BalancedAllocation(Handle& handle, const BalancedAllocationArgs& args);
   [[nodiscard]] std::string_view name() const noexcept override { return kName; }
   /// Skip for best-effort pods (none of the resources requested; PR #130260, 1.33).

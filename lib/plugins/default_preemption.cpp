@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "gpusched/framework/cluster_state.hpp"
+#include "gpusched/framework/diagnosis.hpp"
 #include "gpusched/framework/rng.hpp"
-#include "gpusched/scheduler/diagnosis.hpp"
 
 namespace gpusched::plugins {
 namespace {

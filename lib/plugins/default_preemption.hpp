@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "gpusched/config/plugin_names.hpp"
 #include "gpusched/framework/framework.hpp"
 #include "gpusched/framework/plugin.hpp"
 
@@ -14,7 +15,7 @@ namespace gpusched::plugins {
 
 class DefaultPreemption final : public PostFilterPlugin {
  public:
-  static constexpr std::string_view kName = "DefaultPreemption";
+  static constexpr std::string_view kName = names::kDefaultPreemption;
   DefaultPreemption(Handle& handle, const DefaultPreemptionArgs& args);
   [[nodiscard]] std::string_view name() const noexcept override { return kName; }
   /// Evaluator.Preempt: eligibility, candidate nodes (only those rejected as Unschedulable), a

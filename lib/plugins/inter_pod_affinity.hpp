@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "gpusched/config/plugin_names.hpp"
 #include "gpusched/framework/framework.hpp"
 #include "gpusched/framework/plugin.hpp"
 
@@ -17,7 +18,7 @@ class InterPodAffinity final : public PreFilterPlugin,
                                public ScorePlugin,
                                public EnqueueExtensions {
  public:
-  static constexpr std::string_view kName = "InterPodAffinity";
+  static constexpr std::string_view kName = names::kInterPodAffinity;
   /// config.InterPodAffinityArgs.HardPodAffinityWeight (DefaultHardPodAffinityWeight = 1).
   static constexpr std::int32_t kDefaultHardPodAffinityWeight = 1;
 

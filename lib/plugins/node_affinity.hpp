@@ -1,6 +1,7 @@
 #pragma once
 // NodeAffinity (pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go).
 
+#include "gpusched/config/plugin_names.hpp"
 #include "gpusched/framework/framework.hpp"
 #include "gpusched/framework/plugin.hpp"
 
@@ -12,7 +13,7 @@ class NodeAffinity final : public PreFilterPlugin,
                            public ScorePlugin,
                            public EnqueueExtensions {
  public:
-  static constexpr std::string_view kName = "NodeAffinity";
+  static constexpr std::string_view kName = names::kNodeAffinity;
   explicit NodeAffinity(Handle& handle);
   [[nodiscard]] std::string_view name() const noexcept override { return kName; }
   /// Skip without nodeSelector or required affinity; narrows to `matchFields metadata.name In`

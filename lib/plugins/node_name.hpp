@@ -1,6 +1,7 @@
 #pragma once
 // NodeName (pkg/scheduler/framework/plugins/nodename/node_name.go).
 
+#include "gpusched/config/plugin_names.hpp"
 #include "gpusched/framework/framework.hpp"
 #include "gpusched/framework/plugin.hpp"
 
@@ -8,7 +9,7 @@ namespace gpusched::plugins {
 
 class NodeName final : public FilterPlugin, public EnqueueExtensions {
  public:
-  static constexpr std::string_view kName = "NodeName";
+  static constexpr std::string_view kName = names::kNodeName;
   explicit NodeName(Handle& handle);
   [[nodiscard]] std::string_view name() const noexcept override { return kName; }
   /// Fits when spec.nodeName is empty or names this node.

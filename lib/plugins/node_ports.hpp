@@ -1,6 +1,7 @@
 #pragma once
 // NodePorts (pkg/scheduler/framework/plugins/nodeports/node_ports.go).
 
+#include "gpusched/config/plugin_names.hpp"
 #include "gpusched/framework/framework.hpp"
 #include "gpusched/framework/plugin.hpp"
 
@@ -8,7 +9,7 @@ namespace gpusched::plugins {
 
 class NodePorts final : public PreFilterPlugin, public FilterPlugin, public EnqueueExtensions {
  public:
-  static constexpr std::string_view kName = "NodePorts";
+  static constexpr std::string_view kName = names::kNodePorts;
   explicit NodePorts(Handle& handle);
   [[nodiscard]] std::string_view name() const noexcept override { return kName; }
   /// Skip for a pod without host ports.

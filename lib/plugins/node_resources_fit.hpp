@@ -4,6 +4,7 @@
 #include <set>
 #include <string>
 
+#include "gpusched/config/plugin_names.hpp"
 #include "gpusched/framework/framework.hpp"
 #include "gpusched/framework/plugin.hpp"
 #include "plugins/resource_allocation.hpp"
@@ -15,7 +16,7 @@ class NodeResourcesFit final : public FilterPlugin,
                                public ScorePlugin,
                                public EnqueueExtensions {
  public:
-  static constexpr std::string_view kName = "NodeResourcesFit";
+  static constexpr std::string_view kName = names::kNodeResourcesFit;
   NodeResourcesFit(Handle& handle, const NodeResourcesFitArgs& args);
   [[nodiscard]] std::string_view name() const noexcept override { return kName; }
   /// fitsRequest: "Too many pods", then every insufficient resource. Unschedulable; from 1.34

@@ -1,6 +1,7 @@
 #pragma once
 // NodeUnschedulable (pkg/scheduler/framework/plugins/nodeunschedulable/node_unschedulable.go).
 
+#include "gpusched/config/plugin_names.hpp"
 #include "gpusched/framework/framework.hpp"
 #include "gpusched/framework/plugin.hpp"
 
@@ -8,7 +9,7 @@ namespace gpusched::plugins {
 
 class NodeUnschedulable final : public FilterPlugin, public EnqueueExtensions {
  public:
-  static constexpr std::string_view kName = "NodeUnschedulable";
+  static constexpr std::string_view kName = names::kNodeUnschedulable;
   explicit NodeUnschedulable(Handle& handle);
   [[nodiscard]] std::string_view name() const noexcept override { return kName; }
   [[nodiscard]] Code filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node,

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "gpusched/config/plugin_names.hpp"
 #include "gpusched/framework/framework.hpp"
 #include "gpusched/framework/plugin.hpp"
 #include "gpusched/model/selector.hpp"
@@ -40,7 +41,7 @@ class PodTopologySpread final : public PreFilterPlugin,
                                 public ScorePlugin,
                                 public EnqueueExtensions {
  public:
-  static constexpr std::string_view kName = "PodTopologySpread";
+  static constexpr std::string_view kName = names::kPodTopologySpread;
   /// `defaultingType: System` (upstream's default): hostname maxSkew 3 and zone maxSkew 5,
   /// ScheduleAnyway, for pods without constraints of their own.
   explicit PodTopologySpread(Handle& handle);

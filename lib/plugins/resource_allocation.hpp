@@ -8,11 +8,11 @@
 #include <span>
 #include <vector>
 
+#include "gpusched/config/scheduler_config.hpp"
 #include "gpusched/framework/cycle_state.hpp"
 #include "gpusched/framework/node_info.hpp"
 #include "gpusched/framework/pod_info.hpp"
 #include "gpusched/framework/resources.hpp"
-#include "gpusched/scheduler/config.hpp"
 
 namespace gpusched::plugins {
 

@@ -1,6 +1,7 @@
 #pragma once
 // TaintToleration (pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go).
 
+#include "gpusched/config/plugin_names.hpp"
 #include "gpusched/framework/framework.hpp"
 #include "gpusched/framework/plugin.hpp"
 
@@ -11,7 +12,7 @@ class TaintToleration final : public FilterPlugin,
                               public ScorePlugin,
                               public EnqueueExtensions {
  public:
-  static constexpr std::string_view kName = "TaintToleration";
+  static constexpr std::string_view kName = names::kTaintToleration;
   explicit TaintToleration(Handle& handle);
   [[nodiscard]] std::string_view name() const noexcept override { return kName; }
   /// The first untolerated NoSchedule/NoExecute taint, in the node's order: UU.

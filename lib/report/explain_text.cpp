@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "gpusched/report/explain_writer.hpp"
-#include "io/decimal.hpp"
+#include "model/decimal.hpp"
 #include "model/go_text.hpp"
 
 namespace gpusched::report {
@@ -22,7 +22,7 @@ std::string verdict_text(const std::vector<std::string>& reasons, const std::str
 std::string members(const std::vector<std::string>& nodes, bool all) {
   if (all || nodes.size() <= kMembersShown) return joined(nodes);
   const std::vector<std::string> first(nodes.begin(), nodes.begin() + kMembersShown);
-  return joined(first) + " and " + io::grouped_count(nodes.size() - kMembersShown) + " more";
+  return joined(first) + " and " + grouped_count(nodes.size() - kMembersShown) + " more";
 }
 
 void write_node_verdicts(std::ostream& out, const NodeReport& node) {
@@ -55,7 +55,7 @@ void write_scores(std::ostream& out, const Explanation& e, const ExplainTextOpti
   if (feasible.empty()) return;
   std::stable_sort(feasible.begin(), feasible.end(),
                    [](const NodeReport* a, const NodeReport* b) { return a->total > b->total; });
-  out << "\nFeasible nodes: " << io::grouped_count(feasible.size())
+  out << "\nFeasible nodes: " << grouped_count(feasible.size())
       << " (weighted total = sum of score x weight";
   for (const auto& [plugin, weight] : e.cycle.score_weights)
     out << ", " << plugin << " x" << weight;
@@ -69,7 +69,7 @@ void write_scores(std::ostream& out, const Explanation& e, const ExplainTextOpti
     out << '\n';
   }
   if (shown < feasible.size())
-    out << "  and " << io::grouped_count(feasible.size() - shown) << " more\n";
+    out << "  and " << grouped_count(feasible.size() - shown) << " more\n";
   if (!e.cycle.placement.best.empty()) {
     out << "  The scheduler picks " << (e.cycle.placement.best.size() == 1 ? "" : "one of ")
         << members(e.cycle.placement.best, options.members) << ".\n";
@@ -101,7 +101,7 @@ void write_preemption(std::ostream& out, const Explanation& e, bool all) {
     it->second.push_back(p.node);
   }
   for (const auto& [why, nodes] : why_not) {
-    out << "  " << io::grouped_count(nodes.size()) << (nodes.size() == 1 ? " node" : " nodes")
+    out << "  " << grouped_count(nodes.size()) << (nodes.size() == 1 ? " node" : " nodes")
         << " not a candidate: " << why << ": " << members(nodes, all) << '\n';
   }
 }
@@ -121,9 +121,8 @@ void write_explanation_text(std::ostream& out, const Explanation& e,
     out << "\nNodes rejected, by verdict (the first failing plugin is the one the message "
            "counts):\n";
     for (const VerdictGroup& g : e.groups) {
-      out << "  " << io::grouped_count(g.nodes.size())
-          << (g.nodes.size() == 1 ? " node: " : " nodes: ") << g.plugin << ": "
-          << verdict_text(g.reasons, g.detail) << '\n';
+      out << "  " << grouped_count(g.nodes.size()) << (g.nodes.size() == 1 ? " node: " : " nodes: ")
+          << g.plugin << ": " << verdict_text(g.reasons, g.detail) << '\n';
       for (const std::string& also : g.also) out << "      also " << also << '\n';
       out << "      " << members(g.nodes, options.members) << '\n';
     }

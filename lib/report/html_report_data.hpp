@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "gpusched/report/html_report.hpp"
-#include "gpusched/report/result.hpp"
+#include "gpusched/sim/result.hpp"
 
 namespace gpusched::report {
 

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "gpusched/report/metrics.hpp"
-#include "gpusched/report/result.hpp"
+#include "gpusched/sim/result.hpp"
 
 namespace gpusched::report {
 

@@ -7,9 +7,9 @@
 #include <optional>
 #include <string>
 
+#include "gpusched/model/time.hpp"
 #include "gpusched/report/metrics.hpp"
 #include "gpusched/report/writers.hpp"
-#include "gpusched/sim/time.hpp"
 #include "report/json_records.hpp"
 
 namespace gpusched::report {

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "gpusched/report/result.hpp"
+#include "gpusched/sim/result.hpp"
 
 namespace gpusched::report {
 

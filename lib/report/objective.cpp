@@ -5,7 +5,7 @@
 #include <charconv>
 #include <utility>
 
-#include "gpusched/sim/time.hpp"
+#include "gpusched/model/time.hpp"
 
 namespace gpusched::report {
 namespace {

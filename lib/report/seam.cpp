@@ -4,7 +4,7 @@
 #include <set>
 
 #include "gpusched/model/resource_list.hpp"
-#include "io/decimal.hpp"
+#include "model/decimal.hpp"
 #include "report/csv.hpp"
 #include "report/resource_hours.hpp"
 #include "report/tab_writer.hpp"
@@ -55,7 +55,7 @@ class Spreader {
 };
 
 std::string hours_text(double value) {
-  return io::fixed_text(value, 2);
+  return fixed_text(value, 2);
 }
 
 }  // namespace

@@ -8,7 +8,7 @@
 #include "gpusched/model/resource_list.hpp"
 #include "gpusched/report/metrics.hpp"
 #include "gpusched/report/seam.hpp"
-#include "io/decimal.hpp"
+#include "model/decimal.hpp"
 #include "report/csv.hpp"
 #include "report/resource_hours.hpp"
 #include "report/tab_writer.hpp"
@@ -132,7 +132,7 @@ std::string format_metric(const Metric& metric) {
     case MetricUnit::Duration:
       return format_duration(static_cast<TimeMs>(metric.value));
     case MetricUnit::Ratio:
-      return io::fixed_text(metric.value * 100, 1) + "%";
+      return fixed_text(metric.value * 100, 1) + "%";
     case MetricUnit::Hours:
     case MetricUnit::Money:
     case MetricUnit::Count:
@@ -146,16 +146,16 @@ std::string plain_metric(const Metric& metric) {
     case MetricUnit::Duration:
       return std::to_string(static_cast<TimeMs>(metric.value));
     case MetricUnit::Ratio:
-      return io::fixed_text(metric.value, 4);
+      return fixed_text(metric.value, 4);
     case MetricUnit::Hours:
-      return io::fixed_text(metric.value, 3);
+      return fixed_text(metric.value, 3);
     case MetricUnit::Money:
-      return io::fixed_text(metric.value, 2);
+      return fixed_text(metric.value, 2);
     case MetricUnit::Count:
       break;
   }
-  if (metric.value == std::floor(metric.value)) return io::fixed_text(metric.value, 0);
-  return io::fixed_text(metric.value, 3);
+  if (metric.value == std::floor(metric.value)) return fixed_text(metric.value, 0);
+  return fixed_text(metric.value, 3);
 }
 
 std::string_view unit_name(MetricUnit unit) {

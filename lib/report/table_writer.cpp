@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "gpusched/model/resource_list.hpp"
+#include "gpusched/model/time.hpp"
 #include "gpusched/report/writers.hpp"
-#include "gpusched/sim/time.hpp"
 #include "report/kubectl_cells.hpp"
 #include "report/tab_writer.hpp"
 

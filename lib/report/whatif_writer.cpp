@@ -5,8 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "gpusched/model/time.hpp"
 #include "gpusched/report/whatif.hpp"
-#include "gpusched/sim/time.hpp"
 #include "report/json_records.hpp"
 #include "report/kubectl_cells.hpp"
 #include "report/tab_writer.hpp"

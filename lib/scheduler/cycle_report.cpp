@@ -6,10 +6,11 @@
 #include <string_view>
 #include <unordered_set>
 
+#include "gpusched/config/plugin_names.hpp"
 #include "gpusched/framework/cluster_state.hpp"
+#include "gpusched/framework/diagnosis.hpp"
 #include "gpusched/model/quantity.hpp"
 #include "gpusched/model/resource_list.hpp"
-#include "gpusched/scheduler/diagnosis.hpp"
 #include "gpusched/scheduler/scheduler.hpp"
 #include "model/go_text.hpp"
 #include "plugins/default_preemption.hpp"
@@ -55,7 +56,7 @@ FilterVerdict verdict_of(const NodeStatus& status, const PodInfo& pod, const Nod
                   std::string(to_string(status.code)),
                   reason_texts(status.reasons, cluster.pool()),
                   {}};
-  if (status.plugin == "NodeResourcesFit")
+  if (status.plugin == names::kNodeResourcesFit)
     v.detail = insufficient_detail(v.reasons, pod, node, cluster.resources());
   return v;
 }

@@ -7,7 +7,7 @@
 #include <unordered_set>
 
 #include "gpusched/framework/cluster_state.hpp"
-#include "gpusched/scheduler/diagnosis.hpp"
+#include "gpusched/framework/diagnosis.hpp"
 #include "gpusched/scheduler/scheduler.hpp"
 
 namespace gpusched {

@@ -4,10 +4,11 @@
 #include <stdexcept>
 
 #include "gpusched/framework/cluster_state.hpp"
+#include "gpusched/framework/diagnosis.hpp"
 #include "gpusched/framework/rng.hpp"
-#include "gpusched/scheduler/diagnosis.hpp"
 #include "plugins/inter_pod_affinity.hpp"
 #include "plugins/pod_topology_spread.hpp"
+#include "plugins/registry.hpp"
 #include "scheduler/scheduling_queue.hpp"
 
 namespace gpusched {
@@ -55,16 +56,20 @@ std::size_t num_feasible_nodes_to_find(std::int64_t percentage, std::size_t num_
 }
 
 Scheduler::Scheduler(const SchedulerConfig& config, ClusterState& cluster, Rng& rng,
-                     SchedulerHooks& hooks)
+                     SchedulerHooks& hooks, const Registry& out_of_tree)
     : config_(config),
       cluster_(cluster),
       rng_(rng),
       hooks_(hooks),
       queue_(std::make_unique<SchedulingQueue>(config.pod_initial_backoff_ms,
                                                config.pod_max_backoff_ms)) {
+  // scheduler.New: the in-tree registry merged with the out-of-tree one, whose names may not
+  // repeat an in-tree plugin's.
+  Registry registry = plugins::in_tree_registry();
+  registry.merge(out_of_tree);
   for (const Profile& profile : config_.profiles) {
     frameworks_.push_back(std::make_unique<Framework>(
-        profile, Handle{cluster_, rng_, config_.kubernetes_version, config_, hooks_}));
+        profile, Handle{cluster_, rng_, config_.kubernetes_version, config_, hooks_}, registry));
   }
 }
 

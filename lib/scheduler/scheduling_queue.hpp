@@ -13,7 +13,7 @@
 
 #include "gpusched/framework/cluster_event.hpp"
 #include "gpusched/framework/framework.hpp"
-#include "gpusched/sim/time.hpp"
+#include "gpusched/model/time.hpp"
 
 namespace gpusched {
 

@@ -4,7 +4,7 @@
 #include <map>
 #include <string>
 
-#include "gpusched/sim/time.hpp"
+#include "gpusched/model/time.hpp"
 
 namespace gpusched::sim {
 

@@ -16,7 +16,7 @@
 #include <string>
 #include <string_view>
 
-#include "gpusched/sim/time.hpp"
+#include "gpusched/model/time.hpp"
 
 namespace gpusched::sim {
 

@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <map>
 
+#include "gpusched/config/plugin_names.hpp"
+#include "gpusched/devices/template_gpus.hpp"
 #include "gpusched/model/resource_list.hpp"
-#include "io/decimal.hpp"
+#include "model/decimal.hpp"
 #include "model/go_text.hpp"
 #include "sim/explain_parts.hpp"
 
@@ -36,29 +38,29 @@ std::string quantity_text(std::string_view name, std::int64_t milli) {
 }
 
 std::string nodes_word(std::size_t n) {
-  return io::grouped_count(n) + (n == 1 ? " node" : " nodes");
+  return grouped_count(n) + (n == 1 ? " node" : " nodes");
 }
 
 // A rejection in plain words: "<n> nodes <with what>".
 std::string plain(const VerdictGroup& group) {
   const std::string reasons = joined(group.reasons);
   std::string words;
-  if (group.plugin == "NodeResourcesFit") {
+  if (group.plugin == names::kNodeResourcesFit) {
     words = "with too little free (" + reasons + (group.detail.empty() ? "" : ": " + group.detail) +
             ")";
-  } else if (group.plugin == "TaintToleration") {
+  } else if (group.plugin == names::kTaintToleration) {
     words = "with a taint it does not tolerate (" + reasons + ")";
-  } else if (group.plugin == "NodeAffinity") {
+  } else if (group.plugin == names::kNodeAffinity) {
     words = "not matching its node selector or required node affinity";
-  } else if (group.plugin == "NodeUnschedulable") {
+  } else if (group.plugin == names::kNodeUnschedulable) {
     words = "cordoned";
-  } else if (group.plugin == "NodeName") {
+  } else if (group.plugin == names::kNodeName) {
     words = "not the node its spec.nodeName names";
-  } else if (group.plugin == "NodePorts") {
+  } else if (group.plugin == names::kNodePorts) {
     words = "with its host port taken";
-  } else if (group.plugin == "PodTopologySpread") {
+  } else if (group.plugin == names::kPodTopologySpread) {
     words = "where its topology spread constraints would break (" + reasons + ")";
-  } else if (group.plugin == "InterPodAffinity") {
+  } else if (group.plugin == names::kInterPodAffinity) {
     words = "where its pod affinity or anti-affinity is unmet (" + reasons + ")";
   } else {
     words = "rejected by " + group.plugin + " (" + reasons + ")";
@@ -216,13 +218,13 @@ void diagnose_pending(const AttemptView& view, Explanation& e) {
     const bool only_state =
         std::all_of(report->filters.begin(), report->filters.end(), [&](const FilterVerdict& v) {
           if (!v.failed()) return true;
-          if (v.plugin == "TaintToleration") {
+          if (v.plugin == names::kTaintToleration) {
             return std::all_of(v.reasons.begin(), v.reasons.end(), [](const std::string& r) {
               return r.find("node.kubernetes.io/not-ready") != std::string::npos ||
                      r.find("node.kubernetes.io/unreachable") != std::string::npos;
             });
           }
-          return gpus_missing && v.plugin == "NodeResourcesFit" &&
+          return gpus_missing && v.plugin == names::kNodeResourcesFit &&
                  v.reasons == std::vector<std::string>{"Insufficient nvidia.com/gpu"};
         });
     if (!only_state) continue;
@@ -248,7 +250,7 @@ void diagnose_pending(const AttemptView& view, Explanation& e) {
   const bool hardware_only = std::all_of(holders.begin(), holders.end(), [&](const NodeRecord* n) {
     const NodeReport* report = report_of(e.cycle, n->node.metadata.name);
     return report != nullptr &&
-           failing_plugins(*report) == std::vector<std::string>{"NodeAffinity"};
+           failing_plugins(*report) == std::vector<std::string>{std::string(names::kNodeAffinity)};
   });
   if (hardware_only && selects_hardware_only(view.pod.pod)) {
     e.layer = Layer::CapacitySupply;

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "gpusched/report/result.hpp"
 #include "gpusched/sim/explain.hpp"
+#include "gpusched/sim/result.hpp"
 #include "gpusched/sim/simulator.hpp"
 
 namespace gpusched::sim {

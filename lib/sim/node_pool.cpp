@@ -1,6 +1,6 @@
 #include <string>
 
-#include "gpusched/sim/scenario.hpp"
+#include "gpusched/scenario/scenario.hpp"
 
 namespace gpusched {
 

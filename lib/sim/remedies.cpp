@@ -5,12 +5,13 @@
 // preempt them, and last more nodes.
 #include <algorithm>
 #include <limits>
+#include <map>
 
-#include <nlohmann/json.hpp>
-
+#include "gpusched/config/plugin_names.hpp"
 #include "gpusched/model/resource_list.hpp"
 #include "gpusched/model/well_known.hpp"
 #include "model/go_text.hpp"
+#include "sim/node_patches.hpp"
 #include "sim/remedy_replay.hpp"
 
 namespace gpusched::sim {
@@ -82,9 +83,7 @@ class PendingRemedies {
       Action patch;
       patch.verb = Verb::Patch;
       patch.target = ObjectRef{"Node", {}, node->node.metadata.name};
-      patch.merge_patch =
-          nlohmann::json{{"status", {{"conditions", {{{"type", "Ready"}, {"status", "True"}}}}}}}
-              .dump();
+      patch.patch = make_node_ready();
       out_.push_back(replay_.verify(replay_.at_attempt(std::move(patch)),
                                     "make node " + node->node.metadata.name + " Ready"));
       return;
@@ -92,7 +91,7 @@ class PendingRemedies {
   }
 
   void tolerate_taints() {
-    const NodeRecord* node = refused_only_by("TaintToleration");
+    const NodeRecord* node = refused_only_by(names::kTaintToleration);
     if (node == nullptr) return;
     std::vector<Toleration> added;
     std::vector<std::string> words;
@@ -116,11 +115,11 @@ class PendingRemedies {
                 });
   }
 
-  // spec.nodeSelector's missing labels, set on a node by a merge patch.
+  // spec.nodeSelector's missing labels, set on a node by a timeline patch.
   void label_node() {
-    const NodeRecord* node = refused_only_by("NodeAffinity");
+    const NodeRecord* node = refused_only_by(names::kNodeAffinity);
     if (node == nullptr || pod().spec.node_selector.empty()) return;
-    nlohmann::json labels = nlohmann::json::object();
+    std::map<std::string, std::string> labels;
     std::vector<std::string> words;
     for (const auto& [key, value] : *pod().spec.node_selector) {
       const auto it = node->node.metadata.labels.find(key);
@@ -132,14 +131,14 @@ class PendingRemedies {
     Action patch;
     patch.verb = Verb::Patch;
     patch.target = ObjectRef{"Node", {}, node->node.metadata.name};
-    patch.merge_patch = nlohmann::json{{"metadata", {{"labels", labels}}}}.dump();
+    patch.patch = set_node_labels(std::move(labels));
     out_.push_back(replay_.verify(
         replay_.at_attempt(std::move(patch)),
         "label node " + node->node.metadata.name + " " + joined(words) + " (its nodeSelector)"));
   }
 
   void uncordon_node() {
-    const NodeRecord* node = refused_only_by("NodeUnschedulable");
+    const NodeRecord* node = refused_only_by(names::kNodeUnschedulable);
     if (node == nullptr) return;
     Action uncordon;
     uncordon.verb = Verb::Uncordon;
@@ -152,7 +151,7 @@ class PendingRemedies {
   // than it needs.
   void relax_policy() {
     const Affinity& affinity = *pod().spec.affinity;
-    if (refused_by("NodeAffinity") &&
+    if (refused_by(names::kNodeAffinity) &&
         (!pod().spec.node_selector.empty() ||
          (affinity.node_affinity && affinity.node_affinity->required))) {
       change_spec("drop its nodeSelector and required node affinity", [](PodSpec& spec) {
@@ -160,7 +159,7 @@ class PendingRemedies {
         if (spec.affinity->node_affinity) spec.affinity.mut().node_affinity->required.reset();
       });
     }
-    if (refused_by("InterPodAffinity") &&
+    if (refused_by(names::kInterPodAffinity) &&
         ((affinity.pod_affinity && !affinity.pod_affinity->required.empty()) ||
          (affinity.pod_anti_affinity && !affinity.pod_anti_affinity->required.empty()))) {
       change_spec("drop its required pod affinity and anti-affinity terms", [](PodSpec& spec) {
@@ -169,7 +168,7 @@ class PendingRemedies {
         if (a.pod_anti_affinity) a.pod_anti_affinity->required.clear();
       });
     }
-    if (refused_by("PodTopologySpread")) {
+    if (refused_by(names::kPodTopologySpread)) {
       change_spec("make its topology spread constraints whenUnsatisfiable: ScheduleAnyway",
                   [](PodSpec& spec) {
                     for (TopologySpreadConstraint& c : spec.topology_spread_constraints.mut())
@@ -188,11 +187,7 @@ class PendingRemedies {
       Action patch;
       patch.verb = Verb::Patch;
       patch.target = ObjectRef{"Node", {}, node->node.metadata.name};
-      patch.merge_patch =
-          nlohmann::json{
-              {"metadata",
-               {{"labels", {{std::string(well_known::kMigConfigLabel), "all-disabled"}}}}}}
-              .dump();
+      patch.patch = set_node_labels({{std::string(well_known::kMigConfigLabel), "all-disabled"}});
       out_.push_back(replay_.verify(replay_.at_attempt(std::move(patch)),
                                     "label node " + node->node.metadata.name + " " +
                                         std::string(well_known::kMigConfigLabel) +
@@ -293,7 +288,7 @@ class PendingRemedies {
           (advertised == node->node.allocatable.end() || advertised->second.milli() < need_gpus))
         continue;
       if (std::all_of(plugins.begin(), plugins.end(), [](const std::string& p) {
-            return p == "NodeResourcesFit" || p == "TaintToleration";
+            return p == names::kNodeResourcesFit || p == names::kTaintToleration;
           })) {
         model = node;
         break;

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "gpusched/report/result.hpp"
 #include "gpusched/sim/explain.hpp"
+#include "gpusched/sim/result.hpp"
 #include "sim/explain_parts.hpp"
 
 namespace gpusched::sim {

@@ -5,11 +5,9 @@
 #include <string_view>
 
 #include "gpusched/error.hpp"
+#include "gpusched/framework/diagnosis.hpp"
 #include "gpusched/model/pod_requests.hpp"
 #include "gpusched/model/well_known.hpp"
-#include "gpusched/scheduler/diagnosis.hpp"
-#include "io/object_json.hpp"
-#include "io/time_json.hpp"
 #include "model/disruption.hpp"
 #include "model/priority_admission.hpp"
 
@@ -62,7 +60,7 @@ Simulation::Simulation(const Scenario& scenario, const SimulationOptions& option
       on_progress_(options.progress),
       observer_(options.observer),
       rng_(config_.seed),
-      scheduler_(config_, cluster_, rng_, *this),
+      scheduler_(config_, cluster_, rng_, *this, options.plugins),
       record_spans_(options.record_pod_spans) {
   cluster_.set_node_observer([this](const NodeInfo& node, NodeChange change) {
     usage_.observe(node, change);
@@ -447,7 +445,7 @@ void Simulation::start_running(PodInfo& pod) {
   if (it == pod.pod.metadata.annotations.end() || pod.pod.spec.restart_policy == "Always") return;
   std::string error;
   // The loader validated the annotation: a duration ("180s") or a number of seconds ("180").
-  const auto duration = io::parse_time_text(it->second, &error);
+  const auto duration = parse_time_text(it->second, &error);
   if (!duration) return;
   schedule(now_ + *duration, Kind::PodFinished, 0, key_of(pod.pod.metadata), pod.pod.metadata.uid);
 }
@@ -700,8 +698,7 @@ void Simulation::patch_object(const Action& action) {
     input_error(action.pointer, ref.kind + " \"" + ref.namespace_ + "/" + ref.name +
                                     "\" does not exist at " + format_duration(now_));
   }
-  Object patched =
-      io::apply_merge_patch(current, action.merge_patch, scenario_.source, action.pointer);
+  Object patched = action.patch->apply(current, scenario_.source, action.pointer);
   if (auto* node = std::get_if<Node>(&patched)) {
     update_node(*cluster_.find_node(ref.name), publish_devices(*node, action.pointer));
   } else {

@@ -13,11 +13,11 @@ namespace {
 // milli-unit-milliseconds in a unit-hour.
 constexpr double kPerHour = 1000.0 * 3'600'000.0;
 
-void accumulate(std::vector<std::pair<ResId, plugins::Int128>>& sums, ResId id, std::int64_t milli,
+void accumulate(std::vector<std::pair<ResId, Int128>>& sums, ResId id, std::int64_t milli,
                 TimeMs dt) {
   auto it = std::find_if(sums.begin(), sums.end(), [id](const auto& s) { return s.first == id; });
   if (it == sums.end()) it = sums.insert(sums.end(), {id, 0});
-  it->second += static_cast<plugins::Int128>(milli) * dt;
+  it->second += static_cast<Int128>(milli) * dt;
 }
 
 std::string label_or_empty(const Node& node, std::string_view key) {

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "gpusched/framework/cluster_state.hpp"
-#include "gpusched/report/result.hpp"
-#include "plugins/helpers.hpp"
+#include "gpusched/sim/result.hpp"
+#include "model/wide_int.hpp"
 
 namespace gpusched::sim {
 
@@ -29,7 +29,7 @@ class UsageLedger {
 
  private:
   // milli-units x milliseconds: a TiB of memory for a year is ~3e25, beyond 64 bits.
-  using Integral = plugins::Int128;
+  using Integral = Int128;
   struct Open {
     TimeMs from = 0;
     TimeMs last = 0;  // when the integrals were last brought up to date

@@ -19,7 +19,7 @@
 #include "gpusched/io/scenario_loader.hpp"
 #include "gpusched/io/scenario_writer.hpp"
 #include "gpusched/io/snapshot.hpp"
-#include "gpusched/sim/scenario.hpp"
+#include "gpusched/scenario/scenario.hpp"
 #include "gpusched/sim/simulator.hpp"
 
 #ifndef GPUSCHED_FUZZ_FILE

@@ -25,7 +25,7 @@ foreach(installed include/gpusched/gpusched.hpp bin/gpusched)
   endif()
 endforeach()
 
-# find_package(gpusched 0.3) + gpusched::gpusched.
+# find_package(gpusched 0.4) + gpusched::gpusched.
 run(${CMAKE_COMMAND} -S ${SOURCE_DIR}/examples/capacity_planner -B ${WORK_DIR}/planner
     -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=${CXX})
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/planner)
@@ -41,16 +41,37 @@ if(NOT out MATCHES "pool l4: 3 node\\(s\\), every pod gets a node\nthen 0 more l
   message(FATAL_ERROR "capacity_planner on a second pool printed:\n${out}")
 endif()
 
+# A plugin of one's own (examples/custom_plugin): GpuPacking, registered by name and enabled in
+# the profile like an in-tree plugin, packs the 2-GPU pod onto the busy node, so the 8-GPU pod
+# that the default profile leaves Pending runs.
+run(${CMAKE_COMMAND} -S ${SOURCE_DIR}/examples/custom_plugin -B ${WORK_DIR}/custom_plugin
+    -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=${CXX})
+run(${CMAKE_COMMAND} --build ${WORK_DIR}/custom_plugin)
+run(${WORK_DIR}/custom_plugin/custom_plugin ${SOURCE_DIR}/examples/custom_plugin/fragmented-gpus.json)
+set(expected_custom "default profile:
+  busy Running gpu-a
+  infer Running gpu-b
+  train Pending <none>
+with GpuPacking \\(weight 10\\):
+  busy Running gpu-a
+  infer Running gpu-a
+  train Running gpu-b
+")
+if(NOT out MATCHES "^${expected_custom}$")
+  message(FATAL_ERROR "custom_plugin printed:\n${out}")
+endif()
+message(STATUS "custom plugin consumer:\n${out}")
+
 # A version the package does not claim to be compatible with is refused: in 0.x, another minor
 # version either way.
-foreach(wanted 0.99 0.2)
+foreach(wanted 0.99 0.3)
   file(WRITE ${WORK_DIR}/other-${wanted}/CMakeLists.txt
        "cmake_minimum_required(VERSION 3.25)\nproject(p LANGUAGES CXX)\nfind_package(gpusched ${wanted} REQUIRED)\n")
   execute_process(COMMAND ${CMAKE_COMMAND} -S ${WORK_DIR}/other-${wanted}
                   -B ${WORK_DIR}/other-${wanted}/build -DCMAKE_PREFIX_PATH=${prefix}
                   RESULT_VARIABLE code OUTPUT_QUIET ERROR_QUIET)
   if(code EQUAL 0)
-    message(FATAL_ERROR "find_package(gpusched ${wanted}) accepted the installed 0.3 package")
+    message(FATAL_ERROR "find_package(gpusched ${wanted}) accepted the installed 0.4 package")
   endif()
 endforeach()
 

@@ -2,7 +2,7 @@
 
 #include <unistd.h>
 
-#include "gpusched/sim/time.hpp"
+#include "gpusched/model/time.hpp"
 
 namespace gpusched::cli {
 namespace {

@@ -2,8 +2,8 @@
 
 #include <charconv>
 
+#include "gpusched/config/kubernetes_version.hpp"
 #include "gpusched/error.hpp"
-#include "gpusched/scheduler/kubernetes_version.hpp"
 
 namespace gpusched::cli {
 

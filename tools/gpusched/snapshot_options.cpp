@@ -1,6 +1,6 @@
 #include "gpusched/snapshot_options.hpp"
 
-#include "gpusched/sim/time.hpp"
+#include "gpusched/model/time.hpp"
 #include "gpusched/strict.hpp"
 
 namespace gpusched::cli {

@@ -6,7 +6,7 @@
 
 #include <ostream>
 
-#include "gpusched/sim/scenario.hpp"
+#include "gpusched/scenario/scenario.hpp"
 
 namespace gpusched::cli {
 

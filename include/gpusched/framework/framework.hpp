@@ -11,14 +11,15 @@
 #include <utility>
 #include <vector>
 
+#include "gpusched/config/scheduler_config.hpp"
 #include "gpusched/framework/cycle_state.hpp"
 #include "gpusched/framework/plugin.hpp"
-#include "gpusched/scheduler/config.hpp"
 
 namespace gpusched {
 
 class ClusterState;
 class Framework;
+class Registry;
 class Rng;
 struct NodeStatus;
 
@@ -45,9 +46,10 @@ struct Handle {
 
 class Framework {
  public:
-  /// Builds the profile's plugin lists from the default plugins and the profile's overrides.
-  /// Throws std::invalid_argument on an unknown plugin name.
-  Framework(const Profile& profile, Handle handle);
+  /// Builds the profile's plugin lists from the default plugins and the profile's overrides,
+  /// each plugin made by its factory in `registry`. Throws std::invalid_argument on a name the
+  /// registry lacks.
+  Framework(const Profile& profile, Handle handle, const Registry& registry);
   ~Framework();
   Framework(const Framework&) = delete;
   Framework& operator=(const Framework&) = delete;

@@ -2,7 +2,7 @@
 /// Turning a scenario's identical nodes into node pools, so that a planner can resize each node
 /// type (`gpusched import openb --pools`, `gpusched plan`).
 
-#include "gpusched/sim/scenario.hpp"
+#include "gpusched/scenario/scenario.hpp"
 
 namespace gpusched::io {
 

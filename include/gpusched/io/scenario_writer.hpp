@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "gpusched/sim/scenario.hpp"
+#include "gpusched/scenario/scenario.hpp"
 
 namespace gpusched::io {
 

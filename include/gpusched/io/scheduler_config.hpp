@@ -4,7 +4,7 @@
 
 #include <filesystem>
 
-#include "gpusched/scheduler/config.hpp"
+#include "gpusched/config/scheduler_config.hpp"
 
 namespace gpusched::io {
 

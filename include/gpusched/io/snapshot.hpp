@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "gpusched/sim/scenario.hpp"
+#include "gpusched/scenario/scenario.hpp"
 
 namespace gpusched::io {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "gpusched/report/metrics.hpp"
-#include "gpusched/sim/scenario.hpp"
+#include "gpusched/scenario/scenario.hpp"
 #include "gpusched/sim/simulator.hpp"
 
 namespace gpusched::plan {

@@ -10,7 +10,7 @@
 
 #include "gpusched/report/metrics.hpp"
 #include "gpusched/report/objective.hpp"
-#include "gpusched/sim/scenario.hpp"
+#include "gpusched/scenario/scenario.hpp"
 #include "gpusched/sim/simulator.hpp"
 
 namespace gpusched::plan {

@@ -12,9 +12,9 @@
 #include <utility>
 #include <vector>
 
+#include "gpusched/config/scheduler_config.hpp"
 #include "gpusched/report/metrics.hpp"
-#include "gpusched/scheduler/config.hpp"
-#include "gpusched/sim/scenario.hpp"
+#include "gpusched/scenario/scenario.hpp"
 #include "gpusched/sim/simulator.hpp"
 
 namespace gpusched::plan {

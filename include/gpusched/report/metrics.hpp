@@ -12,8 +12,8 @@
 #include <string_view>
 #include <vector>
 
-#include "gpusched/report/result.hpp"
-#include "gpusched/sim/time.hpp"
+#include "gpusched/model/time.hpp"
+#include "gpusched/sim/result.hpp"
 
 namespace gpusched::report {
 

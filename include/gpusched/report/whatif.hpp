@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "gpusched/report/result.hpp"
+#include "gpusched/sim/result.hpp"
 
 namespace gpusched::report {
 

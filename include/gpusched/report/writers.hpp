@@ -3,7 +3,7 @@
 
 #include <ostream>
 
-#include "gpusched/report/result.hpp"
+#include "gpusched/sim/result.hpp"
 
 namespace gpusched::report {
 

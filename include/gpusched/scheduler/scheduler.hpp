@@ -9,12 +9,13 @@
 #include <string_view>
 #include <vector>
 
+#include "gpusched/config/scheduler_config.hpp"
 #include "gpusched/framework/cluster_event.hpp"
 #include "gpusched/framework/framework.hpp"
-#include "gpusched/scheduler/config.hpp"
+#include "gpusched/framework/registry.hpp"
+#include "gpusched/model/time.hpp"
 #include "gpusched/scheduler/cycle_report.hpp"
 #include "gpusched/scheduler/placement.hpp"
-#include "gpusched/sim/time.hpp"
 
 namespace gpusched {
 
@@ -42,8 +43,11 @@ class SchedulerHooks : public PreemptionSink {
 
 class Scheduler {
  public:
-  /// Throws std::invalid_argument when a profile names an unknown plugin.
-  Scheduler(const SchedulerConfig& config, ClusterState& cluster, Rng& rng, SchedulerHooks& hooks);
+  /// Each profile's plugins come from the in-tree registry merged with `out_of_tree`. Throws
+  /// std::invalid_argument when a profile names a plugin neither has, or when `out_of_tree`
+  /// repeats an in-tree name.
+  Scheduler(const SchedulerConfig& config, ClusterState& cluster, Rng& rng, SchedulerHooks& hooks,
+            const Registry& out_of_tree = {});
   ~Scheduler();
   Scheduler(const Scheduler&) = delete;
   Scheduler& operator=(const Scheduler&) = delete;

@@ -9,10 +9,10 @@
 #include <string_view>
 #include <vector>
 
+#include "gpusched/model/time.hpp"
+#include "gpusched/scenario/scenario.hpp"
 #include "gpusched/scheduler/cycle_report.hpp"
-#include "gpusched/sim/scenario.hpp"
 #include "gpusched/sim/simulator.hpp"
-#include "gpusched/sim/time.hpp"
 
 namespace gpusched {
 

@@ -9,11 +9,12 @@
 #include <string_view>
 #include <vector>
 
-#include "gpusched/report/result.hpp"
+#include "gpusched/config/kubernetes_version.hpp"
+#include "gpusched/framework/registry.hpp"
+#include "gpusched/scenario/scenario.hpp"
 #include "gpusched/scheduler/cycle_report.hpp"
-#include "gpusched/scheduler/kubernetes_version.hpp"
 #include "gpusched/scheduler/placement.hpp"
-#include "gpusched/sim/scenario.hpp"
+#include "gpusched/sim/result.hpp"
 
 namespace gpusched {
 
@@ -58,6 +59,9 @@ struct SimulationOptions {
   /// Fill SimulationResult::pod_spans (the HTML report's timelines): a record per pod instance,
   /// about 200 bytes each, kept to the end.
   bool record_pod_spans = false;
+  /// Out-of-tree plugins: each profile may enable them by name, as the in-tree ones
+  /// (docs/library.md, "Writing a plugin").
+  Registry plugins;
 };
 
 /// Runs the scenario to its end (or `until`) and checks its expectations. Throws InputError

@@ -543,7 +543,8 @@ TEST_CASE("parse_scenario reads the timeline", "[io]") {
   CHECK(s.timeline[2].grace_period_seconds == 5);
   CHECK(s.timeline[3].verb == Verb::Patch);
   CHECK(s.timeline[3].target == ObjectRef{"Node", "", "w1"});
-  CHECK(s.timeline[3].merge_patch == R"({"status":{"allocatable":{"nvidia.com/gpu":"2"}}})");
+  CHECK(s.timeline[3].patch->merge_patch() ==
+        R"({"status":{"allocatable":{"nvidia.com/gpu":"2"}}})");
   CHECK(s.timeline[4].verb == Verb::Cordon);
   CHECK(s.timeline[4].target == ObjectRef{"Node", "", "w1"});
   CHECK(s.timeline[5].verb == Verb::Uncordon);

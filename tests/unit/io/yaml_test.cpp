@@ -83,7 +83,7 @@ void check_same_scenario(const Scenario& a, const Scenario& b) {
     CHECK(x.objects == y.objects);
     CHECK(x.target == y.target);
     CHECK(x.grace_period_seconds == y.grace_period_seconds);
-    CHECK(x.merge_patch == y.merge_patch);
+    CHECK((x.patch ? x.patch->merge_patch() : "") == (y.patch ? y.patch->merge_patch() : ""));
     CHECK(x.replicas == y.replicas);
   }
   REQUIRE(a.expect.size() == b.expect.size());

@@ -21,8 +21,9 @@
 
 #include "gpusched/framework/cluster_state.hpp"
 #include "gpusched/framework/cycle_state.hpp"
+#include "gpusched/framework/diagnosis.hpp"
 #include "gpusched/framework/rng.hpp"
-#include "gpusched/scheduler/diagnosis.hpp"
+#include "plugins/registry.hpp"
 #include "unit/plugins/plugin_test_support.hpp"
 
 namespace gpusched {
@@ -142,8 +143,8 @@ struct Harness {
   explicit Harness(KubernetesVersion version = {}, DefaultPreemptionArgs args = {}) {
     config.kubernetes_version = version;
     profile.default_preemption = args;
-    framework =
-        std::make_unique<Framework>(profile, Handle{cluster, rng, version, config, sink, nullptr});
+    framework = std::make_unique<Framework>(
+        profile, Handle{cluster, rng, version, config, sink, nullptr}, plugins::in_tree_registry());
     plugin = dynamic_cast<plugins::DefaultPreemption*>(framework->find("DefaultPreemption"));
     REQUIRE(plugin != nullptr);
   }

@@ -7,13 +7,13 @@
 #include <utility>
 #include <vector>
 
+#include "gpusched/config/scheduler_config.hpp"
 #include "gpusched/framework/cluster_state.hpp"
 #include "gpusched/framework/cycle_state.hpp"
 #include "gpusched/framework/framework.hpp"
 #include "gpusched/framework/rng.hpp"
 #include "gpusched/model/node.hpp"
 #include "gpusched/model/pod.hpp"
-#include "gpusched/scheduler/config.hpp"
 
 namespace gpusched::test {
 

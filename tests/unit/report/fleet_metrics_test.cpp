@@ -6,9 +6,9 @@
 #include <sstream>
 #include <string>
 
+#include "gpusched/framework/diagnosis.hpp"
 #include "gpusched/io/scenario_loader.hpp"
 #include "gpusched/report/metrics.hpp"
-#include "gpusched/scheduler/diagnosis.hpp"
 #include "gpusched/sim/simulator.hpp"
 
 namespace gpusched::report {

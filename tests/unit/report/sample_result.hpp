@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "gpusched/report/result.hpp"
+#include "gpusched/sim/result.hpp"
 
 namespace gpusched::test {
 

@@ -8,13 +8,17 @@
 #include <string>
 #include <vector>
 
+#include "plugins/registry.hpp"
 #include "unit/plugins/plugin_test_support.hpp"
 
 namespace gpusched {
 namespace {
 
 struct QueueEnv {
-  QueueEnv() : handle(env.handle()), framework(Profile{}, handle), queue(1000, 10000) {}
+  QueueEnv()
+      : handle(env.handle()),
+        framework(Profile{}, handle, plugins::in_tree_registry()),
+        queue(1000, 10000) {}
 
   PodInfo& pod(const std::string& name, std::int32_t priority = 0) {
     Pod p = test::make_pod(name, {test::container({{"cpu", test::milli(100)}})});

@@ -1,4 +1,4 @@
-#include "gpusched/scheduler/kubernetes_version.hpp"
+#include "gpusched/config/kubernetes_version.hpp"
 
 #include <catch2/catch.hpp>
 #include <string>

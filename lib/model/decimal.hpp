@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-namespace gpusched::io {
+namespace gpusched {
 
 /// A whole decimal number from `min` to `max`, the text nothing else (a leading '-' is allowed,
 /// no '+', no spaces); nullopt otherwise.
@@ -28,4 +28,4 @@ namespace gpusched::io {
 /// 4812 -> "4,812": a count for people, its digits in groups of three.
 [[nodiscard]] std::string grouped_count(std::uint64_t count);
 
-}  // namespace gpusched::io
+}  // namespace gpusched

@@ -1,8 +1,8 @@
-#include "io/decimal.hpp"
+#include "model/decimal.hpp"
 
 #include <charconv>
 
-namespace gpusched::io {
+namespace gpusched {
 
 std::optional<std::int64_t> parse_integer(std::string_view text, std::int64_t min,
                                           std::int64_t max) {
@@ -62,4 +62,4 @@ std::string grouped_count(std::uint64_t count) {
   return digits;
 }
 
-}  // namespace gpusched::io
+}  // namespace gpusched

@@ -4,16 +4,18 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
 #include <vector>
 
-#include "gpusched/devices/device_plugin_config.hpp"
+#include "gpusched/config/device_plugin_config.hpp"
+#include "gpusched/config/scheduler_config.hpp"
 #include "gpusched/model/object.hpp"
-#include "gpusched/scheduler/config.hpp"
-#include "gpusched/sim/time.hpp"
+#include "gpusched/model/time.hpp"
+#include "gpusched/scenario/object_patch.hpp"
 
 namespace gpusched {
 
@@ -27,10 +29,10 @@ struct Action {
   std::vector<Object> objects;  ///< Apply
   ObjectRef target;             ///< Delete, Patch, Scale, Cordon, Uncordon (kind Node)
   std::optional<std::int64_t> grace_period_seconds;  ///< Delete; default 0
-  std::string merge_patch;    ///< Patch: the JSON merge patch (RFC 7386) as JSON text
-  std::int32_t replicas = 0;  ///< Scale
-  int gpu = 0;                ///< GpuHealth: the GPU's index on target (a Node)
-  bool healthy = true;        ///< GpuHealth
+  std::shared_ptr<const ObjectPatch> patch;          ///< Patch
+  std::int32_t replicas = 0;                         ///< Scale
+  int gpu = 0;          ///< GpuHealth: the GPU's index on target (a Node)
+  bool healthy = true;  ///< GpuHealth
 };
 
 /// `{"pod": "ns/name", ...}`: fields left empty are not checked.
@@ -132,11 +134,6 @@ struct NodePool {
     return autoscaling ? autoscaling->max : count;
   }
 };
-
-/// A pool's GPUs per node: its template's physical GPUs as derived from its hardware, else its
-/// stated nvidia.com/gpu capacity (or allocatable).
-[[nodiscard]] std::int64_t template_gpus(const NodePool& pool,
-                                         const devices::DevicePluginSettings& plugin);
 
 /// `clusterAutoscaler`: the cluster-autoscaler's flags that the model uses, with upstream's
 /// defaults (cluster-autoscaler/config/flags.go).

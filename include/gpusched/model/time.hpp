@@ -16,6 +16,14 @@ using TimeMs = std::int64_t;
 /// milliseconds. Returns nullopt and sets `error` when malformed, negative or beyond ~292 years.
 [[nodiscard]] std::optional<TimeMs> parse_duration(std::string_view text, std::string* error);
 
+/// A non-negative decimal number of seconds with at most three decimals ("180", "1.5",
+/// "0.250"), read exactly; nullopt otherwise or beyond ~292 years.
+[[nodiscard]] std::optional<TimeMs> parse_seconds(std::string_view text);
+
+/// A time as a scenario writes it: a number of seconds as parse_seconds, or a Go duration as
+/// parse_duration. Returns nullopt and sets `error` otherwise.
+[[nodiscard]] std::optional<TimeMs> parse_time_text(std::string_view text, std::string* error);
+
 /// Compact duration text: "0s", "90ms", "1.5s", "1m30s", "10m", "2h5m". Round-trips through
 /// parse_duration.
 [[nodiscard]] std::string format_duration(TimeMs ms);

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "gpusched/scheduler/kubernetes_version.hpp"
+#include "gpusched/config/kubernetes_version.hpp"
 
 namespace gpusched {
 

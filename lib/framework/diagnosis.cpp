@@ -1,4 +1,4 @@
-#include "gpusched/scheduler/diagnosis.hpp"
+#include "gpusched/framework/diagnosis.hpp"
 
 #include <algorithm>
 #include <utility>

@@ -1,6 +1,6 @@
 // Which kube-scheduler release is mirrored. Behaviour that changed inside a minor release is
 // keyed on the first patch that carries the change.
-#include "gpusched/scheduler/kubernetes_version.hpp"
+#include "gpusched/config/kubernetes_version.hpp"
 
 #include <charconv>
 #include <string>

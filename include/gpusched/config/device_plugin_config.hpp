@@ -21,7 +21,7 @@ enum class SharingStrategy { None, TimeSlicing, Mps };
 /// One named config (`version: v1`). Only what changes what a node advertises or what a pod
 /// gets is kept; DisableResourceNamingInConfig makes `rename` and `devices` inert upstream.
 struct DevicePluginConfig {
-  std::string mig_strategy = "none";  ///< flags.migStrategy: none, single, mixed
+  std::string mig_strategy = "none";        ///< flags.migStrategy: none, single, mixed
   std::string device_id_strategy = "uuid";  ///< flags.plugin.deviceIDStrategy: uuid, index
   /// flags.plugin.sharedDevicesAllocationPolicy: distributed (default), packed.
   std::string shared_allocation_policy = "distributed";

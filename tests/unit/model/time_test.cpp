@@ -1,4 +1,4 @@
-#include "gpusched/sim/time.hpp"
+#include "gpusched/model/time.hpp"
 
 #include <catch2/catch.hpp>
 #include <string>

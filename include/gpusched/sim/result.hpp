@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "gpusched/model/object.hpp"
-#include "gpusched/sim/time.hpp"
+#include "gpusched/model/time.hpp"
 
 namespace gpusched {
 

@@ -1,0 +1,52 @@
+#pragma once
+/// The in-tree kube-scheduler plugin names (pkg/scheduler/framework/plugins/names/names.go), the
+/// one place they are spelled: profiles, the plugins' own name(), the registry, explain and the
+/// configuration parser all use these.
+
+#include <algorithm>
+#include <array>
+#include <string_view>
+
+namespace gpusched::names {
+
+inline constexpr std::string_view kPrioritySort = "PrioritySort";
+inline constexpr std::string_view kDefaultBinder = "DefaultBinder";
+inline constexpr std::string_view kDefaultPreemption = "DefaultPreemption";
+inline constexpr std::string_view kDynamicResources = "DynamicResources";
+inline constexpr std::string_view kImageLocality = "ImageLocality";
+inline constexpr std::string_view kInterPodAffinity = "InterPodAffinity";
+inline constexpr std::string_view kNodeAffinity = "NodeAffinity";
+inline constexpr std::string_view kNodeName = "NodeName";
+inline constexpr std::string_view kNodePorts = "NodePorts";
+inline constexpr std::string_view kNodeResourcesBalancedAllocation =
+    "NodeResourcesBalancedAllocation";
+inline constexpr std::string_view kNodeResourcesFit = "NodeResourcesFit";
+inline constexpr std::string_view kNodeUnschedulable = "NodeUnschedulable";
+inline constexpr std::string_view kNodeVolumeLimits = "NodeVolumeLimits";
+inline constexpr std::string_view kPodTopologySpread = "PodTopologySpread";
+inline constexpr std::string_view kSchedulingGates = "SchedulingGates";
+inline constexpr std::string_view kTaintToleration = "TaintToleration";
+inline constexpr std::string_view kVolumeBinding = "VolumeBinding";
+inline constexpr std::string_view kVolumeRestrictions = "VolumeRestrictions";
+inline constexpr std::string_view kVolumeZone = "VolumeZone";
+
+/// Every in-tree name, in names.go's order: what a configuration may mention. Names outside it
+/// are typos (or out-of-tree plugins, which a caller registers; framework/registry.hpp).
+inline constexpr std::array<std::string_view, 19> kInTree = {
+    kPrioritySort,      kDefaultBinder,
+    kDefaultPreemption, kDynamicResources,
+    kImageLocality,     kInterPodAffinity,
+    kNodeAffinity,      kNodeName,
+    kNodePorts,         kNodeResourcesBalancedAllocation,
+    kNodeResourcesFit,  kNodeUnschedulable,
+    kNodeVolumeLimits,  kPodTopologySpread,
+    kSchedulingGates,   kTaintToleration,
+    kVolumeBinding,     kVolumeRestrictions,
+    kVolumeZone,
+};
+
+[[nodiscard]] constexpr bool is_in_tree(std::string_view name) noexcept {
+  return std::find(kInTree.begin(), kInTree.end(), name) != kInTree.end();
+}
+
+}  // namespace gpusched::names

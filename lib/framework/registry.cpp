@@ -1,0 +1,32 @@
+#include "gpusched/framework/registry.hpp"
+
+#include <stdexcept>
+
+namespace gpusched {
+
+void Registry::add(std::string name, PluginFactory factory) {
+  if (name.empty()) throw std::invalid_argument("a plugin needs a name");
+  if (!factory) throw std::invalid_argument("plugin \"" + name + "\" has no factory");
+  // runtime.Registry.Register's message.
+  if (factories_.contains(name))
+    throw std::invalid_argument("a plugin named " + name + " already exists");
+  factories_.emplace(std::move(name), std::move(factory));
+}
+
+void Registry::merge(const Registry& other) {
+  for (const auto& [name, factory] : other.factories_) add(name, factory);
+}
+
+const PluginFactory* Registry::find(std::string_view name) const {
+  auto it = factories_.find(name);
+  return it == factories_.end() ? nullptr : &it->second;
+}
+
+std::vector<std::string> Registry::names() const {
+  std::vector<std::string> out;
+  out.reserve(factories_.size());
+  for (const auto& entry : factories_) out.push_back(entry.first);
+  return out;
+}
+
+}  // namespace gpusched
