@@ -5,6 +5,11 @@
 
 namespace gpusched {
 
+std::string_view Diagnosis::absent_plugin() const {
+  if (!absent->plugin.empty() || pre_filter_msg.empty()) return absent->plugin;
+  return unschedulable_plugins.empty() ? *pending_plugins.begin() : *unschedulable_plugins.begin();
+}
+
 void Diagnosis::clear() {
   failed_nodes.clear();
   failed_statuses.clear();

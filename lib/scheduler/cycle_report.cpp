@@ -1,6 +1,6 @@
-// Scheduler::report_cycle: explain's full account of one cycle. It runs the cycle's extension
-// points as evaluate() does, but asks every plugin, where RunFilterPlugins stops at the first
-// failure (framework/runtime/framework.go) and DryRunPreemption at enough candidates
+// Scheduler::report_cycle: explain's full account of one cycle. evaluate()'s cycle runs with a
+// sink that asks every plugin, where RunFilterPlugins stops at the first failure
+// (framework/runtime/framework.go) and DryRunPreemption at enough candidates
 // (framework/preemption/preemption.go).
 #include <algorithm>
 #include <string_view>
@@ -14,6 +14,7 @@
 #include "gpusched/scheduler/scheduler.hpp"
 #include "model/go_text.hpp"
 #include "plugins/default_preemption.hpp"
+#include "scheduler/cycle.hpp"
 
 namespace gpusched {
 namespace {
@@ -61,119 +62,115 @@ FilterVerdict verdict_of(const NodeStatus& status, const PodInfo& pod, const Nod
   return v;
 }
 
-}  // namespace
-
-CycleReport Scheduler::report_cycle(const PodInfo& pod) {
-  CycleReport out;
-  out.placement = evaluate(pod, true);  // the decision, its message and its preemption
-  Framework& fwk = *framework_for(pod.pod);
-  const auto& all_nodes = cluster_.node_list();
-  CycleState state(fwk.num_plugins());
-  Diagnosis diagnosis;
-  std::vector<NodeInfo*> subset;
-  const std::vector<NodeInfo*>* nodes = pre_filter(fwk, state, pod, diagnosis, subset);
-
-  std::vector<NodeReport> reports;
-  reports.reserve(all_nodes.size());
-  std::vector<const NodeInfo*> feasible;
-  std::vector<std::size_t> feasible_at;
-  if (nodes != nullptr) {
-    std::vector<NodeStatus> verdicts;
-    for (const NodeInfo* node : *nodes) {
-      NodeReport report{node->node.metadata.name, true, {}, false, {}, 0};
-      fwk.filter_verdicts(state, pod, *node, verdicts, report.nominated_pods_counted);
-      const NodeStatus* first_failure = nullptr;
-      for (const NodeStatus& v : verdicts) {
-        report.filters.push_back(verdict_of(v, pod, *node, cluster_));
-        if (first_failure == nullptr && v.code != Code::Success && v.code != Code::Skip)
-          first_failure = &v;
-      }
-      if (first_failure != nullptr) {
-        report.feasible = false;
-        diagnosis.add(*node, *first_failure);
-      } else {
-        feasible.push_back(node);
-        feasible_at.push_back(reports.size());
-      }
-      reports.push_back(std::move(report));
-    }
+// explain's listener: the cycle's every Filter verdict and Score becomes a NodeReport, and when
+// no node fits, preemption's dry run on every node.
+class ReportSink final : public Scheduler::CycleSink {
+ public:
+  ReportSink(const ClusterState& cluster, const PodInfo& pod, CycleReport& out)
+      : cluster_(cluster), pod_(pod), out_(out) {
+    reports_.reserve(cluster.node_list().size());
   }
-  if (!feasible.empty()) {
-    std::vector<std::int64_t> totals(feasible.size());
-    std::vector<Framework::PluginScores> per_plugin;
-    if (fwk.has_score_plugins()) fwk.run_score(state, pod, feasible, totals, &per_plugin);
+
+  void filtered(const NodeInfo& node, std::span<const NodeStatus> verdicts,
+                bool nominated_pods_counted, bool feasible) override {
+    NodeReport report{node.node.metadata.name, feasible, {}, nominated_pods_counted, {}, 0};
+    for (const NodeStatus& v : verdicts)
+      report.filters.push_back(verdict_of(v, pod_, node, cluster_));
+    if (feasible) feasible_at_.push_back(reports_.size());
+    reports_.push_back(std::move(report));
+  }
+
+  void scored(std::span<const std::int64_t> totals,
+              const std::vector<Framework::PluginScores>& per_plugin) override {
     for (const Framework::PluginScores& p : per_plugin)
-      out.score_weights.emplace_back(std::string(p.plugin), p.weight);
-    for (std::size_t i = 0; i < feasible.size(); ++i) {
-      NodeReport& report = reports[feasible_at[i]];
+      out_.score_weights.emplace_back(std::string(p.plugin), p.weight);
+    for (std::size_t i = 0; i < totals.size(); ++i) {
+      NodeReport& report = reports_[feasible_at_[i]];
       report.total = totals[i];
       for (const Framework::PluginScores& p : per_plugin)
         report.scores.emplace_back(std::string(p.plugin), p.scores[i]);
     }
   }
-  // Nodes PreFilter rejected or left out: evaluate() named their plugin and reasons.
-  if (diagnosis.absent) {
-    const std::string code(to_string(diagnosis.absent->code));
-    std::unordered_set<std::string_view> filtered;
-    for (const NodeReport& r : reports) filtered.insert(r.name);
-    std::vector<NodeReport> absent;
-    for (const NodeVerdict& v : out.placement.nodes) {
-      if (!filtered.contains(v.node))
-        absent.push_back(
-            NodeReport{v.node, false, {{v.plugin, code, v.reasons, {}}}, false, {}, 0});
-    }
-    reports.insert(reports.end(), std::make_move_iterator(absent.begin()),
-                   std::make_move_iterator(absent.end()));
-  }
-  std::sort(reports.begin(), reports.end(),
-            [](const NodeReport& a, const NodeReport& b) { return a.name < b.name; });
 
-  if (feasible.empty()) {
-    auto* preemption =
-        dynamic_cast<plugins::DefaultPreemption*>(fwk.find(plugins::DefaultPreemption::kName));
-    if (preemption != nullptr) {
-      out.preemption_refused = preemption->eligibility(pod, diagnosis);
-      if (out.preemption_refused.empty()) {
-        // Each node's status as PostFilter reads it: its own, else the absent nodes' one.
-        NodeStatus status;
-        for (const NodeInfo* node : all_nodes) {
-          PreemptionReport r{node->node.metadata.name, false, {}, 0, {}};
-          const NodeReport& report = *std::lower_bound(
-              reports.begin(), reports.end(), r.node,
-              [](const NodeReport& n, const std::string& name) { return n.name < name; });
-          const auto failed = std::find_if(report.filters.begin(), report.filters.end(),
-                                           [](const FilterVerdict& v) { return v.failed(); });
-          const std::string why =
-              failed == report.filters.end() ? "" : failed->plugin + ": " + joined(failed->reasons);
-          if (failed == report.filters.end() || failed->code != "Unschedulable") {
-            r.why_not = "removing pods would not help (" + why + ")";
-          } else {
-            plugins::DefaultPreemption::Candidate candidate;
-            const Code code = preemption->select_victims(state, pod, *node, candidate, status);
-            if (code == Code::Success && !candidate.victims.empty()) {
-              r.candidate = true;
-              for (const PodInfo* v : candidate.victims) r.victims.push_back(v->pod.key());
-              r.pdb_violations = candidate.pdb_violations;
-            } else if (code == Code::Success) {
-              r.why_not = "it fits without evicting anyone";
-            } else {
-              const std::vector<std::string> reasons =
-                  reason_texts(status.reasons, cluster_.pool());
-              r.why_not = status.plugin == plugins::DefaultPreemption::kName
-                              ? "no pod of lower priority runs there (" + joined(reasons) + ")"
-                              : "still no room with every lower-priority pod removed (" +
-                                    std::string(status.plugin) + ": " + joined(reasons) + ")";
-            }
-          }
-          out.preemption.push_back(std::move(r));
-        }
-        std::sort(
-            out.preemption.begin(), out.preemption.end(),
-            [](const PreemptionReport& a, const PreemptionReport& b) { return a.node < b.node; });
+  void finished(const Scheduler::Cycle& cycle) override {
+    const Diagnosis& diagnosis = cycle.diagnosis;
+    // Nodes PreFilter rejected or left out share the absent status.
+    if (diagnosis.absent) {
+      std::unordered_set<std::string_view> filtered;
+      for (const NodeReport& r : reports_) filtered.insert(r.name);
+      const FilterVerdict verdict{std::string(diagnosis.absent_plugin()),
+                                  std::string(to_string(diagnosis.absent->code)),
+                                  reason_texts(diagnosis.absent->reasons, cluster_.pool()),
+                                  {}};
+      for (const NodeInfo* node : cluster_.node_list()) {
+        if (!filtered.contains(node->node.metadata.name))
+          reports_.push_back(NodeReport{node->node.metadata.name, false, {verdict}, false, {}, 0});
       }
     }
+    std::sort(reports_.begin(), reports_.end(),
+              [](const NodeReport& a, const NodeReport& b) { return a.name < b.name; });
+    if (cycle.feasible.empty()) preemption(cycle);
+    out_.nodes = std::move(reports_);
   }
-  out.nodes = std::move(reports);
+
+ private:
+  // DefaultPreemption's eligibility, then its victim search on every node whose status is
+  // Unschedulable, where the real PostFilter stops at enough candidates; the others say why not.
+  void preemption(const Scheduler::Cycle& cycle) {
+    auto* plugin = dynamic_cast<plugins::DefaultPreemption*>(
+        cycle.fwk.find(plugins::DefaultPreemption::kName));
+    if (plugin == nullptr) return;
+    out_.preemption_refused = plugin->eligibility(pod_, cycle.diagnosis);
+    if (!out_.preemption_refused.empty()) return;
+    // Each node's status as PostFilter reads it: its own, else the absent nodes' one.
+    NodeStatus status;
+    for (const NodeInfo* node : cluster_.node_list()) {
+      PreemptionReport r{node->node.metadata.name, false, {}, 0, {}};
+      const NodeReport& report = *std::lower_bound(
+          reports_.begin(), reports_.end(), r.node,
+          [](const NodeReport& n, const std::string& name) { return n.name < name; });
+      const auto failed = std::find_if(report.filters.begin(), report.filters.end(),
+                                       [](const FilterVerdict& v) { return v.failed(); });
+      const std::string why =
+          failed == report.filters.end() ? "" : failed->plugin + ": " + joined(failed->reasons);
+      if (failed == report.filters.end() || failed->code != "Unschedulable") {
+        r.why_not = "removing pods would not help (" + why + ")";
+      } else {
+        plugins::DefaultPreemption::Candidate candidate;
+        const Code code = plugin->select_victims(cycle.state, pod_, *node, candidate, status);
+        if (code == Code::Success && !candidate.victims.empty()) {
+          r.candidate = true;
+          for (const PodInfo* v : candidate.victims) r.victims.push_back(v->pod.key());
+          r.pdb_violations = candidate.pdb_violations;
+        } else if (code == Code::Success) {
+          r.why_not = "it fits without evicting anyone";
+        } else {
+          const std::vector<std::string> reasons = reason_texts(status.reasons, cluster_.pool());
+          r.why_not = status.plugin == plugins::DefaultPreemption::kName
+                          ? "no pod of lower priority runs there (" + joined(reasons) + ")"
+                          : "still no room with every lower-priority pod removed (" +
+                                std::string(status.plugin) + ": " + joined(reasons) + ")";
+        }
+      }
+      out_.preemption.push_back(std::move(r));
+    }
+    std::sort(out_.preemption.begin(), out_.preemption.end(),
+              [](const PreemptionReport& a, const PreemptionReport& b) { return a.node < b.node; });
+  }
+
+  const ClusterState& cluster_;
+  const PodInfo& pod_;
+  CycleReport& out_;
+  std::vector<NodeReport> reports_;
+  std::vector<std::size_t> feasible_at_;  // the feasible nodes' reports, in scoring order
+};
+
+}  // namespace
+
+CycleReport Scheduler::report_cycle(const PodInfo& pod) {
+  CycleReport out;
+  ReportSink sink(cluster_, pod, out);
+  out.placement = evaluate(pod, true, &sink);  // the decision, its message and its preemption
   return out;
 }
 

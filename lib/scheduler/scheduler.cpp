@@ -9,13 +9,12 @@
 #include "plugins/inter_pod_affinity.hpp"
 #include "plugins/pod_topology_spread.hpp"
 #include "plugins/registry.hpp"
+#include "scheduler/cycle.hpp"
 #include "scheduler/scheduling_queue.hpp"
 
 namespace gpusched {
 namespace {
 
-constexpr std::size_t kMinFeasibleNodesToFind = 100;
-constexpr std::int64_t kMinFeasibleNodesPercentageToFind = 5;
 constexpr std::size_t kNoteLengthLimit = 1024;  // validation.NoteLengthLimit
 
 // truncateMessage: events are cut, the PodScheduled condition keeps the whole message.
@@ -36,24 +35,7 @@ void set_condition(Pod& pod, PodCondition condition) {
   pod.status.conditions.push_back(std::move(condition));
 }
 
-std::string joined_plugins(const std::vector<std::string>& names) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < names.size(); ++i) out += (i ? " " : "") + names[i];
-  return out + "]";
-}
-
 }  // namespace
-
-std::size_t num_feasible_nodes_to_find(std::int64_t percentage, std::size_t num_all_nodes) {
-  if (num_all_nodes < kMinFeasibleNodesToFind) return num_all_nodes;
-  if (percentage == 0) {
-    percentage = 50 - static_cast<std::int64_t>(num_all_nodes) / 125;
-    percentage = std::max(percentage, kMinFeasibleNodesPercentageToFind);
-  }
-  const auto num =
-      static_cast<std::size_t>(static_cast<std::int64_t>(num_all_nodes) * percentage / 100);
-  return std::max(num, kMinFeasibleNodesToFind);
-}
 
 Scheduler::Scheduler(const SchedulerConfig& config, ClusterState& cluster, Rng& rng,
                      SchedulerHooks& hooks, const Registry& out_of_tree)
@@ -158,41 +140,6 @@ bool Scheduler::last_failure_current(const PodInfo& pod) const {
   return qp != nullptr && qp->has_last_failure && qp->generation_seen == cluster_.generation();
 }
 
-const std::vector<NodeInfo*>* Scheduler::pre_filter(Framework& fwk, CycleState& state,
-                                                    const PodInfo& pod, Diagnosis& diagnosis,
-                                                    std::vector<NodeInfo*>& subset) const {
-  PreFilterResult pre_result;
-  std::vector<std::string> narrowing;
-  std::string pre_message, pre_plugin;
-  const Code pre_code =
-      fwk.run_pre_filter(state, pod, pre_result, narrowing, pre_message, pre_plugin);
-  if (pre_code != Code::Success) {
-    NodeStatus status{pre_code, {}, {cluster_.pool().intern(pre_message)}};
-    diagnosis.absent = status;
-    diagnosis.pre_filter_msg = pre_message;
-    if (pre_code == Code::Pending) {
-      diagnosis.pending_plugins.emplace(pre_plugin);
-    } else {
-      diagnosis.unschedulable_plugins.emplace(pre_plugin);
-    }
-    return nullptr;
-  }
-  const auto& all_nodes = cluster_.node_list();
-  if (!pre_result.node_names) return &all_nodes;
-  // Nodes left out by a PreFilterResult are "absent", with one shared status.
-  std::sort(pre_result.node_names->begin(), pre_result.node_names->end());
-  for (NodeInfo* n : all_nodes) {
-    if (std::binary_search(pre_result.node_names->begin(), pre_result.node_names->end(), n->name))
-      subset.push_back(n);
-  }
-  std::sort(narrowing.begin(), narrowing.end());
-  diagnosis.absent = NodeStatus{
-      Code::UnschedulableAndUnresolvable,
-      {},
-      {cluster_.pool().intern("node(s) didn't satisfy plugin(s) " + joined_plugins(narrowing))}};
-  return &subset;
-}
-
 void Scheduler::schedule_one(TimeMs now) {
   QueuedPod* qp = queue_->pop();
   PodInfo& pod = *qp->pod;
@@ -242,83 +189,30 @@ void Scheduler::schedule_one(TimeMs now) {
     return;
   }
 
-  CycleState state(fwk.num_plugins());
-  Diagnosis diagnosis;
-  std::vector<const NodeInfo*> feasible;
-  std::size_t processed = 0;
-
-  std::vector<NodeInfo*> subset;
-  if (const std::vector<NodeInfo*>* nodes = pre_filter(fwk, state, pod, diagnosis, subset)) {
-    const std::size_t n = nodes->size();
-    std::size_t to_find = num_feasible_nodes_to_find(
-        fwk.profile().percentage_of_nodes_to_score.value_or(config_.percentage_of_nodes_to_score),
-        n);
-    if (!fwk.has_score_plugins()) to_find = std::min<std::size_t>(to_find, 1);
-    NodeStatus status;
-    // evaluateNominatedNode: a pod nominated by an earlier preemption tries that node alone
-    // first; if it fits, it is taken without scoring.
-    const std::string& nominated_name = pod.pod.status.nominated_node_name;
-    if (!nominated_name.empty()) {
-      if (const NodeInfo* node = cluster_.find_node(nominated_name);
-          node != nullptr &&
-          fwk.run_filter_with_nominated(state, pod, *node, status) == Code::Success) {
-        feasible.push_back(node);
-      }
-    }
-    if (feasible.empty()) {
-      diagnosis.expected_failures = n;
-      for (std::size_t i = 0; i < n && feasible.size() < to_find; ++i) {
-        const std::size_t at = (next_start_node_index_ + i) % n;
-        const NodeInfo* node = (*nodes)[at];
-        fwk.prefetch_filter_inputs(*nodes, at);
-        ++processed;
-        if (fwk.run_filter_with_nominated(state, pod, *node, status) == Code::Success) {
-          feasible.push_back(node);
-        } else {
-          diagnosis.add(*node, status);
-        }
-      }
-      next_start_node_index_ = (next_start_node_index_ + processed) % all_nodes.size();
-    }
-  }
-
-  if (feasible.empty()) {
+  Cycle cycle(fwk, pod);
+  find_nodes_that_fit(cycle, Search::Cycle, nullptr);
+  if (cycle.feasible.empty()) {
     std::optional<std::string> nominated;
-    if (fwk.has_post_filter_plugins()) {
-      PostFilterResult post = fwk.run_post_filter(state, pod, diagnosis);
-      if (post.code != Code::Success) diagnosis.post_filter_msg = post.message;
-      nominated = post.nominated_node;
-    }
-    const std::string message = fit_error_message(all_nodes.size(), diagnosis, cluster_.pool());
-    qp->unschedulable_plugins = diagnosis.unschedulable_plugins;
-    qp->pending_plugins = diagnosis.pending_plugins;
+    if (fwk.has_post_filter_plugins()) nominated = post_filter(cycle).nominated_node;
+    const std::string message =
+        fit_error_message(all_nodes.size(), cycle.diagnosis, cluster_.pool());
+    qp->unschedulable_plugins = cycle.diagnosis.unschedulable_plugins;
+    qp->pending_plugins = cycle.diagnosis.pending_plugins;
     // A successful preemption changes the cluster, so its generation differs on the next attempt.
-    remember(message, nominated, processed);
+    remember(message, nominated, cycle.processed);
     fail(message, nominated);
     return;
   }
 
-  NodeInfo* chosen = nullptr;
-  if (feasible.size() == 1) {
-    chosen = const_cast<NodeInfo*>(feasible.front());
-  } else {
-    std::vector<std::int64_t> totals(feasible.size());
-    fwk.run_score(state, pod, feasible, totals);
-    // selectHost: uniform choice among the top scores (reservoir sampling, seeded).
-    std::int64_t best = totals.front();
-    std::size_t selected = 0;
-    std::int64_t ties = 1;
-    for (std::size_t i = 1; i < feasible.size(); ++i) {
-      if (totals[i] > best) {
-        best = totals[i];
-        selected = i;
-        ties = 1;
-      } else if (totals[i] == best && rng_.intn(++ties) == 0) {
-        selected = i;
-      }
-    }
-    chosen = const_cast<NodeInfo*>(feasible[selected]);
+  // One feasible node is taken without scoring.
+  std::size_t chosen_at = 0;
+  if (cycle.feasible.size() > 1) {
+    std::vector<std::int64_t> totals(cycle.feasible.size());
+    prioritize_nodes(cycle, totals, nullptr);
+    chosen_at = select_host(totals);
   }
+  NodeInfo* chosen = const_cast<NodeInfo*>(cycle.feasible[chosen_at]);
+  CycleState& state = cycle.state;
 
   std::string permit_message;
   if (fwk.run_reserve(state, pod, *chosen) != Code::Success ||

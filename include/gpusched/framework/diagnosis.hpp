@@ -50,6 +50,9 @@ struct Diagnosis {
   void clear();
   /// Records a node's failure (AddPluginStatus included).
   void add(const NodeInfo& node, const NodeStatus& status);
+  /// The plugin the absent nodes' status names: its own, else the PreFilter plugin that
+  /// rejected the pod. Only with `absent`.
+  [[nodiscard]] std::string_view absent_plugin() const;
   /// The reasons of failed_statuses[i].
   [[nodiscard]] std::span<const StrId> reasons(std::size_t i) const {
     return std::span(failed_reasons)

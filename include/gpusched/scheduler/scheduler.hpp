@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -88,8 +89,34 @@ class Scheduler {
   /// every node. Its preemption goes to the hooks as evaluate()'s does.
   [[nodiscard]] CycleReport report_cycle(const PodInfo& pod);
 
+  // One scheduling cycle, written once (schedule_one.go): schedule_one, evaluate and report_cycle
+  // drive the same steps. Cycle and CycleSink are the library's own (lib/scheduler/cycle.hpp).
+  struct Cycle;
+  class CycleSink;
+
  private:
+  /// How far findNodesThatFitPod searches.
+  enum class Search {
+    /// A real cycle: the nominated node first, then numFeasibleNodesToFind nodes from the
+    /// round-robin start, which then moves on.
+    Cycle,
+    /// Every node from the first (one-shot questions and explain): the verdicts are complete.
+    AllNodes,
+  };
+
   void schedule_one(TimeMs now);
+  /// schedulePod up to the choice of a host, for evaluate() and report_cycle(): the cycle's
+  /// verdicts, scores and best nodes, and PostFilter when none fits and `post_filter`.
+  [[nodiscard]] Placement evaluate(const PodInfo& pod, bool post_filter, CycleSink* sink);
+  /// RunPreFilterPlugins then findNodesThatFitPod's Filter loop: `cycle.feasible`, and the
+  /// failures in `cycle.diagnosis`. A sink hears every Filter plugin's verdict on each node.
+  void find_nodes_that_fit(Cycle& cycle, Search search, CycleSink* sink);
+  /// prioritizeNodes: the weighted totals of `cycle.feasible`, in `totals`.
+  void prioritize_nodes(Cycle& cycle, std::span<std::int64_t> totals, CycleSink* sink);
+  /// selectHost: a uniform choice among the top totals (reservoir sampling on the seeded Rng).
+  [[nodiscard]] std::size_t select_host(std::span<const std::int64_t> totals);
+  /// RunPostFilterPlugins; a failure's message goes to the diagnosis (FitError's PostFilterMsg).
+  [[nodiscard]] PostFilterResult post_filter(Cycle& cycle);
   /// RunPreFilterPlugins and the nodes it leaves to filter: every node, or `subset` when a
   /// PreFilterResult narrowed them; nullptr when PreFilter rejected the pod (diagnosis.absent).
   [[nodiscard]] const std::vector<NodeInfo*>* pre_filter(Framework& fwk, CycleState& state,

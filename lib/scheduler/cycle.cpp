@@ -1,0 +1,159 @@
+// The steps of one scheduling cycle, written once (pkg/scheduler/schedule_one.go): PreFilter and
+// findNodesThatFitPod, prioritizeNodes, selectHost and the PostFilter call. schedule_one runs
+// them as a cycle; evaluate() and report_cycle() as a one-shot question over every node.
+#include "scheduler/cycle.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "gpusched/framework/cluster_state.hpp"
+#include "gpusched/framework/rng.hpp"
+
+namespace gpusched {
+namespace {
+
+constexpr std::size_t kMinFeasibleNodesToFind = 100;
+constexpr std::int64_t kMinFeasibleNodesPercentageToFind = 5;
+
+std::string joined_plugins(const std::vector<std::string>& names) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < names.size(); ++i) out += (i ? " " : "") + names[i];
+  return out + "]";
+}
+
+}  // namespace
+
+std::size_t num_feasible_nodes_to_find(std::int64_t percentage, std::size_t num_all_nodes) {
+  if (num_all_nodes < kMinFeasibleNodesToFind) return num_all_nodes;
+  if (percentage == 0) {
+    percentage = 50 - static_cast<std::int64_t>(num_all_nodes) / 125;
+    percentage = std::max(percentage, kMinFeasibleNodesPercentageToFind);
+  }
+  const auto num =
+      static_cast<std::size_t>(static_cast<std::int64_t>(num_all_nodes) * percentage / 100);
+  return std::max(num, kMinFeasibleNodesToFind);
+}
+
+const std::vector<NodeInfo*>* Scheduler::pre_filter(Framework& fwk, CycleState& state,
+                                                    const PodInfo& pod, Diagnosis& diagnosis,
+                                                    std::vector<NodeInfo*>& subset) const {
+  PreFilterResult pre_result;
+  std::vector<std::string> narrowing;
+  std::string pre_message, pre_plugin;
+  const Code pre_code =
+      fwk.run_pre_filter(state, pod, pre_result, narrowing, pre_message, pre_plugin);
+  if (pre_code != Code::Success) {
+    NodeStatus status{pre_code, {}, {cluster_.pool().intern(pre_message)}};
+    diagnosis.absent = status;
+    diagnosis.pre_filter_msg = pre_message;
+    if (pre_code == Code::Pending) {
+      diagnosis.pending_plugins.emplace(pre_plugin);
+    } else {
+      diagnosis.unschedulable_plugins.emplace(pre_plugin);
+    }
+    return nullptr;
+  }
+  const auto& all_nodes = cluster_.node_list();
+  if (!pre_result.node_names) return &all_nodes;
+  // Nodes left out by a PreFilterResult are "absent", with one shared status.
+  std::sort(pre_result.node_names->begin(), pre_result.node_names->end());
+  for (NodeInfo* n : all_nodes) {
+    if (std::binary_search(pre_result.node_names->begin(), pre_result.node_names->end(), n->name))
+      subset.push_back(n);
+  }
+  std::sort(narrowing.begin(), narrowing.end());
+  diagnosis.absent = NodeStatus{
+      Code::UnschedulableAndUnresolvable,
+      {},
+      {cluster_.pool().intern("node(s) didn't satisfy plugin(s) " + joined_plugins(narrowing))}};
+  return &subset;
+}
+
+void Scheduler::find_nodes_that_fit(Cycle& cycle, Search search, CycleSink* sink) {
+  cycle.nodes = pre_filter(cycle.fwk, cycle.state, cycle.pod, cycle.diagnosis, cycle.subset);
+  if (cycle.nodes == nullptr) return;
+  const std::vector<NodeInfo*>& nodes = *cycle.nodes;
+  NodeStatus status;
+  std::vector<NodeStatus> verdicts;
+  auto filter = [&](const NodeInfo& node) {
+    const bool fits =
+        cycle.fwk.run_filter_with_nominated(cycle.state, cycle.pod, node, status) == Code::Success;
+    if (fits) {
+      cycle.feasible.push_back(&node);
+    } else {
+      cycle.diagnosis.add(node, status);
+    }
+    if (sink != nullptr) {
+      bool nominated_pods_counted = false;
+      cycle.fwk.filter_verdicts(cycle.state, cycle.pod, node, verdicts, nominated_pods_counted);
+      sink->filtered(node, verdicts, nominated_pods_counted, fits);
+    }
+  };
+  if (search == Search::AllNodes) {
+    // Every node, where a cycle stops at numFeasibleNodesToFind: the verdicts are complete, and
+    // when none fits a cycle has filtered every node too.
+    for (const NodeInfo* node : nodes) filter(*node);
+    return;
+  }
+  const std::size_t n = nodes.size();
+  std::size_t to_find =
+      num_feasible_nodes_to_find(cycle.fwk.profile().percentage_of_nodes_to_score.value_or(
+                                     config_.percentage_of_nodes_to_score),
+                                 n);
+  if (!cycle.fwk.has_score_plugins()) to_find = std::min<std::size_t>(to_find, 1);
+  // evaluateNominatedNode: a pod nominated by an earlier preemption tries that node alone first;
+  // if it fits, it is taken without scoring.
+  const std::string& nominated_name = cycle.pod.pod.status.nominated_node_name;
+  if (!nominated_name.empty()) {
+    if (const NodeInfo* node = cluster_.find_node(nominated_name);
+        node != nullptr && cycle.fwk.run_filter_with_nominated(cycle.state, cycle.pod, *node,
+                                                               status) == Code::Success) {
+      cycle.feasible.push_back(node);
+    }
+  }
+  if (!cycle.feasible.empty()) return;
+  cycle.diagnosis.expected_failures = n;
+  for (std::size_t i = 0; i < n && cycle.feasible.size() < to_find; ++i) {
+    const std::size_t at = (next_start_node_index_ + i) % n;
+    cycle.fwk.prefetch_filter_inputs(nodes, at);
+    ++cycle.processed;
+    filter(*nodes[at]);
+  }
+  next_start_node_index_ = (next_start_node_index_ + cycle.processed) % cluster_.node_list().size();
+}
+
+void Scheduler::prioritize_nodes(Cycle& cycle, std::span<std::int64_t> totals, CycleSink* sink) {
+  if (sink == nullptr) {
+    cycle.fwk.run_score(cycle.state, cycle.pod, cycle.feasible, totals);
+    return;
+  }
+  std::vector<Framework::PluginScores> per_plugin;
+  cycle.fwk.run_score(cycle.state, cycle.pod, cycle.feasible, totals, &per_plugin);
+  sink->scored(totals, per_plugin);
+}
+
+std::size_t Scheduler::select_host(std::span<const std::int64_t> totals) {
+  // Reservoir sampling over the top score: each tie replaces the choice with probability
+  // 1/ties, one draw per tie and none otherwise.
+  std::int64_t best = totals.front();
+  std::size_t selected = 0;
+  std::int64_t ties = 1;
+  for (std::size_t i = 1; i < totals.size(); ++i) {
+    if (totals[i] > best) {
+      best = totals[i];
+      selected = i;
+      ties = 1;
+    } else if (totals[i] == best && rng_.intn(++ties) == 0) {
+      selected = i;
+    }
+  }
+  return selected;
+}
+
+PostFilterResult Scheduler::post_filter(Cycle& cycle) {
+  PostFilterResult post = cycle.fwk.run_post_filter(cycle.state, cycle.pod, cycle.diagnosis);
+  if (post.code != Code::Success) cycle.diagnosis.post_filter_msg = post.message;
+  return post;
+}
+
+}  // namespace gpusched
