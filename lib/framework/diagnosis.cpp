@@ -5,11 +5,6 @@
 
 namespace gpusched {
 
-std::string_view Diagnosis::absent_plugin() const {
-  if (!absent->plugin.empty() || pre_filter_msg.empty()) return absent->plugin;
-  return unschedulable_plugins.empty() ? *pending_plugins.begin() : *unschedulable_plugins.begin();
-}
-
 void Diagnosis::clear() {
   failed_nodes.clear();
   failed_statuses.clear();
@@ -21,7 +16,7 @@ void Diagnosis::clear() {
   pending_plugins.clear();
 }
 
-void Diagnosis::add(const NodeInfo& node, const NodeStatus& status) {
+void Diagnosis::add(const NodeInfo& node, const Status& status) {
   // Diagnosis.AddPluginStatus: rejections name their plugin for the queueing hints.
   auto plugins_for = [&](Code code) -> std::set<std::string, std::less<>>* {
     if (code == Code::Pending) return &pending_plugins;

@@ -135,33 +135,29 @@ Plugin* Framework::find(std::string_view name) const noexcept {
   return nullptr;
 }
 
-Code Framework::run_pre_enqueue(const PodInfo& pod, std::string& plugin,
-                                std::string& message) const {
+Status Framework::run_pre_enqueue(const PodInfo& pod) const {
   for (const PreEnqueuePlugin* p : pre_enqueue_) {
-    const Code code = p->pre_enqueue(pod, message);
-    if (code != Code::Success) {
-      plugin = p->name();
-      return code;
+    Status status = p->pre_enqueue(pod);
+    if (!status.ok()) {
+      status.plugin = p->name();
+      return status;
     }
   }
-  return Code::Success;
+  return {};
 }
 
-Code Framework::run_pre_filter(CycleState& state, const PodInfo& pod, PreFilterResult& result,
-                               std::vector<std::string>& narrowing, std::string& message,
-                               std::string& plugin) {
+Status Framework::run_pre_filter(CycleState& state, const PodInfo& pod, PreFilterResult& result,
+                                 std::vector<std::string>& narrowing) {
   for (PreFilterPlugin* p : pre_filter_) {
     PreFilterResult r;
-    std::string msg;
-    const Code code = p->pre_filter(state, pod, r, msg);
-    if (code == Code::Skip) {
+    Status status = p->pre_filter(state, pod, r);
+    if (status.code == Code::Skip) {
       state.skip_filter(p->slot());
       continue;
     }
-    if (code != Code::Success) {
-      message = std::move(msg);
-      plugin = p->name();
-      return code;
+    if (!status.ok()) {
+      status.plugin = p->name();
+      return status;
     }
     if (!r.node_names) continue;
     narrowing.emplace_back(p->name());
@@ -178,6 +174,7 @@ Code Framework::run_pre_filter(CycleState& state, const PodInfo& pod, PreFilterR
     if (result.node_names->empty()) {
       // RunPreFilterPlugins: an empty intersection rejects the pod.
       std::sort(narrowing.begin(), narrowing.end());
+      std::string message;
       if (narrowing.size() == 1) {
         message = "node(s) didn't satisfy plugin " + narrowing.front();
       } else {
@@ -185,11 +182,11 @@ Code Framework::run_pre_filter(CycleState& state, const PodInfo& pod, PreFilterR
         for (std::size_t i = 0; i < narrowing.size(); ++i) message += (i ? " " : "") + narrowing[i];
         message += "] simultaneously";
       }
-      plugin = p->name();
-      return Code::UnschedulableAndUnresolvable;
+      return Status{
+          Code::UnschedulableAndUnresolvable, p->name(), {handle_.cluster.pool().intern(message)}};
     }
   }
-  return Code::Success;
+  return {};
 }
 
 void Framework::update_active_plugins(const CycleState& state) const {
@@ -205,7 +202,7 @@ void Framework::update_active_plugins(const CycleState& state) const {
 }
 
 Code Framework::run_filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
-                           NodeStatus& status) const {
+                           Status& status) const {
   for (const auto& [plugin, name] : active_plugins(state).filters) {
     status.reasons.clear();
     const Code code = plugin->filter(state, pod, node, status.reasons);
@@ -262,7 +259,7 @@ bool Framework::judge_with_nominated(const CycleState& state, const PodInfo& pod
 }
 
 Code Framework::run_filter_with_nominated(const CycleState& state, const PodInfo& pod,
-                                          const NodeInfo& node, NodeStatus& status) const {
+                                          const NodeInfo& node, Status& status) const {
   Code code = Code::Success;
   judge_with_nominated(state, pod, node, [&](const CycleState& with, const NodeInfo& edited) {
     code = run_filter(with, pod, edited, status);
@@ -272,11 +269,11 @@ Code Framework::run_filter_with_nominated(const CycleState& state, const PodInfo
 }
 
 void Framework::filter_verdicts(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
-                                std::vector<NodeStatus>& verdicts, bool& with_nominated) const {
+                                std::vector<Status>& verdicts, bool& with_nominated) const {
   verdicts.clear();
   auto judge = [&](const CycleState& s, const NodeInfo& n) {
     for (const FilterPlugin* p : filter_) {
-      NodeStatus verdict{Code::Skip, p->name(), {}};
+      Status verdict{Code::Skip, p->name(), {}};
       if (!s.filter_skipped(p->slot())) verdict.code = p->filter(s, pod, n, verdict.reasons);
       verdicts.push_back(std::move(verdict));
     }
@@ -284,7 +281,7 @@ void Framework::filter_verdicts(const CycleState& state, const PodInfo& pod, con
   with_nominated = judge_with_nominated(state, pod, node, judge);
   // The second pass, without the nominated pods, only runs when the first one passed.
   if (std::any_of(verdicts.begin(), verdicts.end(),
-                  [](const NodeStatus& v) { return is_rejected(v.code) || v.code == Code::Error; }))
+                  [](const Status& v) { return is_rejected(v.code) || v.code == Code::Error; }))
     return;
   verdicts.clear();
   judge(state, node);
@@ -358,13 +355,15 @@ void Framework::run_unreserve(CycleState& state, const PodInfo& pod, NodeInfo& n
   for (auto it = reserve_.rbegin(); it != reserve_.rend(); ++it) (*it)->unreserve(state, pod, node);
 }
 
-Code Framework::run_permit(CycleState& state, const PodInfo& pod, const NodeInfo& node,
-                           std::string& message) {
+Status Framework::run_permit(CycleState& state, const PodInfo& pod, const NodeInfo& node) {
   for (PermitPlugin* p : permit_) {
-    const Code code = p->permit(state, pod, node, message);
-    if (code != Code::Success) return code;
+    Status status = p->permit(state, pod, node);
+    if (!status.ok()) {
+      status.plugin = p->name();
+      return status;
+    }
   }
-  return Code::Success;
+  return {};
 }
 
 Code Framework::run_bind(CycleState& state, PodInfo& pod, NodeInfo& node) {

@@ -1,5 +1,7 @@
 #include "gpusched/framework/status.hpp"
 
+#include "model/go_text.hpp"
+
 namespace gpusched {
 
 std::string_view to_string(Code code) noexcept {
@@ -20,6 +22,13 @@ std::string_view to_string(Code code) noexcept {
       return "Pending";
   }
   return "Unknown";
+}
+
+std::string Status::message(const StringPool& pool) const {
+  std::vector<std::string> texts;
+  texts.reserve(reasons.size());
+  for (StrId r : reasons) texts.push_back(pool.str(r));
+  return joined(texts, ", ");
 }
 
 }  // namespace gpusched

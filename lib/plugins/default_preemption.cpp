@@ -93,7 +93,7 @@ std::string DefaultPreemption::eligibility(const PodInfo& pod, const Diagnosis& 
 
 Code DefaultPreemption::select_victims(const CycleState& state, const PodInfo& pod,
                                        const NodeInfo& node, Candidate& candidate,
-                                       NodeStatus& status) const {
+                                       Status& status) const {
   std::vector<PodInfo*>& potential = potential_;
   potential.clear();
   for (PodInfo* p : node.pods) {
@@ -231,7 +231,7 @@ std::vector<DefaultPreemption::Candidate> DefaultPreemption::dry_run(
   const auto n = static_cast<std::int64_t>(potential.size());
   non_violating.reserve(std::min(capacity, potential.size()));
   statuses.expected_failures = potential.size();
-  NodeStatus status;  // reused: the Diagnosis keeps a copy of what it records
+  Status status;  // reused: the Diagnosis keeps a copy of what it records
   for (std::int64_t i = 0; i < n; ++i) {
     const auto at = static_cast<std::size_t>((offset + i) % n);
     const NodeInfo& node = *potential[at];
@@ -267,14 +267,11 @@ std::vector<DefaultPreemption::Candidate> DefaultPreemption::dry_run(
     }
     if (code == Code::Success) {
       // DryRunPreemption: success without victims is an error for this node.
-      status = NodeStatus{Code::Error, kName, {}};
+      status = Status{Code::Error, kName, {}};
       errors.push_back("expected at least one victim pod on node \"" + node.node.metadata.name +
                        "\"");
     } else if (code == Code::Error) {
-      std::string message;  // Status.Message(): the reasons joined with ", "
-      for (StrId r : status.reasons)
-        message += (message.empty() ? "" : ", ") + handle_.cluster.pool().str(r);
-      errors.push_back(std::move(message));
+      errors.push_back(status.message(handle_.cluster.pool()));
     }
     statuses.add(node, status);
   }
@@ -334,7 +331,7 @@ PostFilterResult DefaultPreemption::post_filter(CycleState& state, const PodInfo
   if (candidates.empty()) {
     // A FitError of the dry-run, the nodes not tried counting as "not helpful"; the pod's
     // nomination, if any, is cleared.
-    dry_run_statuses.absent = NodeStatus{Code::UnschedulableAndUnresolvable, kName, {not_helpful_}};
+    dry_run_statuses.absent = Status{Code::UnschedulableAndUnresolvable, kName, {not_helpful_}};
     return {Code::Unschedulable,
             "preemption: " + fit_error_message(handle_.cluster.node_list().size(), dry_run_statuses,
                                                handle_.cluster.pool()),

@@ -36,7 +36,7 @@ class DefaultPreemption final : public PostFilterPlugin {
   /// `status` holds whatever the last dry-run filter left).
   [[nodiscard]] Code select_victims(const CycleState& state, const PodInfo& pod,
                                     const NodeInfo& node, Candidate& candidate,
-                                    NodeStatus& status) const;
+                                    Status& status) const;
   /// GetOffsetAndNumCandidates: a random start among `num_nodes` potential nodes, and how many
   /// candidates to look for (clamp(n * percentage / 100, absolute, n)).
   [[nodiscard]] std::pair<std::int64_t, std::int64_t> offset_and_num_candidates(

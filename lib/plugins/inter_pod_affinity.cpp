@@ -197,8 +197,7 @@ InterPodAffinity::InterPodAffinity(Handle& handle, std::int32_t hard_pod_affinit
           "node(s) didn't satisfy existing pods anti-affinity rules")) {}
 
 // filtering.go PreFilter.
-Code InterPodAffinity::pre_filter(CycleState& state, const PodInfo& pod, PreFilterResult&,
-                                  std::string&) {
+Status InterPodAffinity::pre_filter(CycleState& state, const PodInfo& pod, PreFilterResult&) {
   const Pod& p = pod.pod;
   StringPool& pool = cluster_.pool();
   const bool has_required =
@@ -207,7 +206,7 @@ Code InterPodAffinity::pre_filter(CycleState& state, const PodInfo& pod, PreFilt
   // Nothing to count: the Skip below would be reached with empty maps.
   if (!has_required && cluster_.pods_with_required_anti_affinity() == 0) {
     state.skip_filter(slot());
-    return Code::Skip;
+    return {Code::Skip};
   }
   auto s = std::make_unique<PreFilterState>();
   s->pod = &pod;
@@ -246,10 +245,10 @@ Code InterPodAffinity::pre_filter(CycleState& state, const PodInfo& pod, PreFilt
   }
   if (s->existing_anti_affinity_counts.empty() && s->affinity.empty() && s->anti_affinity.empty()) {
     state.skip_filter(slot());
-    return Code::Skip;
+    return {Code::Skip};
   }
   state.set(slot(), std::move(s));
-  return Code::Success;
+  return {};
 }
 
 namespace {

@@ -29,8 +29,8 @@ class InterPodAffinity final : public PreFilterPlugin,
   /// Counts, per topology pair, the existing pods whose required anti-affinity matches the pod
   /// and the existing pods matching the pod's required (anti-)affinity terms. Skip when the pod
   /// has no required terms and no existing pod's anti-affinity matches it.
-  [[nodiscard]] Code pre_filter(CycleState& state, const PodInfo& pod, PreFilterResult& result,
-                                std::string& message) override;
+  [[nodiscard]] Status pre_filter(CycleState& state, const PodInfo& pod,
+                                  PreFilterResult& result) override;
   void add_pod(CycleState& state, const PodInfo& pod, const PodInfo& added,
                const NodeInfo& node) const override;
   void remove_pod(CycleState& state, const PodInfo& pod, const PodInfo& removed,

@@ -14,13 +14,12 @@ NodeAffinity::NodeAffinity(Handle& handle)
           handle.cluster.pool().intern("node(s) didn't match Pod's node affinity/selector")),
       name_field_(handle.cluster.pool().intern("metadata.name")) {}
 
-Code NodeAffinity::pre_filter(CycleState& state, const PodInfo& pod, PreFilterResult& result,
-                              std::string& message) {
+Status NodeAffinity::pre_filter(CycleState& state, const PodInfo& pod, PreFilterResult& result) {
   if (!pod.required_terms && pod.node_selector.empty()) {
     state.skip_filter(slot());
-    return Code::Skip;
+    return {Code::Skip};
   }
-  if (!pod.required_terms || pod.required_terms->empty()) return Code::Success;
+  if (!pod.required_terms || pod.required_terms->empty()) return {};
   // Terms are ORed; within a term the metadata.name In requirements are intersected. A term
   // without one allows every node, so no narrowing at all.
   std::optional<std::set<StrId>> names;
@@ -38,16 +37,17 @@ Code NodeAffinity::pre_filter(CycleState& state, const PodInfo& pod, PreFilterRe
         term_names = std::move(both);
       }
     }
-    if (!term_names) return Code::Success;
+    if (!term_names) return {};
     if (!names) names.emplace();
     names->insert(term_names->begin(), term_names->end());
   }
   if (names && names->empty()) {
-    message = "pod affinity terms conflict";
-    return Code::UnschedulableAndUnresolvable;
+    return {Code::UnschedulableAndUnresolvable,
+            {},
+            {cluster_.pool().intern("pod affinity terms conflict")}};
   }
   if (names) result.node_names.emplace(names->begin(), names->end());
-  return Code::Success;
+  return {};
 }
 
 Code NodeAffinity::filter(const CycleState&, const PodInfo& pod, const NodeInfo& node,

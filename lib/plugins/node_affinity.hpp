@@ -18,8 +18,8 @@ class NodeAffinity final : public PreFilterPlugin,
   [[nodiscard]] std::string_view name() const noexcept override { return kName; }
   /// Skip without nodeSelector or required affinity; narrows to `matchFields metadata.name In`
   /// nodes when every term names nodes; UU "pod affinity terms conflict" when none remain.
-  [[nodiscard]] Code pre_filter(CycleState& state, const PodInfo& pod, PreFilterResult& result,
-                                std::string& message) override;
+  [[nodiscard]] Status pre_filter(CycleState& state, const PodInfo& pod,
+                                  PreFilterResult& result) override;
   [[nodiscard]] Code filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
                             Reasons& reasons) const override;
   /// Skip without preferred terms.

@@ -11,12 +11,12 @@ NodePorts::NodePorts(Handle& handle)
           "node(s) didn't have free ports for the requested pod ports")),
       wildcard_(handle.cluster.pool().intern("0.0.0.0")) {}
 
-Code NodePorts::pre_filter(CycleState& state, const PodInfo& pod, PreFilterResult&, std::string&) {
+Status NodePorts::pre_filter(CycleState& state, const PodInfo& pod, PreFilterResult&) {
   if (pod.host_ports.empty()) {
     state.skip_filter(slot());
-    return Code::Skip;
+    return {Code::Skip};
   }
-  return Code::Success;
+  return {};
 }
 
 bool NodePorts::conflicts(const std::vector<HostPort>& used, const HostPort& wanted,

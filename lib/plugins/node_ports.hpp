@@ -13,8 +13,8 @@ class NodePorts final : public PreFilterPlugin, public FilterPlugin, public Enqu
   explicit NodePorts(Handle& handle);
   [[nodiscard]] std::string_view name() const noexcept override { return kName; }
   /// Skip for a pod without host ports.
-  [[nodiscard]] Code pre_filter(CycleState& state, const PodInfo& pod, PreFilterResult& result,
-                                std::string& message) override;
+  [[nodiscard]] Status pre_filter(CycleState& state, const PodInfo& pod,
+                                  PreFilterResult& result) override;
   [[nodiscard]] Code filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
                             Reasons& reasons) const override;
   [[nodiscard]] std::vector<ClusterEventWithHint> events_to_register() const override;

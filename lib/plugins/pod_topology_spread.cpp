@@ -267,13 +267,12 @@ bool PodTopologySpread::node_included(const SpreadConstraint& c, const PodInfo& 
 }
 
 // filtering.go calPreFilterState over every node of the snapshot.
-Code PodTopologySpread::pre_filter(CycleState& state, const PodInfo& pod, PreFilterResult&,
-                                   std::string&) {
+Status PodTopologySpread::pre_filter(CycleState& state, const PodInfo& pod, PreFilterResult&) {
   auto constraints = std::make_shared<const std::vector<SpreadConstraint>>(
       constraints_for(pod.pod, "DoNotSchedule"));
   if (constraints->empty()) {
     state.skip_filter(slot());
-    return Code::Skip;
+    return {Code::Skip};
   }
   auto data = std::make_unique<SpreadState>();
   data->filtering = true;
@@ -301,7 +300,7 @@ Code PodTopologySpread::pre_filter(CycleState& state, const PodInfo& pod, PreFil
     data->self_match[i] = (*constraints)[i].matches(pod.pod.metadata.labels) ? 1 : 0;
   }
   state.set(slot(), std::move(data));
-  return Code::Success;
+  return {};
 }
 
 // filtering.go updateWithPod.

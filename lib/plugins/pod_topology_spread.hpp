@@ -49,8 +49,8 @@ class PodTopologySpread final : public PreFilterPlugin,
 
   /// Counts the pods matching each DoNotSchedule constraint per topology value over all nodes
   /// (TpValueToMatchNum, critical paths); Skip without such constraints.
-  [[nodiscard]] Code pre_filter(CycleState& state, const PodInfo& pod, PreFilterResult& result,
-                                std::string& message) override;
+  [[nodiscard]] Status pre_filter(CycleState& state, const PodInfo& pod,
+                                  PreFilterResult& result) override;
   void add_pod(CycleState& state, const PodInfo& pod, const PodInfo& added,
                const NodeInfo& node) const override;
   void remove_pod(CycleState& state, const PodInfo& pod, const PodInfo& removed,

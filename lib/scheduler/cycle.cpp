@@ -39,18 +39,17 @@ const std::vector<NodeInfo*>* Scheduler::pre_filter(Framework& fwk, CycleState& 
                                                     std::vector<NodeInfo*>& subset) const {
   PreFilterResult pre_result;
   std::vector<std::string> narrowing;
-  std::string pre_message, pre_plugin;
-  const Code pre_code =
-      fwk.run_pre_filter(state, pod, pre_result, narrowing, pre_message, pre_plugin);
-  if (pre_code != Code::Success) {
-    NodeStatus status{pre_code, {}, {cluster_.pool().intern(pre_message)}};
-    diagnosis.absent = status;
-    diagnosis.pre_filter_msg = pre_message;
-    if (pre_code == Code::Pending) {
-      diagnosis.pending_plugins.emplace(pre_plugin);
+  Status status = fwk.run_pre_filter(state, pod, pre_result, narrowing);
+  if (!status.ok()) {
+    // The rejection is every node's status (NodeToStatus.SetAbsentNodesStatus) and the
+    // FitError's PreFilterMsg.
+    diagnosis.pre_filter_msg = status.message(cluster_.pool());
+    if (status.code == Code::Pending) {
+      diagnosis.pending_plugins.emplace(status.plugin);
     } else {
-      diagnosis.unschedulable_plugins.emplace(pre_plugin);
+      diagnosis.unschedulable_plugins.emplace(status.plugin);
     }
+    diagnosis.absent = std::move(status);
     return nullptr;
   }
   const auto& all_nodes = cluster_.node_list();
@@ -62,7 +61,7 @@ const std::vector<NodeInfo*>* Scheduler::pre_filter(Framework& fwk, CycleState& 
       subset.push_back(n);
   }
   std::sort(narrowing.begin(), narrowing.end());
-  diagnosis.absent = NodeStatus{
+  diagnosis.absent = Status{
       Code::UnschedulableAndUnresolvable,
       {},
       {cluster_.pool().intern("node(s) didn't satisfy plugin(s) " + joined_plugins(narrowing))}};
@@ -73,8 +72,8 @@ void Scheduler::find_nodes_that_fit(Cycle& cycle, Search search, CycleSink* sink
   cycle.nodes = pre_filter(cycle.fwk, cycle.state, cycle.pod, cycle.diagnosis, cycle.subset);
   if (cycle.nodes == nullptr) return;
   const std::vector<NodeInfo*>& nodes = *cycle.nodes;
-  NodeStatus status;
-  std::vector<NodeStatus> verdicts;
+  Status status;
+  std::vector<Status> verdicts;
   auto filter = [&](const NodeInfo& node) {
     const bool fits =
         cycle.fwk.run_filter_with_nominated(cycle.state, cycle.pod, node, status) == Code::Success;

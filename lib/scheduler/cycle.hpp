@@ -35,7 +35,7 @@ class Scheduler::CycleSink {
   virtual ~CycleSink() = default;
   /// Every Filter plugin's verdict on `node` (Framework::filter_verdicts), and whether the
   /// cycle found it feasible.
-  virtual void filtered(const NodeInfo& node, std::span<const NodeStatus> verdicts,
+  virtual void filtered(const NodeInfo& node, std::span<const Status> verdicts,
                         bool nominated_pods_counted, bool feasible) = 0;
   /// The feasible nodes' totals, and each Score plugin's normalized scores for them.
   virtual void scored(std::span<const std::int64_t> totals,

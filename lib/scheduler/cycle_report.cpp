@@ -51,7 +51,7 @@ std::string insufficient_detail(const std::vector<std::string>& reasons, const P
   return out;
 }
 
-FilterVerdict verdict_of(const NodeStatus& status, const PodInfo& pod, const NodeInfo& node,
+FilterVerdict verdict_of(const Status& status, const PodInfo& pod, const NodeInfo& node,
                          const ClusterState& cluster) {
   FilterVerdict v{std::string(status.plugin),
                   std::string(to_string(status.code)),
@@ -71,11 +71,10 @@ class ReportSink final : public Scheduler::CycleSink {
     reports_.reserve(cluster.node_list().size());
   }
 
-  void filtered(const NodeInfo& node, std::span<const NodeStatus> verdicts,
-                bool nominated_pods_counted, bool feasible) override {
+  void filtered(const NodeInfo& node, std::span<const Status> verdicts, bool nominated_pods_counted,
+                bool feasible) override {
     NodeReport report{node.node.metadata.name, feasible, {}, nominated_pods_counted, {}, 0};
-    for (const NodeStatus& v : verdicts)
-      report.filters.push_back(verdict_of(v, pod_, node, cluster_));
+    for (const Status& v : verdicts) report.filters.push_back(verdict_of(v, pod_, node, cluster_));
     if (feasible) feasible_at_.push_back(reports_.size());
     reports_.push_back(std::move(report));
   }
@@ -98,7 +97,7 @@ class ReportSink final : public Scheduler::CycleSink {
     if (diagnosis.absent) {
       std::unordered_set<std::string_view> filtered;
       for (const NodeReport& r : reports_) filtered.insert(r.name);
-      const FilterVerdict verdict{std::string(diagnosis.absent_plugin()),
+      const FilterVerdict verdict{std::string(diagnosis.absent->plugin),
                                   std::string(to_string(diagnosis.absent->code)),
                                   reason_texts(diagnosis.absent->reasons, cluster_.pool()),
                                   {}};
@@ -123,7 +122,7 @@ class ReportSink final : public Scheduler::CycleSink {
     out_.preemption_refused = plugin->eligibility(pod_, cycle.diagnosis);
     if (!out_.preemption_refused.empty()) return;
     // Each node's status as PostFilter reads it: its own, else the absent nodes' one.
-    NodeStatus status;
+    Status status;
     for (const NodeInfo* node : cluster_.node_list()) {
       PreemptionReport r{node->node.metadata.name, false, {}, 0, {}};
       const NodeReport& report = *std::lower_bound(

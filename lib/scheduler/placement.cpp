@@ -57,12 +57,11 @@ Placement Scheduler::evaluate(const PodInfo& pod, bool run_post_filter, CycleSin
     }
     std::sort(out.best.begin(), out.best.end());
   }
-  // The nodes PreFilter rejected or left out share the absent status; a rejection names its
-  // plugin in the diagnosis only.
+  // The nodes PreFilter rejected or left out share the absent status.
   if (diagnosis.absent) {
-    const std::string_view plugin = diagnosis.absent_plugin();
     for (const NodeInfo* node : all_nodes) {
-      if (!verdict_given.contains(node)) rejected(*node, plugin, diagnosis.absent->reasons);
+      if (!verdict_given.contains(node))
+        rejected(*node, diagnosis.absent->plugin, diagnosis.absent->reasons);
     }
   }
   std::sort(out.nodes.begin(), out.nodes.end(),

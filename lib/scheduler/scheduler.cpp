@@ -214,12 +214,12 @@ void Scheduler::schedule_one(TimeMs now) {
   NodeInfo* chosen = const_cast<NodeInfo*>(cycle.feasible[chosen_at]);
   CycleState& state = cycle.state;
 
-  std::string permit_message;
+  Status permit;
   if (fwk.run_reserve(state, pod, *chosen) != Code::Success ||
-      fwk.run_permit(state, pod, *chosen, permit_message) != Code::Success) {
+      !(permit = fwk.run_permit(state, pod, *chosen)).ok()) {
     fwk.run_unreserve(state, pod, *chosen);
-    fail(permit_message.empty() ? "pod was rejected at reserve/permit" : permit_message,
-         std::nullopt);
+    const std::string message = permit.message(cluster_.pool());
+    fail(message.empty() ? "pod was rejected at reserve/permit" : message, std::nullopt);
     return;
   }
   if (fwk.run_bind(state, pod, *chosen) != Code::Success) {

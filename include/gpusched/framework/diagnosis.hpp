@@ -15,13 +15,6 @@
 
 namespace gpusched {
 
-/// A node's failing status: code, the plugin that returned it, and its reasons.
-struct NodeStatus {
-  Code code = Code::Success;
-  std::string_view plugin;
-  Reasons reasons;
-};
-
 /// A failed node's status as Diagnosis records it: its reasons are Diagnosis::reasons(i), kept in
 /// one list for all nodes so that recording a node does not allocate.
 struct FailedStatus {
@@ -38,7 +31,7 @@ struct Diagnosis {
   std::vector<StrId> failed_reasons;  ///< the reasons of every failed status, in order
   /// The status of every node that was not filtered (a PreFilter rejection or a PreFilterResult
   /// that left it out: NodeToStatus.AbsentNodesStatus).
-  std::optional<NodeStatus> absent;
+  std::optional<Status> absent;
   std::string pre_filter_msg;
   std::string post_filter_msg;
   std::set<std::string, std::less<>> unschedulable_plugins;
@@ -49,10 +42,7 @@ struct Diagnosis {
 
   void clear();
   /// Records a node's failure (AddPluginStatus included).
-  void add(const NodeInfo& node, const NodeStatus& status);
-  /// The plugin the absent nodes' status names: its own, else the PreFilter plugin that
-  /// rejected the pod. Only with `absent`.
-  [[nodiscard]] std::string_view absent_plugin() const;
+  void add(const NodeInfo& node, const Status& status);
   /// The reasons of failed_statuses[i].
   [[nodiscard]] std::span<const StrId> reasons(std::size_t i) const {
     return std::span(failed_reasons)

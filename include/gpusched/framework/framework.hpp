@@ -21,7 +21,7 @@ class ClusterState;
 class Framework;
 class Registry;
 class Rng;
-struct NodeStatus;
+struct Status;
 
 /// Effects a plugin asks of the rest of the simulation.
 class PreemptionSink {
@@ -63,20 +63,18 @@ class Framework {
   [[nodiscard]] bool has_post_filter_plugins() const noexcept { return !post_filter_.empty(); }
   [[nodiscard]] bool has_score_plugins() const noexcept { return !score_.empty(); }
 
-  /// RunPreEnqueuePlugins: Success, or the first rejection (plugin name in `plugin`).
-  [[nodiscard]] Code run_pre_enqueue(const PodInfo& pod, std::string& plugin,
-                                     std::string& message) const;
+  /// RunPreEnqueuePlugins: Success, or the first rejection.
+  [[nodiscard]] Status run_pre_enqueue(const PodInfo& pod) const;
 
-  /// RunPreFilterPlugins: Success, or a rejection with `message` and the rejecting plugin in
-  /// `plugin`. `result` is the intersection of the PreFilterResults; `narrowing` lists the
-  /// plugins that narrowed it. Sets skip flags in `state`.
-  [[nodiscard]] Code run_pre_filter(CycleState& state, const PodInfo& pod, PreFilterResult& result,
-                                    std::vector<std::string>& narrowing, std::string& message,
-                                    std::string& plugin);
+  /// RunPreFilterPlugins: Success, or the first rejection. `result` is the intersection of the
+  /// PreFilterResults; `narrowing` lists the plugins that narrowed it. Sets skip flags in
+  /// `state`.
+  [[nodiscard]] Status run_pre_filter(CycleState& state, const PodInfo& pod,
+                                      PreFilterResult& result, std::vector<std::string>& narrowing);
 
   /// RunFilterPlugins: the first failing plugin's status, in profile order.
   [[nodiscard]] Code run_filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
-                                NodeStatus& status) const;
+                                Status& status) const;
 
   /// For a Filter loop at `nodes[at]`, going on round the list: starts loading what
   /// run_filter_with_nominated will read for the next nodes. Nodes lie scattered in memory and
@@ -87,7 +85,7 @@ class Framework {
   /// the node, the filters run first with them added (the pod must not take room freed for
   /// them), then, if that passes, without them.
   [[nodiscard]] Code run_filter_with_nominated(const CycleState& state, const PodInfo& pod,
-                                               const NodeInfo& node, NodeStatus& status) const;
+                                               const NodeInfo& node, Status& status) const;
 
   /// Every Filter plugin's verdict on `node`, in profile order (explain's per-node table, where
   /// RunFilterPlugins stops at the first failure): a plugin PreFilter skipped reads Skip. With
@@ -95,7 +93,7 @@ class Framework {
   /// RunFilterPluginsWithNominatedPods would: with those pods added, and when that passes,
   /// without them; `with_nominated` tells whether they were counted.
   void filter_verdicts(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
-                       std::vector<NodeStatus>& verdicts, bool& with_nominated) const;
+                       std::vector<Status>& verdicts, bool& with_nominated) const;
 
   /// RunPreFilterExtensionAddPod / RemovePod: `added` / `removed` joins or leaves `node` in a
   /// dry-run; each PreFilter plugin whose Filter is not skipped updates its data in `state`.
@@ -122,8 +120,8 @@ class Framework {
 
   [[nodiscard]] Code run_reserve(CycleState& state, const PodInfo& pod, NodeInfo& node);
   void run_unreserve(CycleState& state, const PodInfo& pod, NodeInfo& node);
-  [[nodiscard]] Code run_permit(CycleState& state, const PodInfo& pod, const NodeInfo& node,
-                                std::string& message);
+  /// RunPermitPlugins: Success, or the first plugin's other status.
+  [[nodiscard]] Status run_permit(CycleState& state, const PodInfo& pod, const NodeInfo& node);
   [[nodiscard]] Code run_bind(CycleState& state, PodInfo& pod, NodeInfo& node);
 
   /// Every event some plugin registered, with the plugin.

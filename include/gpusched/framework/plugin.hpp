@@ -36,8 +36,9 @@ class Plugin {
 /// Gates a pod before it enters the active queue (SchedulingGates, queues, gangs).
 class PreEnqueuePlugin : public virtual Plugin {
  public:
-  /// Success lets the pod in; a rejection keeps it in the unschedulable pool with `message`.
-  [[nodiscard]] virtual Code pre_enqueue(const PodInfo& pod, std::string& message) const = 0;
+  /// Success lets the pod in; a rejection keeps it in the unschedulable pool, its reasons saying
+  /// why.
+  [[nodiscard]] virtual Status pre_enqueue(const PodInfo& pod) const = 0;
 };
 
 /// Orders the active queue.
@@ -55,9 +56,10 @@ struct PreFilterResult {
 
 class PreFilterPlugin : public virtual Plugin {
  public:
-  /// Success, Skip (its Filter is skipped), or a rejection with `message`. May narrow `result`.
-  [[nodiscard]] virtual Code pre_filter(CycleState& state, const PodInfo& pod,
-                                        PreFilterResult& result, std::string& message) = 0;
+  /// Success, Skip (its Filter is skipped), or a rejection with its reasons. May narrow
+  /// `result`.
+  [[nodiscard]] virtual Status pre_filter(CycleState& state, const PodInfo& pod,
+                                          PreFilterResult& result) = 0;
   /// PreFilterExtensions for preemption dry-runs; plugins without per-cycle pod data need none.
   virtual void add_pod(CycleState& /*state*/, const PodInfo& /*pod*/, const PodInfo& /*added*/,
                        const NodeInfo& /*node*/) const {}
@@ -119,8 +121,8 @@ class ReservePlugin : public virtual Plugin {
 /// Permit: approve, deny or hold a reserved pod (gang scheduling waits here).
 class PermitPlugin : public virtual Plugin {
  public:
-  [[nodiscard]] virtual Code permit(CycleState& state, const PodInfo& pod, const NodeInfo& node,
-                                    std::string& message) = 0;
+  [[nodiscard]] virtual Status permit(CycleState& state, const PodInfo& pod,
+                                      const NodeInfo& node) = 0;
 };
 
 class BindPlugin : public virtual Plugin {

@@ -1,7 +1,9 @@
 #pragma once
-/// Plugin status codes (pkg/scheduler/framework/interface.go Code).
+/// What a plugin returns (pkg/scheduler/framework/interface.go Code and Status).
 
 #include <cstdint>
+#include <string>
+#include <utility>
 #include <string_view>
 #include <vector>
 
@@ -30,5 +32,23 @@ using Reasons = std::vector<StrId>;
 }
 
 [[nodiscard]] std::string_view to_string(Code code) noexcept;
+
+/// framework.Status: a plugin's code, its reasons (interned in the cluster's string pool) and
+/// the plugin that returned it, which the Framework fills in. Success carries no reasons.
+struct Status {
+  // From a code alone, as a plugin returns Success or Skip (framework.NewStatus(code)).
+  Status(Code code_ = Code::Success, std::string_view plugin_ = {},  // NOLINT: implicit on purpose
+         Reasons reasons_ = {})
+      : code(code_), plugin(plugin_), reasons(std::move(reasons_)) {}
+
+  Code code;
+  std::string_view plugin;
+  Reasons reasons;
+
+  /// Status.IsSuccess.
+  [[nodiscard]] bool ok() const noexcept { return code == Code::Success; }
+  /// Status.Message(): the reasons joined with ", ".
+  [[nodiscard]] std::string message(const StringPool& pool) const;
+};
 
 }  // namespace gpusched

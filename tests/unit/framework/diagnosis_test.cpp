@@ -166,12 +166,12 @@ TEST_CASE("fit_error_message: upstream TestFitError_Error", "[scheduler]") {
       d.pre_filter_msg = row.pre_filter_msg;
       d.post_filter_msg = row.post_filter_msg;
       if (row.absent) {
-        NodeStatus absent{Code::UnschedulableAndUnresolvable, {}, {}};
+        Status absent{Code::UnschedulableAndUnresolvable, {}, {}};
         for (const std::string& r : *row.absent) absent.reasons.push_back(pool.intern(r));
         d.absent = absent;
       }
       for (const Failed& f : row.failed) {
-        NodeStatus status{f.code, "FalseFilter", {}};
+        Status status{f.code, "FalseFilter", {}};
         for (const std::string& r : f.reasons) status.reasons.push_back(pool.intern(r));
         d.add(nodes.emplace_back(), status);
       }
@@ -184,9 +184,9 @@ TEST_CASE("Diagnosis::add records the rejecting plugins", "[scheduler]") {
   StringPool pool;
   NodeInfo a, b, c;
   Diagnosis d;
-  d.add(a, NodeStatus{Code::Unschedulable, "NodeResourcesFit", {pool.intern("Insufficient cpu")}});
-  d.add(b, NodeStatus{Code::UnschedulableAndUnresolvable, "TaintToleration", {pool.intern("t")}});
-  d.add(c, NodeStatus{Code::Pending, "DynamicResources", {pool.intern("p")}});
+  d.add(a, Status{Code::Unschedulable, "NodeResourcesFit", {pool.intern("Insufficient cpu")}});
+  d.add(b, Status{Code::UnschedulableAndUnresolvable, "TaintToleration", {pool.intern("t")}});
+  d.add(c, Status{Code::Pending, "DynamicResources", {pool.intern("p")}});
   CHECK(d.unschedulable_plugins ==
         std::set<std::string, std::less<>>{"NodeResourcesFit", "TaintToleration"});
   CHECK(d.pending_plugins == std::set<std::string, std::less<>>{"DynamicResources"});

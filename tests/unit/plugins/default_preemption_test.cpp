@@ -168,9 +168,7 @@ struct Harness {
     CycleState state(framework->num_plugins());
     PreFilterResult result;
     std::vector<std::string> narrowing;
-    std::string message, rejector;
-    REQUIRE(framework->run_pre_filter(state, pod, result, narrowing, message, rejector) ==
-            Code::Success);
+    REQUIRE(framework->run_pre_filter(state, pod, result, narrowing).ok());
     return state;
   }
 
@@ -181,9 +179,9 @@ struct Harness {
     for (const auto& [name, code] : statuses) {
       const NodeInfo* node = cluster.find_node(name);
       REQUIRE(node != nullptr);
-      d.add(*node, NodeStatus{code, {}, {}});
+      d.add(*node, Status{code, {}, {}});
     }
-    d.absent = NodeStatus{Code::UnschedulableAndUnresolvable, {}, {}};
+    d.absent = Status{Code::UnschedulableAndUnresolvable, {}, {}};
     return d;
   }
 
@@ -680,7 +678,7 @@ TEST_CASE("DefaultPreemption: SelectVictimsOnNode orders victims", "[preemption]
   PodInfo& pod = h.add_preemptor(P("p").priority(kHighPriority).req(very_large_res()));
   const CycleState state = h.pre_filter(pod);
   plugins::DefaultPreemption::Candidate candidate;
-  NodeStatus status;
+  Status status;
   REQUIRE(h.plugin->select_victims(state, pod, *h.cluster.find_node("node1"), candidate, status) ==
           Code::Success);
   std::vector<std::string> names;
@@ -900,9 +898,9 @@ TEST_CASE("DefaultPreemption: TestPodEligibleToPreemptOthers", "[preemption]") {
       h.add(nodes, row.pods);
       PodInfo& pod = h.add_preemptor(row.pod);
       Diagnosis diagnosis;
-      diagnosis.absent = NodeStatus{Code::UnschedulableAndUnresolvable, {}, {}};
+      diagnosis.absent = Status{Code::UnschedulableAndUnresolvable, {}, {}};
       if (const NodeInfo* node = h.cluster.find_node(row.pod.status.nominated_node_name)) {
-        diagnosis.add(*node, NodeStatus{row.nominated_status, {}, {}});
+        diagnosis.add(*node, Status{row.nominated_status, {}, {}});
       }
       CHECK(h.plugin->eligibility(pod, diagnosis) == row.want);
       if (!row.want.empty()) {
@@ -1004,9 +1002,8 @@ TEST_CASE("DefaultPreemption: an Unschedulable absent status makes every node a 
   PodInfo& pod = h.add_preemptor(P("p").priority(kHighPriority).req(large_res()));
   CycleState state = h.pre_filter(pod);
   Diagnosis diagnosis;
-  diagnosis.absent = NodeStatus{Code::Unschedulable, {}, {}};
-  diagnosis.add(*h.cluster.find_node("node1"),
-                NodeStatus{Code::UnschedulableAndUnresolvable, {}, {}});
+  diagnosis.absent = Status{Code::Unschedulable, {}, {}};
+  diagnosis.add(*h.cluster.find_node("node1"), Status{Code::UnschedulableAndUnresolvable, {}, {}});
   const PostFilterResult got = h.plugin->post_filter(state, pod, diagnosis);
   CHECK(got.code == Code::Success);
   CHECK(got.nominated_node == std::optional<std::string>("node2"));

@@ -71,8 +71,7 @@ std::vector<Outcome> run_filter(test::Env& env, const Pod& incoming,
   const PodInfo info = env.compile(incoming);
   CycleState state(1);
   PreFilterResult result;
-  std::string message;
-  const Code pre = plugin.pre_filter(state, info, result, message);
+  const Code pre = plugin.pre_filter(state, info, result).code;
   std::vector<Outcome> out;
   for (const std::string& name : nodes) {
     if (pre == Code::Skip) {
@@ -398,8 +397,7 @@ TEST_CASE("InterPodAffinity AddPod / RemovePod update the PreFilter counts",
   const PodInfo info = env.compile(pod_with("p", app, std::nullopt, std::nullopt));
   CycleState state(1);
   PreFilterResult result;
-  std::string message;
-  REQUIRE(plugin.pre_filter(state, info, result, message) == Code::Success);
+  REQUIRE(plugin.pre_filter(state, info, result).code == Code::Success);
   NodeInfo& n1 = *env.cluster.find_node("n1");
   NodeInfo& n2 = *env.cluster.find_node("n2");
   Reasons reasons;

@@ -263,10 +263,9 @@ TEST_CASE("NodeAffinity PreFilter and Filter: upstream TestNodeAffinity", "[plug
       const PodInfo info = env.compile(pod);
       CycleState state(1);
       PreFilterResult result;
-      std::string message;
-      const Code pre = plugin.pre_filter(state, info, result, message);
-      CHECK(pre == row.pre_filter);
-      CHECK(message.empty());
+      const Status pre = plugin.pre_filter(state, info, result);
+      CHECK(pre.code == row.pre_filter);
+      CHECK(pre.reasons.empty());
       if (row.pre_filter_nodes) {
         REQUIRE(result.node_names.has_value());
         std::set<std::string> got;
@@ -275,7 +274,7 @@ TEST_CASE("NodeAffinity PreFilter and Filter: upstream TestNodeAffinity", "[plug
       } else {
         CHECK_FALSE(result.node_names.has_value());
       }
-      if (pre == Code::Skip) {
+      if (pre.code == Code::Skip) {
         CHECK(state.filter_skipped(0));
         continue;
       }
@@ -306,9 +305,9 @@ TEST_CASE("NodeAffinity PreFilter: conflicting matchFields reject with UU", "[pl
   const PodInfo info = env.compile(pod);
   CycleState state(1);
   PreFilterResult result;
-  std::string message;
-  CHECK(plugin.pre_filter(state, info, result, message) == Code::UnschedulableAndUnresolvable);
-  CHECK(message == "pod affinity terms conflict");
+  const Status pre = plugin.pre_filter(state, info, result);
+  CHECK(pre.code == Code::UnschedulableAndUnresolvable);
+  CHECK(pre.message(env.cluster.pool()) == "pod affinity terms conflict");
 }
 
 struct ScoreRow {

@@ -86,8 +86,7 @@ TEST_CASE("NodePorts Filter: upstream TestNodePorts", "[plugins]") {
       const PodInfo pod = env.compile(port_pod("p", row.pod));
       CycleState state(1);
       PreFilterResult result;
-      std::string message;
-      const Code pre = plugin.pre_filter(state, pod, result, message);
+      const Code pre = plugin.pre_filter(state, pod, result).code;
       CHECK_FALSE(result.node_names.has_value());
       if (row.pod.empty()) {
         // "Skip if a pod has no ports."

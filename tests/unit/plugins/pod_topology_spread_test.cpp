@@ -121,9 +121,8 @@ void run_filter_rows(const std::vector<FilterRow>& rows) {
       plugins::PodTopologySpread pl(handle);
       CycleState state(1);
       PreFilterResult result;
-      std::string message;
       const PodInfo pod = c.env.compile(row.pod);
-      REQUIRE(pl.pre_filter(state, pod, result, message) == kOk);
+      REQUIRE(pl.pre_filter(state, pod, result).code == kOk);
       for (const Node& n : row.nodes) {
         Reasons reasons;
         INFO(n.metadata.name);
@@ -335,14 +334,13 @@ TEST_CASE("PodTopologySpread PreFilter skips pods without hard constraints", "[p
   plugins::PodTopologySpread pl(handle);
   CycleState state(1);
   PreFilterResult result;
-  std::string message;
   const PodInfo plain = c.env.compile(labelled("p", kFoo));
-  CHECK(pl.pre_filter(state, plain, result, message) == Code::Skip);
+  CHECK(pl.pre_filter(state, plain, result).code == Code::Skip);
   CHECK(state.filter_skipped(0));
   CycleState state2(1);
   const PodInfo soft_only =
       c.env.compile(with(labelled("p", kFoo), {soft(1, "zone", exists("foo"))}));
-  CHECK(pl.pre_filter(state2, soft_only, result, message) == Code::Skip);
+  CHECK(pl.pre_filter(state2, soft_only, result).code == Code::Skip);
 }
 
 // TestPreFilterStateAddPod-style: AddPod / RemovePod update the counts and critical paths as
@@ -353,9 +351,8 @@ TEST_CASE("PodTopologySpread AddPod and RemovePod", "[plugins][spread]") {
   plugins::PodTopologySpread pl(handle);
   CycleState state(1);
   PreFilterResult result;
-  std::string message;
   const PodInfo pod = c.env.compile(with(labelled("p", kFoo), {hard(1, "node", exists("foo"))}));
-  REQUIRE(pl.pre_filter(state, pod, result, message) == kOk);
+  REQUIRE(pl.pre_filter(state, pod, result).code == kOk);
   auto codes = [&](const CycleState& s) {
     std::vector<Code> out;
     for (const char* n : {"node-a", "node-b", "node-x", "node-y"}) {
@@ -518,8 +515,7 @@ TEST_CASE("PodTopologySpread system default constraints", "[plugins][spread]") {
 
   CycleState state(1);
   PreFilterResult result;
-  std::string message;
-  CHECK(pl.pre_filter(state, pod, result, message) == Code::Skip);  // defaults are soft
+  CHECK(pl.pre_filter(state, pod, result).code == Code::Skip);  // defaults are soft
 
   // Hostname: 3 scored nodes, log(5) = 1.6094; zone: z1 and "" (n3), log(4) = 1.3863, z1 = 2.
   // n1: 2*1.609+2 + 2*1.386+4 = 11.99 -> 12; n2: 2 + 6.77 = 8.77 -> 9; n3 (no zone label, not
