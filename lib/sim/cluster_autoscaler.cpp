@@ -231,7 +231,7 @@ void Simulation::wake_autoscaler(TimeMs at) {
   // A change made now comes after this instant's tick (the loop runs before the scheduler), so
   // the earliest run is the next tick.
   const TimeMs tick = std::max((at + interval - 1) / interval, now_ / interval + 1) * interval;
-  if (autoscale_ticks_.insert(tick).second) schedule(tick, Kind::Autoscale, 0);
+  if (autoscale_ticks_.insert(tick).second) event_queue_.push(tick, Autoscale{});
 }
 
 bool Simulation::autoscaled_node(const NodeInfo& node) const {

@@ -203,7 +203,7 @@ void Simulation::reconcile_job(const std::string& key) {
     if (failures > 0) {
       const TimeMs backoff = std::min<TimeMs>(10'000LL << std::min(failures - 1, 10), 360'000);
       if (last_failure + backoff > now_) {
-        schedule(last_failure + backoff, Kind::Resync, 0, "Job/" + key);
+        event_queue_.push(last_failure + backoff, ControllerSync{"Job", key});
         return;
       }
     }

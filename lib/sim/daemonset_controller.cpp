@@ -80,13 +80,14 @@ void Simulation::reconcile_daemonset(const std::string& key) {
 void Simulation::resync_daemonset_after(const std::string& key, TimeMs delay) {
   // enqueueDaemonSetAfter: the delaying workqueue keeps one wait per key, the earliest.
   const TimeMs at = now_ + delay;
-  for (auto it = pending_.begin(); it != pending_.end(); ++it) {
-    if (it->kind != Kind::Resync || it->pod_key != key) continue;
-    if (it->time <= at) return;
-    pending_.erase(it);
-    break;
+  if (const EventQueue::Entry* queued =
+          event_queue_.find<ControllerSync>([&](TimeMs, const ControllerSync& s) {
+            return s.controller == "DaemonSet" && s.key == key;
+          })) {
+    if (queued->time <= at) return;
+    event_queue_.erase(queued);
   }
-  schedule(at, Kind::Resync, 0, key);
+  event_queue_.push(at, ControllerSync{"DaemonSet", key});
 }
 
 bool Simulation::sync_daemonset(const std::string& key) {

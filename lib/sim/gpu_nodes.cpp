@@ -110,10 +110,11 @@ bool Simulation::admit_on_node(PodInfo& pod) {
   // Controllers see the failure after the status update: the replacement is created a second
   // later (a ReplicaSet keeps replacing pods the kubelet keeps rejecting, as in a real cluster).
   if (pod.pod.metadata.controller() != nullptr) {
-    const bool queued = std::any_of(pending_.begin(), pending_.end(), [&](const Pending& p) {
-      return p.kind == Kind::Resync && p.pod_key.empty() && p.time == now_ + 1000;
-    });
-    if (!queued) schedule(now_ + 1000, Kind::Resync, 0);
+    const bool queued =
+        event_queue_.find<ControllerSync>([&](TimeMs time, const ControllerSync& s) {
+          return s.controller.empty() && time == now_ + 1000;
+        }) != nullptr;
+    if (!queued) event_queue_.push(now_ + 1000, ControllerSync{});
   }
   return false;
 }

@@ -72,7 +72,7 @@ void Simulation::start_pools() {
     const TimeMs start = pool.reservation ? pool.reservation->start : 0;
     for (std::int32_t i = 0; i < pool.count; ++i) launch_pool_node(p, start);
     if (pool.reservation && pool.reservation->end)
-      schedule(*pool.reservation->end, Kind::ReservationEnd, p);
+      event_queue_.push(*pool.reservation->end, ReservationEnd{p});
   }
   // The autoscaler's loop runs from the start, every scan interval while it can act.
   autoscaling_ = std::any_of(scenario_.node_pools.begin(), scenario_.node_pools.end(),
@@ -80,7 +80,7 @@ void Simulation::start_pools() {
   // The autoscaler's loop starts with the run, at tick 0.
   if (autoscaling_) {
     autoscale_ticks_.insert(0);
-    schedule(0, Kind::Autoscale, 0);
+    event_queue_.push(0, Autoscale{});
   }
 }
 
@@ -97,7 +97,8 @@ void Simulation::launch_pool_node(std::size_t pool_index, TimeMs at) {
 
 void Simulation::request_launch(std::size_t staged, TimeMs at) {
   const NodePool& pool = scenario_.node_pools[staged_[staged].pool];
-  schedule(at + (pool.provisioning ? pool.provisioning->launch_delay : 0), Kind::Provision, staged);
+  event_queue_.push(at + (pool.provisioning ? pool.provisioning->launch_delay : 0),
+                    Provision{staged});
 }
 
 void Simulation::advance_node(std::size_t staged) {
@@ -125,7 +126,7 @@ void Simulation::advance_node(std::size_t staged) {
     node.stage = Stage::Booting;
     if (steps.boot_delay > 0) {
       apply(without_devices(pool_node(pool, node.index), false), pool.pointer);
-      schedule(now_ + steps.boot_delay, Kind::Provision, staged);
+      event_queue_.push(now_ + steps.boot_delay, Provision{staged});
       return;
     }
   }
@@ -134,7 +135,7 @@ void Simulation::advance_node(std::size_t staged) {
     node.stage = Stage::Driver;
     if (steps.driver_delay > 0) {
       apply(without_devices(pool_node(pool, node.index), true), pool.pointer);
-      schedule(now_ + steps.driver_delay, Kind::Provision, staged);
+      event_queue_.push(now_ + steps.driver_delay, Provision{staged});
       return;
     }
   }

@@ -81,9 +81,42 @@ std::string Simulation::new_uid() {
   return buf;
 }
 
-void Simulation::schedule(TimeMs time, Kind kind, std::size_t index, std::string pod_key,
-                          std::string pod_uid) {
-  pending_.insert(Pending{time, kind, ++seq_, index, std::move(pod_key), std::move(pod_uid)});
+void Simulation::dispatch(Event& event) {
+  // The one place each kind of event goes to the component that owns it.
+  auto pod_of = [&](const std::string& key, const std::string& uid) -> PodInfo* {
+    const auto slash = key.find('/');
+    PodInfo* pod = cluster_.find_pod(key.substr(0, slash), key.substr(slash + 1));
+    return pod == nullptr || pod->pod.metadata.uid != uid ? nullptr : pod;  // already gone
+  };
+  std::visit(Overloaded{
+                 [&](PodFinished& e) {
+                   if (PodInfo* pod = pod_of(e.pod_key, e.pod_uid); pod && !pod->pod.terminated())
+                     finish_pod(*pod);
+                 },
+                 [&](TerminationDone& e) {
+                   if (PodInfo* pod = pod_of(e.pod_key, e.pod_uid)) {
+                     remove_pod(*pod);
+                     reconcile_all();
+                   }
+                 },
+                 [&](ReservationEnd& e) { end_reservation(e.pool); },
+                 [&](Provision& e) { advance_node(e.staged); },
+                 [&](Autoscale&) { autoscale(); },
+                 [&](ControllerSync& e) {
+                   // A DaemonSet's or a Job's delayed sync, or (no controller) every controller
+                   // after a kubelet rejection.
+                   if (e.controller.empty()) {
+                     reconcile_all();
+                   } else if (e.controller == "Job") {
+                     reconcile_job(e.key);
+                   } else {
+                     reconcile_daemonset(e.key);
+                   }
+                 },
+                 [&](RunAction& e) { run_action(scenario_.timeline[e.index]); },
+                 [&](CheckExpectation& e) { expectation_results_[e.index] = check(e.index); },
+             },
+             event);
 }
 
 void Simulation::object_event(const std::string& object, std::string_view type,
@@ -412,8 +445,8 @@ PodInfo& Simulation::create_pod(Pod pod, const std::string& pointer,
   if (info.pod.terminated()) return info;
   if (const auto& deletion = info.pod.metadata.deletion_ms) {
     // Exported while terminating: it holds its node until its deletionTimestamp.
-    schedule(std::max(now_, *deletion), Kind::TerminationDone, 0, key_of(info.pod.metadata),
-             info.pod.metadata.uid);
+    event_queue_.push(std::max(now_, *deletion),
+                      TerminationDone{key_of(info.pod.metadata), info.pod.metadata.uid});
     return info;
   }
   if (prebound) {
@@ -447,7 +480,7 @@ void Simulation::start_running(PodInfo& pod) {
   // The loader validated the annotation: a duration ("180s") or a number of seconds ("180").
   const auto duration = parse_time_text(it->second, &error);
   if (!duration) return;
-  schedule(now_ + *duration, Kind::PodFinished, 0, key_of(pod.pod.metadata), pod.pod.metadata.uid);
+  event_queue_.push(now_ + *duration, PodFinished{key_of(pod.pod.metadata), pod.pod.metadata.uid});
 }
 
 void Simulation::cycle_done() {
@@ -497,8 +530,8 @@ void Simulation::delete_pod(PodInfo& pod, std::int64_t grace_seconds) {
 void Simulation::begin_termination(PodInfo& pod, std::int64_t grace_seconds) {
   if (pod.pod.metadata.deletion_ms) return;  // already terminating
   pod.pod.metadata.deletion_ms = now_ + grace_seconds * 1000;
-  schedule(*pod.pod.metadata.deletion_ms, Kind::TerminationDone, 0, key_of(pod.pod.metadata),
-           pod.pod.metadata.uid);
+  event_queue_.push(*pod.pod.metadata.deletion_ms,
+                    TerminationDone{key_of(pod.pod.metadata), pod.pod.metadata.uid});
   recorded_event("Pod/" + key_of(pod.pod.metadata), "Normal", "Killing",
                  "Stopping container " + (pod.pod.spec.containers.empty()
                                               ? std::string("main")
@@ -761,10 +794,10 @@ void Simulation::start() {
   }
   loading_cluster_ = false;
   for (std::size_t i = 0; i < scenario_.timeline.size(); ++i)
-    schedule(scenario_.timeline[i].at, Kind::Action, i);
+    event_queue_.push(scenario_.timeline[i].at, RunAction{i});
   expectation_results_.assign(scenario_.expect.size(), std::nullopt);
   for (std::size_t i = 0; i < scenario_.expect.size(); ++i) {
-    if (scenario_.expect[i].at) schedule(*scenario_.expect[i].at, Kind::Expect, i);
+    if (scenario_.expect[i].at) event_queue_.push(*scenario_.expect[i].at, CheckExpectation{i});
   }
 }
 
@@ -774,7 +807,7 @@ std::optional<TimeMs> Simulation::next_time() const {
   if (!stepped_) {
     next = 0;
   } else {
-    if (!pending_.empty()) next = pending_.begin()->time;
+    next = event_queue_.next_time();
     const auto timer = scheduler_.next_timer(now_);
     // Queue timers only matter while a retry could still change something.
     if (timer && !scheduler_.quiescent() && (!next || *timer < *next)) next = timer;
@@ -791,48 +824,8 @@ bool Simulation::step() {
   const auto timer = scheduler_.next_timer(now_);
   if (*next != now_) report_progress(*next);
   now_ = *next;
-  while (!pending_.empty() && pending_.begin()->time == now_ &&
-         pending_.begin()->kind != Kind::Expect) {
-    const Pending p = *pending_.begin();
-    pending_.erase(pending_.begin());
-    if (p.kind == Kind::Action) {
-      run_action(scenario_.timeline[p.index]);
-      continue;
-    }
-    if (p.kind == Kind::Provision) {
-      advance_node(p.index);
-      continue;
-    }
-    if (p.kind == Kind::ReservationEnd) {
-      end_reservation(p.index);
-      continue;
-    }
-    if (p.kind == Kind::Autoscale) {
-      autoscale();
-      continue;
-    }
-    if (p.kind == Kind::Resync) {
-      // A DaemonSet's or ("Job/<key>") a Job's delayed sync, or (no key) every controller after a
-      // kubelet rejection.
-      if (p.pod_key.empty()) {
-        reconcile_all();
-      } else if (p.pod_key.starts_with("Job/")) {
-        reconcile_job(p.pod_key.substr(4));
-      } else {
-        reconcile_daemonset(p.pod_key);
-      }
-      continue;
-    }
-    const auto slash = p.pod_key.find('/');
-    PodInfo* pod = cluster_.find_pod(p.pod_key.substr(0, slash), p.pod_key.substr(slash + 1));
-    if (pod == nullptr || pod->pod.metadata.uid != p.pod_uid) continue;  // already gone
-    if (p.kind == Kind::PodFinished) {
-      if (!pod->pod.terminated()) finish_pod(*pod);
-    } else {
-      remove_pod(*pod);
-      reconcile_all();
-    }
-  }
+  while (auto entry = event_queue_.pop_at<CheckExpectation>(now_, /*except=*/true))
+    dispatch(entry->event);
   if (timer && *timer <= now_) scheduler_.on_timer(now_);
   refresh_budgets();
   {
@@ -842,12 +835,7 @@ bool Simulation::step() {
     cluster_.set_replica_set_selectors(std::move(selectors));
   }
   scheduler_.run(now_);
-  while (!pending_.empty() && pending_.begin()->time == now_ &&
-         pending_.begin()->kind == Kind::Expect) {
-    const std::size_t index = pending_.begin()->index;
-    pending_.erase(pending_.begin());
-    expectation_results_[index] = check(index);
-  }
+  while (auto entry = event_queue_.pop_at<CheckExpectation>(now_)) dispatch(entry->event);
   return true;
 }
 
@@ -856,9 +844,10 @@ SimulationResult Simulation::finish() {
   }
   // Expectations after the last change see the final state, at their own time.
   if (until_) now_ = std::max(now_, *until_);
-  for (const Pending& p : pending_) {
-    if (p.kind == Kind::Expect && (!until_ || p.time <= *until_))
-      expectation_results_[p.index] = check(p.index);
+  for (const EventQueue::Entry& entry : event_queue_.entries()) {
+    const auto* expect = std::get_if<CheckExpectation>(&entry.event);
+    if (expect != nullptr && (!until_ || entry.time <= *until_))
+      expectation_results_[expect->index] = check(expect->index);
   }
   for (std::size_t i = 0; i < scenario_.expect.size(); ++i) {
     if (!expectation_results_[i]) expectation_results_[i] = check(i);

@@ -20,6 +20,7 @@
 #include "model/disruption.hpp"
 #include "sim/backoff.hpp"
 #include "sim/event_correlator.hpp"
+#include "sim/event_queue.hpp"
 #include "sim/usage_ledger.hpp"
 
 namespace gpusched::sim {
@@ -80,30 +81,6 @@ class Simulation final : public SchedulerHooks {
                const std::vector<PodInfo*>& victims) override;
 
  private:
-  // What happens on the clock besides scheduling. Ranks order one instant: pods finishing and
-  // terminations first, then reservations ending and nodes advancing through provisioning, then
-  // controller resyncs, then timeline actions in file order, then expectations.
-  enum class Kind : std::uint8_t {
-    PodFinished = 0,
-    TerminationDone = 1,
-    ReservationEnd = 2,  // index: the pool
-    Provision = 3,       // index: the staged node
-    Autoscale = 4,       // the cluster autoscaler's loop
-    Resync = 5,
-    Action = 6,
-    Expect = 7
-  };
-  struct Pending {
-    TimeMs time;
-    Kind kind;
-    std::uint64_t seq;
-    std::size_t index;    // Action / Expect index
-    std::string pod_key;  // PodFinished / TerminationDone; the DaemonSet's key for Resync
-    std::string pod_uid;  // the pod instance the event is for
-    friend bool operator<(const Pending& a, const Pending& b) {
-      return std::tie(a.time, a.kind, a.seq) < std::tie(b.time, b.kind, b.seq);
-    }
-  };
   struct PodTimes {
     TimeMs created = 0;
     std::optional<TimeMs> scheduled;
@@ -122,8 +99,8 @@ class Simulation final : public SchedulerHooks {
     std::int64_t template_generation = 1;
   };
 
-  void schedule(TimeMs time, Kind kind, std::size_t index, std::string pod_key = {},
-                std::string pod_uid = {});
+  /// The event loop's one dispatch: each kind of event to the component that owns it.
+  void dispatch(Event& event);
   [[noreturn]] void input_error(const std::string& pointer, const std::string& reason) const;
 
   /// Refuses a scenario whose objects together ask for more than kMaxPodsPerRun pods.
@@ -301,10 +278,9 @@ class Simulation final : public SchedulerHooks {
   std::map<std::string, Node> declared_nodes_;  // GPU nodes as declared, by name
   std::map<std::string, devices::DeviceManager> device_managers_;
   std::map<std::string, std::set<int>> unhealthy_gpus_;
-  std::uint64_t seq_ = 0;
   std::uint64_t uid_counter_ = 0;
   std::uint64_t pods_created_ = 0;
-  std::set<Pending> pending_;
+  EventQueue event_queue_;
   std::map<std::string, Deployment> deployments_;  // "ns/name"
   std::map<std::string, ReplicaSet> replicasets_;
   std::map<std::string, JobState> jobs_;
@@ -345,7 +321,7 @@ class Simulation final : public SchedulerHooks {
   std::map<std::size_t, TimeMs> unneeded_since_;  // staged node -> since when it is empty
   bool autoscaling_ = false;                      // a pool autoscales
   bool autoscaler_busy_ = false;                  // its loop is running now
-  std::set<TimeMs> autoscale_ticks_;              // its loop's runs in pending_
+  std::set<TimeMs> autoscale_ticks_;              // its loop's runs in event_queue_
   std::unordered_map<std::uint64_t, Unschedulable> unschedulable_;  // by PodInfo::sequence
   std::map<std::string, TimeMs> unschedulable_time_;                // by reason
 };
