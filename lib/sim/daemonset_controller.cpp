@@ -1,14 +1,17 @@
 // The DaemonSet controller (pkg/controller/daemon/daemon_controller.go), reacting at once: one
 // pod per node the template admits, pinned to it by node affinity and bound by the scheduler.
 // It syncs on DaemonSet apply/patch, node add and update, and pod deletion or completion
-// (reconcile_all). Rolling updates are not modelled: a changed template is used for the pods
-// created afterwards, as with updateStrategy OnDelete.
-#include <algorithm>
+// (ControllerManager::sync_all). Rolling updates are not modelled: a changed template is used for
+// the pods created afterwards, as with updateStrategy OnDelete.
+#include "sim/daemonset_controller.hpp"
 
+#include <algorithm>
+#include <map>
+
+#include "gpusched/framework/cluster_state.hpp"
 #include "plugins/helpers.hpp"
 #include "sim/daemonset_util.hpp"
 #include "sim/names.hpp"
-#include "sim/simulation.hpp"
 
 namespace gpusched::sim {
 namespace {
@@ -51,48 +54,35 @@ bool runs_longer(const PodInfo* a, const PodInfo* b) {
 
 }  // namespace
 
-void Simulation::apply_daemon_set(DaemonSet ds) {
-  const std::string key = ds.metadata.namespace_ + "/" + ds.metadata.name;
-  auto it = daemonsets_.find(key);
-  stamp(ds.metadata, it == daemonsets_.end() ? nullptr : &it->second.ds.metadata);
-  if (it == daemonsets_.end()) {
-    daemonsets_.emplace(key, DaemonSetState{std::move(ds), 1});
-  } else {
-    // The API server's PrepareForUpdate raises templateGeneration when the template changes.
-    if (ds.template_ != it->second.ds.template_) ++it->second.template_generation;
-    it->second.ds = std::move(ds);
-  }
-  reconcile_daemonset(key);
-}
-
-void Simulation::reconcile_daemonsets() {
+void DaemonSetController::sync_all() {
   std::vector<std::string> keys;
-  for (const auto& [key, state] : daemonsets_) keys.push_back(key);
-  for (const auto& key : keys) reconcile_daemonset(key);
+  for (const auto& [key, state] : context_.api().daemonsets) keys.push_back(key);
+  for (const auto& key : keys) sync(key);
 }
 
-void Simulation::reconcile_daemonset(const std::string& key) {
+void DaemonSetController::sync(const std::string& key) {
   // A deleted pod enqueues its DaemonSet again (deletePod): the next sync replaces a pod that is
   // gone at once, such as a failed one. That sync deletes nothing it did not already.
-  if (sync_daemonset(key)) sync_daemonset(key);
+  if (sync_once(key)) sync_once(key);
 }
 
-void Simulation::resync_daemonset_after(const std::string& key, TimeMs delay) {
+void DaemonSetController::sync_after(const std::string& key, TimeMs delay) {
   // enqueueDaemonSetAfter: the delaying workqueue keeps one wait per key, the earliest.
-  const TimeMs at = now_ + delay;
+  const TimeMs at = context_.now() + delay;
   if (const EventQueue::Entry* queued =
-          event_queue_.find<ControllerSync>([&](TimeMs, const ControllerSync& s) {
+          context_.clock().find<ControllerSync>([&](TimeMs, const ControllerSync& s) {
             return s.controller == "DaemonSet" && s.key == key;
           })) {
     if (queued->time <= at) return;
-    event_queue_.erase(queued);
+    context_.clock().erase(queued);
   }
-  event_queue_.push(at, ControllerSync{"DaemonSet", key});
+  context_.clock().push(at, ControllerSync{"DaemonSet", key});
 }
 
-bool Simulation::sync_daemonset(const std::string& key) {
-  auto it = daemonsets_.find(key);
-  if (it == daemonsets_.end()) return false;
+bool DaemonSetController::sync_once(const std::string& key) {
+  ClusterState& cluster = context_.api().cluster();
+  auto it = context_.api().daemonsets.find(key);
+  if (it == context_.api().daemonsets.end()) return false;
   const DaemonSetState state = it->second;
   // getNodesToDaemonPods: the pods it controls by the node they are for (GetTargetNodeName). A
   // terminal pod already being deleted is left to the kubelet and the pod garbage collector.
@@ -102,7 +92,7 @@ bool Simulation::sync_daemonset(const std::string& key) {
     if (auto node = target_node_name(pod->pod)) by_node[*node].push_back(pod);
   }
   // manage: every node in turn. A Go lister lists in map order; gpusched goes by name.
-  std::vector<const NodeInfo*> nodes(cluster_.node_list().begin(), cluster_.node_list().end());
+  std::vector<const NodeInfo*> nodes(cluster.node_list().begin(), cluster.node_list().end());
   std::sort(nodes.begin(), nodes.end(), [](const NodeInfo* a, const NodeInfo* b) {
     return a->node.metadata.name < b->node.metadata.name;
   });
@@ -116,7 +106,7 @@ bool Simulation::sync_daemonset(const std::string& key) {
   // getUnscheduledPodsWithoutNode: the pod garbage collector leaves an unbound pod whose node is
   // gone, so the controller deletes it.
   for (const auto& [node, pods] : by_node) {
-    if (cluster_.find_node(node) != nullptr) continue;
+    if (cluster.find_node(node) != nullptr) continue;
     for (PodInfo* pod : pods) {
       if (pod->pod.spec.node_name.empty()) to_delete.push_back(pod);
     }
@@ -125,14 +115,14 @@ bool Simulation::sync_daemonset(const std::string& key) {
   return !to_delete.empty();
 }
 
-void Simulation::pods_should_be_on_node(const NodeInfo& node,
-                                        const std::vector<PodInfo*>* daemon_pods,
-                                        const DaemonSetState& state,
-                                        std::vector<std::string>& create_on,
-                                        std::vector<PodInfo*>& to_delete) {
+void DaemonSetController::pods_should_be_on_node(const NodeInfo& node,
+                                                 const std::vector<PodInfo*>* daemon_pods,
+                                                 const DaemonSetState& state,
+                                                 std::vector<std::string>& create_on,
+                                                 std::vector<PodInfo*>& to_delete) {
   const DaemonSet& ds = state.ds;
   const std::string& node_name = node.node.metadata.name;
-  const Placement placement = node_should_run_daemon_pod(cluster_, node, ds);
+  const Placement placement = node_should_run_daemon_pod(context_.api().cluster(), node, ds);
   if (placement.should_run && daemon_pods == nullptr) {
     create_on.push_back(node_name);
     return;
@@ -157,19 +147,19 @@ void Simulation::pods_should_be_on_node(const NodeInfo& node,
       // current delay.
       const std::string backoff_key =
           ds.metadata.uid + "/" + std::to_string(state.template_generation) + "/" + node_name;
-      if (failed_pods_backoff_.in_backoff_since_update(backoff_key, now_)) {
-        resync_daemonset_after(key, failed_pods_backoff_.get(backoff_key));
+      if (failed_pods_backoff_.in_backoff_since_update(backoff_key, context_.now())) {
+        sync_after(key, failed_pods_backoff_.get(backoff_key));
         continue;
       }
-      failed_pods_backoff_.next(backoff_key, now_);
-      recorded_event(
+      failed_pods_backoff_.next(backoff_key, context_.now());
+      context_.record_event(
           "DaemonSet/" + key, "Warning", "FailedDaemonPod",
           "Found failed daemon pod " + pod_key + " on node " + node_name + ", will try to kill it");
       to_delete.push_back(pod);
     } else if (pod->pod.status.phase == PodPhase::Succeeded) {
-      recorded_event("DaemonSet/" + key, "Normal", "SucceededDaemonPod",
-                     "Found succeeded daemon pod " + pod_key + " on node " + node_name +
-                         ", will try to delete it");
+      context_.record_event("DaemonSet/" + key, "Normal", "SucceededDaemonPod",
+                            "Found succeeded daemon pod " + pod_key + " on node " + node_name +
+                                ", will try to delete it");
       to_delete.push_back(pod);
     } else {
       running.push_back(pod);
@@ -182,9 +172,9 @@ void Simulation::pods_should_be_on_node(const NodeInfo& node,
   to_delete.insert(to_delete.end(), running.begin() + 1, running.end());
 }
 
-void Simulation::sync_nodes(const std::string& key, const DaemonSetState& state,
-                            const std::vector<std::string>& create_on,
-                            const std::vector<PodInfo*>& to_delete) {
+void DaemonSetController::sync_nodes(const std::string& key, const DaemonSetState& state,
+                                     const std::vector<std::string>& create_on,
+                                     const std::vector<PodInfo*>& to_delete) {
   const DaemonSet& ds = state.ds;
   // The ControllerRevision hash is controller.ComputeHash of the template, as a Deployment's
   // pod-template-hash is.
@@ -197,13 +187,13 @@ void Simulation::sync_nodes(const std::string& key, const DaemonSetState& state,
     // required affinity, which the pinning term replaces.
     replace_daemon_set_pod_node_name_node_affinity(pod.spec.affinity.mut(), node);
     const std::string name = pod.metadata.name;
-    create_pod(std::move(pod), {}, ds.metadata.name + "-");
-    recorded_event("DaemonSet/" + key, "Normal", "SuccessfulCreate", "Created pod: " + name);
+    context_.create_pod(std::move(pod), ds.metadata.name + "-");
+    context_.record_event("DaemonSet/" + key, "Normal", "SuccessfulCreate", "Created pod: " + name);
   }
   for (PodInfo* pod : to_delete) {
     const std::string name = pod->pod.metadata.name;
-    delete_pod(*pod, pod->pod.spec.termination_grace_period_seconds);
-    recorded_event("DaemonSet/" + key, "Normal", "SuccessfulDelete", "Deleted pod: " + name);
+    context_.delete_pod(*pod, pod->pod.spec.termination_grace_period_seconds);
+    context_.record_event("DaemonSet/" + key, "Normal", "SuccessfulDelete", "Deleted pod: " + name);
   }
 }
 

@@ -238,11 +238,11 @@ ExpectationResult Simulation::check(std::size_t index) const {
   if (const auto* pd = std::get_if<PdbExpectation>(&e.check)) {
     const std::string key = with_default_namespace(pd->pdb);
     what = "pdb " + key;
-    auto it = budgets_.find(key);
-    if (it == budgets_.end()) {
+    auto it = api_.budgets.find(key);
+    if (it == api_.budgets.end()) {
       failures.push_back("the PodDisruptionBudget does not exist");
     } else {
-      const PdbStatus status = budget_status(it->second);
+      const PdbStatus status = disruption_.status(it->second);
       auto compare = [&](const char* field, const std::optional<std::int32_t>& want,
                          std::int32_t got) {
         if (!want) return;
@@ -339,7 +339,7 @@ SimulationResult Simulation::take_result() {
   out.provisioning = std::move(provisioning_);
   std::sort(out.provisioning.begin(), out.provisioning.end(),
             [](const NodeProvisioning& a, const NodeProvisioning& b) { return a.node < b.node; });
-  for (const auto& [key, state] : jobs_) {
+  for (const auto& [key, state] : api_.jobs) {
     out.jobs.push_back(
         JobRecord{key, state.job.metadata.creation_ms, state.ended, state.failed, state.succeeded});
   }

@@ -46,7 +46,7 @@ PodInfo Simulation::probe_pod(Pod pod) {
                      to_field_string(errors.front().path) + ": " + errors.front().detail);
   }
   // The Priority admission plugin, as on create.
-  if (auto error = admit_priority(pod, priority_classes_)) throw InputError(what, "", *error);
+  if (auto error = admit_priority(pod, api_.priority_classes)) throw InputError(what, "", *error);
   require_profile(config_, pod, what);
   return cluster_.detached_pod(std::move(pod));
 }

@@ -10,6 +10,10 @@
 #include "gpusched/model/well_known.hpp"
 #include "model/disruption.hpp"
 #include "model/priority_admission.hpp"
+#include "sim/daemonset_controller.hpp"
+#include "sim/deployment_controller.hpp"
+#include "sim/job_controller.hpp"
+#include "sim/replicaset_controller.hpp"
 
 namespace gpusched::sim {
 namespace {
@@ -53,6 +57,31 @@ std::vector<ClusterEvent> node_change_events(const Node& old_node, const Node& n
 
 }  // namespace
 
+class Simulation::ControllerHost final : public ControllerContext {
+ public:
+  explicit ControllerHost(Simulation& sim) : sim_(sim) {}
+  [[nodiscard]] TimeMs now() const override { return sim_.now_; }
+  [[nodiscard]] ApiServer& api() override { return sim_.api_; }
+  [[nodiscard]] ControllerManager& controllers() override { return sim_.controllers_; }
+  [[nodiscard]] EventQueue& clock() override { return sim_.event_queue_; }
+  PodInfo& create_pod(Pod pod, const std::string& generate_name) override {
+    return sim_.create_pod(std::move(pod), {}, generate_name);
+  }
+  void delete_pod(PodInfo& pod, std::int64_t grace_seconds) override {
+    sim_.delete_pod(pod, grace_seconds);
+  }
+  [[nodiscard]] std::optional<TimeMs> finished(const PodInfo& pod) override {
+    return sim_.times_of(pod).finished;
+  }
+  void record_event(const std::string& object, std::string_view type, std::string_view reason,
+                    std::string message) override {
+    sim_.recorded_event(object, type, reason, std::move(message));
+  }
+
+ private:
+  Simulation& sim_;
+};
+
 Simulation::Simulation(const Scenario& scenario, const SimulationOptions& options)
     : scenario_(scenario),
       config_(effective_config(scenario, options)),
@@ -62,6 +91,12 @@ Simulation::Simulation(const Scenario& scenario, const SimulationOptions& option
       rng_(config_.seed),
       scheduler_(config_, cluster_, rng_, *this, options.plugins),
       record_spans_(options.record_pod_spans) {
+  controller_host_ = std::make_unique<ControllerHost>(*this);
+  // The controllers, in the order they sync after a change. A new controller is one line here.
+  controllers_.add(std::make_unique<DeploymentController>(*controller_host_));
+  controllers_.add(std::make_unique<ReplicaSetController>(*controller_host_));
+  controllers_.add(std::make_unique<JobController>(*controller_host_));
+  controllers_.add(std::make_unique<DaemonSetController>(*controller_host_));
   cluster_.set_node_observer([this](const NodeInfo& node, NodeChange change) {
     usage_.observe(node, change);
     // The cluster autoscaler watches its pools' nodes: one may have just emptied or filled.
@@ -69,16 +104,10 @@ Simulation::Simulation(const Scenario& scenario, const SimulationOptions& option
   });
 }
 
+Simulation::~Simulation() = default;
+
 void Simulation::input_error(const std::string& pointer, const std::string& reason) const {
   throw InputError(scenario_.source, pointer, reason);
-}
-
-std::string Simulation::new_uid() {
-  // Deterministic and UUID-shaped: one counter for every object, in creation order.
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "00000000-0000-4000-8000-%012llx",
-                static_cast<unsigned long long>(++uid_counter_));
-  return buf;
 }
 
 void Simulation::dispatch(Event& event) {
@@ -96,21 +125,19 @@ void Simulation::dispatch(Event& event) {
                  [&](TerminationDone& e) {
                    if (PodInfo* pod = pod_of(e.pod_key, e.pod_uid)) {
                      remove_pod(*pod);
-                     reconcile_all();
+                     controllers_.sync_all();
                    }
                  },
                  [&](ReservationEnd& e) { end_reservation(e.pool); },
                  [&](Provision& e) { advance_node(e.staged); },
                  [&](Autoscale&) { autoscale(); },
                  [&](ControllerSync& e) {
-                   // A DaemonSet's or a Job's delayed sync, or (no controller) every controller
+                   // A controller's delayed sync of a key, or (no controller) every controller's
                    // after a kubelet rejection.
                    if (e.controller.empty()) {
-                     reconcile_all();
-                   } else if (e.controller == "Job") {
-                     reconcile_job(e.key);
+                     controllers_.sync_all();
                    } else {
-                     reconcile_daemonset(e.key);
+                     controllers_.sync(e.controller, e.key);
                    }
                  },
                  [&](RunAction& e) { run_action(scenario_.timeline[e.index]); },
@@ -194,39 +221,49 @@ void Simulation::apply(Object object, const std::string& pointer) {
     apply_pod(std::get<Pod>(std::move(object)), pointer);
   } else if (auto* d = std::get_if<Deployment>(&object)) {
     const std::string key = key_of(meta);
-    auto it = deployments_.find(key);
-    stamp(meta, it == deployments_.end() ? nullptr : &it->second.metadata);
-    deployments_[key] = std::move(*d);
-    reconcile_deployment(key);
+    auto it = api_.deployments.find(key);
+    api_.stamp(meta, it == api_.deployments.end() ? nullptr : &it->second.metadata);
+    api_.deployments[key] = std::move(*d);
+    controllers_.sync("Deployment", key);
   } else if (auto* rs = std::get_if<ReplicaSet>(&object)) {
     const std::string key = key_of(meta);
-    auto it = replicasets_.find(key);
-    stamp(meta, it == replicasets_.end() ? nullptr : &it->second.metadata);
-    replicasets_[key] = std::move(*rs);
-    reconcile_replicaset(key);
+    auto it = api_.replicasets.find(key);
+    api_.stamp(meta, it == api_.replicasets.end() ? nullptr : &it->second.metadata);
+    api_.replicasets[key] = std::move(*rs);
+    controllers_.sync("ReplicaSet", key);
   } else if (auto* ds = std::get_if<DaemonSet>(&object)) {
-    apply_daemon_set(std::move(*ds));
+    const std::string key = key_of(meta);
+    auto it = api_.daemonsets.find(key);
+    api_.stamp(meta, it == api_.daemonsets.end() ? nullptr : &it->second.ds.metadata);
+    if (it == api_.daemonsets.end()) {
+      api_.daemonsets.emplace(key, DaemonSetState{std::move(*ds), 1});
+    } else {
+      // The API server's PrepareForUpdate raises templateGeneration when the template changes.
+      if (ds->template_ != it->second.ds.template_) ++it->second.template_generation;
+      it->second.ds = std::move(*ds);
+    }
+    controllers_.sync("DaemonSet", key);
   } else if (auto* pc = std::get_if<PriorityClass>(&object)) {
-    apply_priority_class(std::move(*pc), pointer);
+    if (auto error = api_.apply_priority_class(std::move(*pc))) input_error(pointer, *error);
   } else if (auto* pdb = std::get_if<PodDisruptionBudget>(&object)) {
     const std::string key = key_of(meta);
-    auto it = budgets_.find(key);
-    stamp(meta, it == budgets_.end() ? nullptr : &it->second.metadata);
-    budgets_[key] = std::move(*pdb);
+    auto it = api_.budgets.find(key);
+    api_.stamp(meta, it == api_.budgets.end() ? nullptr : &it->second.metadata);
+    api_.budgets[key] = std::move(*pdb);
   } else if (auto* ns = std::get_if<Namespace>(&object)) {
     // Cluster-scoped; its labels feed pod affinity namespaceSelectors.
-    stamp(meta, cluster_.find_namespace(meta.name));
+    api_.stamp(meta, cluster_.find_namespace(meta.name));
     cluster_.apply_namespace(std::move(ns->metadata));
   } else if (auto* job = std::get_if<Job>(&object)) {
     const std::string key = key_of(meta);
-    auto it = jobs_.find(key);
-    stamp(meta, it == jobs_.end() ? nullptr : &it->second.job.metadata);
-    if (it != jobs_.end()) {
+    auto it = api_.jobs.find(key);
+    api_.stamp(meta, it == api_.jobs.end() ? nullptr : &it->second.job.metadata);
+    if (it != api_.jobs.end()) {
       it->second.job = std::move(*job);
     } else {
-      jobs_[key] = JobState{std::move(*job), 0, false, false, std::nullopt};
+      api_.jobs[key] = JobState{std::move(*job), 0, false, false, std::nullopt};
     }
-    reconcile_job(key);
+    controllers_.sync("Job", key);
   }
 }
 
@@ -298,74 +335,9 @@ void Simulation::check_declared_pods() const {
   }
 }
 
-void Simulation::stamp(ObjectMeta& meta, const ObjectMeta* existing) {
-  meta.uid = existing != nullptr ? existing->uid : new_uid();
-  // An object of the starting cluster keeps the creation time it was exported with.
-  if (existing != nullptr) {
-    meta.creation_ms = existing->creation_ms;
-  } else if (!loading_cluster_) {
-    meta.creation_ms = now_;
-  }
-}
-
-void Simulation::apply_priority_class(PriorityClass pc, const std::string& pointer) {
-  auto it =
-      std::find_if(priority_classes_.begin(), priority_classes_.end(),
-                   [&](const PriorityClass& c) { return c.metadata.name == pc.metadata.name; });
-  if (auto error = admit_priority_class(pc, priority_classes_)) input_error(pointer, *error);
-  stamp(pc.metadata, it == priority_classes_.end() ? nullptr : &it->metadata);
-  if (it == priority_classes_.end()) {
-    priority_classes_.push_back(std::move(pc));
-    return;
-  }
-  // ValidatePriorityClassUpdate: the value and the preemption policy are immutable.
-  const std::string prefix =
-      "PriorityClass.scheduling.k8s.io \"" + pc.metadata.name + "\" is invalid: ";
-  if (pc.value != it->value)
-    input_error(pointer, prefix + "value: Forbidden: may not be changed in an update.");
-  if (pc.preemption_policy != it->preemption_policy) {
-    input_error(pointer, prefix + "preemptionPolicy: Invalid value: \"" + pc.preemption_policy +
-                             "\": field is immutable");
-  }
-  *it = std::move(pc);
-}
-
-PdbStatus Simulation::budget_status(const PodDisruptionBudget& pdb) const {
-  // getExpectedScale: a ReplicaSet owned by a Deployment counts the Deployment's replicas.
-  const ControllerScale scale = [this](const OwnerReference& owner,
-                                       std::string_view ns) -> std::optional<std::int32_t> {
-    if (owner.kind != "ReplicaSet") return std::nullopt;
-    auto rs = replicasets_.find(std::string(ns) + "/" + owner.name);
-    if (rs == replicasets_.end() || rs->second.metadata.uid != owner.uid) return std::nullopt;
-    if (const OwnerReference* d = rs->second.metadata.controller();
-        d != nullptr && d->kind == "Deployment") {
-      auto dep = deployments_.find(std::string(ns) + "/" + d->name);
-      if (dep != deployments_.end()) return dep->second.replicas;
-    }
-    return rs->second.replicas;
-  };
-  std::vector<const Pod*> pods;
-  for (const auto& [key, pod] : cluster_.pods()) {
-    if (pod->pod.metadata.namespace_ == pdb.metadata.namespace_) pods.push_back(&pod->pod);
-  }
-  return pdb_status(pdb, pods, scale);
-}
-
-void Simulation::refresh_budgets() {
-  if (budgets_.empty()) return;
-  std::vector<BudgetInfo> infos;
-  for (const auto& [key, pdb] : budgets_) {
-    // The scheduler reads budgets through filterPodsWithPDBViolation, where a nil selector
-    // matches nothing: an empty LabelSelector stands for it.
-    infos.push_back(BudgetInfo{pdb.metadata.namespace_, pdb.selector.value_or(LabelSelector{}),
-                               budget_status(pdb).disruptions_allowed});
-  }
-  cluster_.set_budgets(std::move(infos));
-}
-
 void Simulation::apply_node(Node node, const std::string& pointer) {
   NodeInfo* existing = cluster_.find_node(node.metadata.name);
-  stamp(node.metadata, existing == nullptr ? nullptr : &existing->node.metadata);
+  api_.stamp(node.metadata, existing == nullptr ? nullptr : &existing->node.metadata);
   node = publish_devices(node, pointer);
   if (existing != nullptr) {
     update_node(*existing, std::move(node));
@@ -379,7 +351,7 @@ void Simulation::apply_node(Node node, const std::string& pointer) {
   scheduler_.cluster_event({EventResource::Node, action::kAdd, "NodeAdd"},
                            EventObjects{nullptr, &info, nullptr}, now_);
   // addNode: the DaemonSet controller creates the new node's daemon pods.
-  reconcile_daemonsets();
+  controllers_.node_changed();
 }
 
 void Simulation::update_node(NodeInfo& info, Node node) {
@@ -389,7 +361,7 @@ void Simulation::update_node(NodeInfo& info, Node node) {
     scheduler_.cluster_event(event, EventObjects{&old_node, &info, nullptr}, now_);
   }
   // updateNode: new labels or taints may change where daemon pods belong.
-  reconcile_daemonsets();
+  controllers_.node_changed();
 }
 
 void Simulation::apply_pod(Pod pod, const std::string& pointer) {
@@ -403,7 +375,7 @@ void Simulation::apply_pod(Pod pod, const std::string& pointer) {
     input_error(pointer, "Pod \"" + key_of(pod.metadata) +
                              "\" is invalid: spec.nodeName: may not change once set");
   }
-  stamp(pod.metadata, &existing->pod.metadata);
+  api_.stamp(pod.metadata, &existing->pod.metadata);
   pod.metadata.deletion_ms = existing->pod.metadata.deletion_ms;
   pod.metadata.owner_references = existing->pod.metadata.owner_references;
   pod.spec.node_name = existing->pod.spec.node_name;
@@ -430,14 +402,14 @@ PodSpan* Simulation::span_of(const PodInfo& pod) {
 PodInfo& Simulation::create_pod(Pod pod, const std::string& pointer,
                                 const std::string& generate_name) {
   // The Priority admission plugin resolves priorityClassName into spec.priority on create.
-  if (auto error = admit_priority(pod, priority_classes_, generate_name))
+  if (auto error = admit_priority(pod, api_.priority_classes, generate_name))
     input_error(pointer, *error);
   if (++pods_created_ > kMaxPodsPerRun) {
     input_error("", "the scenario creates more than " + std::to_string(kMaxPodsPerRun) +
                         " pods by " + format_duration(now_) + " (gpusched limit)");
   }
-  if (pod.metadata.uid.empty()) pod.metadata.uid = new_uid();
-  if (!loading_cluster_) pod.metadata.creation_ms = now_;
+  if (pod.metadata.uid.empty()) pod.metadata.uid = api_.new_uid();
+  if (!api_.loading()) pod.metadata.creation_ms = now_;
   const bool prebound = !pod.spec.node_name.empty();
   PodInfo& info = cluster_.add_pod(std::move(pod));
   times_of(info).created = info.pod.metadata.creation_ms;
@@ -463,7 +435,7 @@ PodInfo& Simulation::create_pod(Pod pod, const std::string& pointer,
 void Simulation::start_running(PodInfo& pod) {
   pod.pod.status.phase = PodPhase::Running;
   // A pod of the starting cluster keeps the start time it was exported with.
-  if (!loading_cluster_ || !pod.pod.status.start_ms) pod.pod.status.start_ms = now_;
+  if (!api_.loading() || !pod.pod.status.start_ms) pod.pod.status.start_ms = now_;
   PodTimes& times = times_of(pod);
   if (!times.scheduled) {
     times.scheduled = *pod.pod.status.start_ms;
@@ -514,7 +486,7 @@ void Simulation::end_pod(PodInfo& pod, PodPhase phase) {
 
 void Simulation::finish_pod(PodInfo& pod) {
   end_pod(pod, PodPhase::Succeeded);
-  reconcile_all();
+  controllers_.sync_all();
 }
 
 void Simulation::delete_pod(PodInfo& pod, std::int64_t grace_seconds) {
@@ -542,7 +514,7 @@ void Simulation::remove_pod(PodInfo& pod) {
   const bool held = pod.node != nullptr;
   PodTimes& times = times_of(pod);
   if (!times.finished) times.finished = now_;
-  removed_pod_keys_.insert(key_of(pod.pod.metadata));
+  api_.pod_removed(key_of(pod.pod.metadata));
   end_unschedulable(pod);
   release_devices(pod);
   if (held) cluster_.release(pod);
@@ -591,7 +563,7 @@ void Simulation::preempt(const PodInfo& preemptor, const NodeInfo& node,
   }
   if (observer_.preemption) observer_.preemption(record);
   preemptions_.push_back(std::move(record));
-  reconcile_all();
+  controllers_.sync_all();
   // prepareCandidate: lower-priority pods nominated to the node may no longer fit there.
   // A copy: nominate() edits the list.
   const std::span<PodInfo* const> listed = cluster_.nominated_pods(node.name);
@@ -610,7 +582,7 @@ void Simulation::remove_node(NodeInfo& node) {
   device_managers_.erase(name);
   unhealthy_gpus_.erase(name);
   cluster_.remove_node(node);
-  reconcile_all();
+  controllers_.sync_all();
 }
 
 void Simulation::delete_object(const ObjectRef& ref, std::int64_t grace_seconds,
@@ -628,39 +600,40 @@ void Simulation::delete_object(const ObjectRef& ref, std::int64_t grace_seconds,
     if (pod == nullptr)
       input_error(pointer, "Pod \"" + key + "\" does not exist at " + format_duration(now_));
     delete_pod(*pod, grace_seconds);
-    reconcile_all();
+    controllers_.sync_all();
     return;
   }
   // Controllers: the garbage collector deletes what they own, with the same grace period.
   std::string uid;
   if (ref.kind == "Deployment") {
-    auto it = deployments_.find(key);
-    if (it == deployments_.end())
+    auto it = api_.deployments.find(key);
+    if (it == api_.deployments.end())
       input_error(pointer, "Deployment \"" + key + "\" does not exist at " + format_duration(now_));
     uid = it->second.metadata.uid;
-    deployments_.erase(it);
-    for (auto rs = replicasets_.begin(); rs != replicasets_.end();) {
+    api_.deployments.erase(it);
+    for (auto rs = api_.replicasets.begin(); rs != api_.replicasets.end();) {
       const OwnerReference* owner = rs->second.metadata.controller();
       if (owner != nullptr && owner->uid == uid) {
-        for (PodInfo* pod : owned_pods(rs->second.metadata.uid)) delete_pod(*pod, grace_seconds);
-        rs = replicasets_.erase(rs);
+        for (PodInfo* pod : api_.owned_pods(rs->second.metadata.uid))
+          delete_pod(*pod, grace_seconds);
+        rs = api_.replicasets.erase(rs);
       } else {
         ++rs;
       }
     }
   } else if (ref.kind == "ReplicaSet") {
-    auto it = replicasets_.find(key);
-    if (it == replicasets_.end())
+    auto it = api_.replicasets.find(key);
+    if (it == api_.replicasets.end())
       input_error(pointer, "ReplicaSet \"" + key + "\" does not exist at " + format_duration(now_));
     uid = it->second.metadata.uid;
-    replicasets_.erase(it);
+    api_.replicasets.erase(it);
   } else if (ref.kind == "PriorityClass") {
-    auto it = std::find_if(priority_classes_.begin(), priority_classes_.end(),
+    auto it = std::find_if(api_.priority_classes.begin(), api_.priority_classes.end(),
                            [&](const PriorityClass& c) { return c.metadata.name == ref.name; });
-    if (it == priority_classes_.end())
+    if (it == api_.priority_classes.end())
       input_error(pointer,
                   "PriorityClass \"" + ref.name + "\" does not exist at " + format_duration(now_));
-    priority_classes_.erase(it);
+    api_.priority_classes.erase(it);
     return;
   } else if (ref.kind == "Namespace") {
     // gpusched keeps the namespace's pods (upstream's namespace controller would delete them);
@@ -670,27 +643,27 @@ void Simulation::delete_object(const ObjectRef& ref, std::int64_t grace_seconds,
                   "Namespace \"" + ref.name + "\" does not exist at " + format_duration(now_));
     return;
   } else if (ref.kind == "PodDisruptionBudget") {
-    if (budgets_.erase(key) == 0)
+    if (api_.budgets.erase(key) == 0)
       input_error(pointer,
                   "PodDisruptionBudget \"" + key + "\" does not exist at " + format_duration(now_));
     return;
   } else if (ref.kind == "Job") {
-    auto it = jobs_.find(key);
-    if (it == jobs_.end())
+    auto it = api_.jobs.find(key);
+    if (it == api_.jobs.end())
       input_error(pointer, "Job \"" + key + "\" does not exist at " + format_duration(now_));
     uid = it->second.job.metadata.uid;
-    jobs_.erase(it);
+    api_.jobs.erase(it);
   } else if (ref.kind == "DaemonSet") {
-    auto it = daemonsets_.find(key);
-    if (it == daemonsets_.end())
+    auto it = api_.daemonsets.find(key);
+    if (it == api_.daemonsets.end())
       input_error(pointer, "DaemonSet \"" + key + "\" does not exist at " + format_duration(now_));
     uid = it->second.ds.metadata.uid;
-    daemonsets_.erase(it);
+    api_.daemonsets.erase(it);
   } else {
     input_error(pointer, "cannot delete kind \"" + ref.kind + "\"");
   }
-  for (PodInfo* pod : owned_pods(uid)) delete_pod(*pod, grace_seconds);
-  reconcile_all();
+  for (PodInfo* pod : api_.owned_pods(uid)) delete_pod(*pod, grace_seconds);
+  controllers_.sync_all();
 }
 
 void Simulation::patch_object(const Action& action) {
@@ -701,32 +674,10 @@ void Simulation::patch_object(const Action& action) {
     if (node == nullptr)
       input_error(action.pointer,
                   "Node \"" + ref.name + "\" does not exist at " + format_duration(now_));
+    // A patch applies to the node as declared; the device plugin publishes the result again.
     current = declared_node(*node);
-  } else if (ref.kind == "Pod") {
-    PodInfo* pod = cluster_.find_pod(ref.namespace_, ref.name);
-    if (pod == nullptr)
-      input_error(action.pointer, "Pod \"" + ref.namespace_ + "/" + ref.name +
-                                      "\" does not exist at " + format_duration(now_));
-    current = pod->pod;
-  } else if (ref.kind == "Deployment" && deployments_.contains(ref.namespace_ + "/" + ref.name)) {
-    current = deployments_.at(ref.namespace_ + "/" + ref.name);
-  } else if (ref.kind == "ReplicaSet" && replicasets_.contains(ref.namespace_ + "/" + ref.name)) {
-    current = replicasets_.at(ref.namespace_ + "/" + ref.name);
-  } else if (ref.kind == "Job" && jobs_.contains(ref.namespace_ + "/" + ref.name)) {
-    current = jobs_.at(ref.namespace_ + "/" + ref.name).job;
-  } else if (ref.kind == "DaemonSet" && daemonsets_.contains(ref.namespace_ + "/" + ref.name)) {
-    current = daemonsets_.at(ref.namespace_ + "/" + ref.name).ds;
-  } else if (const ObjectMeta* ns = cluster_.find_namespace(ref.name);
-             ref.kind == "Namespace" && ns != nullptr) {
-    current = Namespace{*ns};
-  } else if (ref.kind == "PodDisruptionBudget" &&
-             budgets_.contains(ref.namespace_ + "/" + ref.name)) {
-    current = budgets_.at(ref.namespace_ + "/" + ref.name);
-  } else if (auto pc =
-                 std::find_if(priority_classes_.begin(), priority_classes_.end(),
-                              [&](const PriorityClass& c) { return c.metadata.name == ref.name; });
-             ref.kind == "PriorityClass" && pc != priority_classes_.end()) {
-    current = *pc;
+  } else if (std::optional<Object> found = api_.find(ref)) {
+    current = std::move(*found);
   } else {
     input_error(action.pointer, ref.kind + " \"" + ref.namespace_ + "/" + ref.name +
                                     "\" does not exist at " + format_duration(now_));
@@ -767,12 +718,12 @@ void Simulation::run_action(const Action& action) {
       break;
     case Verb::Scale: {
       const std::string key = action.target.namespace_ + "/" + action.target.name;
-      if (action.target.kind == "Deployment" && deployments_.contains(key)) {
-        deployments_[key].replicas = action.replicas;
-        reconcile_deployment(key);
-      } else if (action.target.kind == "ReplicaSet" && replicasets_.contains(key)) {
-        replicasets_[key].replicas = action.replicas;
-        reconcile_replicaset(key);
+      if (action.target.kind == "Deployment" && api_.deployments.contains(key)) {
+        api_.deployments[key].replicas = action.replicas;
+        controllers_.sync("Deployment", key);
+      } else if (action.target.kind == "ReplicaSet" && api_.replicasets.contains(key)) {
+        api_.replicasets[key].replicas = action.replicas;
+        controllers_.sync("ReplicaSet", key);
       } else {
         input_error(action.pointer, action.target.kind + " \"" + key + "\" does not exist at " +
                                         format_duration(now_));
@@ -786,13 +737,13 @@ void Simulation::run_action(const Action& action) {
 
 void Simulation::start() {
   check_declared_pods();
-  loading_cluster_ = true;
+  api_.set_loading(true);
   start_pools();
   for (std::size_t i = 0; i < scenario_.cluster.size(); ++i) {
     apply(scenario_.cluster[i],
           i < scenario_.cluster_pointers.size() ? scenario_.cluster_pointers[i] : "/cluster");
   }
-  loading_cluster_ = false;
+  api_.set_loading(false);
   for (std::size_t i = 0; i < scenario_.timeline.size(); ++i)
     event_queue_.push(scenario_.timeline[i].at, RunAction{i});
   expectation_results_.assign(scenario_.expect.size(), std::nullopt);
@@ -827,11 +778,11 @@ bool Simulation::step() {
   while (auto entry = event_queue_.pop_at<CheckExpectation>(now_, /*except=*/true))
     dispatch(entry->event);
   if (timer && *timer <= now_) scheduler_.on_timer(now_);
-  refresh_budgets();
+  disruption_.refresh();
   {
     // The ReplicaSet lister PodTopologySpread's default constraints read.
     ClusterState::SelectorMap selectors;
-    for (const auto& [key, rs] : replicasets_) selectors.emplace(key, rs.selector);
+    for (const auto& [key, rs] : api_.replicasets) selectors.emplace(key, rs.selector);
     cluster_.set_replica_set_selectors(std::move(selectors));
   }
   scheduler_.run(now_);

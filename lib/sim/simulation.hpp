@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -17,8 +18,9 @@
 #include "gpusched/scheduler/scheduler.hpp"
 #include "gpusched/sim/result.hpp"
 #include "gpusched/sim/simulator.hpp"
-#include "model/disruption.hpp"
-#include "sim/backoff.hpp"
+#include "sim/api_server.hpp"
+#include "sim/controller.hpp"
+#include "sim/disruption_controller.hpp"
 #include "sim/event_correlator.hpp"
 #include "sim/event_queue.hpp"
 #include "sim/usage_ledger.hpp"
@@ -37,6 +39,9 @@ inline constexpr std::uint64_t kMaxPodsPerRun = 1'000'000;
 class Simulation final : public SchedulerHooks {
  public:
   Simulation(const Scenario& scenario, const SimulationOptions& options);
+  ~Simulation() override;
+  Simulation(const Simulation&) = delete;
+  Simulation& operator=(const Simulation&) = delete;
   /// start(), then finish().
   [[nodiscard]] SimulationResult run();
 
@@ -85,18 +90,6 @@ class Simulation final : public SchedulerHooks {
     TimeMs created = 0;
     std::optional<TimeMs> scheduled;
     std::optional<TimeMs> finished;
-  };
-  struct JobState {
-    Job job;
-    std::int32_t succeeded = 0;
-    bool complete = false;
-    bool failed = false;          ///< BackoffLimitExceeded
-    std::optional<TimeMs> ended;  ///< when it completed or failed
-  };
-  struct DaemonSetState {
-    DaemonSet ds;
-    /// spec.templateGeneration: 1 on create, raised by the API server when the template changes.
-    std::int64_t template_generation = 1;
   };
 
   /// The event loop's one dispatch: each kind of event to the component that owns it.
@@ -183,40 +176,6 @@ class Simulation final : public SchedulerHooks {
   void finish_pod(PodInfo& pod);
   void start_running(PodInfo& pod);
 
-  // Controllers (replicaset_controller.go, deployment_controller.go, job_controller.go)
-  void reconcile_all();
-  /// The disruption controller: every budget's disruptionsAllowed from the pods now.
-  void refresh_budgets();
-  [[nodiscard]] PdbStatus budget_status(const PodDisruptionBudget& pdb) const;
-  void apply_priority_class(PriorityClass pc, const std::string& pointer);
-  void reconcile_deployment(const std::string& key);
-  void reconcile_replicaset(const std::string& key);
-  void reconcile_job(const std::string& key);
-  [[nodiscard]] std::vector<PodInfo*> owned_pods(const std::string& uid) const;
-  /// controller.GetPodFromTemplate: a pod from the template, controlled by the owner that
-  /// `owned_by` references, named as generateName "<owner>-" names it (names.hpp) and unlike any
-  /// pod so far. It shares the template's labels and containers, and `owned_by`, until written.
-  [[nodiscard]] Pod controlled_pod(const PodTemplateSpec& tmpl, const ObjectMeta& owner,
-                                   const Shared<std::vector<OwnerReference>>& owned_by);
-  /// The controller reference to `owner`, a `kind`, for the pods it creates.
-  [[nodiscard]] static Shared<std::vector<OwnerReference>> controller_reference(
-      const ObjectMeta& owner, std::string_view kind);
-
-  // DaemonSet controller (daemon_controller.go), in daemonset_controller.cpp
-  void apply_daemon_set(DaemonSet ds);
-  /// Syncs every DaemonSet: a node was added or changed.
-  void reconcile_daemonsets();
-  void reconcile_daemonset(const std::string& key);
-  /// enqueueDaemonSetAfter: syncs the DaemonSet again `delay` from now.
-  void resync_daemonset_after(const std::string& key, TimeMs delay);
-  /// syncDaemonSet's manage; true when it deleted pods.
-  bool sync_daemonset(const std::string& key);
-  void pods_should_be_on_node(const NodeInfo& node, const std::vector<PodInfo*>* daemon_pods,
-                              const DaemonSetState& state, std::vector<std::string>& create_on,
-                              std::vector<PodInfo*>& to_delete);
-  void sync_nodes(const std::string& key, const DaemonSetState& state,
-                  const std::vector<std::string>& create_on,
-                  const std::vector<PodInfo*>& to_delete);
   /// An Event from the scheduler (events.k8s.io): identical repeats are counted on one Event.
   void object_event(const std::string& object, std::string_view type, std::string_view reason,
                     std::string message);
@@ -254,10 +213,6 @@ class Simulation final : public SchedulerHooks {
   [[nodiscard]] NodeRecord node_record(const NodeInfo& node) const;
   /// The result, once the run is over: it takes the pod objects instead of copying them.
   [[nodiscard]] SimulationResult take_result();
-  [[nodiscard]] std::string new_uid();
-  /// Gives an applied object its identity: the existing object's uid and creation time when it
-  /// replaces one, new ones otherwise.
-  void stamp(ObjectMeta& meta, const ObjectMeta* existing);
 
   const Scenario& scenario_;
   SchedulerConfig config_;
@@ -269,34 +224,27 @@ class Simulation final : public SchedulerHooks {
   ClusterState cluster_;
   Scheduler scheduler_;
   TimeMs now_ = 0;
+  // The components the event loop hands its events to.
+  ApiServer api_{cluster_, now_};
+  /// What the controllers may use of the simulation (ControllerContext), forwarded to it.
+  class ControllerHost;
+  std::unique_ptr<ControllerHost> controller_host_;
+  ControllerManager controllers_;
+  DisruptionController disruption_{api_};
   bool stepped_ = false;  ///< the first instant has run
   /// While a one-shot question runs: where its preemption's victims go instead of being evicted.
   std::optional<PreemptionRecord>* probe_preemption_ = nullptr;
   UsageLedger usage_{cluster_, now_};
-  /// True while the starting cluster is applied: its objects keep the times they carry.
-  bool loading_cluster_ = false;
   std::map<std::string, Node> declared_nodes_;  // GPU nodes as declared, by name
   std::map<std::string, devices::DeviceManager> device_managers_;
   std::map<std::string, std::set<int>> unhealthy_gpus_;
-  std::uint64_t uid_counter_ = 0;
   std::uint64_t pods_created_ = 0;
   EventQueue event_queue_;
-  std::map<std::string, Deployment> deployments_;  // "ns/name"
-  std::map<std::string, ReplicaSet> replicasets_;
-  std::map<std::string, JobState> jobs_;
-  std::map<std::string, DaemonSetState> daemonsets_;
-  // kube-controller-manager's failedPodsBackoff: flowcontrol.NewBackOff(1s, 15m).
-  Backoff failed_pods_backoff_{1000, 15 * 60 * 1000};
-  std::vector<PriorityClass> priority_classes_;         // in creation order
-  std::map<std::string, PodDisruptionBudget> budgets_;  // "ns/name"
-  std::map<std::string, std::uint64_t> name_counters_;  // generateName counters per owner
   std::vector<PodTimes> pod_times_;  // by PodInfo::sequence - 1: each pod instance
   // With SimulationOptions::record_pod_spans, the same instances' names and what they held
   // (their times are pod_times_'s, joined in take_result).
   bool record_spans_ = false;
   std::vector<PodSpan> spans_;
-  std::set<std::string> removed_pod_keys_;  // "ns/name" of pods gone; with the live ones, every
-                                            // name used so far
   std::vector<EventRecord> events_;
   EventCorrelator correlator_;  // the controllers' and the kubelet's event recorders
   std::vector<PreemptionRecord> preemptions_;

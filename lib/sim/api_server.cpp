@@ -1,0 +1,95 @@
+#include "sim/api_server.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "model/priority_admission.hpp"
+#include "sim/names.hpp"
+
+namespace gpusched::sim {
+
+std::string ApiServer::new_uid() {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "00000000-0000-4000-8000-%012llx",
+                static_cast<unsigned long long>(++uid_counter_));
+  return buf;
+}
+
+void ApiServer::stamp(ObjectMeta& meta, const ObjectMeta* existing) {
+  meta.uid = existing != nullptr ? existing->uid : new_uid();
+  // An object of the starting cluster keeps the creation time it was exported with.
+  if (existing != nullptr) {
+    meta.creation_ms = existing->creation_ms;
+  } else if (!loading_) {
+    meta.creation_ms = now_;
+  }
+}
+
+std::string ApiServer::generate_pod_name(const ObjectMeta& owner) {
+  const std::string key = owner.namespace_ + "/" + owner.name;
+  std::string name;
+  do {
+    name = owner.name + "-" + generated_suffix(key, name_counters_[key]++);
+  } while (cluster_.find_pod(owner.namespace_, name) != nullptr ||
+           removed_pod_keys_.contains(owner.namespace_ + "/" + name));
+  return name;
+}
+
+std::vector<PodInfo*> ApiServer::owned_pods(const std::string& uid) const {
+  std::vector<PodInfo*> out;
+  for (const auto& [key, pod] : cluster_.pods()) {
+    const OwnerReference* owner = pod->pod.metadata.controller();
+    if (owner != nullptr && owner->uid == uid) out.push_back(pod);
+  }
+  return out;
+}
+
+std::optional<std::string> ApiServer::apply_priority_class(PriorityClass pc) {
+  auto it =
+      std::find_if(priority_classes.begin(), priority_classes.end(),
+                   [&](const PriorityClass& c) { return c.metadata.name == pc.metadata.name; });
+  if (auto error = admit_priority_class(pc, priority_classes)) return error;
+  stamp(pc.metadata, it == priority_classes.end() ? nullptr : &it->metadata);
+  if (it == priority_classes.end()) {
+    priority_classes.push_back(std::move(pc));
+    return std::nullopt;
+  }
+  // ValidatePriorityClassUpdate: the value and the preemption policy are immutable.
+  const std::string prefix =
+      "PriorityClass.scheduling.k8s.io \"" + pc.metadata.name + "\" is invalid: ";
+  if (pc.value != it->value) return prefix + "value: Forbidden: may not be changed in an update.";
+  if (pc.preemption_policy != it->preemption_policy) {
+    return prefix + "preemptionPolicy: Invalid value: \"" + pc.preemption_policy +
+           "\": field is immutable";
+  }
+  *it = std::move(pc);
+  return std::nullopt;
+}
+
+std::optional<Object> ApiServer::find(const ObjectRef& ref) const {
+  const std::string key = ref.namespace_ + "/" + ref.name;
+  if (ref.kind == "Node") {
+    if (const NodeInfo* node = cluster_.find_node(ref.name)) return node->node;
+  } else if (ref.kind == "Pod") {
+    if (const PodInfo* pod = cluster_.find_pod(ref.namespace_, ref.name)) return pod->pod;
+  } else if (ref.kind == "Deployment") {
+    if (auto it = deployments.find(key); it != deployments.end()) return it->second;
+  } else if (ref.kind == "ReplicaSet") {
+    if (auto it = replicasets.find(key); it != replicasets.end()) return it->second;
+  } else if (ref.kind == "Job") {
+    if (auto it = jobs.find(key); it != jobs.end()) return it->second.job;
+  } else if (ref.kind == "DaemonSet") {
+    if (auto it = daemonsets.find(key); it != daemonsets.end()) return it->second.ds;
+  } else if (ref.kind == "Namespace") {
+    if (const ObjectMeta* ns = cluster_.find_namespace(ref.name)) return Namespace{*ns};
+  } else if (ref.kind == "PodDisruptionBudget") {
+    if (auto it = budgets.find(key); it != budgets.end()) return it->second;
+  } else if (ref.kind == "PriorityClass") {
+    auto it = std::find_if(priority_classes.begin(), priority_classes.end(),
+                           [&](const PriorityClass& c) { return c.metadata.name == ref.name; });
+    if (it != priority_classes.end()) return *it;
+  }
+  return std::nullopt;
+}
+
+}  // namespace gpusched::sim

@@ -1,0 +1,87 @@
+#pragma once
+// The API server of the replay: the objects' store and what it decides on create and update
+// (uids, creation times, generated names, PriorityClass validation). Nodes, pods and namespaces
+// are kept in the ClusterState it shares with the scheduler (whose cache they are, as the
+// informers' would be); the workload and policy objects are kept here.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "gpusched/framework/cluster_state.hpp"
+#include "gpusched/model/object.hpp"
+#include "gpusched/model/time.hpp"
+
+namespace gpusched::sim {
+
+/// A Job with its status.
+struct JobState {
+  Job job;
+  std::int32_t succeeded = 0;
+  bool complete = false;
+  bool failed = false;          ///< BackoffLimitExceeded
+  std::optional<TimeMs> ended;  ///< when it completed or failed
+};
+
+/// A DaemonSet with the generation of its template.
+struct DaemonSetState {
+  DaemonSet ds;
+  /// spec.templateGeneration: 1 on create, raised by the API server when the template changes.
+  std::int64_t template_generation = 1;
+};
+
+class ApiServer {
+ public:
+  ApiServer(ClusterState& cluster, const TimeMs& now) : cluster_(cluster), now_(now) {}
+
+  [[nodiscard]] ClusterState& cluster() noexcept { return cluster_; }
+  [[nodiscard]] const ClusterState& cluster() const noexcept { return cluster_; }
+
+  /// Deterministic and UUID-shaped: one counter for every object, in creation order.
+  [[nodiscard]] std::string new_uid();
+  /// Gives an applied object its identity: the existing object's uid and creation time when it
+  /// replaces one, new ones otherwise.
+  void stamp(ObjectMeta& meta, const ObjectMeta* existing);
+  /// While the starting cluster is applied, objects keep the times they carry.
+  void set_loading(bool loading) noexcept { loading_ = loading; }
+  [[nodiscard]] bool loading() const noexcept { return loading_; }
+
+  /// A name for a pod `owner` creates, as generateName "<owner>-" names it (names.hpp): unlike
+  /// any pod so far, live or gone.
+  [[nodiscard]] std::string generate_pod_name(const ObjectMeta& owner);
+  /// The pods whose controller reference is the object `uid` (what its controller manages and
+  /// the garbage collector deletes with it).
+  [[nodiscard]] std::vector<PodInfo*> owned_pods(const std::string& uid) const;
+  /// A pod left the store: its name stays taken for generated names.
+  void pod_removed(const std::string& key) { removed_pod_keys_.insert(key); }
+
+  /// Applies a PriorityClass (ValidatePriorityClass and its update rules). Returns the error
+  /// message when the API server refuses it.
+  [[nodiscard]] std::optional<std::string> apply_priority_class(PriorityClass pc);
+
+  /// The object `ref` names as the store holds it, if any (a Node or Pod: as ClusterState
+  /// holds it).
+  [[nodiscard]] std::optional<Object> find(const ObjectRef& ref) const;
+
+  // The stores, by "ns/name".
+  std::map<std::string, Deployment> deployments;
+  std::map<std::string, ReplicaSet> replicasets;
+  std::map<std::string, JobState> jobs;
+  std::map<std::string, DaemonSetState> daemonsets;
+  std::map<std::string, PodDisruptionBudget> budgets;
+  std::vector<PriorityClass> priority_classes;  ///< in creation order
+
+ private:
+  ClusterState& cluster_;
+  const TimeMs& now_;
+  bool loading_ = false;
+  std::uint64_t uid_counter_ = 0;
+  std::map<std::string, std::uint64_t> name_counters_;  // generateName counters per owner
+  std::set<std::string> removed_pod_keys_;  // "ns/name" of pods gone; with the live ones, every
+                                            // name used so far
+};
+
+}  // namespace gpusched::sim

@@ -1,0 +1,101 @@
+#pragma once
+// kube-controller-manager's controllers as components of the replay. Each reconciles the objects
+// of one kind towards their spec, reacting at once, through a ControllerContext: the API
+// server's store, the pod verbs, the event recorder and the clock. A new controller is a class
+// in a file of its own and one line in Simulation's list (Simulation::Simulation).
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpusched/framework/pod_info.hpp"
+#include "gpusched/model/object.hpp"
+#include "gpusched/model/time.hpp"
+#include "sim/api_server.hpp"
+#include "sim/event_queue.hpp"
+
+namespace gpusched::sim {
+
+class ControllerManager;
+
+/// What a controller may use of the rest of the cluster.
+class ControllerContext {
+ public:
+  virtual ~ControllerContext() = default;
+  [[nodiscard]] virtual TimeMs now() const = 0;
+  [[nodiscard]] virtual ApiServer& api() = 0;
+  /// The other controllers (a Deployment syncs the ReplicaSets it scales).
+  [[nodiscard]] virtual ControllerManager& controllers() = 0;
+  /// The delaying work queues: a sync of a key later (EventQueue's ControllerSync).
+  [[nodiscard]] virtual EventQueue& clock() = 0;
+  /// Creates a pod through the API server (admission included); `generate_name` is the prefix
+  /// the name was generated from.
+  virtual PodInfo& create_pod(Pod pod, const std::string& generate_name) = 0;
+  /// Deletes a pod: at once when it holds no node, else gracefully.
+  virtual void delete_pod(PodInfo& pod, std::int64_t grace_seconds) = 0;
+  /// When the pod instance ended (Succeeded, Failed or deleted), if it has.
+  [[nodiscard]] virtual std::optional<TimeMs> finished(const PodInfo& pod) = 0;
+  /// An Event from a controller (record.EventRecorder, with its correlation).
+  virtual void record_event(const std::string& object, std::string_view type,
+                            std::string_view reason, std::string message) = 0;
+};
+
+class Controller {
+ public:
+  explicit Controller(ControllerContext& context) : context_(context) {}
+  virtual ~Controller() = default;
+  Controller(const Controller&) = delete;
+  Controller& operator=(const Controller&) = delete;
+
+  /// The kind of object it controls ("ReplicaSet").
+  [[nodiscard]] virtual std::string_view kind() const = 0;
+  /// Reconciles the object "ns/name"; nothing when it is gone.
+  virtual void sync(const std::string& key) = 0;
+  /// Reconciles every object of its kind, in key order: after a change to pods or nodes that
+  /// any of them may be waiting for.
+  virtual void sync_all() = 0;
+  /// A node was added or changed (its labels, taints, conditions).
+  virtual void node_changed() {}
+
+ protected:
+  /// The pods the object `uid` controls.
+  [[nodiscard]] std::vector<PodInfo*> owned_pods(const std::string& uid) const {
+    return context_.api().owned_pods(uid);
+  }
+  /// controller.GetPodFromTemplate: a pod from the template, controlled by the owner that
+  /// `owned_by` references and named by the API server from "<owner>-". It shares the template's
+  /// labels and containers, and `owned_by`, until written.
+  [[nodiscard]] Pod controlled_pod(const PodTemplateSpec& tmpl, const ObjectMeta& owner,
+                                   const Shared<std::vector<OwnerReference>>& owned_by);
+  /// The controller reference to `owner`, a `kind`, for the pods it creates.
+  [[nodiscard]] static Shared<std::vector<OwnerReference>> controller_reference(
+      const ObjectMeta& owner, std::string_view kind);
+  /// controller.FilterActivePods: not terminating, not Succeeded or Failed.
+  [[nodiscard]] static bool active(const PodInfo& pod);
+
+  ControllerContext& context_;
+};
+
+/// The controllers of the replay, in the order they run after a change.
+class ControllerManager {
+ public:
+  void add(std::unique_ptr<Controller> controller) {
+    controllers_.push_back(std::move(controller));
+  }
+  /// The controller of `kind`, or nullptr.
+  [[nodiscard]] Controller* find(std::string_view kind) const;
+  /// Syncs `key` with the controller of `kind`.
+  void sync(std::string_view kind, const std::string& key);
+  /// Every controller syncs every object, in registration order.
+  void sync_all();
+  /// Tells every controller that a node was added or changed.
+  void node_changed();
+
+ private:
+  std::vector<std::unique_ptr<Controller>> controllers_;
+};
+
+}  // namespace gpusched::sim

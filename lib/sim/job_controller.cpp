@@ -1,0 +1,89 @@
+#include "sim/job_controller.hpp"
+
+#include <algorithm>
+
+namespace gpusched::sim {
+
+void JobController::sync_all() {
+  std::vector<std::string> keys;
+  for (const auto& [key, job] : context_.api().jobs) keys.push_back(key);
+  for (const auto& key : keys) sync(key);
+}
+
+// Pods until `completions` have succeeded, at most `parallelism` at a time; without
+// completions, the Job is done once any pod succeeds.
+void JobController::sync(const std::string& key) {
+  auto it = context_.api().jobs.find(key);
+  if (it == context_.api().jobs.end() || it->second.complete) return;
+  const TimeMs now = context_.now();
+  JobState& state = it->second;
+  const Job job = state.job;
+  std::vector<PodInfo*> pods = owned_pods(job.metadata.uid);
+  std::int32_t succeeded = 0;
+  std::int32_t failed = 0;
+  std::int64_t running = 0;
+  TimeMs last_success = -1;
+  for (const PodInfo* p : pods) {
+    const TimeMs finished = context_.finished(*p).value_or(now);
+    if (p->pod.status.phase == PodPhase::Succeeded) {
+      ++succeeded;
+      last_success = std::max(last_success, finished);
+    }
+    if (p->pod.status.phase == PodPhase::Failed) ++failed;
+    if (active(*p)) ++running;
+  }
+  state.succeeded = std::max(state.succeeded, succeeded);
+  if (failed > job.backoff_limit) {
+    // pastBackoffLimit: the Job fails and its running pods are deleted.
+    state.failed = true;
+    state.complete = true;
+    state.ended = now;
+    context_.record_event("Job/" + key, "Warning", "BackoffLimitExceeded",
+                          "Job has reached the specified backoff limit");
+    for (PodInfo* p : pods) {
+      if (active(*p)) context_.delete_pod(*p, p->pod.spec.termination_grace_period_seconds);
+    }
+    return;
+  }
+  const bool done = job.completions ? state.succeeded >= *job.completions : state.succeeded > 0;
+  if (done) {
+    state.complete = true;
+    state.ended = now;
+    context_.record_event("Job/" + key, "Normal", "Completed", "Job completed");
+    return;
+  }
+  std::int64_t want = job.parallelism;
+  if (job.completions) want = std::min<std::int64_t>(want, *job.completions - state.succeeded);
+  if (running < want) {
+    // backoffRecord.getRemainingTime: after failures since the last success, new pods wait
+    // DefaultJobPodFailureBackOff (10s) doubled per further failure, at most 6 minutes, from the
+    // last failure.
+    std::int32_t failures = 0;
+    TimeMs last_failure = -1;
+    for (const PodInfo* p : pods) {
+      const TimeMs finished = context_.finished(*p).value_or(now);
+      if (p->pod.status.phase == PodPhase::Failed && finished > last_success) {
+        ++failures;
+        last_failure = std::max(last_failure, finished);
+      }
+    }
+    if (failures > 0) {
+      const TimeMs backoff = std::min<TimeMs>(10'000LL << std::min(failures - 1, 10), 360'000);
+      if (last_failure + backoff > now) {
+        context_.clock().push(last_failure + backoff, ControllerSync{"Job", key});
+        return;
+      }
+    }
+  }
+  PodTemplateSpec tmpl = job.template_;
+  tmpl.metadata.labels["job-name"] = job.metadata.name;
+  const auto owned_by = controller_reference(job.metadata, "Job");
+  for (std::int64_t i = running; i < want; ++i) {
+    Pod pod = controlled_pod(tmpl, job.metadata, owned_by);
+    const std::string name = pod.metadata.name;
+    context_.create_pod(std::move(pod), job.metadata.name + "-");
+    context_.record_event("Job/" + key, "Normal", "SuccessfulCreate", "Created pod: " + name);
+  }
+}
+
+}  // namespace gpusched::sim
