@@ -145,7 +145,7 @@ ExpectationResult Simulation::check(std::size_t index) const {
           }
         }
         if (pe->gpus || pe->visible_devices) {
-          const devices::PodDevices* held = devices_of(*pod);
+          const devices::PodDevices* held = kubelets_.devices_of(*pod);
           const std::vector<int> gpus = held != nullptr ? held->gpus : std::vector<int>{};
           const std::string visible = held != nullptr ? held->visible_devices : "";
           if (pe->gpus) {
@@ -282,7 +282,7 @@ PodRecord Simulation::pod_record(const PodInfo& pod, const PodRecord* previous) 
     rec.scheduled = pod_times_[index].scheduled;
     rec.finished = pod_times_[index].finished;
   }
-  if (const devices::PodDevices* held = devices_of(pod)) {
+  if (const devices::PodDevices* held = kubelets_.devices_of(pod)) {
     rec.devices = held->by_resource;
     rec.visible_devices = held->visible_devices;
   }
@@ -294,10 +294,9 @@ NodeRecord Simulation::node_record(const NodeInfo& node) const {
   rec.node = node.node;
   rec.allocated = allocated_on(node);
   for (const PodInfo* pod : node.pods) rec.pods.push_back(pod->pod.key());
-  if (auto manager = device_managers_.find(node.node.metadata.name);
-      manager != device_managers_.end()) {
-    const auto holders = manager->second.pods_per_gpu();
-    for (const devices::PhysicalGpu& gpu : manager->second.node().gpus) {
+  if (const devices::DeviceManager* manager = kubelets_.manager(node.node.metadata.name)) {
+    const auto holders = manager->pods_per_gpu();
+    for (const devices::PhysicalGpu& gpu : manager->node().gpus) {
       rec.gpus.push_back(GpuRecord{gpu.index, gpu.uuid, gpu.healthy,
                                    holders[static_cast<std::size_t>(gpu.index)]});
     }

@@ -90,6 +90,7 @@ Simulation::Simulation(const Scenario& scenario, const SimulationOptions& option
       observer_(options.observer),
       rng_(config_.seed),
       scheduler_(config_, cluster_, rng_, *this, options.plugins),
+      kubelets_(scenario.device_plugin, scenario.source),
       record_spans_(options.record_pod_spans) {
   controller_host_ = std::make_unique<ControllerHost>(*this);
   // The controllers, in the order they sync after a change. A new controller is one line here.
@@ -338,7 +339,7 @@ void Simulation::check_declared_pods() const {
 void Simulation::apply_node(Node node, const std::string& pointer) {
   NodeInfo* existing = cluster_.find_node(node.metadata.name);
   api_.stamp(node.metadata, existing == nullptr ? nullptr : &existing->node.metadata);
-  node = publish_devices(node, pointer);
+  node = kubelets_.publish(node, pointer);
   if (existing != nullptr) {
     update_node(*existing, std::move(node));
     return;
@@ -432,6 +433,39 @@ PodInfo& Simulation::create_pod(Pod pod, const std::string& pointer,
   return info;
 }
 
+bool Simulation::admit_on_node(PodInfo& pod) {
+  const devices::Admission admission = kubelets_.admit(pod.pod);
+  if (admission.admitted) return true;
+  // The kubelet fails the pod at admission (kubelet.go canAdmitPod / rejectPod): phase Failed
+  // with its reason and message, a Warning event, nothing held. The scheduler does not retry
+  // it; a controller replaces it on its next sync.
+  pod.pod.status.reason = admission.reason;
+  pod.pod.status.message = admission.message;
+  recorded_event("Pod/" + pod.pod.key(), "Warning", admission.reason, admission.message);
+  end_pod(pod, PodPhase::Failed);
+  // Controllers see the failure after the status update: the replacement is created a second
+  // later (a ReplicaSet keeps replacing pods the kubelet keeps rejecting, as in a real cluster).
+  if (pod.pod.metadata.controller() != nullptr) {
+    const bool queued =
+        event_queue_.find<ControllerSync>([&](TimeMs time, const ControllerSync& s) {
+          return s.controller.empty() && time == now_ + 1000;
+        }) != nullptr;
+    if (!queued) event_queue_.push(now_ + 1000, ControllerSync{});
+  }
+  return false;
+}
+
+void Simulation::set_gpu_health(const Action& action) {
+  const std::string& name = action.target.name;
+  NodeInfo* node = cluster_.find_node(name);
+  if (node == nullptr) {
+    input_error(action.pointer, "Node \"" + name + "\" does not exist at " + format_duration(now_));
+  }
+  kubelets_.set_gpu_health(name, action.gpu, action.healthy, action.pointer);
+  // ListAndWatch reports the device's health; the kubelet updates allocatable.
+  update_node(*node, kubelets_.publish(kubelets_.declared(*node), action.pointer));
+}
+
 void Simulation::start_running(PodInfo& pod) {
   pod.pod.status.phase = PodPhase::Running;
   // A pod of the starting cluster keeps the start time it was exported with.
@@ -441,7 +475,7 @@ void Simulation::start_running(PodInfo& pod) {
     times.scheduled = *pod.pod.status.start_ms;
     if (PodSpan* span = span_of(pod)) {
       span->node = pod.pod.spec.node_name;
-      span->gpus = held_gpus(pod);
+      span->gpus = kubelets_.held_gpus(pod);
     }
   }
   // gpusched.io/run-duration: the containers exit 0 after that long; with restartPolicy Always
@@ -476,7 +510,7 @@ void Simulation::bound(PodInfo& pod) {
 
 void Simulation::end_pod(PodInfo& pod, PodPhase phase) {
   pod.pod.status.phase = phase;
-  release_devices(pod);
+  kubelets_.release(pod);
   times_of(pod).finished = now_;
   cluster_.release(pod);
   // The scheduler's informer only lists non-terminated pods: the end looks like a deletion.
@@ -516,7 +550,7 @@ void Simulation::remove_pod(PodInfo& pod) {
   if (!times.finished) times.finished = now_;
   api_.pod_removed(key_of(pod.pod.metadata));
   end_unschedulable(pod);
-  release_devices(pod);
+  kubelets_.release(pod);
   if (held) cluster_.release(pod);
   scheduler_.pod_removed(pod);
   if (held) {
@@ -578,9 +612,7 @@ void Simulation::remove_node(NodeInfo& node) {
   const std::vector<PodInfo*> pods = node.pods;
   for (PodInfo* pod : pods) remove_pod(*pod);
   const std::string name = node.node.metadata.name;
-  declared_nodes_.erase(name);
-  device_managers_.erase(name);
-  unhealthy_gpus_.erase(name);
+  kubelets_.node_removed(name);
   cluster_.remove_node(node);
   controllers_.sync_all();
 }
@@ -675,7 +707,7 @@ void Simulation::patch_object(const Action& action) {
       input_error(action.pointer,
                   "Node \"" + ref.name + "\" does not exist at " + format_duration(now_));
     // A patch applies to the node as declared; the device plugin publishes the result again.
-    current = declared_node(*node);
+    current = kubelets_.declared(*node);
   } else if (std::optional<Object> found = api_.find(ref)) {
     current = std::move(*found);
   } else {
@@ -684,7 +716,7 @@ void Simulation::patch_object(const Action& action) {
   }
   Object patched = action.patch->apply(current, scenario_.source, action.pointer);
   if (auto* node = std::get_if<Node>(&patched)) {
-    update_node(*cluster_.find_node(ref.name), publish_devices(*node, action.pointer));
+    update_node(*cluster_.find_node(ref.name), kubelets_.publish(*node, action.pointer));
   } else {
     apply(std::move(patched), action.pointer);
   }
@@ -708,9 +740,9 @@ void Simulation::run_action(const Action& action) {
         input_error(action.pointer, "Node \"" + action.target.name + "\" does not exist at " +
                                         format_duration(now_));
       }
-      Node copy = declared_node(*node);
+      Node copy = kubelets_.declared(*node);
       copy.unschedulable = action.verb == Verb::Cordon;
-      update_node(*node, publish_devices(copy, action.pointer));
+      update_node(*node, kubelets_.publish(copy, action.pointer));
       break;
     }
     case Verb::GpuHealth:

@@ -11,7 +11,6 @@
 #include <unordered_map>
 #include <vector>
 
-#include "devices/device_manager.hpp"
 #include "gpusched/framework/cluster_state.hpp"
 #include "gpusched/framework/rng.hpp"
 #include "gpusched/scenario/scenario.hpp"
@@ -23,6 +22,7 @@
 #include "sim/disruption_controller.hpp"
 #include "sim/event_correlator.hpp"
 #include "sim/event_queue.hpp"
+#include "sim/kubelet.hpp"
 #include "sim/usage_ledger.hpp"
 
 namespace gpusched::sim {
@@ -30,11 +30,6 @@ namespace gpusched::sim {
 /// Pods one run may create in all (controllers included), so that absurd counts end with a clear
 /// error instead of exhausting memory or time; a one-shot question counts no more copies.
 inline constexpr std::uint64_t kMaxPodsPerRun = 1'000'000;
-
-/// The node as the NVIDIA device plugin and GPU Feature Discovery publish it, given the devices
-/// derived from its hardware: GFD's labels, and the plugin's resources (a count the node states
-/// stays, less unhealthy devices).
-[[nodiscard]] Node published_node(const Node& declared, const devices::NodeDevices& derived);
 
 class Simulation final : public SchedulerHooks {
  public:
@@ -108,19 +103,9 @@ class Simulation final : public SchedulerHooks {
   void patch_object(const Action& action);
   void run_action(const Action& action);
 
-  // GPU nodes (gpu_nodes.cpp)
-  /// `declared` as the cluster shows it: with the device plugin's resources and GFD's labels
-  /// when it has GPU hardware (then its device manager is created or reconfigured).
-  [[nodiscard]] Node publish_devices(const Node& declared, const std::string& pointer);
-  /// The node as its manifest (and later patches) declared it, before publish_devices.
-  [[nodiscard]] Node declared_node(const NodeInfo& info) const;
+  // The kubelet of the node a pod is bound to
   /// Kubelet admission of a pod that now holds its node; false when the kubelet failed it.
   bool admit_on_node(PodInfo& pod);
-  void release_devices(const PodInfo& pod);
-  /// The devices the pod holds on its node, if any.
-  [[nodiscard]] const devices::PodDevices* devices_of(const PodInfo& pod) const;
-  /// The UUIDs of the physical GPUs the pod's devices are on, in index order; none off GPU nodes.
-  [[nodiscard]] std::vector<std::string> held_gpus(const PodInfo& pod) const;
   /// Timeline `gpuHealth`.
   void set_gpu_health(const Action& action);
 
@@ -226,6 +211,7 @@ class Simulation final : public SchedulerHooks {
   TimeMs now_ = 0;
   // The components the event loop hands its events to.
   ApiServer api_{cluster_, now_};
+  Kubelets kubelets_;
   /// What the controllers may use of the simulation (ControllerContext), forwarded to it.
   class ControllerHost;
   std::unique_ptr<ControllerHost> controller_host_;
@@ -235,9 +221,6 @@ class Simulation final : public SchedulerHooks {
   /// While a one-shot question runs: where its preemption's victims go instead of being evicted.
   std::optional<PreemptionRecord>* probe_preemption_ = nullptr;
   UsageLedger usage_{cluster_, now_};
-  std::map<std::string, Node> declared_nodes_;  // GPU nodes as declared, by name
-  std::map<std::string, devices::DeviceManager> device_managers_;
-  std::map<std::string, std::set<int>> unhealthy_gpus_;
   std::uint64_t pods_created_ = 0;
   EventQueue event_queue_;
   std::vector<PodTimes> pod_times_;  // by PodInfo::sequence - 1: each pod instance

@@ -1,10 +1,8 @@
-// GPU nodes in the replay: what the NVIDIA device plugin and GPU Feature Discovery publish on a
-// node (derived from its hardware labels and the GPU Operator's configs), and the kubelet's
-// device manager admitting each pod bound to it (scenario-format.md §3).
+#include "sim/kubelet.hpp"
 
 #include <algorithm>
 
-#include "sim/simulation.hpp"
+#include "gpusched/error.hpp"
 
 namespace gpusched::sim {
 namespace {
@@ -58,12 +56,12 @@ Node published_node(const Node& declared, const devices::NodeDevices& derived) {
   return effective;
 }
 
-Node Simulation::publish_devices(const Node& declared, const std::string& pointer) {
+Node Kubelets::publish(const Node& declared, const std::string& pointer) {
   const std::string& name = declared.metadata.name;
   std::string error;
   std::optional<devices::NodeDevices> derived =
-      devices::derive_node_devices(declared, scenario_.device_plugin, &error);
-  if (!error.empty()) input_error(pointer, "Node \"" + name + "\": " + error);
+      devices::derive_node_devices(declared, plugin_, &error);
+  if (!error.empty()) throw InputError(source_, pointer, "Node \"" + name + "\": " + error);
   const bool stated = derived && states_device_resources(declared, derived->capacity());
   if (!derived || (stated && !same_counts(declared, derived->capacity()))) {
     // No hardware, or a node (typically from a live cluster) whose stated counts say the
@@ -90,47 +88,29 @@ Node Simulation::publish_devices(const Node& declared, const std::string& pointe
   return effective;
 }
 
-Node Simulation::declared_node(const NodeInfo& info) const {
+Node Kubelets::declared(const NodeInfo& info) const {
   auto it = declared_nodes_.find(info.node.metadata.name);
   return it == declared_nodes_.end() ? info.node : it->second;
 }
 
-bool Simulation::admit_on_node(PodInfo& pod) {
-  auto manager = device_managers_.find(pod.pod.spec.node_name);
-  if (manager == device_managers_.end()) return true;
-  const devices::Admission admission = manager->second.admit(pod.pod);
-  if (admission.admitted) return true;
-  // The kubelet fails the pod at admission (kubelet.go canAdmitPod / rejectPod): phase Failed
-  // with its reason and message, a Warning event, nothing held. The scheduler does not retry
-  // it; a controller replaces it on its next sync.
-  pod.pod.status.reason = admission.reason;
-  pod.pod.status.message = admission.message;
-  recorded_event("Pod/" + pod.pod.key(), "Warning", admission.reason, admission.message);
-  end_pod(pod, PodPhase::Failed);
-  // Controllers see the failure after the status update: the replacement is created a second
-  // later (a ReplicaSet keeps replacing pods the kubelet keeps rejecting, as in a real cluster).
-  if (pod.pod.metadata.controller() != nullptr) {
-    const bool queued =
-        event_queue_.find<ControllerSync>([&](TimeMs time, const ControllerSync& s) {
-          return s.controller.empty() && time == now_ + 1000;
-        }) != nullptr;
-    if (!queued) event_queue_.push(now_ + 1000, ControllerSync{});
-  }
-  return false;
+devices::Admission Kubelets::admit(const Pod& pod) {
+  auto manager = device_managers_.find(pod.spec.node_name);
+  if (manager == device_managers_.end()) return {};
+  return manager->second.admit(pod);
 }
 
-void Simulation::release_devices(const PodInfo& pod) {
+void Kubelets::release(const PodInfo& pod) {
   auto manager = device_managers_.find(pod.pod.spec.node_name);
   if (manager != device_managers_.end()) manager->second.release(pod.pod.metadata.uid);
 }
 
-const devices::PodDevices* Simulation::devices_of(const PodInfo& pod) const {
+const devices::PodDevices* Kubelets::devices_of(const PodInfo& pod) const {
   auto manager = device_managers_.find(pod.pod.spec.node_name);
   return manager == device_managers_.end() ? nullptr
                                            : manager->second.devices_of(pod.pod.metadata.uid);
 }
 
-std::vector<std::string> Simulation::held_gpus(const PodInfo& pod) const {
+std::vector<std::string> Kubelets::held_gpus(const PodInfo& pod) const {
   auto manager = device_managers_.find(pod.pod.spec.node_name);
   if (manager == device_managers_.end()) return {};
   const devices::PodDevices* held = manager->second.devices_of(pod.pod.metadata.uid);
@@ -143,31 +123,38 @@ std::vector<std::string> Simulation::held_gpus(const PodInfo& pod) const {
   return uuids;
 }
 
-void Simulation::set_gpu_health(const Action& action) {
-  const std::string& name = action.target.name;
-  NodeInfo* node = cluster_.find_node(name);
-  if (node == nullptr) {
-    input_error(action.pointer, "Node \"" + name + "\" does not exist at " + format_duration(now_));
-  }
-  auto manager = device_managers_.find(name);
+const devices::DeviceManager* Kubelets::manager(const std::string& node) const {
+  auto it = device_managers_.find(node);
+  return it == device_managers_.end() ? nullptr : &it->second;
+}
+
+void Kubelets::set_gpu_health(const std::string& node, int gpu, bool healthy,
+                              const std::string& pointer) {
+  auto manager = device_managers_.find(node);
   if (manager == device_managers_.end()) {
-    input_error(action.pointer, "Node \"" + name +
-                                    "\" has no GPUs (no nvidia.com/gpu.product and "
-                                    "nvidia.com/gpu.count labels)");
+    throw InputError(source_, pointer,
+                     "Node \"" + node +
+                         "\" has no GPUs (no nvidia.com/gpu.product and nvidia.com/gpu.count "
+                         "labels)");
   }
   const int count = static_cast<int>(manager->second.node().gpus.size());
-  if (action.gpu >= count) {
-    input_error(action.pointer, "Node \"" + name + "\" has " + std::to_string(count) +
-                                    " GPUs; there is no GPU " + std::to_string(action.gpu));
+  if (gpu >= count) {
+    throw InputError(source_, pointer,
+                     "Node \"" + node + "\" has " + std::to_string(count) +
+                         " GPUs; there is no GPU " + std::to_string(gpu));
   }
-  if (action.healthy) {
-    unhealthy_gpus_[name].erase(action.gpu);
+  if (healthy) {
+    unhealthy_gpus_[node].erase(gpu);
   } else {
-    unhealthy_gpus_[name].insert(action.gpu);
+    unhealthy_gpus_[node].insert(gpu);
   }
-  manager->second.set_health(action.gpu, action.healthy);
-  // ListAndWatch reports the device's health; the kubelet updates allocatable.
-  update_node(*node, publish_devices(declared_node(*node), action.pointer));
+  manager->second.set_health(gpu, healthy);
+}
+
+void Kubelets::node_removed(const std::string& node) {
+  declared_nodes_.erase(node);
+  device_managers_.erase(node);
+  unhealthy_gpus_.erase(node);
 }
 
 }  // namespace gpusched::sim
