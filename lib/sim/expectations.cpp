@@ -218,20 +218,21 @@ ExpectationResult Simulation::check(std::size_t index) const {
     if (ee->object) what += " object " + *ee->object;
     if (ee->message) what += " message \"" + *ee->message + "\"";
     if (ee->message_contains) what += " message containing \"" + *ee->message_contains + "\"";
-    const bool found = std::any_of(events_.begin(), events_.end(), [&](const EventRecord& ev) {
-      if (ee->type && ev.type != *ee->type) return false;
-      if (ee->reason && ev.reason != *ee->reason) return false;
-      if (ee->object) {
-        // "ns/name" names a pod; "Kind/..." any object.
-        const bool kinded = std::count(ee->object->begin(), ee->object->end(), '/') != 1;
-        const std::string pattern = kinded ? *ee->object : "Pod/" + *ee->object;
-        if (!glob_match(pattern, ev.object)) return false;
-      }
-      if (ee->message && ev.message != *ee->message) return false;
-      if (ee->message_contains && ev.message.find(*ee->message_contains) == std::string::npos)
-        return false;
-      return true;
-    });
+    const bool found =
+        std::any_of(events_.events().begin(), events_.events().end(), [&](const EventRecord& ev) {
+          if (ee->type && ev.type != *ee->type) return false;
+          if (ee->reason && ev.reason != *ee->reason) return false;
+          if (ee->object) {
+            // "ns/name" names a pod; "Kind/..." any object.
+            const bool kinded = std::count(ee->object->begin(), ee->object->end(), '/') != 1;
+            const std::string pattern = kinded ? *ee->object : "Pod/" + *ee->object;
+            if (!glob_match(pattern, ev.object)) return false;
+          }
+          if (ee->message && ev.message != *ee->message) return false;
+          if (ee->message_contains && ev.message.find(*ee->message_contains) == std::string::npos)
+            return false;
+          return true;
+        });
     if (!found) failures.push_back("no such event was recorded");
   }
 
@@ -365,7 +366,7 @@ SimulationResult Simulation::take_result() {
     }
     out.pod_spans = std::move(spans_);
   }
-  out.events = std::move(events_);
+  out.events = events_.take();
   out.preemptions = std::move(preemptions_);
   // Each pod's part in them; a victim is still there when its termination outlasts the run.
   auto record_of = [&](const std::string& key) -> PodRecord* {

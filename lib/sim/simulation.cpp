@@ -75,7 +75,7 @@ class Simulation::ControllerHost final : public ControllerContext {
   }
   void record_event(const std::string& object, std::string_view type, std::string_view reason,
                     std::string message) override {
-    sim_.recorded_event(object, type, reason, std::move(message));
+    sim_.events_.recorded_event(object, type, reason, std::move(message));
   }
 
  private:
@@ -91,6 +91,7 @@ Simulation::Simulation(const Scenario& scenario, const SimulationOptions& option
       rng_(config_.seed),
       scheduler_(config_, cluster_, rng_, *this, options.plugins),
       kubelets_(scenario.device_plugin, scenario.source),
+      events_(now_, options.observer.event),
       record_spans_(options.record_pod_spans) {
   controller_host_ = std::make_unique<ControllerHost>(*this);
   // The controllers, in the order they sync after a change. A new controller is one line here.
@@ -147,51 +148,10 @@ void Simulation::dispatch(Event& event) {
              event);
 }
 
-void Simulation::object_event(const std::string& object, std::string_view type,
-                              std::string_view reason, std::string message) {
-  // The scheduler's event recorder counts repeats of one event instead of storing them again.
-  std::size_t hash = 0;
-  for (std::string_view part : {std::string_view(object), type, reason, std::string_view(message)})
-    hash = hash * 31 + std::hash<std::string_view>{}(part);
-  for (auto [it, end] = event_index_.equal_range(hash); it != end; ++it) {
-    EventRecord& e = events_[it->second];
-    if (e.object == object && e.type == type && e.reason == reason && e.message == message) {
-      ++e.count;
-      e.last_time = now_;
-      if (observer_.event) observer_.event(e);
-      return;
-    }
-  }
-  event_index_.emplace(hash, events_.size());
-  events_.push_back(EventRecord{now_, now_, 1, std::string(type), std::string(reason), object,
-                                std::move(message)});
-  if (observer_.event) observer_.event(events_.back());
-}
-
-void Simulation::recorded_event(const std::string& object, std::string_view type,
-                                std::string_view reason, std::string message) {
-  EventCorrelator::Outcome out =
-      correlator_.correlate(now_, object, type, reason, std::move(message));
-  if (out.skip) return;
-  if (*out.stored != EventCorrelator::kNoEvent) {
-    // The recorder patches the Event it created (or creates it again when it was never stored).
-    EventRecord& e = events_[*out.stored];
-    e.count = out.count;
-    e.last_time = now_;
-    e.message = std::move(out.message);
-    if (observer_.event) observer_.event(e);
-    return;
-  }
-  *out.stored = events_.size();
-  events_.push_back(EventRecord{out.first_time, now_, out.count, std::string(type),
-                                std::string(reason), object, std::move(out.message)});
-  if (observer_.event) observer_.event(events_.back());
-}
-
 void Simulation::record_event(const PodInfo& pod, std::string_view type, std::string_view reason,
                               std::string message) {
   if (reason == "FailedScheduling") note_unschedulable(pod, message);
-  object_event("Pod/" + key_of(pod.pod.metadata), type, reason, std::move(message));
+  events_.scheduler_event("Pod/" + key_of(pod.pod.metadata), type, reason, std::move(message));
 }
 
 void Simulation::note_unschedulable(const PodInfo& pod, std::string_view message) {
@@ -441,7 +401,7 @@ bool Simulation::admit_on_node(PodInfo& pod) {
   // it; a controller replaces it on its next sync.
   pod.pod.status.reason = admission.reason;
   pod.pod.status.message = admission.message;
-  recorded_event("Pod/" + pod.pod.key(), "Warning", admission.reason, admission.message);
+  events_.recorded_event("Pod/" + pod.pod.key(), "Warning", admission.reason, admission.message);
   end_pod(pod, PodPhase::Failed);
   // Controllers see the failure after the status update: the replacement is created a second
   // later (a ReplicaSet keeps replacing pods the kubelet keeps rejecting, as in a real cluster).
@@ -538,10 +498,10 @@ void Simulation::begin_termination(PodInfo& pod, std::int64_t grace_seconds) {
   pod.pod.metadata.deletion_ms = now_ + grace_seconds * 1000;
   event_queue_.push(*pod.pod.metadata.deletion_ms,
                     TerminationDone{key_of(pod.pod.metadata), pod.pod.metadata.uid});
-  recorded_event("Pod/" + key_of(pod.pod.metadata), "Normal", "Killing",
-                 "Stopping container " + (pod.pod.spec.containers.empty()
-                                              ? std::string("main")
-                                              : pod.pod.spec.containers.front().name));
+  events_.recorded_event("Pod/" + key_of(pod.pod.metadata), "Normal", "Killing",
+                         "Stopping container " + (pod.pod.spec.containers.empty()
+                                                      ? std::string("main")
+                                                      : pod.pod.spec.containers.front().name));
 }
 
 void Simulation::remove_pod(PodInfo& pod) {
@@ -588,7 +548,7 @@ void Simulation::preempt(const PodInfo& preemptor, const NodeInfo& node,
         "DisruptionTarget", "True", "PreemptionByScheduler",
         preemptor.pod.spec.scheduler_name + ": preempting to accommodate a higher priority pod",
         now_});
-    object_event(
+    events_.scheduler_event(
         "Pod/" + key_of(victim->pod.metadata), "Normal", "Preempted",
         "Preempted by pod " + preemptor.pod.metadata.uid + " on node " + node.node.metadata.name);
     // Deleted through the API after the cycle: even with no grace period the victim is gone only

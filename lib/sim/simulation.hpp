@@ -20,8 +20,8 @@
 #include "sim/api_server.hpp"
 #include "sim/controller.hpp"
 #include "sim/disruption_controller.hpp"
-#include "sim/event_correlator.hpp"
 #include "sim/event_queue.hpp"
+#include "sim/event_recorder.hpp"
 #include "sim/kubelet.hpp"
 #include "sim/usage_ledger.hpp"
 
@@ -161,14 +161,6 @@ class Simulation final : public SchedulerHooks {
   void finish_pod(PodInfo& pod);
   void start_running(PodInfo& pod);
 
-  /// An Event from the scheduler (events.k8s.io): identical repeats are counted on one Event.
-  void object_event(const std::string& object, std::string_view type, std::string_view reason,
-                    std::string message);
-  /// An Event from a controller or the kubelet (core/v1 record.EventRecorder), through the
-  /// recorder's EventCorrelator: similar events combined, each object rate-limited.
-  void recorded_event(const std::string& object, std::string_view type, std::string_view reason,
-                      std::string message);
-
   // Unschedulable time by reason
   /// A FailedScheduling event: the pod waits, for the reasons its message gives, from now on.
   void note_unschedulable(const PodInfo& pod, std::string_view message);
@@ -212,6 +204,7 @@ class Simulation final : public SchedulerHooks {
   // The components the event loop hands its events to.
   ApiServer api_{cluster_, now_};
   Kubelets kubelets_;
+  EventRecorder events_;
   /// What the controllers may use of the simulation (ControllerContext), forwarded to it.
   class ControllerHost;
   std::unique_ptr<ControllerHost> controller_host_;
@@ -228,12 +221,7 @@ class Simulation final : public SchedulerHooks {
   // (their times are pod_times_'s, joined in take_result).
   bool record_spans_ = false;
   std::vector<PodSpan> spans_;
-  std::vector<EventRecord> events_;
-  EventCorrelator correlator_;  // the controllers' and the kubelet's event recorders
   std::vector<PreemptionRecord> preemptions_;
-  // events_ by a hash of (object, type, reason, message): candidates are compared field by
-  // field, so the strings are stored once, in events_.
-  std::unordered_multimap<std::size_t, std::size_t> event_index_;
   std::vector<std::optional<ExpectationResult>> expectation_results_;
   // Pool nodes going through layers 1 and 2: the pool and index of each, what it is waiting
   // for, and its record (provisioning_, same index).

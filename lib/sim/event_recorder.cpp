@@ -1,0 +1,46 @@
+#include "sim/event_recorder.hpp"
+
+namespace gpusched::sim {
+
+void EventRecorder::scheduler_event(const std::string& object, std::string_view type,
+                                    std::string_view reason, std::string message) {
+  // The scheduler's event recorder counts repeats of one event instead of storing them again.
+  std::size_t hash = 0;
+  for (std::string_view part : {std::string_view(object), type, reason, std::string_view(message)})
+    hash = hash * 31 + std::hash<std::string_view>{}(part);
+  for (auto [it, end] = event_index_.equal_range(hash); it != end; ++it) {
+    EventRecord& e = events_[it->second];
+    if (e.object == object && e.type == type && e.reason == reason && e.message == message) {
+      ++e.count;
+      e.last_time = now_;
+      observed(e);
+      return;
+    }
+  }
+  event_index_.emplace(hash, events_.size());
+  events_.push_back(EventRecord{now_, now_, 1, std::string(type), std::string(reason), object,
+                                std::move(message)});
+  observed(events_.back());
+}
+
+void EventRecorder::recorded_event(const std::string& object, std::string_view type,
+                                   std::string_view reason, std::string message) {
+  EventCorrelator::Outcome out =
+      correlator_.correlate(now_, object, type, reason, std::move(message));
+  if (out.skip) return;
+  if (*out.stored != EventCorrelator::kNoEvent) {
+    // The recorder patches the Event it created (or creates it again when it was never stored).
+    EventRecord& e = events_[*out.stored];
+    e.count = out.count;
+    e.last_time = now_;
+    e.message = std::move(out.message);
+    observed(e);
+    return;
+  }
+  *out.stored = events_.size();
+  events_.push_back(EventRecord{out.first_time, now_, out.count, std::string(type),
+                                std::string(reason), object, std::move(out.message)});
+  observed(events_.back());
+}
+
+}  // namespace gpusched::sim

@@ -1,0 +1,51 @@
+#pragma once
+// The cluster's Events: the scheduler's recorder (events.k8s.io, which counts identical repeats
+// on one Event) and the controllers' and kubelet's (core/v1 record.EventRecorder, through
+// client-go's EventCorrelator).
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "gpusched/model/time.hpp"
+#include "gpusched/sim/result.hpp"
+#include "sim/event_correlator.hpp"
+
+namespace gpusched::sim {
+
+class EventRecorder {
+ public:
+  /// `now` is the replay's clock; `observe`, if set, hears every Event stored or updated.
+  EventRecorder(const TimeMs& now, std::function<void(const EventRecord&)> observe)
+      : now_(now), observe_(std::move(observe)) {}
+
+  /// An Event from the scheduler: identical repeats are counted on one Event.
+  void scheduler_event(const std::string& object, std::string_view type, std::string_view reason,
+                       std::string message);
+  /// An Event from a controller or the kubelet, through the recorder's EventCorrelator: similar
+  /// events combined, each object rate-limited.
+  void recorded_event(const std::string& object, std::string_view type, std::string_view reason,
+                      std::string message);
+
+  [[nodiscard]] const std::vector<EventRecord>& events() const noexcept { return events_; }
+  /// Hands the Events to the result (the recorder is done then).
+  [[nodiscard]] std::vector<EventRecord> take() { return std::move(events_); }
+
+ private:
+  void observed(const EventRecord& event) const {
+    if (observe_) observe_(event);
+  }
+
+  const TimeMs& now_;
+  std::function<void(const EventRecord&)> observe_;
+  std::vector<EventRecord> events_;
+  EventCorrelator correlator_;
+  // events_ by a hash of (object, type, reason, message): candidates are compared field by
+  // field, so the strings are stored once, in events_.
+  std::unordered_multimap<std::size_t, std::size_t> event_index_;
+};
+
+}  // namespace gpusched::sim
