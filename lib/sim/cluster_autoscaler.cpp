@@ -1,14 +1,11 @@
-// The cluster autoscaler, simply: every --scan-interval it adds nodes to autoscaled pools for
-// the pods the scheduler marked unschedulable, and removes pool nodes that have stayed empty
-// for --scale-down-unneeded-time (cluster-autoscaler/core/static_autoscaler.go RunOnce).
-// docs/planning.md lists what it leaves out.
+#include "sim/cluster_autoscaler.hpp"
 
 #include <algorithm>
 
 #include "devices/node_devices.hpp"
 #include "gpusched/model/well_known.hpp"
 #include "plugins/helpers.hpp"
-#include "sim/simulation.hpp"
+#include "sim/kubelet.hpp"
 
 namespace gpusched::sim {
 namespace {
@@ -63,15 +60,15 @@ bool daemon_pod(const PodInfo& pod) {
 
 }  // namespace
 
-NodeInfo Simulation::template_node(const NodePool& pool) {
-  Node node = pool_node(pool, 0);
+NodeInfo ClusterAutoscaler::template_node(const NodePool& pool) {
+  Node node = PoolProvisioner::pool_node(pool, 0);
   std::string error;
   if (auto derived = devices::derive_node_devices(node, scenario_.device_plugin, &error))
     node = published_node(node, *derived);
   return cluster_.detached_node(std::move(node));
 }
 
-std::vector<PodInfo*> Simulation::unschedulable_pods() const {
+std::vector<PodInfo*> ClusterAutoscaler::unschedulable_pods() const {
   std::vector<PodInfo*> out;
   for (const auto& [key, pod] : cluster_.pods()) {
     if (!pod->pod.spec.node_name.empty() || pod->pod.terminated() || pod->pod.metadata.deletion_ms)
@@ -92,7 +89,7 @@ std::vector<PodInfo*> Simulation::unschedulable_pods() const {
   return out;
 }
 
-void Simulation::scale_up(const std::vector<PodInfo*>& pods) {
+void ClusterAutoscaler::scale_up(const std::vector<PodInfo*>& pods) {
   // Pods that fit the nodes there now are left to the scheduler
   // (FilterOutSchedulablePodListProcessor): a node that has just become schedulable, say.
   std::vector<PodInfo*> left;
@@ -109,7 +106,7 @@ void Simulation::scale_up(const std::vector<PodInfo*>& pods) {
     if (!placed) left.push_back(pod);
   }
   // Each pool's size before this scale-up: a pool's own launches come after it is read.
-  const std::vector<std::int32_t> sizes = pool_sizes();
+  const std::vector<std::int32_t> sizes = pools_.pool_sizes();
   for (std::size_t p = 0; p < scenario_.node_pools.size() && !left.empty(); ++p) {
     const NodePool& pool = scenario_.node_pools[p];
     if (!pool.autoscaling) continue;
@@ -117,8 +114,9 @@ void Simulation::scale_up(const std::vector<PodInfo*>& pods) {
     // Nodes on their way count as capacity, so that pods waiting for them ask for no more.
     std::vector<Bin> bins;
     const std::int32_t size = sizes[p];
-    for (const StagedNode& staged : staged_) {
-      if (staged.pool == p && staged.stage != Stage::Gone && staged.stage != Stage::Up)
+    for (const PoolProvisioner::StagedNode& staged : pools_.staged()) {
+      if (staged.pool == p && staged.stage != PoolProvisioner::Stage::Gone &&
+          staged.stage != PoolProvisioner::Stage::Up)
         bins.push_back(empty_bin(node));
     }
     const std::size_t upcoming = bins.size();
@@ -146,7 +144,7 @@ void Simulation::scale_up(const std::vector<PodInfo*>& pods) {
     left = std::move(still);
     const auto added = static_cast<std::int32_t>(bins.size() - upcoming);
     if (added == 0) continue;
-    for (std::int32_t i = 0; i < added; ++i) launch_pool_node(p, now_);
+    for (std::int32_t i = 0; i < added; ++i) pools_.launch(p, now_);
     last_scale_up_ = now_;
     // ScaleUpInfo.String(): {group current->new (max: max)}.
     const std::string message = "pod triggered scale-up: [{" + pool.name + " " +
@@ -158,23 +156,17 @@ void Simulation::scale_up(const std::vector<PodInfo*>& pods) {
   }
 }
 
-std::vector<std::int32_t> Simulation::pool_sizes() const {
-  std::vector<std::int32_t> sizes(scenario_.node_pools.size(), 0);
-  for (const StagedNode& staged : staged_) sizes[staged.pool] += staged.stage != Stage::Gone;
-  return sizes;
-}
-
-void Simulation::scale_down() {
+void ClusterAutoscaler::scale_down() {
   const ClusterAutoscalerSettings& settings = scenario_.cluster_autoscaler;
   if (!settings.scale_down_enabled) return;
   // Unneeded times are kept during --scale-down-delay-after-add; nodes are removed only after.
   const bool may_remove = now_ - last_scale_up_ >= settings.scale_down_delay_after_add;
-  std::vector<std::int32_t> sizes = pool_sizes();
-  for (std::size_t i = 0; i < staged_.size(); ++i) {
-    StagedNode& staged = staged_[i];
+  std::vector<std::int32_t> sizes = pools_.pool_sizes();
+  for (std::size_t i = 0; i < pools_.staged().size(); ++i) {
+    const PoolProvisioner::StagedNode& staged = pools_.staged()[i];
     const NodePool& pool = scenario_.node_pools[staged.pool];
-    if (!pool.autoscaling || staged.stage != Stage::Up) continue;
-    NodeInfo* node = cluster_.find_node(provisioning_[i].node);
+    if (!pool.autoscaling || staged.stage != PoolProvisioner::Stage::Up) continue;
+    NodeInfo* node = cluster_.find_node(pools_.records()[i].node);
     const bool empty =
         node != nullptr && std::all_of(node->pods.begin(), node->pods.end(),
                                        [](const PodInfo* p) { return daemon_pod(*p); });
@@ -187,58 +179,67 @@ void Simulation::scale_down() {
         sizes[staged.pool] <= pool.autoscaling->min) {
       continue;
     }
-    remove_node(*node);
-    staged.stage = Stage::Gone;
-    provisioning_[i].removed = now_;
+    const std::size_t pool_index = staged.pool;
+    host_.remove_node(*node);
+    pools_.remove(i);
     unneeded_since_.erase(i);
-    --sizes[staged.pool];
+    --sizes[pool_index];
   }
 }
 
-void Simulation::autoscale() {
-  autoscale_ticks_.erase(now_);
+void ClusterAutoscaler::run() {
+  ticks_.erase(now_);
   const std::vector<PodInfo*> waiting = unschedulable_pods();
   // Its own changes (nodes it removes) do not wake it: it has just decided.
-  autoscaler_busy_ = true;
+  busy_ = true;
   if (!waiting.empty()) scale_up(waiting);
   scale_down();
-  autoscaler_busy_ = false;
+  busy_ = false;
   // The loop runs again at the first tick after what could change its decision: an empty node's
   // unneeded time running out (and the delay after a scale-up), a marked pod growing old enough.
   // Everything else that matters wakes it where it happens: the scheduler marking a pod
   // unschedulable, and any change on an autoscaled pool's node (wake_autoscaler). Between those
   // its decision cannot change, so a replay with an autoscaler skips idle ticks and ends.
   const ClusterAutoscalerSettings& settings = scenario_.cluster_autoscaler;
-  std::vector<std::int32_t> sizes = pool_sizes();
+  std::vector<std::int32_t> sizes = pools_.pool_sizes();
   for (const auto& [staged, since] : unneeded_since_) {
-    if (sizes[staged_[staged].pool] <= scenario_.node_pools[staged_[staged].pool].autoscaling->min)
-      continue;
-    wake_autoscaler(std::max(since + settings.scale_down_unneeded_time,
-                             last_scale_up_ + settings.scale_down_delay_after_add));
+    const std::size_t pool = pools_.staged()[staged].pool;
+    if (sizes[pool] <= scenario_.node_pools[pool].autoscaling->min) continue;
+    wake(std::max(since + settings.scale_down_unneeded_time,
+                  last_scale_up_ + settings.scale_down_delay_after_add));
   }
   if (settings.new_pod_scale_up_delay > 0) {
     for (const auto& [key, pod] : cluster_.pods()) {
       const TimeMs old_enough = pod->pod.metadata.creation_ms + settings.new_pod_scale_up_delay;
       if (pod->pod.spec.node_name.empty() && !pod->pod.terminated() && old_enough > now_)
-        wake_autoscaler(old_enough);
+        wake(old_enough);
     }
   }
 }
 
-void Simulation::wake_autoscaler(TimeMs at) {
-  if (!autoscaling_ || autoscaler_busy_) return;
+void ClusterAutoscaler::wake(TimeMs at) {
+  if (!enabled_ || busy_) return;
   const TimeMs interval = scenario_.cluster_autoscaler.scan_interval;
   // A change made now comes after this instant's tick (the loop runs before the scheduler), so
   // the earliest run is the next tick.
   const TimeMs tick = std::max((at + interval - 1) / interval, now_ / interval + 1) * interval;
-  if (autoscale_ticks_.insert(tick).second) event_queue_.push(tick, Autoscale{});
+  if (ticks_.insert(tick).second) clock_.push(tick, Autoscale{});
 }
 
-bool Simulation::autoscaled_node(const NodeInfo& node) const {
+bool ClusterAutoscaler::watches(const NodeInfo& node) const {
+  if (!enabled_) return false;
   auto pool = node.node.metadata.labels.find(std::string(well_known::kNodePoolLabel));
   if (pool == node.node.metadata.labels.end()) return false;
   return std::any_of(scenario_.node_pools.begin(), scenario_.node_pools.end(),
                      [&](const NodePool& p) { return p.autoscaling && p.name == pool->second; });
+}
+
+void ClusterAutoscaler::start() {
+  enabled_ = std::any_of(scenario_.node_pools.begin(), scenario_.node_pools.end(),
+                         [](const NodePool& pool) { return pool.autoscaling.has_value(); });
+  if (!enabled_) return;
+  ticks_.insert(0);
+  clock_.push(0, Autoscale{});
 }
 
 }  // namespace gpusched::sim

@@ -335,8 +335,8 @@ SimulationResult Simulation::take_result() {
   out.usage = usage_.finish();
   out.gpu_series = usage_.gpu_series();
   out.gpu_bucket_ms = usage_.bucket_ms();
-  out.pools = std::move(pool_records_);
-  out.provisioning = std::move(provisioning_);
+  out.pools = pools_.take_pools();
+  out.provisioning = pools_.take_provisioning();
   std::sort(out.provisioning.begin(), out.provisioning.end(),
             [](const NodeProvisioning& a, const NodeProvisioning& b) { return a.node < b.node; });
   for (const auto& [key, state] : api_.jobs) {

@@ -92,6 +92,8 @@ Simulation::Simulation(const Scenario& scenario, const SimulationOptions& option
       scheduler_(config_, cluster_, rng_, *this, options.plugins),
       kubelets_(scenario.device_plugin, scenario.source),
       events_(now_, options.observer.event),
+      pools_(scenario, *this, cluster_, event_queue_, now_, rng_),
+      autoscaler_(scenario, *this, pools_, cluster_, events_, event_queue_, now_),
       record_spans_(options.record_pod_spans) {
   controller_host_ = std::make_unique<ControllerHost>(*this);
   // The controllers, in the order they sync after a change. A new controller is one line here.
@@ -102,7 +104,7 @@ Simulation::Simulation(const Scenario& scenario, const SimulationOptions& option
   cluster_.set_node_observer([this](const NodeInfo& node, NodeChange change) {
     usage_.observe(node, change);
     // The cluster autoscaler watches its pools' nodes: one may have just emptied or filled.
-    if (autoscaling_ && autoscaled_node(node)) wake_autoscaler(now_);
+    if (autoscaler_.watches(node)) autoscaler_.wake(now_);
   });
 }
 
@@ -130,9 +132,9 @@ void Simulation::dispatch(Event& event) {
                      controllers_.sync_all();
                    }
                  },
-                 [&](ReservationEnd& e) { end_reservation(e.pool); },
-                 [&](Provision& e) { advance_node(e.staged); },
-                 [&](Autoscale&) { autoscale(); },
+                 [&](ReservationEnd& e) { pools_.end_reservation(e.pool); },
+                 [&](Provision& e) { pools_.advance(e.staged); },
+                 [&](Autoscale&) { autoscaler_.run(); },
                  [&](ControllerSync& e) {
                    // A controller's delayed sync of a key, or (no controller) every controller's
                    // after a kubelet rejection.
@@ -156,7 +158,7 @@ void Simulation::record_event(const PodInfo& pod, std::string_view type, std::st
 
 void Simulation::note_unschedulable(const PodInfo& pod, std::string_view message) {
   // The cluster autoscaler watches for unschedulable pods.
-  wake_autoscaler(now_);
+  autoscaler_.wake(now_);
   end_unschedulable(pod);
   unschedulable_[pod.sequence] = Unschedulable{now_, fit_error_reasons(message)};
 }
@@ -730,7 +732,8 @@ void Simulation::run_action(const Action& action) {
 void Simulation::start() {
   check_declared_pods();
   api_.set_loading(true);
-  start_pools();
+  pools_.start();
+  autoscaler_.start();
   for (std::size_t i = 0; i < scenario_.cluster.size(); ++i) {
     apply(scenario_.cluster[i],
           i < scenario_.cluster_pointers.size() ? scenario_.cluster_pointers[i] : "/cluster");

@@ -18,11 +18,14 @@
 #include "gpusched/sim/result.hpp"
 #include "gpusched/sim/simulator.hpp"
 #include "sim/api_server.hpp"
+#include "sim/cluster_autoscaler.hpp"
 #include "sim/controller.hpp"
 #include "sim/disruption_controller.hpp"
 #include "sim/event_queue.hpp"
 #include "sim/event_recorder.hpp"
 #include "sim/kubelet.hpp"
+#include "sim/node_host.hpp"
+#include "sim/pool_provisioner.hpp"
 #include "sim/usage_ledger.hpp"
 
 namespace gpusched::sim {
@@ -31,7 +34,7 @@ namespace gpusched::sim {
 /// error instead of exhausting memory or time; a one-shot question counts no more copies.
 inline constexpr std::uint64_t kMaxPodsPerRun = 1'000'000;
 
-class Simulation final : public SchedulerHooks {
+class Simulation final : public SchedulerHooks, private NodeHost {
  public:
   Simulation(const Scenario& scenario, const SimulationOptions& options);
   ~Simulation() override;
@@ -96,7 +99,7 @@ class Simulation final : public SchedulerHooks {
 
   // Objects
   void apply(Object object, const std::string& pointer);
-  void apply_node(Node node, const std::string& pointer);
+  void apply_node(Node node, const std::string& pointer) override;
   void update_node(NodeInfo& info, Node node);
   void apply_pod(Pod pod, const std::string& pointer);
   void delete_object(const ObjectRef& ref, std::int64_t grace_seconds, const std::string& pointer);
@@ -109,40 +112,8 @@ class Simulation final : public SchedulerHooks {
   /// Timeline `gpuHealth`.
   void set_gpu_health(const Action& action);
 
-  // Node pools (pool_nodes.cpp)
-  /// A node pool's `index`-th node: the template renamed and labelled with its pool.
-  [[nodiscard]] static Node pool_node(const NodePool& pool, std::int32_t index);
-  /// Puts each pool's nodes in the cluster now, or schedules their reservation and launches.
-  void start_pools();
-  /// The staged node's next step: a launch's outcome, Ready, or its GPUs advertised.
-  void advance_node(std::size_t staged);
-  /// A pool's reservation ends: its nodes leave the cluster.
-  void end_reservation(std::size_t pool);
-  /// Asks for a staged node's launch at `at`: its outcome comes launchDelay later.
-  void request_launch(std::size_t staged, TimeMs at);
   /// A node gone from the cluster (deleted, or its reservation over): its pods go with it.
-  void remove_node(NodeInfo& node);
-  /// Adds a staged node to a pool (its next index) whose launch is asked for at `at`.
-  void launch_pool_node(std::size_t pool, TimeMs at);
-
-  // The cluster autoscaler (cluster_autoscaler.cpp)
-  /// One run of its loop: scale-up for the unschedulable pods, scale-down of empty nodes, and
-  /// the next run when one can still change something.
-  void autoscale();
-  /// The pods it would scale up for: unbound, marked unschedulable by the scheduler, old enough.
-  [[nodiscard]] std::vector<PodInfo*> unschedulable_pods() const;
-  /// Scale-up: new nodes in the first pools (in file order) whose template fits the pods.
-  void scale_up(const std::vector<PodInfo*>& pods);
-  void scale_down();
-  /// Each pool's nodes that are up or on their way (not gone), by pool index.
-  [[nodiscard]] std::vector<std::int32_t> pool_sizes() const;
-  /// Runs the autoscaler's loop at its first tick (every scan interval from 0) at or after `at`
-  /// and after now; nothing when no pool autoscales or the loop itself made the change.
-  void wake_autoscaler(TimeMs at);
-  /// Whether the node belongs to an autoscaled pool.
-  [[nodiscard]] bool autoscaled_node(const NodeInfo& node) const;
-  /// The template node of an autoscaled pool, as the scheduler would see a new node.
-  [[nodiscard]] NodeInfo template_node(const NodePool& pool);
+  void remove_node(NodeInfo& node) override;
 
   // Pod lifecycle
   /// When a pod instance was created, first scheduled and finished.
@@ -205,6 +176,8 @@ class Simulation final : public SchedulerHooks {
   ApiServer api_{cluster_, now_};
   Kubelets kubelets_;
   EventRecorder events_;
+  PoolProvisioner pools_;
+  ClusterAutoscaler autoscaler_;
   /// What the controllers may use of the simulation (ControllerContext), forwarded to it.
   class ControllerHost;
   std::unique_ptr<ControllerHost> controller_host_;
@@ -223,24 +196,6 @@ class Simulation final : public SchedulerHooks {
   std::vector<PodSpan> spans_;
   std::vector<PreemptionRecord> preemptions_;
   std::vector<std::optional<ExpectationResult>> expectation_results_;
-  // Pool nodes going through layers 1 and 2: the pool and index of each, what it is waiting
-  // for, and its record (provisioning_, same index).
-  enum class Stage : std::uint8_t { Launching, Booting, Driver, Up, Gone };
-  struct StagedNode {
-    std::size_t pool = 0;
-    std::int32_t index = 0;
-    std::int32_t attempts = 0;
-    Stage stage = Stage::Launching;
-  };
-  std::vector<StagedNode> staged_;
-  std::vector<NodeProvisioning> provisioning_;
-  std::vector<PoolRecord> pool_records_;
-  std::vector<std::int32_t> next_pool_index_;  // per pool: the next node's index
-  TimeMs last_scale_up_ = std::numeric_limits<TimeMs>::min() / 2;
-  std::map<std::size_t, TimeMs> unneeded_since_;  // staged node -> since when it is empty
-  bool autoscaling_ = false;                      // a pool autoscales
-  bool autoscaler_busy_ = false;                  // its loop is running now
-  std::set<TimeMs> autoscale_ticks_;              // its loop's runs in event_queue_
   std::unordered_map<std::uint64_t, Unschedulable> unschedulable_;  // by PodInfo::sequence
   std::map<std::string, TimeMs> unschedulable_time_;                // by reason
 };

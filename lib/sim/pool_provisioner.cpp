@@ -1,7 +1,4 @@
-// Node pools in the replay: their nodes from 0s, or, for a pool with a reservation (layer 1) or
-// provisioning (layer 2), their way into the cluster: a launch that may fail, the node
-// registering NotReady, becoming Ready, and the device plugin advertising its GPUs, then the
-// reservation's end.
+#include "sim/pool_provisioner.hpp"
 
 #include <algorithm>
 
@@ -9,7 +6,6 @@
 #include "gpusched/devices/template_gpus.hpp"
 #include "gpusched/model/resource_list.hpp"
 #include "gpusched/model/well_known.hpp"
-#include "sim/simulation.hpp"
 
 namespace gpusched::sim {
 namespace {
@@ -38,7 +34,7 @@ Node without_devices(Node node, bool ready) {
 
 }  // namespace
 
-Node Simulation::pool_node(const NodePool& pool, std::int32_t index) {
+Node PoolProvisioner::pool_node(const NodePool& pool, std::int32_t index) {
   Node node = pool.node;
   node.metadata.name = pool_node_name(pool, index);
   node.metadata.labels.insert_or_assign(std::string(well_known::kNodePoolLabel), pool.name);
@@ -50,7 +46,7 @@ Node Simulation::pool_node(const NodePool& pool, std::int32_t index) {
   return node;
 }
 
-void Simulation::start_pools() {
+void PoolProvisioner::start() {
   for (std::size_t p = 0; p < scenario_.node_pools.size(); ++p) {
     const NodePool& pool = scenario_.node_pools[p];
     PoolRecord record{pool.name,
@@ -65,26 +61,19 @@ void Simulation::start_pools() {
     }
     pool_records_.push_back(record);
     if (!pool.staged()) {
-      for (std::int32_t i = 0; i < pool.count; ++i) apply(pool_node(pool, i), pool.pointer);
+      for (std::int32_t i = 0; i < pool.count; ++i)
+        host_.apply_node(pool_node(pool, i), pool.pointer);
       continue;
     }
     // A reservation's nodes are asked for at its start.
     const TimeMs start = pool.reservation ? pool.reservation->start : 0;
-    for (std::int32_t i = 0; i < pool.count; ++i) launch_pool_node(p, start);
+    for (std::int32_t i = 0; i < pool.count; ++i) launch(p, start);
     if (pool.reservation && pool.reservation->end)
-      event_queue_.push(*pool.reservation->end, ReservationEnd{p});
-  }
-  // The autoscaler's loop runs from the start, every scan interval while it can act.
-  autoscaling_ = std::any_of(scenario_.node_pools.begin(), scenario_.node_pools.end(),
-                             [](const NodePool& pool) { return pool.autoscaling.has_value(); });
-  // The autoscaler's loop starts with the run, at tick 0.
-  if (autoscaling_) {
-    autoscale_ticks_.insert(0);
-    event_queue_.push(0, Autoscale{});
+      clock_.push(*pool.reservation->end, ReservationEnd{p});
   }
 }
 
-void Simulation::launch_pool_node(std::size_t pool_index, TimeMs at) {
+void PoolProvisioner::launch(std::size_t pool_index, TimeMs at) {
   const NodePool& pool = scenario_.node_pools[pool_index];
   if (next_pool_index_.size() <= pool_index) next_pool_index_.resize(scenario_.node_pools.size());
   const std::int32_t index = next_pool_index_[pool_index]++;
@@ -95,13 +84,12 @@ void Simulation::launch_pool_node(std::size_t pool_index, TimeMs at) {
   request_launch(staged_.size() - 1, at);
 }
 
-void Simulation::request_launch(std::size_t staged, TimeMs at) {
+void PoolProvisioner::request_launch(std::size_t staged, TimeMs at) {
   const NodePool& pool = scenario_.node_pools[staged_[staged].pool];
-  event_queue_.push(at + (pool.provisioning ? pool.provisioning->launch_delay : 0),
-                    Provision{staged});
+  clock_.push(at + (pool.provisioning ? pool.provisioning->launch_delay : 0), Provision{staged});
 }
 
-void Simulation::advance_node(std::size_t staged) {
+void PoolProvisioner::advance(std::size_t staged) {
   StagedNode& node = staged_[staged];
   NodeProvisioning& record = provisioning_[staged];
   const NodePool& pool = scenario_.node_pools[node.pool];
@@ -125,8 +113,8 @@ void Simulation::advance_node(std::size_t staged) {
     record.registered = now_;
     node.stage = Stage::Booting;
     if (steps.boot_delay > 0) {
-      apply(without_devices(pool_node(pool, node.index), false), pool.pointer);
-      event_queue_.push(now_ + steps.boot_delay, Provision{staged});
+      host_.apply_node(without_devices(pool_node(pool, node.index), false), pool.pointer);
+      clock_.push(now_ + steps.boot_delay, Provision{staged});
       return;
     }
   }
@@ -134,27 +122,38 @@ void Simulation::advance_node(std::size_t staged) {
     record.ready = now_;
     node.stage = Stage::Driver;
     if (steps.driver_delay > 0) {
-      apply(without_devices(pool_node(pool, node.index), true), pool.pointer);
-      event_queue_.push(now_ + steps.driver_delay, Provision{staged});
+      host_.apply_node(without_devices(pool_node(pool, node.index), true), pool.pointer);
+      clock_.push(now_ + steps.driver_delay, Provision{staged});
       return;
     }
   }
   if (node.stage == Stage::Driver) {
     record.gpus_advertised = now_;
     node.stage = Stage::Up;
-    apply(pool_node(pool, node.index), pool.pointer);
+    host_.apply_node(pool_node(pool, node.index), pool.pointer);
   }
   // Up or Gone: a step of a node already up, or whose reservation ended, does nothing.
 }
 
-void Simulation::end_reservation(std::size_t pool) {
+void PoolProvisioner::end_reservation(std::size_t pool) {
   for (std::size_t i = 0; i < staged_.size(); ++i) {
     StagedNode& node = staged_[i];
     if (node.pool != pool || node.stage == Stage::Gone) continue;
-    if (NodeInfo* info = cluster_.find_node(provisioning_[i].node)) remove_node(*info);
+    if (NodeInfo* info = cluster_.find_node(provisioning_[i].node)) host_.remove_node(*info);
     node.stage = Stage::Gone;
     provisioning_[i].removed = now_;
   }
+}
+
+void PoolProvisioner::remove(std::size_t staged) {
+  staged_[staged].stage = Stage::Gone;
+  provisioning_[staged].removed = now_;
+}
+
+std::vector<std::int32_t> PoolProvisioner::pool_sizes() const {
+  std::vector<std::int32_t> sizes(scenario_.node_pools.size(), 0);
+  for (const StagedNode& staged : staged_) sizes[staged.pool] += staged.stage != Stage::Gone;
+  return sizes;
 }
 
 }  // namespace gpusched::sim
