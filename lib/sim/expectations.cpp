@@ -344,8 +344,7 @@ SimulationResult Simulation::take_result() {
         JobRecord{key, state.job.metadata.creation_ms, state.ended, state.failed, state.succeeded});
   }
   // Pods still waiting count up to the end of the run.
-  for (const auto& [sequence, open] : unschedulable_) count_unschedulable(open);
-  out.unschedulable_time = std::move(unschedulable_time_);
+  out.unschedulable_time = unschedulable_.take();
   out.nodes = node_records();
   // Each pod object moves into its record as its storage is freed, so a replay of a million
   // pods never holds two copies of each; the records are then put in the pods' key order.

@@ -152,26 +152,12 @@ void Simulation::dispatch(Event& event) {
 
 void Simulation::record_event(const PodInfo& pod, std::string_view type, std::string_view reason,
                               std::string message) {
-  if (reason == "FailedScheduling") note_unschedulable(pod, message);
+  if (reason == "FailedScheduling") {
+    // The cluster autoscaler watches for unschedulable pods.
+    autoscaler_.wake(now_);
+    unschedulable_.failed(pod, message);
+  }
   events_.scheduler_event("Pod/" + key_of(pod.pod.metadata), type, reason, std::move(message));
-}
-
-void Simulation::note_unschedulable(const PodInfo& pod, std::string_view message) {
-  // The cluster autoscaler watches for unschedulable pods.
-  autoscaler_.wake(now_);
-  end_unschedulable(pod);
-  unschedulable_[pod.sequence] = Unschedulable{now_, fit_error_reasons(message)};
-}
-
-void Simulation::end_unschedulable(const PodInfo& pod) {
-  auto it = unschedulable_.find(pod.sequence);
-  if (it == unschedulable_.end()) return;
-  count_unschedulable(it->second);
-  unschedulable_.erase(it);
-}
-
-void Simulation::count_unschedulable(const Unschedulable& open) {
-  for (const std::string& reason : open.reasons) unschedulable_time_[reason] += now_ - open.since;
 }
 
 // ---- objects -------------------------------------------------------------------------------
@@ -466,7 +452,7 @@ void Simulation::report_progress(TimeMs now) {
 void Simulation::bound(PodInfo& pod) {
   ++progress_.bound;
   if (observer_.bound) observer_.bound({now_, key_of(pod.pod.metadata), pod.pod.spec.node_name});
-  end_unschedulable(pod);
+  unschedulable_.ended(pod);
   if (admit_on_node(pod)) start_running(pod);
 }
 
@@ -511,7 +497,7 @@ void Simulation::remove_pod(PodInfo& pod) {
   PodTimes& times = times_of(pod);
   if (!times.finished) times.finished = now_;
   api_.pod_removed(key_of(pod.pod.metadata));
-  end_unschedulable(pod);
+  unschedulable_.ended(pod);
   kubelets_.release(pod);
   if (held) cluster_.release(pod);
   scheduler_.pod_removed(pod);

@@ -26,6 +26,7 @@
 #include "sim/kubelet.hpp"
 #include "sim/node_host.hpp"
 #include "sim/pool_provisioner.hpp"
+#include "sim/unschedulable_time.hpp"
 #include "sim/usage_ledger.hpp"
 
 namespace gpusched::sim {
@@ -132,18 +133,6 @@ class Simulation final : public SchedulerHooks, private NodeHost {
   void finish_pod(PodInfo& pod);
   void start_running(PodInfo& pod);
 
-  // Unschedulable time by reason
-  /// A FailedScheduling event: the pod waits, for the reasons its message gives, from now on.
-  void note_unschedulable(const PodInfo& pod, std::string_view message);
-  /// The pod's unschedulable interval, if open, ends now.
-  void end_unschedulable(const PodInfo& pod);
-  struct Unschedulable {
-    TimeMs since = 0;
-    std::vector<std::string> reasons;
-  };
-  /// Adds the time from `open.since` to now to each of its reasons.
-  void count_unschedulable(const Unschedulable& open);
-
   /// A pod of a one-shot question as the API server would admit it: validated, its priority
   /// resolved; compiled but not in the cluster. Throws InputError.
   [[nodiscard]] PodInfo probe_pod(Pod pod);
@@ -187,6 +176,7 @@ class Simulation final : public SchedulerHooks, private NodeHost {
   /// While a one-shot question runs: where its preemption's victims go instead of being evicted.
   std::optional<PreemptionRecord>* probe_preemption_ = nullptr;
   UsageLedger usage_{cluster_, now_};
+  UnschedulableTime unschedulable_{now_};
   std::uint64_t pods_created_ = 0;
   EventQueue event_queue_;
   std::vector<PodTimes> pod_times_;  // by PodInfo::sequence - 1: each pod instance
@@ -196,8 +186,6 @@ class Simulation final : public SchedulerHooks, private NodeHost {
   std::vector<PodSpan> spans_;
   std::vector<PreemptionRecord> preemptions_;
   std::vector<std::optional<ExpectationResult>> expectation_results_;
-  std::unordered_map<std::uint64_t, Unschedulable> unschedulable_;  // by PodInfo::sequence
-  std::map<std::string, TimeMs> unschedulable_time_;                // by reason
 };
 
 }  // namespace gpusched::sim
