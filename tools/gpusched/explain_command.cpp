@@ -6,10 +6,10 @@
 #include <string>
 
 #include "gpusched/commands.hpp"
+#include "gpusched/explain/explain.hpp"
 #include "gpusched/io/scenario_loader.hpp"
 #include "gpusched/report/explain_writer.hpp"
 #include "gpusched/run_options.hpp"
-#include "gpusched/sim/explain.hpp"
 #include "gpusched/strict.hpp"
 
 namespace gpusched::cli {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "gpusched/commands.hpp"
+#include "gpusched/explain/explain.hpp"
 #include "gpusched/io/scenario_loader.hpp"
 #include "gpusched/progress.hpp"
 #include "gpusched/report/html_report.hpp"
@@ -14,7 +15,6 @@
 #include "gpusched/report/seam.hpp"
 #include "gpusched/report/writers.hpp"
 #include "gpusched/run_options.hpp"
-#include "gpusched/sim/explain.hpp"
 #include "gpusched/sim/simulator.hpp"
 #include "gpusched/strict.hpp"
 

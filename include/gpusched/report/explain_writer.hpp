@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <ostream>
 
-#include "gpusched/sim/explain.hpp"
+#include "gpusched/explain/explain.hpp"
 
 namespace gpusched::report {
 

@@ -4,14 +4,14 @@
 #include <algorithm>
 #include <map>
 
+#include "explain/explain_parts.hpp"
 #include "gpusched/config/plugin_names.hpp"
 #include "gpusched/devices/template_gpus.hpp"
 #include "gpusched/model/resource_list.hpp"
 #include "model/decimal.hpp"
 #include "model/go_text.hpp"
-#include "sim/explain_parts.hpp"
 
-namespace gpusched::sim {
+namespace gpusched::explain_detail {
 namespace {
 
 std::int64_t milli_of(const ResourceList& list, std::string_view name) {
@@ -269,4 +269,4 @@ void diagnose_pending(const AttemptView& view, Explanation& e) {
                 preemption_sentence(view, e);
 }
 
-}  // namespace gpusched::sim
+}  // namespace gpusched::explain_detail

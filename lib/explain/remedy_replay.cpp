@@ -1,11 +1,11 @@
-#include "sim/remedy_replay.hpp"
+#include "explain/remedy_replay.hpp"
 
 #include <algorithm>
 
 #include "gpusched/error.hpp"
 #include "gpusched/model/well_known.hpp"
 
-namespace gpusched::sim {
+namespace gpusched::explain_detail {
 namespace {
 
 // Where the change a remedy makes is said to come from, in messages about it.
@@ -151,4 +151,4 @@ const SimulationResult& RemedyReplay::baseline() {
   return *baseline_;
 }
 
-}  // namespace gpusched::sim
+}  // namespace gpusched::explain_detail

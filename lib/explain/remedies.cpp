@@ -7,14 +7,14 @@
 #include <limits>
 #include <map>
 
+#include "explain/node_patches.hpp"
+#include "explain/remedy_replay.hpp"
 #include "gpusched/config/plugin_names.hpp"
 #include "gpusched/model/resource_list.hpp"
 #include "gpusched/model/well_known.hpp"
 #include "model/go_text.hpp"
-#include "sim/node_patches.hpp"
-#include "sim/remedy_replay.hpp"
 
-namespace gpusched::sim {
+namespace gpusched::explain_detail {
 namespace {
 
 // Most copies of a node tried: more pods may be waiting for the same room.
@@ -401,4 +401,4 @@ std::vector<Remedy> find_remedies(const AttemptView& view, const Explanation& ex
   return PendingRemedies(view, explanation, attempt, options).find();
 }
 
-}  // namespace gpusched::sim
+}  // namespace gpusched::explain_detail

@@ -4,11 +4,11 @@
 #include <string>
 #include <vector>
 
-#include "gpusched/sim/explain.hpp"
+#include "gpusched/explain/explain.hpp"
 #include "gpusched/sim/result.hpp"
 #include "gpusched/sim/simulator.hpp"
 
-namespace gpusched::sim {
+namespace gpusched::explain_detail {
 
 /// The cluster as the explained attempt saw it.
 struct AttemptView {
@@ -45,4 +45,4 @@ void diagnose_pending(const AttemptView& view, Explanation& explanation);
                                                          const Explanation& explanation,
                                                          const SimulationOptions& options);
 
-}  // namespace gpusched::sim
+}  // namespace gpusched::explain_detail

@@ -3,11 +3,11 @@
 // refusals have known fixes on the pod or on its node.
 #include <algorithm>
 
+#include "explain/remedy_replay.hpp"
 #include "gpusched/model/resource_list.hpp"
 #include "gpusched/model/well_known.hpp"
-#include "sim/remedy_replay.hpp"
 
-namespace gpusched::sim {
+namespace gpusched::explain_detail {
 namespace {
 
 // The NVIDIA device plugin's Allocate refuses shared requests over one replica
@@ -58,4 +58,4 @@ std::vector<Remedy> find_workload_remedies(const AttemptView& view, const Explan
   return out;
 }
 
-}  // namespace gpusched::sim
+}  // namespace gpusched::explain_detail

@@ -3,12 +3,11 @@
 #include <algorithm>
 #include <map>
 
-#include "gpusched/sim/explain.hpp"
+#include "explain/explain_parts.hpp"
+#include "gpusched/explain/explain.hpp"
 #include "model/go_text.hpp"
-#include "sim/explain_parts.hpp"
 
 namespace gpusched {
-namespace {}  // namespace
 
 std::vector<VerdictGroup> group_verdicts(const CycleReport& cycle) {
   std::vector<VerdictGroup> groups;
@@ -42,7 +41,7 @@ std::vector<VerdictGroup> group_verdicts(const CycleReport& cycle) {
   return groups;
 }
 
-namespace sim {
+namespace explain_detail {
 
 const NodeReport* report_of(const CycleReport& cycle, const std::string& node) {
   const auto it =
@@ -59,5 +58,5 @@ std::vector<std::string> failing_plugins(const NodeReport& report) {
   return out;
 }
 
-}  // namespace sim
+}  // namespace explain_detail
 }  // namespace gpusched

@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "gpusched/sim/explain.hpp"
+#include "explain/explain_parts.hpp"
+#include "gpusched/explain/explain.hpp"
 #include "gpusched/sim/result.hpp"
-#include "sim/explain_parts.hpp"
 
-namespace gpusched::sim {
+namespace gpusched::explain_detail {
 
 /// Where the pod's spec comes from in a scenario: the Pod itself, or the template of the
 /// controller that named it (the longest "<name>-" prefix in its namespace).
@@ -60,4 +60,4 @@ class RemedyReplay {
   std::optional<SimulationResult> baseline_;
 };
 
-}  // namespace gpusched::sim
+}  // namespace gpusched::explain_detail

@@ -1,12 +1,12 @@
 // explain: replays the scenario to the time asked for, finds the pod's last scheduling attempt,
 // replays again to that instant and tells that cycle in full; then places the cause in a layer
 // and tries remedies (explain_layer.cpp, remedies.cpp).
-#include "gpusched/sim/explain.hpp"
+#include "gpusched/explain/explain.hpp"
 
 #include <algorithm>
 
+#include "explain/explain_parts.hpp"
 #include "gpusched/error.hpp"
-#include "sim/explain_parts.hpp"
 
 namespace gpusched {
 
@@ -69,11 +69,11 @@ Explanation explain_here(const Scenario& scenario, Simulator& at, const PodRecor
   out.time = time;
   out.phase = std::string(to_string(record.pod.status.phase));
   out.node = record.pod.spec.node_name;
-  const sim::AttemptView view{scenario, record, nodes, pods};
+  const explain_detail::AttemptView view{scenario, record, nodes, pods};
   if (!out.node.empty()) {
     explain_bound(record, out);
     if (out.layer == Layer::Workload && remedies != nullptr)
-      out.remedies = sim::find_workload_remedies(view, out, *remedies);
+      out.remedies = explain_detail::find_workload_remedies(view, out, *remedies);
     return out;
   }
   if (const std::string* message = record.pod.message()) out.message = *message;
@@ -91,8 +91,8 @@ Explanation explain_here(const Scenario& scenario, Simulator& at, const PodRecor
   out.cycle = at.report_cycle(out.pod);
   if (out.message.empty()) out.message = out.cycle.placement.message;
   out.groups = group_verdicts(out.cycle);
-  sim::diagnose_pending(view, out);
-  if (remedies != nullptr) out.remedies = sim::find_remedies(view, out, at, *remedies);
+  explain_detail::diagnose_pending(view, out);
+  if (remedies != nullptr) out.remedies = explain_detail::find_remedies(view, out, at, *remedies);
   return out;
 }
 

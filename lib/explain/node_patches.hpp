@@ -8,7 +8,7 @@
 
 #include "gpusched/scenario/object_patch.hpp"
 
-namespace gpusched::sim {
+namespace gpusched::explain_detail {
 
 /// Sets `labels` on the node (others kept): {"metadata": {"labels": {...}}}.
 [[nodiscard]] std::shared_ptr<const ObjectPatch> set_node_labels(
@@ -18,4 +18,4 @@ namespace gpusched::sim {
 /// {"status": {"conditions": [{"type": "Ready", "status": "True"}]}}.
 [[nodiscard]] std::shared_ptr<const ObjectPatch> make_node_ready();
 
-}  // namespace gpusched::sim
+}  // namespace gpusched::explain_detail

@@ -8,8 +8,8 @@
 #include <string>
 
 #include "gpusched/error.hpp"
+#include "gpusched/explain/explain.hpp"
 #include "gpusched/io/scenario_loader.hpp"
-#include "gpusched/sim/explain.hpp"
 #include "gpusched/sim/simulator.hpp"
 
 namespace gpusched {

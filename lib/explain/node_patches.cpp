@@ -1,11 +1,11 @@
-#include "sim/node_patches.hpp"
+#include "explain/node_patches.hpp"
 
 #include <nlohmann/json.hpp>
 #include <utility>
 
 #include "gpusched/error.hpp"
 
-namespace gpusched::sim {
+namespace gpusched::explain_detail {
 namespace {
 
 /// The Node in `current`; a patch of another kind is an input error at the action.
@@ -56,4 +56,4 @@ std::shared_ptr<const ObjectPatch> make_node_ready() {
   return std::make_shared<const NodeReady>();
 }
 
-}  // namespace gpusched::sim
+}  // namespace gpusched::explain_detail
