@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cassert>
 
+#include "framework/pod_info_pool.hpp"
+#include "framework/string_pool.hpp"
 #include "gpusched/model/pod_requests.hpp"
 
 namespace gpusched {
@@ -64,7 +66,24 @@ ResourceList nonzero_requests(const PodSpec& spec) {
 
 }  // namespace
 
-ClusterState::ClusterState() : resources_(pool_) {}
+ClusterState::ClusterState()
+    : pool_(std::make_unique<StringPool>()),
+      resources_(*pool_),
+      pod_storage_(std::make_unique<PodInfoPool>()) {}
+
+ClusterState::~ClusterState() = default;
+
+StrId ClusterState::intern(std::string_view text) {
+  return pool_->intern(text);
+}
+
+const std::string& ClusterState::text(StrId id) const {
+  return pool_->str(id);
+}
+
+StrId ClusterState::find_interned(std::string_view text) const {
+  return pool_->find(text);
+}
 
 NodeInfo& ClusterState::add_node(Node node) {
   auto info = std::make_unique<NodeInfo>();
@@ -166,18 +185,18 @@ void ClusterState::compile_node(NodeInfo& info) {
     node.allocatable.emplace(resource::kPods, Quantity::from_units(resource::kDefaultMaxPods));
   }
   ++info.version;
-  info.name = pool_.intern(node.metadata.name);
+  info.name = pool_->intern(node.metadata.name);
   info.unschedulable = node.unschedulable;
   info.labels.clear();
   for (const auto& [k, v] : node.metadata.labels)
-    info.labels.emplace_back(pool_.intern(k), pool_.intern(v));
+    info.labels.emplace_back(pool_->intern(k), pool_->intern(v));
   std::sort(info.labels.begin(), info.labels.end());
   info.taints.clear();
   for (const Taint& t : node.effective_taints()) {
     // taint_toleration.go: fmt.Sprintf("node(s) had untolerated taint {%s: %s}", key, value).
     info.taints.push_back(
-        TaintInfo{pool_.intern(t.key), pool_.intern(t.value), t.effect,
-                  pool_.intern("node(s) had untolerated taint {" + t.key + ": " + t.value + "}")});
+        TaintInfo{pool_->intern(t.key), pool_->intern(t.value), t.effect,
+                  pool_->intern("node(s) had untolerated taint {" + t.key + ": " + t.value + "}")});
   }
   info.allocatable.clear();
   info.allowed_pods = 0;
@@ -191,7 +210,7 @@ void ClusterState::compile_node(NodeInfo& info) {
 }
 
 PodInfo& ClusterState::add_pod(Pod pod) {
-  PodInfo& ref = pod_storage_.create();
+  PodInfo& ref = pod_storage_->create();
   try {
     ref.pod = std::move(pod);
     ref.sequence = ++pod_sequence_;
@@ -200,7 +219,7 @@ PodInfo& ClusterState::add_pod(Pod pod) {
         pods_.emplace(pod_key(ref.pod.metadata.namespace_, ref.pod.metadata.name), &ref).second;
     assert(added && "the simulation never adds a pod whose name is taken");
   } catch (...) {
-    pod_storage_.destroy(ref);
+    pod_storage_->destroy(ref);
     throw;
   }
   if (!ref.pod.spec.node_name.empty() && !ref.pod.terminated()) {
@@ -242,7 +261,7 @@ void ClusterState::remove_pod(PodInfo& info) {
   if (info.node != nullptr) unhold(info);
   unindex_nomination(info);
   pods_.erase(pod_key(info.pod.metadata.namespace_, info.pod.metadata.name));
-  pod_storage_.destroy(info);
+  pod_storage_->destroy(info);
   ++generation_;
 }
 
@@ -268,7 +287,7 @@ void ClusterState::forget(PodInfo& pod) {
 void ClusterState::drain_pods(const std::function<void(PodInfo&)>& take) {
   pods_.clear();
   nominated_.clear();
-  pod_storage_.drain(take);
+  pod_storage_->drain(take);
   ++generation_;
 }
 
@@ -295,7 +314,7 @@ void ClusterState::nominate(PodInfo& info, const std::string& node_name) {
 
 void ClusterState::index_nomination(PodInfo& pod) {
   if (pod.pod.status.nominated_node_name.empty() || !pod.pod.spec.node_name.empty()) return;
-  const StrId node_name = pool_.intern(pod.pod.status.nominated_node_name);
+  const StrId node_name = pool_->intern(pod.pod.status.nominated_node_name);
   if (node_name >= nominated_.size()) nominated_.resize(node_name + 1);
   auto& list = nominated_[node_name];
   if (std::find(list.begin(), list.end(), &pod) == list.end()) list.push_back(&pod);
@@ -303,7 +322,7 @@ void ClusterState::index_nomination(PodInfo& pod) {
 
 void ClusterState::unindex_nomination(const PodInfo& pod) {
   if (pod.pod.status.nominated_node_name.empty()) return;
-  const StrId node_name = pool_.find(pod.pod.status.nominated_node_name);
+  const StrId node_name = pool_->find(pod.pod.status.nominated_node_name);
   if (node_name < nominated_.size()) std::erase(nominated_[node_name], &pod);
 }
 
@@ -398,17 +417,17 @@ void ClusterState::compile_pod(PodInfo& info) {
   info.tolerations.clear();
   for (const Toleration& t : pod.spec.tolerations) {
     info.tolerations.push_back(
-        TolerationInfo{pool_.intern(t.key), t.op, pool_.intern(t.value), t.effect});
+        TolerationInfo{pool_->intern(t.key), t.op, pool_->intern(t.value), t.effect});
   }
   info.node_selector.clear();
   for (const auto& [k, v] : pod.spec.node_selector) {
-    info.node_selector.emplace_back(pool_.intern(k), pool_.intern(v));
+    info.node_selector.emplace_back(pool_->intern(k), pool_->intern(v));
   }
   auto compile_requirement = [&](const SelectorRequirement& r) {
     RequirementInfo out;
-    out.key = pool_.intern(r.key);
+    out.key = pool_->intern(r.key);
     out.op = r.op;
-    for (const auto& v : r.values) out.values.push_back(pool_.intern(v));
+    for (const auto& v : r.values) out.values.push_back(pool_->intern(v));
     std::sort(out.values.begin(), out.values.end());
     if ((r.op == SelectorOperator::Gt || r.op == SelectorOperator::Lt) && r.values.size() == 1) {
       // Validation guarantees an integer; keep nullopt (never matches) if it is not.
@@ -444,8 +463,8 @@ void ClusterState::compile_pod(PodInfo& info) {
   for (const Container& c : pod.spec.containers) {
     for (const ContainerPort& p : c.ports) {
       if (p.host_port <= 0) continue;
-      info.host_ports.push_back(HostPort{pool_.intern(p.host_ip.empty() ? "0.0.0.0" : p.host_ip),
-                                         pool_.intern(p.protocol.empty() ? "TCP" : p.protocol),
+      info.host_ports.push_back(HostPort{pool_->intern(p.host_ip.empty() ? "0.0.0.0" : p.host_ip),
+                                         pool_->intern(p.protocol.empty() ? "TCP" : p.protocol),
                                          p.host_port});
     }
   }

@@ -1,4 +1,5 @@
 #include "gpusched/framework/diagnosis.hpp"
+#include "framework/string_pool.hpp"
 
 #include <algorithm>
 #include <utility>

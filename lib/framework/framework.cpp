@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "config/default_plugins.hpp"
+#include "framework/string_pool.hpp"
 #include "gpusched/framework/cluster_state.hpp"
 #include "gpusched/framework/diagnosis.hpp"
 #include "gpusched/framework/registry.hpp"

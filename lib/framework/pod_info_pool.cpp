@@ -1,4 +1,4 @@
-#include "gpusched/framework/pod_info_pool.hpp"
+#include "framework/pod_info_pool.hpp"
 
 #include <algorithm>
 #include <memory>

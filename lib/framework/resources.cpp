@@ -2,6 +2,7 @@
 
 #include <limits>
 
+#include "framework/string_pool.hpp"
 #include "gpusched/model/resource_list.hpp"
 
 namespace gpusched {

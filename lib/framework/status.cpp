@@ -1,5 +1,6 @@
 #include "gpusched/framework/status.hpp"
 
+#include "framework/string_pool.hpp"
 #include "model/go_text.hpp"
 
 namespace gpusched {

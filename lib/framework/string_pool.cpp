@@ -1,4 +1,4 @@
-#include "gpusched/framework/string_pool.hpp"
+#include "framework/string_pool.hpp"
 
 namespace gpusched {
 

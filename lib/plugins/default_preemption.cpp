@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "framework/string_pool.hpp"
 #include "gpusched/framework/cluster_state.hpp"
 #include "gpusched/framework/diagnosis.hpp"
 #include "gpusched/framework/rng.hpp"

@@ -1,4 +1,5 @@
 #include "plugins/helpers.hpp"
+#include "framework/string_pool.hpp"
 
 #include <algorithm>
 #include <charconv>

@@ -17,6 +17,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "framework/string_pool.hpp"
 #include "gpusched/framework/cluster_state.hpp"
 #include "plugins/helpers.hpp"
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "framework/string_pool.hpp"
 #include "gpusched/framework/cluster_state.hpp"
 #include "plugins/helpers.hpp"
 

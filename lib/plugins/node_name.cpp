@@ -1,5 +1,6 @@
 #include "plugins/node_name.hpp"
 
+#include "framework/string_pool.hpp"
 #include "gpusched/framework/cluster_state.hpp"
 
 namespace gpusched::plugins {

@@ -2,6 +2,7 @@
 
 #include <memory>
 
+#include "framework/string_pool.hpp"
 #include "gpusched/framework/cluster_state.hpp"
 #include "gpusched/model/resource_list.hpp"
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "framework/string_pool.hpp"
 #include "gpusched/framework/cluster_state.hpp"
 
 namespace gpusched::plugins {

@@ -7,6 +7,7 @@
 #include <memory>
 #include <utility>
 
+#include "framework/string_pool.hpp"
 #include "gpusched/framework/cluster_state.hpp"
 #include "gpusched/model/well_known.hpp"
 #include "plugins/helpers.hpp"

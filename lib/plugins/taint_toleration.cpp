@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "framework/string_pool.hpp"
 #include "gpusched/framework/cluster_state.hpp"
 #include "plugins/helpers.hpp"
 

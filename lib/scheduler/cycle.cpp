@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <string>
 
+#include "framework/string_pool.hpp"
 #include "gpusched/framework/cluster_state.hpp"
 #include "gpusched/framework/rng.hpp"
 

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <unordered_set>
 
+#include "framework/string_pool.hpp"
 #include "gpusched/config/plugin_names.hpp"
 #include "gpusched/framework/cluster_state.hpp"
 #include "gpusched/framework/diagnosis.hpp"

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <unordered_set>
 
+#include "framework/string_pool.hpp"
 #include "gpusched/framework/cluster_state.hpp"
 #include "gpusched/framework/diagnosis.hpp"
 #include "gpusched/scheduler/scheduler.hpp"

@@ -12,14 +12,16 @@
 #include <utility>
 #include <vector>
 
+#include "gpusched/framework/interned.hpp"
 #include "gpusched/framework/node_info.hpp"
 #include "gpusched/framework/pod_info.hpp"
-#include "gpusched/framework/pod_info_pool.hpp"
 #include "gpusched/framework/resources.hpp"
-#include "gpusched/framework/string_pool.hpp"
 #include "gpusched/model/selector.hpp"
 
 namespace gpusched {
+
+class PodInfoPool;
+class StringPool;
 
 /// A PodDisruptionBudget as preemption reads it: where it applies and its current status.
 struct BudgetInfo {
@@ -41,11 +43,20 @@ using NodeObserver = std::function<void(const NodeInfo&, NodeChange)>;
 class ClusterState {
  public:
   ClusterState();
+  ~ClusterState();
   ClusterState(const ClusterState&) = delete;
   ClusterState& operator=(const ClusterState&) = delete;
 
-  [[nodiscard]] StringPool& pool() noexcept { return pool_; }
-  [[nodiscard]] const StringPool& pool() const noexcept { return pool_; }
+  /// The table of interned strings (the library's own: lib/framework/string_pool.hpp).
+  [[nodiscard]] StringPool& pool() noexcept { return *pool_; }
+  [[nodiscard]] const StringPool& pool() const noexcept { return *pool_; }
+  /// The id of `text` in the cluster's string table, adding it when new (a plugin interns its
+  /// failure reasons once, at construction).
+  [[nodiscard]] StrId intern(std::string_view text);
+  /// The text of an interned id.
+  [[nodiscard]] const std::string& text(StrId id) const;
+  /// The id of `text` if it was interned, else kNotInterned (a label key no node has, say).
+  [[nodiscard]] StrId find_interned(std::string_view text) const;
   [[nodiscard]] ResourceRegistry& resources() noexcept { return resources_; }
   [[nodiscard]] const ResourceRegistry& resources() const noexcept { return resources_; }
 
@@ -166,7 +177,7 @@ class ClusterState {
   void index_nomination(PodInfo& pod);
   void unindex_nomination(const PodInfo& pod);
 
-  StringPool pool_;
+  std::unique_ptr<StringPool> pool_;
   ResourceRegistry resources_;
   std::map<std::string, std::unique_ptr<NodeInfo>, std::less<>> nodes_;
   // Rebuilt on first use after nodes come or go (updateNodeInfoSnapshotList), not per node added.
@@ -175,7 +186,7 @@ class ClusterState {
   std::vector<std::string> zones_;  // node tree: zone keys in order of first appearance
   std::map<std::string, std::vector<NodeInfo*>, std::less<>> zone_nodes_;
   std::map<std::string, PodInfo*, std::less<>> pods_;  // by "namespace/name", in pod_storage_
-  PodInfoPool pod_storage_;
+  std::unique_ptr<PodInfoPool> pod_storage_;           // slabs of PodInfo with stable addresses
   // Indexed by interned node name (a nomination may name a node that does not exist): looked up
   // for every node in the Filter loop, where a hash lookup per node showed in profiles.
   std::vector<std::vector<PodInfo*>> nominated_;

@@ -15,6 +15,8 @@
 
 namespace gpusched {
 
+class StringPool;
+
 /// A failed node's status as Diagnosis records it: its reasons are Diagnosis::reasons(i), kept in
 /// one list for all nodes so that recording a node does not allocate.
 struct FailedStatus {

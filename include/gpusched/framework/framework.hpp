@@ -21,6 +21,7 @@ class ClusterState;
 class Framework;
 class Registry;
 class Rng;
+class Scheduler;
 struct Status;
 
 /// Effects a plugin asks of the rest of the simulation.
@@ -75,11 +76,6 @@ class Framework {
   /// RunFilterPlugins: the first failing plugin's status, in profile order.
   [[nodiscard]] Code run_filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
                                 Status& status) const;
-
-  /// For a Filter loop at `nodes[at]`, going on round the list: starts loading what
-  /// run_filter_with_nominated will read for the next nodes. Nodes lie scattered in memory and
-  /// their nominated pods further on, so the loop would otherwise wait for each in turn.
-  void prefetch_filter_inputs(std::span<NodeInfo* const> nodes, std::size_t at) const;
 
   /// RunFilterPluginsWithNominatedPods: when pods of equal or higher priority are nominated to
   /// the node, the filters run first with them added (the pod must not take room freed for
@@ -137,6 +133,12 @@ class Framework {
   [[nodiscard]] Plugin* find(std::string_view name) const noexcept;
 
  private:
+  friend class Scheduler;  // the cycle's Filter loop prefetches
+  /// For a Filter loop at `nodes[at]`, going on round the list: starts loading what
+  /// run_filter_with_nominated will read for the next nodes. Nodes lie scattered in memory and
+  /// their nominated pods further on, so the loop would otherwise wait for each in turn.
+  void prefetch_filter_inputs(std::span<NodeInfo* const> nodes, std::size_t at) const;
+
   Profile profile_;
   Handle handle_;
   std::vector<std::unique_ptr<Plugin>> plugins_;

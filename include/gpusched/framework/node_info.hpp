@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "gpusched/framework/interned.hpp"
 #include "gpusched/framework/resources.hpp"
-#include "gpusched/framework/string_pool.hpp"
 #include "gpusched/model/node.hpp"
 
 namespace gpusched {
@@ -51,7 +51,7 @@ struct NodeInfo {
   std::vector<HostPort> used_ports;
   Node node;  ///< the object as the API server holds it
 
-  /// The interned value of a label, or StringPool::kMissing.
+  /// The interned value of a label, or kNotInterned.
   [[nodiscard]] StrId label(StrId key) const noexcept;
 
   /// NodeInfo.AddPod: the pod's requests, ports and count now hold this node.

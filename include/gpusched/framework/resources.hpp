@@ -10,9 +10,11 @@
 #include <utility>
 #include <vector>
 
-#include "gpusched/framework/string_pool.hpp"
+#include "gpusched/framework/interned.hpp"
 
 namespace gpusched {
+
+class StringPool;
 
 /// Index of a resource name; cpu, memory and ephemeral-storage have fixed ids.
 using ResId = std::uint16_t;

@@ -3,13 +3,15 @@
 
 #include <cstdint>
 #include <string>
-#include <utility>
 #include <string_view>
+#include <utility>
 #include <vector>
 
-#include "gpusched/framework/string_pool.hpp"
+#include "gpusched/framework/interned.hpp"
 
 namespace gpusched {
+
+class StringPool;
 
 enum class Code : std::uint8_t {
   Success,

@@ -1,5 +1,6 @@
 // ClusterState's nominator: unbound pods by the node they are nominated to, in nomination order.
 #include "gpusched/framework/cluster_state.hpp"
+#include "framework/string_pool.hpp"
 
 #include <catch2/catch.hpp>
 #include <string>

@@ -1,6 +1,7 @@
 // FitError.Error() against upstream's pkg/scheduler/framework/types_test.go TestFitError_Error,
 // plus the absent-node and byte-wise sorting rules of the same function.
 #include "gpusched/framework/diagnosis.hpp"
+#include "framework/string_pool.hpp"
 
 #include <catch2/catch.hpp>
 #include <deque>

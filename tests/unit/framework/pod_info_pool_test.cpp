@@ -1,5 +1,5 @@
 // PodInfoPool: stable addresses, reused slots, and a drain that hands each live pod over once.
-#include "gpusched/framework/pod_info_pool.hpp"
+#include "framework/pod_info_pool.hpp"
 
 #include <catch2/catch.hpp>
 

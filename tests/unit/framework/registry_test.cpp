@@ -20,7 +20,7 @@ namespace {
 /// A Filter plugin that admits only the node named "b".
 class OnlyB final : public FilterPlugin {
  public:
-  explicit OnlyB(Handle& handle) : reason_(handle.cluster.pool().intern("node(s) were not b")) {}
+  explicit OnlyB(Handle& handle) : reason_(handle.cluster.intern("node(s) were not b")) {}
   [[nodiscard]] std::string_view name() const noexcept override { return "OnlyB"; }
   [[nodiscard]] Code filter(const CycleState&, const PodInfo&, const NodeInfo& node,
                             Reasons& reasons) const override {

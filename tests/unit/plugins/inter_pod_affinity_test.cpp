@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "framework/string_pool.hpp"
 #include "unit/plugins/plugin_test_support.hpp"
 
 namespace gpusched {

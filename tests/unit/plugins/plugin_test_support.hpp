@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "framework/string_pool.hpp"
 #include "gpusched/config/scheduler_config.hpp"
 #include "gpusched/framework/cluster_state.hpp"
 #include "gpusched/framework/cycle_state.hpp"

@@ -1,6 +1,5 @@
 #pragma once
-/// Interned strings: label keys and values, node names, taints and failure reasons become small
-/// integers, so the Filter and Score loops compare integers instead of strings.
+// The table of interned strings (gpusched/framework/interned.hpp) that ClusterState owns.
 
 #include <cstdint>
 #include <deque>
@@ -9,10 +8,9 @@
 #include <unordered_map>
 #include <vector>
 
-namespace gpusched {
+#include "gpusched/framework/interned.hpp"
 
-/// An interned string; 0 is the empty string.
-using StrId = std::uint32_t;
+namespace gpusched {
 
 class StringPool {
  public:
@@ -27,8 +25,8 @@ class StringPool {
   [[nodiscard]] const std::string& str(StrId id) const { return *strings_[id]; }
   [[nodiscard]] std::size_t size() const noexcept { return strings_.size(); }
 
-  /// Returned by find() for a string never interned; never equal to an interned id.
-  static constexpr StrId kMissing = 0xffffffffu;
+  /// Returned by find() for a string never interned.
+  static constexpr StrId kMissing = kNotInterned;
 
  private:
   std::deque<std::string> storage_;  // stable addresses for the string_view keys
