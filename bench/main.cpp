@@ -6,7 +6,7 @@
 //    "peak_rss_mib":120,"target_pods_per_second":30000,"meets_target":true}
 // Usage: gpusched_bench [--runs N] [--openb DIR] [WORKLOAD...]
 //   WORKLOAD: SchedulingBasic PreemptionBasic Unschedulable SchedulingWithExtendedResource GpuMix
-//   openb OneShot Explain Scaling (default: all), or Scaling:NODESxPODS for one line of the scaling
+//   openb OneShot Explain Writers Scaling (default: all), or Scaling:NODESxPODS for one line of the scaling
 //   run. Exit status 1 when a target is missed.
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -21,6 +21,7 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "gpusched/gpusched.hpp"
@@ -290,6 +291,43 @@ void explain_at_scale() {
   std::fflush(stdout);
 }
 
+// The writers on a large result (the GPU mix at 5,000 nodes and 20,000 pods): each output a user
+// asks for, written to memory, median of `runs`; bytes and milliseconds, no target.
+void writers(int runs) {
+  const gpusched::SimulationResult result =
+      gpusched::simulate(bench::gpu_mix(5000, 20000).scenario);
+  const std::vector<gpusched::report::Metric> metrics = gpusched::report::summary_metrics(result);
+  const std::vector<std::pair<const char*, std::function<void(std::ostream&)>>> outputs = {
+      {"table", [&](std::ostream& out) { gpusched::report::write_table(out, result); }},
+      {"json", [&](std::ostream& out) { gpusched::report::write_json(out, result); }},
+      {"pods_csv", [&](std::ostream& out) { gpusched::report::write_pods_csv(out, result); }},
+      {"gpu_steps_csv",
+       [&](std::ostream& out) { gpusched::report::write_gpu_steps_csv(out, result); }},
+      {"metrics_csv",
+       [&](std::ostream& out) { gpusched::report::write_metrics_csv(out, metrics); }},
+  };
+  for (const auto& [name, write] : outputs) {
+    std::vector<double> seconds;
+    std::size_t bytes = 0;
+    for (int r = 0; r < runs; ++r) {
+      std::ostringstream out;
+      const auto start = std::chrono::steady_clock::now();
+      write(out);
+      seconds.push_back(
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+      bytes = out.str().size();
+    }
+    std::sort(seconds.begin(), seconds.end());
+    const double median = seconds[seconds.size() / 2];
+    std::printf(
+        "{\"workload\":\"Writers\",\"case\":\"GpuMix_5000Nodes_20000Pods\",\"output\":\"%s\","
+        "\"pods\":%zu,\"bytes\":%zu,\"ms\":%.2f,\"mb_per_second\":%.1f,\"runs\":%d}\n",
+        name, result.pods.size(), bytes, median * 1000, static_cast<double>(bytes) / 1e6 / median,
+        runs);
+    std::fflush(stdout);
+  }
+}
+
 // The same pod stream over more nodes, then more pods: the cost per pod should follow the
 // nodes the Filter loop examines (numFeasibleNodesToFind), not the cluster or pod count.
 void scaling_line(int nodes, int pods) {
@@ -336,7 +374,7 @@ int main(int argc, char** argv) {
   const std::vector<std::string> all = {
       "SchedulingBasic", "PreemptionBasic", "Unschedulable", "SchedulingWithExtendedResource",
       "GpuMix",          "openb",           "OneShot",       "Explain",
-      "Scaling"};
+      "Writers",         "Scaling"};
   if (selected.empty()) selected = all;
   for (const std::string& name : selected) {
     if (name == "SchedulingBasic") {
@@ -364,6 +402,8 @@ int main(int argc, char** argv) {
       one_shot(openb_dir);
     } else if (name == "Explain") {
       explain_at_scale();
+    } else if (name == "Writers") {
+      writers(runs);
     } else if (name == "Scaling") {
       scaling();
     } else if (int nodes = 0, pods = 0;
