@@ -1,8 +1,8 @@
 #include "gpusched/framework/cluster_state.hpp"
 
 #include <algorithm>
-#include <cassert>
 
+#include "gpusched/error.hpp"
 #include "gpusched/model/pod_requests.hpp"
 
 namespace gpusched {
@@ -196,9 +196,10 @@ PodInfo& ClusterState::add_pod(Pod pod) {
     ref.pod = std::move(pod);
     ref.sequence = ++pod_sequence_;
     compile_pod(ref);
-    [[maybe_unused]] const bool added =
+    const bool added =
         pods_.emplace(pod_key(ref.pod.metadata.namespace_, ref.pod.metadata.name), &ref).second;
-    assert(added && "the simulation never adds a pod whose name is taken");
+    // The simulation refuses a create whose name is taken before it gets here.
+    GPUSCHED_CHECK(added, "a pod added to the cluster has a name no pod has");
   } catch (...) {
     pod_storage_.destroy(ref);
     throw;
@@ -225,7 +226,8 @@ void ClusterState::update_pod(PodInfo& info, Pod pod) {
 }
 
 void ClusterState::bind(PodInfo& info, NodeInfo& node) {
-  assert(info.node == nullptr && info.pod.spec.node_name.empty());
+  GPUSCHED_CHECK(info.node == nullptr && info.pod.spec.node_name.empty(),
+                 "a pod bound to a node is not bound yet");
   info.pod.spec.node_name = node.node.metadata.name;
   // A bound pod leaves the nominator; its status.nominatedNodeName stays, as in 1.33.
   unindex_nomination(info);
@@ -254,13 +256,13 @@ PodInfo ClusterState::detached_pod(Pod pod) {
 }
 
 void ClusterState::assume(PodInfo& pod, NodeInfo& node) {
-  assert(pod.node == nullptr);
+  GPUSCHED_CHECK(pod.node == nullptr, "a pod assumed on a node holds no node yet");
   pod.pod.spec.node_name = node.node.metadata.name;
   attach(pod, node);
 }
 
 void ClusterState::forget(PodInfo& pod) {
-  assert(pod.node != nullptr);
+  GPUSCHED_CHECK(pod.node != nullptr, "a pod forgotten was assumed on a node");
   detach(pod);
   pod.pod.spec.node_name.clear();
 }

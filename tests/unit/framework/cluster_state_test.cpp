@@ -1,9 +1,12 @@
-// ClusterState's nominator: unbound pods by the node they are nominated to, in nomination order.
+// ClusterState's nominator: unbound pods by the node they are nominated to, in nomination order;
+// and its invariants, checked in every build.
 #include "gpusched/framework/cluster_state.hpp"
 
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
+
+#include "gpusched/error.hpp"
 
 namespace gpusched {
 namespace {
@@ -40,6 +43,28 @@ TEST_CASE("ClusterState: nominations, to nodes that exist yet or not", "[framewo
   // A bound pod leaves the nominator.
   cluster.bind(q, node);
   CHECK(cluster.nominated_pods(later).empty());
+}
+
+TEST_CASE("ClusterState: a broken invariant is an InternalError, never a wrong answer",
+          "[framework]") {
+  ClusterState cluster;
+  Node n;
+  n.metadata.name = "n";
+  NodeInfo& node = cluster.add_node(n);
+  PodInfo& p = cluster.add_pod(named("p"));
+  try {
+    (void)cluster.add_pod(named("p"));
+    FAIL("a taken name was added");
+  } catch (const InternalError& e) {
+    CHECK(e.invariant() == "a pod added to the cluster has a name no pod has");
+    CHECK(e.file() == "lib/framework/cluster_state.cpp");
+  }
+  CHECK(cluster.find_pod("default", "p") == &p);  // the failed add left the cluster as it was
+  CHECK_THROWS_AS(cluster.forget(p), InternalError);
+  cluster.bind(p, node);
+  CHECK_THROWS_WITH(cluster.bind(p, node),
+                    Catch::StartsWith("invariant \"a pod bound to a node is not bound yet\""));
+  CHECK_THROWS_AS(cluster.assume(p, node), InternalError);
 }
 
 }  // namespace
