@@ -4,6 +4,7 @@
 
 #include "gpusched/error.hpp"
 #include "gpusched/model/pod_requests.hpp"
+#include "gpusched/model/selector.hpp"
 
 namespace gpusched {
 namespace {
@@ -412,14 +413,12 @@ void ClusterState::compile_pod(PodInfo& info) {
     out.op = r.op;
     for (const auto& v : r.values) out.values.push_back(pool_.intern(v));
     std::sort(out.values.begin(), out.values.end());
-    if ((r.op == SelectorOperator::Gt || r.op == SelectorOperator::Lt) && r.values.size() == 1) {
-      // Validation guarantees an integer; keep nullopt (never matches) if it is not.
-      try {
-        std::size_t used = 0;
-        const long long v = std::stoll(r.values[0], &used);
-        if (used == r.values[0].size()) out.bound = v;
-      } catch (const std::exception&) {
-      }
+    if (r.op == SelectorOperator::Gt || r.op == SelectorOperator::Lt) {
+      // The loader and validate_pod_spec refuse anything else, as the API server does: a value
+      // that is no integer here would silently never match.
+      GPUSCHED_CHECK(r.values.size() == 1, "a Gt/Lt requirement has one value");
+      out.bound = parse_selector_integer(r.values[0]);
+      GPUSCHED_CHECK(out.bound.has_value(), "a Gt/Lt requirement's value is an int64");
     }
     return out;
   };

@@ -65,6 +65,16 @@ TEST_CASE("ClusterState: a broken invariant is an InternalError, never a wrong a
   CHECK_THROWS_WITH(cluster.bind(p, node),
                     Catch::StartsWith("invariant \"a pod bound to a node is not bound yet\""));
   CHECK_THROWS_AS(cluster.assume(p, node), InternalError);
+
+  // A Gt value validation should have refused: compiling it is a bug, not "never matches".
+  Pod gt = named("gt");
+  NodeAffinity affinity;
+  affinity.required.emplace().push_back(
+      NodeSelectorTerm{{SelectorRequirement{"gpus", SelectorOperator::Gt, {"1-2"}}}, {}});
+  gt.spec.affinity.mut().node_affinity = affinity;
+  CHECK_THROWS_WITH(cluster.add_pod(gt),
+                    Catch::StartsWith("invariant \"a Gt/Lt requirement's value is an int64\""));
+  CHECK(cluster.find_pod("default", "gt") == nullptr);
 }
 
 }  // namespace
