@@ -22,4 +22,25 @@ InputError::InputError(std::string file, std::string pointer, std::string reason
       reason_(std::move(reason)),
       line_(line) {}
 
+namespace {
+
+std::string internal_message(const std::string& invariant, const std::string& file, unsigned line) {
+  std::string out = "invariant \"";
+  out.append(invariant).append("\" broken at ").append(file).append(":");
+  out.append(std::to_string(line));
+  return out;
+}
+
+}  // namespace
+
+InternalError::InternalError(std::string invariant, std::string file, unsigned line)
+    : std::logic_error(internal_message(invariant, file, line)),
+      invariant_(std::move(invariant)),
+      file_(std::move(file)),
+      line_(line) {}
+
+void internal_error(std::string_view invariant, std::source_location where) {
+  throw InternalError(std::string(invariant), where.file_name(), where.line());
+}
+
 }  // namespace gpusched

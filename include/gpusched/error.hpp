@@ -1,8 +1,11 @@
 #pragma once
-/// Errors for bad input. Modelled outcomes (a pod that does not fit) are values, never errors.
+/// Errors: bad input, and broken invariants. Modelled outcomes (a pod that does not fit) are
+/// values, never errors. docs/architecture.md, "Errors", has the policy.
 
+#include <source_location>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace gpusched {
 
@@ -11,7 +14,9 @@ namespace gpusched {
 [[nodiscard]] std::string located_message(const std::string& file, const std::string& pointer,
                                           const std::string& reason, int line = 0);
 
-/// Invalid input: a file, a place in it and what is wrong. Maps to exit code 2.
+/// Invalid input: a file, a place in it and what is wrong. Maps to exit code 2. For a bad
+/// argument of a library call, the "file" names the argument (`count_fits`,
+/// `SimulationOptions::plugins`).
 class InputError : public std::runtime_error {
  public:
   /// `pointer` is a JSON pointer (RFC 6901) into the file, empty for the whole file;
@@ -30,4 +35,35 @@ class InputError : public std::runtime_error {
   int line_;
 };
 
+/// A broken invariant: a state only a bug in gpusched can reach. Maps to exit code 3. what() is
+/// `invariant "<invariant>" broken at <file>:<line>`.
+class InternalError : public std::logic_error {
+ public:
+  InternalError(std::string invariant, std::string file, unsigned line);
+
+  /// The invariant in words, as GPUSCHED_CHECK was given it.
+  [[nodiscard]] const std::string& invariant() const noexcept { return invariant_; }
+  /// The source file of the check, relative to the source tree in gpusched's own build.
+  [[nodiscard]] const std::string& file() const noexcept { return file_; }
+  [[nodiscard]] unsigned line() const noexcept { return line_; }
+
+ private:
+  std::string invariant_;
+  std::string file_;
+  unsigned line_;
+};
+
+/// Throws InternalError for `invariant`, placed at `where` (the caller by default).
+[[noreturn]] void internal_error(std::string_view invariant,
+                                 std::source_location where = std::source_location::current());
+
 }  // namespace gpusched
+
+/// Checks an invariant in every build (NDEBUG or not): when `cond` is false, throws
+/// gpusched::InternalError naming `invariant` (words, e.g. "the pod is not bound yet") and the
+/// place of the check. The failing path is out of line, so a check costs a test and a branch.
+#define GPUSCHED_CHECK(cond, invariant)      \
+  do {                                       \
+    if (!(cond)) [[unlikely]]                \
+      ::gpusched::internal_error(invariant); \
+  } while (false)

@@ -3,10 +3,11 @@
 #include <algorithm>
 #include <array>
 #include <boost/graph/adjacency_matrix.hpp>
-#include <cassert>
 #include <cstddef>
 #include <numeric>
 #include <utility>
+
+#include "gpusched/error.hpp"
 
 namespace gpusched::devices {
 namespace {
@@ -69,22 +70,24 @@ struct GpuTopology::Graph {
   [[nodiscard]] bool contains(int gpu) const { return gpu >= 0 && gpu < size(); }
 
   [[nodiscard]] const GpuLink& link(int a, int b) const {
-    assert(contains(a) && contains(b) && a != b);
+    GPUSCHED_CHECK(contains(a) && contains(b) && a != b,
+                   "a GPU link joins two different GPUs of the node");
     const auto [edge, found] =
         boost::edge(static_cast<std::size_t>(a), static_cast<std::size_t>(b), links);
-    assert(found);
+    // The graph is complete (every pair got an edge in the constructor).
+    GPUSCHED_CHECK(found, "every pair of GPUs has a link");
     return links[edge];
   }
 
   void set_link(int a, int b, GpuLink link) {
     const auto [edge, found] =
         boost::edge(static_cast<std::size_t>(a), static_cast<std::size_t>(b), links);
-    assert(found);
+    GPUSCHED_CHECK(found, "every pair of GPUs has a link");
     links[edge] = link;
   }
 
   [[nodiscard]] int numa_node(int gpu) const {
-    assert(contains(gpu));
+    GPUSCHED_CHECK(contains(gpu), "a GPU index is within the node's GPUs");
     return links[static_cast<std::size_t>(gpu)].numa_node;
   }
 

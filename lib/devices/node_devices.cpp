@@ -7,10 +7,12 @@
 #include <initializer_list>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <utility>
 
 #include "devices/mig.hpp"
+#include "gpusched/error.hpp"
 #include "gpusched/model/well_known.hpp"
 #include "model/decimal.hpp"
 
@@ -198,10 +200,13 @@ bool build_gpus(const Node& node, const DevicePluginSettings& settings, int coun
   return true;
 }
 
-// The profile of a MIG device; its name came from MigProfile::name(), so it parses.
+// The profile of a MIG device; its name came from MigProfile::name(), so it parses. A default
+// profile instead would place the device wrongly without a word.
 MigProfile profile_of(const MigDevice& device) {
-  std::string ignored;
-  return parse_mig_profile(device.profile, &ignored).value_or(MigProfile{});
+  std::string error;
+  std::optional<MigProfile> profile = parse_mig_profile(device.profile, &error);
+  GPUSCHED_CHECK(profile.has_value(), "a MIG device's profile name parses");
+  return *profile;
 }
 
 // internal/rm/device_map.go buildDeviceMapFromConfigResources with the patterns

@@ -1,11 +1,12 @@
 #include "gpusched/framework/cluster_state.hpp"
 
 #include <algorithm>
-#include <cassert>
 
 #include "framework/pod_info_pool.hpp"
 #include "framework/string_pool.hpp"
+#include "gpusched/error.hpp"
 #include "gpusched/model/pod_requests.hpp"
+#include "gpusched/model/selector.hpp"
 
 namespace gpusched {
 namespace {
@@ -215,9 +216,10 @@ PodInfo& ClusterState::add_pod(Pod pod) {
     ref.pod = std::move(pod);
     ref.sequence = ++pod_sequence_;
     compile_pod(ref);
-    [[maybe_unused]] const bool added =
+    const bool added =
         pods_.emplace(pod_key(ref.pod.metadata.namespace_, ref.pod.metadata.name), &ref).second;
-    assert(added && "the simulation never adds a pod whose name is taken");
+    // The simulation refuses a create whose name is taken before it gets here.
+    GPUSCHED_CHECK(added, "a pod added to the cluster has a name no pod has");
   } catch (...) {
     pod_storage_->destroy(ref);
     throw;
@@ -244,7 +246,8 @@ void ClusterState::update_pod(PodInfo& info, Pod pod) {
 }
 
 void ClusterState::bind(PodInfo& info, NodeInfo& node) {
-  assert(info.node == nullptr && info.pod.spec.node_name.empty());
+  GPUSCHED_CHECK(info.node == nullptr && info.pod.spec.node_name.empty(),
+                 "a pod bound to a node is not bound yet");
   info.pod.spec.node_name = node.node.metadata.name;
   // A bound pod leaves the nominator; its status.nominatedNodeName stays, as in 1.33.
   unindex_nomination(info);
@@ -273,13 +276,13 @@ PodInfo ClusterState::detached_pod(Pod pod) {
 }
 
 void ClusterState::assume(PodInfo& pod, NodeInfo& node) {
-  assert(pod.node == nullptr);
+  GPUSCHED_CHECK(pod.node == nullptr, "a pod assumed on a node holds no node yet");
   pod.pod.spec.node_name = node.node.metadata.name;
   attach(pod, node);
 }
 
 void ClusterState::forget(PodInfo& pod) {
-  assert(pod.node != nullptr);
+  GPUSCHED_CHECK(pod.node != nullptr, "a pod forgotten was assumed on a node");
   detach(pod);
   pod.pod.spec.node_name.clear();
 }
@@ -429,14 +432,12 @@ void ClusterState::compile_pod(PodInfo& info) {
     out.op = r.op;
     for (const auto& v : r.values) out.values.push_back(pool_->intern(v));
     std::sort(out.values.begin(), out.values.end());
-    if ((r.op == SelectorOperator::Gt || r.op == SelectorOperator::Lt) && r.values.size() == 1) {
-      // Validation guarantees an integer; keep nullopt (never matches) if it is not.
-      try {
-        std::size_t used = 0;
-        const long long v = std::stoll(r.values[0], &used);
-        if (used == r.values[0].size()) out.bound = v;
-      } catch (const std::exception&) {
-      }
+    if (r.op == SelectorOperator::Gt || r.op == SelectorOperator::Lt) {
+      // The loader and validate_pod_spec refuse anything else, as the API server does: a value
+      // that is no integer here would silently never match.
+      GPUSCHED_CHECK(r.values.size() == 1, "a Gt/Lt requirement has one value");
+      out.bound = parse_selector_integer(r.values[0]);
+      GPUSCHED_CHECK(out.bound.has_value(), "a Gt/Lt requirement's value is an int64");
     }
     return out;
   };

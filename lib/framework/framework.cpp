@@ -1,7 +1,6 @@
 #include "gpusched/framework/framework.hpp"
 
 #include <algorithm>
-#include <stdexcept>
 
 #include "config/default_plugins.hpp"
 #include "framework/string_pool.hpp"
@@ -48,6 +47,10 @@ std::vector<Point*> expand(const std::vector<std::unique_ptr<Plugin>>& instances
 
 }  // namespace
 
+ProfileError::ProfileError(std::size_t index, std::string reason)
+    : InputError("SchedulerConfig::profiles", "/" + std::to_string(index), std::move(reason)),
+      index_(index) {}
+
 Framework::Framework(const Profile& profile, Handle handle, const Registry& registry)
     : profile_(profile), handle_(handle) {
   handle_.framework = this;
@@ -75,14 +78,14 @@ Framework::Framework(const Profile& profile, Handle handle, const Registry& regi
       if (p->name() == name) return;
     }
     const PluginFactory* factory = registry.find(name);
-    if (factory == nullptr) throw std::invalid_argument("unknown plugin \"" + name + "\"");
+    // The loader refuses unknown names, but a Scenario made in code or a registry other than
+    // the loader's reaches here.
+    if (factory == nullptr) throw ProfileError(0, "unknown plugin \"" + name + "\"");
     std::unique_ptr<Plugin> plugin = (*factory)(handle_, profile_);
     if (!plugin || plugin->name() != name)
-      throw std::invalid_argument("the factory of plugin \"" + name +
-                                  "\" made no plugin of that name");
+      throw ProfileError(0, "the factory of plugin \"" + name + "\" made no plugin of that name");
     if (plugins_.size() == CycleState::kMaxPlugins)
-      throw std::invalid_argument("more than 64 plugins in profile \"" + profile_.scheduler_name +
-                                  "\"");
+      throw ProfileError(0, "more than 64 plugins in profile \"" + profile_.scheduler_name + "\"");
     plugin->set_slot(plugins_.size());
     plugins_.push_back(std::move(plugin));
   };
@@ -96,8 +99,7 @@ Framework::Framework(const Profile& profile, Handle handle, const Registry& regi
   const PluginSet none;
   auto sorts = expand<QueueSortPlugin>(plugins_, multi_names, cfg.queue_sort);
   if (sorts.empty())
-    throw std::invalid_argument("profile \"" + profile_.scheduler_name +
-                                "\" has no QueueSort plugin");
+    throw ProfileError(0, "profile \"" + profile_.scheduler_name + "\" has no QueueSort plugin");
   queue_sort_ = sorts.front();
   pre_enqueue_ = expand<PreEnqueuePlugin>(plugins_, multi_names, none);
   pre_filter_ = expand<PreFilterPlugin>(plugins_, multi_names, cfg.pre_filter);
@@ -118,7 +120,7 @@ Framework::Framework(const Profile& profile, Handle handle, const Registry& regi
   permit_ = expand<PermitPlugin>(plugins_, multi_names, cfg.permit);
   bind_ = expand<BindPlugin>(plugins_, multi_names, cfg.bind);
   if (bind_.empty())
-    throw std::invalid_argument("profile \"" + profile_.scheduler_name + "\" has no Bind plugin");
+    throw ProfileError(0, "profile \"" + profile_.scheduler_name + "\" has no Bind plugin");
   for (const auto& p : plugins_) {
     if (const auto* ext = dynamic_cast<const EnqueueExtensions*>(p.get())) {
       for (const ClusterEventWithHint& e : ext->events_to_register())

@@ -1,15 +1,24 @@
 #include "gpusched/framework/registry.hpp"
 
-#include <stdexcept>
+#include <utility>
+
+#include "gpusched/error.hpp"
 
 namespace gpusched {
+namespace {
+
+// A bad name or factory is a bad argument of the library call: the place is the call.
+[[noreturn]] void bad_plugin(std::string reason) {
+  throw InputError("Registry::add", "", std::move(reason));
+}
+
+}  // namespace
 
 void Registry::add(std::string name, PluginFactory factory) {
-  if (name.empty()) throw std::invalid_argument("a plugin needs a name");
-  if (!factory) throw std::invalid_argument("plugin \"" + name + "\" has no factory");
+  if (name.empty()) bad_plugin("a plugin needs a name");
+  if (!factory) bad_plugin("plugin \"" + name + "\" has no factory");
   // runtime.Registry.Register's message.
-  if (factories_.contains(name))
-    throw std::invalid_argument("a plugin named " + name + " already exists");
+  if (factories_.contains(name)) bad_plugin("a plugin named " + name + " already exists");
   factories_.emplace(std::move(name), std::move(factory));
 }
 

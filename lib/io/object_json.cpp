@@ -7,6 +7,7 @@
 
 #include "gpusched/error.hpp"
 #include "gpusched/model/pod_requests.hpp"
+#include "gpusched/model/selector.hpp"
 #include "gpusched/model/validation.hpp"
 #include "gpusched/model/well_known.hpp"
 #include "io/api_fields.hpp"
@@ -317,9 +318,9 @@ class ObjectParser {
           invalid(values_place,
                   required_value("must be specified single value when `operator` is 'Lt' or 'Gt'"));
         }
-        // labels.NewRequirement, run when the scheduler builds the node selector.
-        if (req.values[0].empty() ||
-            req.values[0].find_first_not_of("-0123456789") != std::string::npos) {
+        // labels.NewRequirement, run when the scheduler builds the node selector: the whole
+        // value an int64 ("1-2", "-" and 2^63 are not).
+        if (!parse_selector_integer(req.values[0])) {
           invalid(values->elements()[0],
                   invalid_value(req.values[0],
                                 "for 'Gt', 'Lt' operators, the value must be an integer"));

@@ -3,6 +3,7 @@
 #include "gpusched/model/selector.hpp"
 
 #include <algorithm>
+#include <charconv>
 
 namespace gpusched {
 namespace {
@@ -33,6 +34,15 @@ bool requirement_matches(const SelectorRequirement& req, const Labels& labels) {
 }
 
 }  // namespace
+
+std::optional<std::int64_t> parse_selector_integer(std::string_view text) {
+  // from_chars takes no '+' and no spaces: the loader has always refused those.
+  std::int64_t value = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (ec != std::errc() || ptr != end) return std::nullopt;
+  return value;
+}
 
 bool LabelSelector::matches(const Labels& labels) const {
   for (const auto& [key, value] : match_labels) {

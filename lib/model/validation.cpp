@@ -5,6 +5,8 @@
 // k8s.io/apimachinery/pkg/util/validation/field/errors.go.
 #include "gpusched/model/validation.hpp"
 
+#include "gpusched/model/pod.hpp"
+#include "gpusched/model/selector.hpp"
 #include "model/go_text.hpp"
 
 #include <algorithm>
@@ -237,6 +239,37 @@ std::vector<FieldError> validate_pod_spec(const PodSpec& spec, const FieldPath& 
     const Container& c = spec.init_containers[i];
     validate_requirements(c.requests, c.limits, child(index(init_containers, i), "resources"),
                           errs);
+  }
+  // validateAffinity: a Gt or Lt node selector requirement has one value, an integer
+  // (ValidateNodeSelectorRequirement, labels.NewRequirement). The loader checks these as it
+  // reads a file; this catches pods made in code before the scheduler compiles them.
+  if (spec.affinity->node_affinity) {
+    const NodeAffinity& na = *spec.affinity->node_affinity;
+    const FieldPath affinity = child(child(base, "affinity"), "nodeAffinity");
+    auto check_term = [&](const NodeSelectorTerm& term, const FieldPath& at) {
+      const FieldPath expressions = child(at, "matchExpressions");
+      for (std::size_t i = 0; i < term.match_expressions.size(); ++i) {
+        const SelectorRequirement& r = term.match_expressions[i];
+        if (r.op != SelectorOperator::Gt && r.op != SelectorOperator::Lt) continue;
+        const FieldPath values = child(index(expressions, i), "values");
+        if (r.values.size() != 1) {
+          errs.push_back(
+              required(values, "must be specified single value when `operator` is 'Lt' or 'Gt'"));
+        } else if (!parse_selector_integer(r.values[0])) {
+          errs.push_back(invalid(index(values, 0), r.values[0],
+                                 "for 'Gt', 'Lt' operators, the value must be an integer"));
+        }
+      }
+    };
+    if (na.required) {
+      const FieldPath terms = child(
+          child(affinity, "requiredDuringSchedulingIgnoredDuringExecution"), "nodeSelectorTerms");
+      for (std::size_t i = 0; i < na.required->size(); ++i)
+        check_term((*na.required)[i], index(terms, i));
+    }
+    const FieldPath preferred = child(affinity, "preferredDuringSchedulingIgnoredDuringExecution");
+    for (std::size_t i = 0; i < na.preferred.size(); ++i)
+      check_term(na.preferred[i].preference, child(index(preferred, i), "preference"));
   }
   // validateOverhead reuses ValidateResourceRequirements with the overhead as limits, so its
   // errors read `spec.overhead.limits[cpu]`.

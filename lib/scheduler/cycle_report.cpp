@@ -8,6 +8,7 @@
 
 #include "framework/string_pool.hpp"
 #include "gpusched/config/plugin_names.hpp"
+#include "gpusched/error.hpp"
 #include "gpusched/framework/cluster_state.hpp"
 #include "gpusched/framework/diagnosis.hpp"
 #include "gpusched/model/quantity.hpp"
@@ -126,9 +127,13 @@ class ReportSink final : public Scheduler::CycleSink {
     Status status;
     for (const NodeInfo* node : cluster_.node_list()) {
       PreemptionReport r{node->node.metadata.name, false, {}, 0, {}};
-      const NodeReport& report = *std::lower_bound(
+      const auto found = std::lower_bound(
           reports_.begin(), reports_.end(), r.node,
           [](const NodeReport& n, const std::string& name) { return n.name < name; });
+      // The cycle ran over every node (Search::AllNodes): each has a verdict.
+      GPUSCHED_CHECK(found != reports_.end() && found->name == r.node,
+                     "every node of the cluster has a report in a full cycle");
+      const NodeReport& report = *found;
       const auto failed = std::find_if(report.filters.begin(), report.filters.end(),
                                        [](const FilterVerdict& v) { return v.failed(); });
       const std::string why =

@@ -3,11 +3,11 @@
 // the cycle's own steps (cycle.cpp) run over every node.
 #include <algorithm>
 #include <span>
-#include <stdexcept>
 #include <string_view>
 #include <unordered_set>
 
 #include "framework/string_pool.hpp"
+#include "gpusched/error.hpp"
 #include "gpusched/framework/cluster_state.hpp"
 #include "gpusched/framework/diagnosis.hpp"
 #include "gpusched/scheduler/scheduler.hpp"
@@ -22,8 +22,10 @@ Placement Scheduler::evaluate(const PodInfo& pod, bool post_filter) {
 Placement Scheduler::evaluate(const PodInfo& pod, bool run_post_filter, CycleSink* sink) {
   Framework* fwk = framework_for(pod.pod);
   if (fwk == nullptr) {
-    throw std::invalid_argument("no scheduler profile has schedulerName \"" +
-                                pod.pod.spec.scheduler_name + "\"");
+    // A bad argument of the call, worded and placed as Simulation's one-shot questions do.
+    throw InputError(
+        "pod " + pod.pod.key(), "/spec/schedulerName",
+        "no scheduler profile has schedulerName \"" + pod.pod.spec.scheduler_name + "\"");
   }
   Placement out;
   const auto& all_nodes = cluster_.node_list();

@@ -1,7 +1,6 @@
 #include "gpusched/scheduler/scheduler.hpp"
 
 #include <algorithm>
-#include <stdexcept>
 
 #include "gpusched/framework/cluster_state.hpp"
 #include "gpusched/framework/diagnosis.hpp"
@@ -49,9 +48,15 @@ Scheduler::Scheduler(const SchedulerConfig& config, ClusterState& cluster, Rng& 
   // repeat an in-tree plugin's.
   Registry registry = plugins::in_tree_registry();
   registry.merge(out_of_tree);
-  for (const Profile& profile : config_.profiles) {
-    frameworks_.push_back(std::make_unique<Framework>(
-        profile, Handle{cluster_, rng_, config_.kubernetes_version, config_, hooks_}, registry));
+  for (std::size_t i = 0; i < config_.profiles.size(); ++i) {
+    try {
+      frameworks_.push_back(std::make_unique<Framework>(
+          config_.profiles[i], Handle{cluster_, rng_, config_.kubernetes_version, config_, hooks_},
+          registry));
+    } catch (const ProfileError& e) {
+      // The framework knows its profile, not which one of the configuration it is.
+      throw ProfileError(i, e.reason());
+    }
   }
 }
 

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <deque>
 #include <map>
-#include <stdexcept>
 #include <type_traits>
 
 #include "gpusched/error.hpp"
@@ -107,8 +106,8 @@ CycleReport Simulation::report_cycle(std::string_view key, std::optional<std::in
 
 FitCount Simulation::count_fits(Pod pod, std::int64_t limit) {
   if (limit < 0 || static_cast<std::uint64_t>(limit) > kMaxPodsPerRun) {
-    throw std::invalid_argument("count_fits: the limit must be between 0 and " +
-                                std::to_string(kMaxPodsPerRun));
+    throw InputError("count_fits", "",
+                     "the limit must be between 0 and " + std::to_string(kMaxPodsPerRun));
   }
   const PodInfo probe = probe_pod(std::move(pod));
   // The copies are assumed on their nodes one after another, as cluster-autoscaler's binpacking

@@ -432,8 +432,9 @@ void Simulation::start_running(PodInfo& pod) {
   if (it == pod.pod.metadata.annotations.end() || pod.pod.spec.restart_policy == "Always") return;
   std::string error;
   // The loader validated the annotation: a duration ("180s") or a number of seconds ("180").
+  // Skipping it instead would leave the pod running forever, a wrong answer without a word.
   const auto duration = parse_time_text(it->second, &error);
-  if (!duration) return;
+  GPUSCHED_CHECK(duration.has_value(), "a pod's run-duration annotation parses");
   event_queue_.push(now_ + *duration, PodFinished{key_of(pod.pod.metadata), pod.pod.metadata.uid});
 }
 
@@ -664,7 +665,10 @@ void Simulation::patch_object(const Action& action) {
   }
   Object patched = action.patch->apply(current, scenario_.source, action.pointer);
   if (auto* node = std::get_if<Node>(&patched)) {
-    update_node(*cluster_.find_node(ref.name), kubelets_.publish(*node, action.pointer));
+    NodeInfo* info = cluster_.find_node(ref.name);
+    // Looked up at the top of this function; applying the patch changes no cluster state.
+    GPUSCHED_CHECK(info != nullptr, "a patched node still exists after its patch is applied");
+    update_node(*info, kubelets_.publish(*node, action.pointer));
   } else {
     apply(std::move(patched), action.pointer);
   }

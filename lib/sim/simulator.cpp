@@ -1,8 +1,9 @@
 #include "gpusched/sim/simulator.hpp"
 
-#include <stdexcept>
+#include <string>
 
 #include "gpusched/error.hpp"
+#include "gpusched/framework/framework.hpp"
 #include "sim/simulation.hpp"
 
 namespace gpusched {
@@ -12,9 +13,11 @@ std::unique_ptr<sim::Simulation> make_simulation(const Scenario& scenario,
                                                  const SimulationOptions& options) {
   try {
     return std::make_unique<sim::Simulation>(scenario, options);
-  } catch (const std::invalid_argument& e) {
-    // A profile naming a plugin gpusched does not implement.
-    throw InputError(scenario.source, "/scheduler/profiles", e.what());
+  } catch (const ProfileError& e) {
+    // A profile the scheduler cannot run (the loader refuses most, but a Scenario made in code
+    // reaches here): placed in the scenario rather than in the SchedulerConfig.
+    throw InputError(scenario.source, "/scheduler/profiles/" + std::to_string(e.index()),
+                     e.reason());
   }
 }
 
@@ -35,7 +38,11 @@ Simulator::Simulator(Simulator&&) noexcept = default;
 Simulator& Simulator::operator=(Simulator&&) noexcept = default;
 
 sim::Simulation& Simulator::live() const {
-  if (!simulation_) throw std::logic_error("gpusched::Simulator used after finish()");
+  // Misuse by the library's caller: a bad call, not a bug of gpusched's.
+  if (!simulation_) {
+    throw InputError("gpusched::Simulator", "",
+                     "used after finish() or after an impossible action ended the replay");
+  }
   return *simulation_;
 }
 

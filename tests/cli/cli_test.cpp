@@ -5,12 +5,15 @@
 
 #include <filesystem>
 #include <fstream>
+#include <new>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "gpusched/cli.hpp"
+#include "gpusched/error.hpp"
 #include "support/run_cli.hpp"
 #include "support/temp_dir.hpp"
 
@@ -276,6 +279,49 @@ TEST_CASE("errors found while replaying exit 2 with the API server's words", "[c
       CHECK(outcome.err == "gpusched: error: " + file + ": " + row.error + "\n");
     }
   }
+}
+
+/// run_guarded's exit code and error stream for a body that throws what `thrower` throws.
+template <typename Thrower>
+Outcome guarded(Thrower thrower) {
+  std::ostringstream err;
+  const int code = run_guarded(
+      [&]() -> int {
+        thrower();
+        return 0;
+      },
+      err);
+  return {code, "", err.str()};
+}
+
+TEST_CASE("CLI: each kind of failure has its exit code and its sentence", "[cli]") {
+  std::ostringstream quiet;
+  CHECK(run_guarded([] { return 1; }, quiet) == 1);  // the body's own code otherwise
+  CHECK(quiet.str().empty());
+
+  const Outcome input =
+      guarded([] { throw InputError("bad.json", "/cluster/0", "The Pod \"p\" is invalid", 3); });
+  CHECK(input.code == 2);
+  CHECK(input.err == "gpusched: error: bad.json:3: /cluster/0: The Pod \"p\" is invalid\n");
+
+  unsigned line = 0;
+  const Outcome broken = guarded([&] {
+    line = __LINE__ + 1;
+    GPUSCHED_CHECK(line == 0, "the line is unknown");
+  });
+  CHECK(broken.code == 3);
+  CHECK(broken.err ==
+        "gpusched: internal error: invariant \"the line is unknown\" broken at "
+        "tests/cli/cli_test.cpp:" +
+            std::to_string(line) + "\n");
+
+  const Outcome memory = guarded([] { throw std::bad_alloc(); });
+  CHECK(memory.code == 3);
+  CHECK(memory.err == "gpusched: out of memory\n");
+
+  const Outcome other = guarded([] { throw std::runtime_error("surprise"); });
+  CHECK(other.code == 3);
+  CHECK(other.err == "gpusched: internal error: surprise\n");
 }
 
 }  // namespace

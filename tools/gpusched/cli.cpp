@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include <exception>
+#include <new>
 #include <vector>
 
 #include "gpusched/commands.hpp"
@@ -49,11 +50,23 @@ int run_app(int argc, const char* const* argv, std::ostream& out, std::ostream& 
 }  // namespace
 
 int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  return run_guarded([&] { return run_app(argc, argv, out, err); }, err);
+}
+
+int run_guarded(const std::function<int()>& body, std::ostream& err) {
   try {
-    return run_app(argc, argv, out, err);
+    return body();
   } catch (const InputError& e) {
     err << kErrorPrefix << e.what() << '\n';
     return 2;
+  } catch (const InternalError& e) {
+    // what() names the invariant and the place of its check: what a bug report needs.
+    err << "gpusched: internal error: " << e.what() << '\n';
+    return 3;
+  } catch (const std::bad_alloc&) {
+    // Neither the input's fault in a way we can place nor a bug: say what ran out.
+    err << "gpusched: out of memory\n";
+    return 3;
   } catch (const std::exception& e) {
     err << "gpusched: internal error: " << e.what() << '\n';
     return 3;

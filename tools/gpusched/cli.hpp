@@ -1,6 +1,7 @@
 #pragma once
 /// The gpusched command line, callable in-process so that tests need no subprocess.
 
+#include <functional>
 #include <ostream>
 
 namespace gpusched::cli {
@@ -9,5 +10,12 @@ namespace gpusched::cli {
 /// diagnostics to `err`. Returns the exit code: 0 success (every expectation holds), 1 an
 /// expectation failed, 2 invalid input or usage, 3 an internal error. Never throws.
 [[nodiscard]] int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
+
+/// Runs `body` and turns what escapes it into an exit code and a line on `err`
+/// (docs/architecture.md, "Errors"): InputError 2 (`gpusched: error: ...`); InternalError 3
+/// (`gpusched: internal error: invariant "x" broken at FILE:LINE`); std::bad_alloc 3
+/// (`gpusched: out of memory`); anything else 3 (`gpusched: internal error: ...`). Otherwise
+/// body's own code. run() goes through it.
+[[nodiscard]] int run_guarded(const std::function<int()>& body, std::ostream& err);
 
 }  // namespace gpusched::cli

@@ -80,11 +80,13 @@ class ClusterState {
     return node_list_;
   }
 
-  /// Adds a pod; a bound, non-terminated pod holds its node when that node exists.
+  /// Adds a pod; a bound, non-terminated pod holds its node when that node exists. Its name is
+  /// not taken and it passed validation (InternalError otherwise: the callers check first).
   PodInfo& add_pod(Pod pod);
   /// Replaces the pod object (labels, tolerations, phase...), keeping its binding accounting.
   void update_pod(PodInfo& info, Pod pod);
-  /// Binds an unbound pod to a node (spec.nodeName) and makes it hold the node.
+  /// Binds an unbound pod to a node (spec.nodeName) and makes it hold the node (InternalError
+  /// when the pod is bound already).
   void bind(PodInfo& info, NodeInfo& node);
   /// The pod stops holding its node (it Succeeded or Failed); it stays bound.
   void release(PodInfo& info);

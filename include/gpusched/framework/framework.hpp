@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gpusched/config/scheduler_config.hpp"
+#include "gpusched/error.hpp"
 #include "gpusched/framework/cycle_state.hpp"
 #include "gpusched/framework/plugin.hpp"
 
@@ -45,11 +46,25 @@ struct Handle {
   Framework* framework = nullptr;  ///< the framework the plugin belongs to (dry-runs)
 };
 
+/// A profile the framework cannot run: a plugin the registry lacks, a factory that makes no
+/// plugin of its name, more than 64 plugins, no QueueSort or no Bind plugin. An InputError placed
+/// at `SchedulerConfig::profiles` `/<index>`; a simulation places it in its scenario instead
+/// (`/scheduler/profiles/<index>`).
+class ProfileError : public InputError {
+ public:
+  ProfileError(std::size_t index, std::string reason);
+  /// The profile's index in SchedulerConfig::profiles.
+  [[nodiscard]] std::size_t index() const noexcept { return index_; }
+
+ private:
+  std::size_t index_;
+};
+
 class Framework {
  public:
   /// Builds the profile's plugin lists from the default plugins and the profile's overrides,
-  /// each plugin made by its factory in `registry`. Throws std::invalid_argument on a name the
-  /// registry lacks.
+  /// each plugin made by its factory in `registry`. Throws ProfileError (index 0: the Scheduler
+  /// gives the profile's own) when the profile cannot run.
   Framework(const Profile& profile, Handle handle, const Registry& registry);
   ~Framework();
   Framework(const Framework&) = delete;

@@ -25,8 +25,9 @@ using PluginFactory =
 
 class Registry {
  public:
-  /// Registers `factory` under `name`. Throws std::invalid_argument when the name is empty or
-  /// already registered ("a plugin named X already exists", as Registry.Register).
+  /// Registers `factory` under `name`. Throws InputError (at `Registry::add`) when the name is
+  /// empty or already registered ("a plugin named X already exists", as Registry.Register) or the
+  /// factory is empty.
   void add(std::string name, PluginFactory factory);
   /// Registers every plugin of `other` (Registry.Merge); the same errors as add().
   void merge(const Registry& other);

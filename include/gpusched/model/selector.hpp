@@ -1,7 +1,10 @@
 #pragma once
 /// Selectors: node selector terms (core/v1) and label selectors (metav1).
 
+#include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gpusched/model/object_meta.hpp"
@@ -17,6 +20,11 @@ struct SelectorRequirement {
   std::vector<std::string> values;
   friend bool operator==(const SelectorRequirement&, const SelectorRequirement&) = default;
 };
+
+/// The integer a node selector requirement's `Gt`/`Lt` value stands for: decimal digits with an
+/// optional leading `-`, within int64 (labels.NewRequirement's strconv.ParseInt); nullopt when
+/// the text is not such an integer, which validation rejects.
+[[nodiscard]] std::optional<std::int64_t> parse_selector_integer(std::string_view text);
 
 /// core/v1 NodeSelectorTerm: requirements are ANDed.
 struct NodeSelectorTerm {

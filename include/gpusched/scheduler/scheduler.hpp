@@ -45,8 +45,9 @@ class SchedulerHooks : public PreemptionSink {
 class Scheduler {
  public:
   /// Each profile's plugins come from the in-tree registry merged with `out_of_tree`. Throws
-  /// std::invalid_argument when a profile names a plugin neither has, or when `out_of_tree`
-  /// repeats an in-tree name.
+  /// ProfileError (with the profile's index) when a profile cannot run, e.g. names a plugin
+  /// neither registry has; InputError (at `Registry::add`) when `out_of_tree` repeats an in-tree
+  /// name.
   Scheduler(const SchedulerConfig& config, ClusterState& cluster, Rng& rng, SchedulerHooks& hooks,
             const Registry& out_of_tree = {});
   ~Scheduler();
@@ -82,7 +83,7 @@ class Scheduler {
   /// A scheduling cycle for `pod` (not in the queue) without binding it: every node filtered and
   /// every feasible one scored; when none fits and `post_filter`, PostFilter runs and a
   /// preemption goes to the hooks as any other (the caller makes that a dry run). Throws
-  /// std::invalid_argument when no profile serves the pod's schedulerName.
+  /// InputError (at the pod's `/spec/schedulerName`) when no profile serves its schedulerName.
   [[nodiscard]] Placement evaluate(const PodInfo& pod, bool post_filter);
   /// evaluate() with PostFilter, told in full: every Filter plugin's verdict on every node, every
   /// Score plugin's score on the feasible ones, and when none is feasible preemption's dry run on

@@ -77,8 +77,8 @@ class Simulation;
 /// questions. Stepping to the end and calling finish() gives what simulate() gives.
 class Simulator {
  public:
-  /// Loads the starting cluster (InputError when it is impossible). The clock reads 0 and nothing
-  /// has been scheduled yet.
+  /// Loads the starting cluster (InputError when it is impossible, or at `/scheduler/profiles/<i>`
+  /// when a profile cannot run). The clock reads 0 and nothing has been scheduled yet.
   explicit Simulator(Scenario scenario, const SimulationOptions& options = {});
   ~Simulator();
   Simulator(Simulator&&) noexcept;
@@ -90,7 +90,7 @@ class Simulator {
   /// Runs the next instant: the timeline's actions and the controllers, nodes and pods that
   /// change then, the scheduling cycles and the expectations due. False, doing nothing, when
   /// the replay is over. Throws InputError when an action is impossible at that time; the
-  /// replay is over then too (later calls throw std::logic_error).
+  /// replay is over then too (later calls throw InputError).
   bool step();
   /// Steps while the next instant is at or before `time`.
   void run_until(TimeMs time);
@@ -108,7 +108,7 @@ class Simulator {
   [[nodiscard]] Placement schedule_one(const Pod& pod);
   /// How many more copies of `pod` fit now, each placed where the scheduler would put it
   /// (ties: the first node by name) without preemption, counting up to `limit` (at most
-  /// 1,000,000; std::invalid_argument beyond). The replay is left as it was.
+  /// 1,000,000; InputError at `count_fits` beyond). The replay is left as it was.
   [[nodiscard]] FitCount count_fits(const Pod& pod, std::int64_t limit);
   /// The next scheduling cycle of the replay's unbound pod `pod` ("ns/name") now, told in full
   /// (every Filter and Score plugin on every node, preemption's dry run on every node) and
@@ -122,7 +122,7 @@ class Simulator {
   [[nodiscard]] bool last_attempt_current(std::string_view pod) const;
 
   /// Runs the rest of the replay and returns its result, as simulate() would. Once: afterwards
-  /// only destruction is allowed (std::logic_error otherwise). To end earlier, set `until`.
+  /// only destruction is allowed (InputError otherwise). To end earlier, set `until`.
   [[nodiscard]] SimulationResult finish();
 
  private:

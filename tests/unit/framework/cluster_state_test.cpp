@@ -1,10 +1,13 @@
-// ClusterState's nominator: unbound pods by the node they are nominated to, in nomination order.
+// ClusterState's nominator: unbound pods by the node they are nominated to, in nomination order;
+// and its invariants, checked in every build.
 #include "gpusched/framework/cluster_state.hpp"
 #include "framework/string_pool.hpp"
 
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
+
+#include "gpusched/error.hpp"
 
 namespace gpusched {
 namespace {
@@ -41,6 +44,38 @@ TEST_CASE("ClusterState: nominations, to nodes that exist yet or not", "[framewo
   // A bound pod leaves the nominator.
   cluster.bind(q, node);
   CHECK(cluster.nominated_pods(later).empty());
+}
+
+TEST_CASE("ClusterState: a broken invariant is an InternalError, never a wrong answer",
+          "[framework]") {
+  ClusterState cluster;
+  Node n;
+  n.metadata.name = "n";
+  NodeInfo& node = cluster.add_node(n);
+  PodInfo& p = cluster.add_pod(named("p"));
+  try {
+    (void)cluster.add_pod(named("p"));
+    FAIL("a taken name was added");
+  } catch (const InternalError& e) {
+    CHECK(e.invariant() == "a pod added to the cluster has a name no pod has");
+    CHECK(e.file() == "lib/framework/cluster_state.cpp");
+  }
+  CHECK(cluster.find_pod("default", "p") == &p);  // the failed add left the cluster as it was
+  CHECK_THROWS_AS(cluster.forget(p), InternalError);
+  cluster.bind(p, node);
+  CHECK_THROWS_WITH(cluster.bind(p, node),
+                    Catch::StartsWith("invariant \"a pod bound to a node is not bound yet\""));
+  CHECK_THROWS_AS(cluster.assume(p, node), InternalError);
+
+  // A Gt value validation should have refused: compiling it is a bug, not "never matches".
+  Pod gt = named("gt");
+  NodeAffinity affinity;
+  affinity.required.emplace().push_back(
+      NodeSelectorTerm{{SelectorRequirement{"gpus", SelectorOperator::Gt, {"1-2"}}}, {}});
+  gt.spec.affinity.mut().node_affinity = affinity;
+  CHECK_THROWS_WITH(cluster.add_pod(gt),
+                    Catch::StartsWith("invariant \"a Gt/Lt requirement's value is an int64\""));
+  CHECK(cluster.find_pod("default", "gt") == nullptr);
 }
 
 }  // namespace

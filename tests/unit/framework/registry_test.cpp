@@ -56,6 +56,18 @@ const PodRecord& pod_p(const SimulationResult& result) {
   throw std::logic_error("unreachable");
 }
 
+/// The InputError `run` throws.
+template <typename Run>
+InputError input_error_of(Run run) {
+  try {
+    run();
+  } catch (const InputError& e) {
+    return e;
+  }
+  FAIL("no InputError");
+  throw std::logic_error("unreachable");
+}
+
 }  // namespace
 
 TEST_CASE("Registry: names, lookups and upstream's duplicate message", "[registry]") {
@@ -66,9 +78,13 @@ TEST_CASE("Registry: names, lookups and upstream's duplicate message", "[registr
   CHECK(registry.names() == std::vector<std::string>{"Another", "OnlyB"});
   CHECK(registry.find("OnlyB") != nullptr);
   CHECK(registry.find("Missing") == nullptr);
-  CHECK_THROWS_WITH(registry.add("OnlyB", only_b()), "a plugin named OnlyB already exists");
-  CHECK_THROWS_AS(registry.add("", only_b()), std::invalid_argument);
-  CHECK_THROWS_AS(registry.add("Null", PluginFactory{}), std::invalid_argument);
+  // A bad argument of the library call: an InputError placed at the call.
+  const InputError twice = input_error_of([&] { registry.add("OnlyB", only_b()); });
+  CHECK(twice.file() == "Registry::add");
+  CHECK(twice.reason() == "a plugin named OnlyB already exists");
+  CHECK(input_error_of([&] { registry.add("", only_b()); }).reason() == "a plugin needs a name");
+  CHECK(input_error_of([&] { registry.add("Null", PluginFactory{}); }).reason() ==
+        "plugin \"Null\" has no factory");
 
   Registry in_tree = plugins::in_tree_registry();
   for (std::string_view name : {"PrioritySort", "NodeResourcesFit", "DefaultPreemption",
@@ -76,7 +92,8 @@ TEST_CASE("Registry: names, lookups and upstream's duplicate message", "[registr
     CHECK(in_tree.find(name) != nullptr);
   Registry clash;
   clash.add("NodeResourcesFit", only_b());
-  CHECK_THROWS_WITH(in_tree.merge(clash), "a plugin named NodeResourcesFit already exists");
+  CHECK(input_error_of([&] { in_tree.merge(clash); }).reason() ==
+        "a plugin named NodeResourcesFit already exists");
 }
 
 TEST_CASE("Out-of-tree plugin: enabled in the scenario file, it changes the placement",
@@ -119,8 +136,11 @@ TEST_CASE("Out-of-tree plugin: profile and registry must agree", "[registry]") {
   const io::LoadOptions load{{"OnlyB"}};
   const Scenario scenario = io::parse_scenario(
       scenario_text(R"("filter": {"enabled": [{"name": "OnlyB"}]})"), "oot.json", load);
-  // Enabled but not registered.
-  CHECK_THROWS_AS(simulate(scenario), InputError);
+  // Enabled but not registered: placed at the profile in the scenario.
+  const InputError unknown = input_error_of([&] { (void)simulate(scenario); });
+  CHECK(unknown.file() == "oot.json");
+  CHECK(unknown.pointer() == "/scheduler/profiles/0");
+  CHECK(unknown.reason() == "unknown plugin \"OnlyB\"");
   // Registered under a name its plugin does not carry.
   SimulationOptions misnamed;
   misnamed.plugins.add("OnlyB", [](Handle& handle, const Profile&) {
@@ -135,11 +155,36 @@ TEST_CASE("Out-of-tree plugin: profile and registry must agree", "[registry]") {
     (void)handle;
     return std::make_unique<Other>();
   });
-  CHECK_THROWS_AS(simulate(scenario, misnamed), InputError);
+  const InputError other = input_error_of([&] { (void)simulate(scenario, misnamed); });
+  CHECK(other.pointer() == "/scheduler/profiles/0");
+  CHECK(other.reason() == "the factory of plugin \"OnlyB\" made no plugin of that name");
   // An out-of-tree name may not repeat an in-tree one.
   SimulationOptions clash;
   clash.plugins.add("NodeResourcesFit", only_b());
-  CHECK_THROWS_AS(simulate(scenario, clash), InputError);
+  const InputError repeated = input_error_of([&] { (void)simulate(scenario, clash); });
+  CHECK(repeated.file() == "Registry::add");
+  CHECK(repeated.reason() == "a plugin named NodeResourcesFit already exists");
+}
+
+TEST_CASE("A profile the scheduler cannot run: InputError at its place in the scenario",
+          "[registry]") {
+  // Made in code: the loader would refuse such profiles itself.
+  Scenario scenario = io::parse_scenario(scenario_text(""), "code.json");
+  Profile second;
+  second.scheduler_name = "second";
+  second.plugins.multi_point.disabled.push_back(PluginRef{"DefaultBinder", 0});
+  scenario.scheduler.profiles.push_back(second);
+  const InputError no_bind = input_error_of([&] { (void)simulate(scenario); });
+  CHECK(no_bind.file() == "code.json");
+  CHECK(no_bind.pointer() == "/scheduler/profiles/1");
+  CHECK(no_bind.reason() == "profile \"second\" has no Bind plugin");
+  CHECK(std::string(no_bind.what()) ==
+        "code.json: /scheduler/profiles/1: profile \"second\" has no Bind plugin");
+  CHECK_THROWS_AS(Simulator(scenario), InputError);
+
+  scenario.scheduler.profiles.back().plugins.multi_point.disabled = {PluginRef{"PrioritySort", 0}};
+  CHECK(input_error_of([&] { (void)simulate(scenario); }).reason() ==
+        "profile \"second\" has no QueueSort plugin");
 }
 
 }  // namespace gpusched

@@ -180,6 +180,53 @@ TEST_CASE("parse_scenario rejects bad input with file, pointer, line and reason"
        "The Pod \"p\" is invalid: spec.affinity.nodeAffinity."
        "requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0]."
        "values: Required value: must be specified single value when `operator` is 'Lt' or 'Gt'"},
+      // labels.NewRequirement parses the whole value as an int64 (strconv.ParseInt): text that
+      // only uses digits and '-' is not enough.
+      {"Gt value with an inner minus",
+       with_cluster(R"({"kind": "Pod", "metadata": {"name": "p"}, "spec": {"containers": [{}],
+ "affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution":
+  {"nodeSelectorTerms": [{"matchExpressions": [{"key": "gen", "operator": "Gt",
+   "values": ["1-2"]}]}]}}}}})"),
+       "/cluster/0/spec/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution/"
+       "nodeSelectorTerms/0/matchExpressions/0/values/0",
+       6,
+       "The Pod \"p\" is invalid: spec.affinity.nodeAffinity."
+       "requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0]."
+       "values[0]: Invalid value: \"1-2\": for 'Gt', 'Lt' operators, the value must be an integer"},
+      {"Gt value a lone minus",
+       with_cluster(R"({"kind": "Pod", "metadata": {"name": "p"}, "spec": {"containers": [{}],
+ "affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution":
+  {"nodeSelectorTerms": [{"matchExpressions": [{"key": "gen", "operator": "Gt",
+   "values": ["-"]}]}]}}}}})"),
+       "/cluster/0/spec/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution/"
+       "nodeSelectorTerms/0/matchExpressions/0/values/0",
+       6,
+       "The Pod \"p\" is invalid: spec.affinity.nodeAffinity."
+       "requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0]."
+       "values[0]: Invalid value: \"-\": for 'Gt', 'Lt' operators, the value must be an integer"},
+      {"Gt value beyond int64",
+       with_cluster(R"({"kind": "Pod", "metadata": {"name": "p"}, "spec": {"containers": [{}],
+ "affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution":
+  {"nodeSelectorTerms": [{"matchExpressions": [{"key": "gen", "operator": "Gt",
+   "values": ["9223372036854775808"]}]}]}}}}})"),
+       "/cluster/0/spec/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution/"
+       "nodeSelectorTerms/0/matchExpressions/0/values/0",
+       6,
+       "The Pod \"p\" is invalid: spec.affinity.nodeAffinity."
+       "requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0]."
+       "values[0]: Invalid value: \"9223372036854775808\": for 'Gt', 'Lt' operators, the value "
+       "must be an integer"},
+      {"Gt value not a number",
+       with_cluster(R"({"kind": "Pod", "metadata": {"name": "p"}, "spec": {"containers": [{}],
+ "affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution":
+  {"nodeSelectorTerms": [{"matchExpressions": [{"key": "gen", "operator": "Gt",
+   "values": ["3x"]}]}]}}}}})"),
+       "/cluster/0/spec/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution/"
+       "nodeSelectorTerms/0/matchExpressions/0/values/0",
+       6,
+       "The Pod \"p\" is invalid: spec.affinity.nodeAffinity."
+       "requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0]."
+       "values[0]: Invalid value: \"3x\": for 'Gt', 'Lt' operators, the value must be an integer"},
       {"matchFields on a label",
        with_cluster(R"({"kind": "Pod", "metadata": {"name": "p"}, "spec": {"containers": [{}],
  "affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution":

@@ -199,6 +199,30 @@ TEST_CASE("validate_pod_spec under a template path", "[model][validation]") {
   CHECK(to_json_pointer(errors[0].path) == "/spec/template/spec/containers/0/resources/limits");
 }
 
+TEST_CASE("validate_pod_spec: a Gt/Lt node affinity value is one int64", "[model][validation]") {
+  // For pods made in code (Simulator::schedule_one); the loader checks a file's own as it reads.
+  auto with = [](std::vector<std::string> values) {
+    PodSpec spec;
+    NodeAffinity affinity;
+    affinity.preferred.push_back(PreferredSchedulingTerm{
+        1, NodeSelectorTerm{{SelectorRequirement{"gen", SelectorOperator::Lt, std::move(values)}},
+                            {}}});
+    spec.affinity.mut().node_affinity = affinity;
+    return render(validate_pod_spec(spec, kSpec));
+  };
+  CHECK(with({"-3"}).empty());
+  CHECK(with({"1-2"}) ==
+        std::vector<std::string>{
+            "spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[0]."
+            "preference.matchExpressions[0].values[0]: Invalid value: \"1-2\": for 'Gt', 'Lt' "
+            "operators, the value must be an integer"});
+  CHECK(with({}) ==
+        std::vector<std::string>{
+            "spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[0]."
+            "preference.matchExpressions[0].values: Required value: must be specified single "
+            "value when `operator` is 'Lt' or 'Gt'"});
+}
+
 TEST_CASE("validate_node: capacity and allocatable", "[model][validation]") {
   Node node;
   node.capacity = list({{"cpu", "8"}, {"nvidia.com/gpu", "-1"}, {"pods", "110"}});

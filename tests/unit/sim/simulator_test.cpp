@@ -78,7 +78,8 @@ TEST_CASE("stepping a Simulator to the end gives simulate()'s result", "[sim][si
     CHECK_FALSE(simulator.step());
     const SimulationResult stepped = simulator.finish();
     CHECK(json_of(stepped) == json_of(simulate(scenario)));
-    CHECK_THROWS_AS(simulator.step(), std::logic_error);
+    // Misuse by the caller: an input error of the library call, not an internal one.
+    CHECK_THROWS_AS(simulator.step(), InputError);
   }
 }
 
@@ -91,8 +92,10 @@ TEST_CASE("an impossible action ends the Simulator", "[sim][simulator]") {
   CHECK(simulator.step());  // 0s
   CHECK_THROWS_WITH(simulator.step(),
                     Catch::Contains("/timeline/0: Pod \"default/ghost\" does not exist at 5s"));
-  CHECK_THROWS_AS(simulator.step(), std::logic_error);
-  CHECK_THROWS_AS(simulator.pods(), std::logic_error);
+  CHECK_THROWS_AS(simulator.step(), InputError);
+  CHECK_THROWS_WITH(simulator.pods(),
+                    "gpusched::Simulator: used after finish() or after an impossible action "
+                    "ended the replay");
 }
 
 TEST_CASE("run_until stops at an instant and the view shows the cluster then", "[sim][simulator]") {
@@ -271,8 +274,9 @@ TEST_CASE("one-shot questions refuse invalid pods", "[sim][simulator][one-shot]"
   other.spec.scheduler_name = "volcano";
   CHECK_THROWS_AS(simulator.count_fits(other, 1), InputError);
   CHECK_THROWS_AS(simulator.schedule_one(gpu_pod("p", 1, "no-such-class")), InputError);
-  CHECK_THROWS_AS(simulator.count_fits(gpu_pod("p", 1), -1), std::invalid_argument);
-  CHECK_THROWS_AS(simulator.count_fits(gpu_pod("p", 1), 1'000'001), std::invalid_argument);
+  CHECK_THROWS_WITH(simulator.count_fits(gpu_pod("p", 1), -1),
+                    "count_fits: the limit must be between 0 and 1000000");
+  CHECK_THROWS_AS(simulator.count_fits(gpu_pod("p", 1), 1'000'001), InputError);
   CHECK(simulator.count_fits(gpu_pod("p", 1), 100).count == 8);  // still usable
 }
 
