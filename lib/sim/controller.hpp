@@ -73,6 +73,14 @@ class Controller {
   /// The controller reference to `owner`, a `kind`, for the pods it creates.
   [[nodiscard]] static Shared<std::vector<OwnerReference>> controller_reference(
       const ObjectMeta& owner, std::string_view kind);
+  /// Syncs every key of `store` (the keys taken first: a sync may add to the store).
+  template <typename Store>
+  void sync_keys(const Store& store) {
+    std::vector<std::string> keys;
+    keys.reserve(store.size());
+    for (const auto& entry : store) keys.push_back(entry.first);
+    for (const std::string& key : keys) sync(key);
+  }
   /// controller.FilterActivePods: not terminating, not Succeeded or Failed.
   [[nodiscard]] static bool active(const PodInfo& pod);
 

@@ -55,9 +55,7 @@ bool runs_longer(const PodInfo* a, const PodInfo* b) {
 }  // namespace
 
 void DaemonSetController::sync_all() {
-  std::vector<std::string> keys;
-  for (const auto& [key, state] : context_.api().daemonsets) keys.push_back(key);
-  for (const auto& key : keys) sync(key);
+  sync_keys(context_.api().daemonsets);
 }
 
 void DaemonSetController::sync(const std::string& key) {

@@ -5,9 +5,7 @@
 namespace gpusched::sim {
 
 void DeploymentController::sync_all() {
-  std::vector<std::string> keys;
-  for (const auto& [key, d] : context_.api().deployments) keys.push_back(key);
-  for (const auto& key : keys) sync(key);
+  sync_keys(context_.api().deployments);
 }
 
 // A Deployment keeps one ReplicaSet per template, named "<deployment>-<pod-template-hash>"; the

@@ -1,5 +1,6 @@
 // Checking a scenario's expectations, and the result of a run.
 #include <algorithm>
+#include <map>
 #include <numeric>
 
 #include "gpusched/model/pod_requests.hpp"

@@ -5,9 +5,7 @@
 namespace gpusched::sim {
 
 void JobController::sync_all() {
-  std::vector<std::string> keys;
-  for (const auto& [key, job] : context_.api().jobs) keys.push_back(key);
-  for (const auto& key : keys) sync(key);
+  sync_keys(context_.api().jobs);
 }
 
 // Pods until `completions` have succeeded, at most `parallelism` at a time; without

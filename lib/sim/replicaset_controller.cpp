@@ -5,9 +5,7 @@
 namespace gpusched::sim {
 
 void ReplicaSetController::sync_all() {
-  std::vector<std::string> keys;
-  for (const auto& [key, rs] : context_.api().replicasets) keys.push_back(key);
-  for (const auto& key : keys) sync(key);
+  sync_keys(context_.api().replicasets);
 }
 
 void ReplicaSetController::sync(const std::string& key) {

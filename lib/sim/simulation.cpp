@@ -2,13 +2,13 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <string_view>
 
 #include "gpusched/error.hpp"
 #include "gpusched/framework/diagnosis.hpp"
 #include "gpusched/model/pod_requests.hpp"
 #include "gpusched/model/well_known.hpp"
-#include "model/disruption.hpp"
 #include "model/priority_admission.hpp"
 #include "sim/daemonset_controller.hpp"
 #include "sim/deployment_controller.hpp"

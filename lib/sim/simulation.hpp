@@ -1,14 +1,12 @@
 #pragma once
-// One replay: the virtual clock, the objects, the controllers and the scheduler.
+// One replay: the event loop over the cluster's components (the API server, the controllers,
+// the kubelets, the node pools and the autoscaler) and the scheduler; it keeps the pods'
+// lifecycle, the timeline's actions, the expectations and the result.
 
 #include <cstdint>
-#include <limits>
-#include <map>
 #include <memory>
 #include <optional>
-#include <set>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "gpusched/framework/cluster_state.hpp"
@@ -161,6 +159,7 @@ class Simulation final : public SchedulerHooks, private NodeHost {
   ClusterState cluster_;
   Scheduler scheduler_;
   TimeMs now_ = 0;
+  EventQueue event_queue_;
   // The components the event loop hands its events to.
   ApiServer api_{cluster_, now_};
   Kubelets kubelets_;
@@ -178,7 +177,6 @@ class Simulation final : public SchedulerHooks, private NodeHost {
   UsageLedger usage_{cluster_, now_};
   UnschedulableTime unschedulable_{now_};
   std::uint64_t pods_created_ = 0;
-  EventQueue event_queue_;
   std::vector<PodTimes> pod_times_;  // by PodInfo::sequence - 1: each pod instance
   // With SimulationOptions::record_pod_spans, the same instances' names and what they held
   // (their times are pod_times_'s, joined in take_result).

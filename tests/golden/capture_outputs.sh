@@ -8,8 +8,9 @@
 #
 # Per scenario: `replay` in every --output form and --html, and `explain` (text with --members,
 # and json) of every pod it leaves unscheduled, remedies included; then `check scenarios/` with
-# its JUnit file, `validate`, and the snapshot's `snapshot --to-scenario` and `whatif`. Each
-# command's exit code and stderr are kept with its stdout.
+# its JUnit file, `validate`, the snapshot's `snapshot --to-scenario` and `whatif`, `plan`,
+# `compare`, `sweep` and `import openb`. Each command's exit code and stderr are kept with its
+# stdout.
 set -uo pipefail
 [ $# -eq 2 ] || { echo "usage: $0 GPUSCHED_BINARY OUTPUT_DIR" >&2; exit 2; }
 bin=$(realpath "$1")
@@ -46,4 +47,20 @@ run validate "$bin" validate "${scenarios[@]}"
 run snapshot "$bin" snapshot scenarios/snapshots/gpu-lab.json --to-scenario
 run whatif "$bin" whatif --cluster scenarios/snapshots/gpu-lab.json \
   --add scenarios/manifests/training-job.yaml --output json
+# The planning commands on the bundled scenarios and examples/planning/, and the openb import
+# when the trace is next to the checkout (../shared/data/openb).
+run plan "$bin" plan scenarios/gpu-fragmentation-spread.json --pool a100 --min 1 --max 6 \
+  --objective 'wait.max<10m'
+run plan-mix "$bin" plan scenarios/gpu-pool-mix.json --pool h100=0..4 --pool l4=0..6 \
+  --objective pending==0 --output json
+run compare "$bin" compare scenarios/gpu-fragmentation-spread.json \
+  --config examples/planning/least-allocated.yaml --config examples/planning/most-allocated.yaml \
+  --output csv
+run sweep "$bin" sweep examples/planning/fragmentation-sweep.yaml
+openb=$(realpath -m ../shared/data/openb)
+if [ -f "$openb/openb_pod_list_default.csv" ]; then
+  # From the output folder, so that the message names the same relative file in every capture.
+  (cd "$out" && run import-openb "$bin" import openb "$openb/openb_node_list_all_node.csv" \
+    "$openb/openb_pod_list_default.csv" --pools -o openb.json)
+fi
 echo "captured $(ls "$out" | wc -l) files from ${#scenarios[@]} scenarios in $out"

@@ -12,9 +12,10 @@ namespace gpusched {
 class ObjectPatch {
  public:
   virtual ~ObjectPatch() = default;
-  /// The object after the patch, validated as the API server validates an update. Throws
-  /// InputError at `pointer` of `file` (the action's place) when the result is invalid or the
-  /// patch changes the object's kind, name or namespace.
+  /// The object after the patch, which must be a valid object of the same kind, name and
+  /// namespace; otherwise throws InputError at `pointer` of `file` (the action's place). A merge
+  /// patch validates its result as the API server validates an update; a typed patch is valid
+  /// by construction.
   [[nodiscard]] virtual Object apply(const Object& current, const std::string& file,
                                      const std::string& pointer) const = 0;
   /// The patch as a JSON merge patch (RFC 7386), compact, for writing the scenario back.

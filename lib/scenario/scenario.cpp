@@ -1,6 +1,6 @@
-#include <string>
-
 #include "gpusched/scenario/scenario.hpp"
+
+#include <string>
 
 namespace gpusched {
 
