@@ -39,8 +39,8 @@ InternalError::InternalError(std::string invariant, std::string file, unsigned l
       file_(std::move(file)),
       line_(line) {}
 
-void internal_error(std::string_view invariant, std::source_location where) {
-  throw InternalError(std::string(invariant), where.file_name(), where.line());
+void internal_error(std::string_view invariant, const char* file, unsigned line) {
+  throw InternalError(std::string(invariant), file, line);
 }
 
 }  // namespace gpusched

@@ -61,6 +61,9 @@ template <typename... Handlers>
 struct Overloaded : Handlers... {
   using Handlers::operator()...;
 };
+// C++20 deduces it without the guide, but Clang 14 (the fuzz build) does not yet.
+template <typename... Handlers>
+Overloaded(Handlers...) -> Overloaded<Handlers...>;
 
 class EventQueue {
  public:

@@ -46,13 +46,14 @@ TEST_CASE("GPUSCHED_CHECK: a broken invariant is an InternalError naming it and 
                                                        "at tests/unit/error_test.cpp:"));
 }
 
-TEST_CASE("internal_error: placed at its caller", "[error]") {
-  const unsigned line = __LINE__ + 2;
+TEST_CASE("internal_error: placed where it is told", "[error]") {
   try {
-    internal_error("called directly");
+    internal_error("called directly", "lib/x/y.cpp", 12);
+    FAIL("internal_error returned");
   } catch (const InternalError& e) {
     CHECK(e.invariant() == "called directly");
-    CHECK(e.line() == line);
+    CHECK(e.file() == "lib/x/y.cpp");
+    CHECK(e.line() == 12);
   }
 }
 
