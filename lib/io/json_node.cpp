@@ -67,6 +67,10 @@ std::vector<std::pair<std::string, JsonNode>> JsonNode::entries() const {
 }
 
 void JsonNode::reject_unknown_keys(std::initializer_list<std::string_view> known) const {
+  reject_unknown_keys(std::span<const std::string_view>(known.begin(), known.size()));
+}
+
+void JsonNode::reject_unknown_keys(std::span<const std::string_view> known) const {
   for (const auto& [key, value] : object().items()) {
     if (std::find(known.begin(), known.end(), key) != known.end()) continue;
     std::string list;

@@ -47,6 +47,7 @@ class JsonNode {
   [[nodiscard]] std::vector<std::pair<std::string, JsonNode>> entries() const;
   /// Fails on the first member whose name is not in `known`, naming it.
   void reject_unknown_keys(std::initializer_list<std::string_view> known) const;
+  void reject_unknown_keys(std::span<const std::string_view> known) const;
   /// For a Kubernetes object, whose unknown fields are ignored as the API server ignores them:
   /// warns `unknown field "key"` at each member not in `api_fields` (io/api_fields.hpp), when
   /// the source collects warnings and this is an object. Never fails.

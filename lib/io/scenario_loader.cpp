@@ -88,6 +88,17 @@ std::vector<std::pair<fs::path, JsonNode>> included_files(const JsonNode& includ
   return files;
 }
 
+/// A scenario's top-level keys.
+const std::vector<std::string_view> kScenarioKeys = {
+    "apiVersion", "name",         "description", "startTime", "include",
+    "scheduler",  "devicePlugin", "migConfigs",  "nodePools", "clusterAutoscaler",
+    "cluster",    "timeline",     "expect",      "until"};
+
+/// Where a manifest goes instead of being read as a scenario.
+constexpr std::string_view kManifestHint =
+    "add it to a cluster with `gpusched whatif --cluster CLUSTER --add FILE`, name it in a "
+    "scenario's `include`, or read a `kubectl get -o json` dump with `gpusched snapshot`";
+
 }  // namespace
 
 Scenario parse_scenario(std::string_view text, const std::string& file,
@@ -98,10 +109,12 @@ Scenario parse_scenario(std::string_view text, const std::string& file,
   const ParsedText parsed(file, text, &warnings);
   const JsonSource& source = parsed.source();
   if (parsed.yaml() && parsed.documents() != 1) {
-    source.fail("", parsed.documents() == 0
-                        ? std::string("a scenario must be a YAML mapping, got no document")
-                        : "a scenario file holds one YAML document, this one holds " +
-                              std::to_string(parsed.documents()));
+    source.fail("",
+                parsed.documents() == 0
+                    ? std::string("a scenario must be a YAML mapping, got no document")
+                    : "a scenario file holds one YAML document, this one holds " +
+                          std::to_string(parsed.documents()) +
+                          ", as a Kubernetes manifest bundle does: " + std::string(kManifestHint));
   }
   const JsonNode root = parsed.root();
   if (!root.json().is_object()) {
@@ -109,9 +122,15 @@ Scenario parse_scenario(std::string_view text, const std::string& file,
                         (parsed.yaml() ? "YAML mapping" : "JSON object") + ", got " +
                         root.json().type_name());
   }
-  root.reject_unknown_keys({"apiVersion", "name", "description", "startTime", "include",
-                            "scheduler", "devicePlugin", "migConfigs", "nodePools",
-                            "clusterAutoscaler", "cluster", "timeline", "expect", "until"});
+  // A manifest (what `kubectl apply` takes) read as a scenario would fail on its first key.
+  if (const nlohmann::json& doc = root.json(); doc.contains("kind") && !doc.contains("name")) {
+    const nlohmann::json& kind = doc["kind"];
+    source.fail("",
+                "this is a Kubernetes manifest" +
+                    (kind.is_string() ? " (kind " + kind.get<std::string>() + ")" : std::string()) +
+                    ", not a scenario: " + std::string(kManifestHint));
+  }
+  root.reject_unknown_keys(kScenarioKeys);
   if (auto version = root.get("apiVersion"); version && version->string() != kScenarioApiVersion) {
     version->fail("apiVersion \"" + version->string() + "\" is not a format this gpusched reads (" +
                   std::string(kScenarioApiVersion) + ")");
@@ -168,6 +187,21 @@ Scenario load_scenario(const std::filesystem::path& path, const LoadOptions& opt
   const std::string file = path.string();
   const std::string text = read_input_file(path, file);
   return parse_scenario(text, file, options);
+}
+
+bool may_be_scenario_file(const std::filesystem::path& path) {
+  try {
+    const std::string file = path.string();
+    const std::string text = read_input_file(path, file);
+    const ParsedText parsed(file, text);
+    if (parsed.documents() != 1) return true;
+    const nlohmann::json& root = parsed.root().json();
+    if (!root.is_object()) return true;
+    return std::any_of(kScenarioKeys.begin(), kScenarioKeys.end(),
+                       [&](std::string_view key) { return root.contains(key); });
+  } catch (const InputError&) {
+    return true;
+  }
 }
 
 bool is_manifest_file(const std::filesystem::path& path) {

@@ -140,6 +140,69 @@ TEST_CASE("check of a directory without scenarios exits 2", "[cli]") {
              Catch::Contains("no scenarios found under " + dir.path().generic_string()));
 }
 
+TEST_CASE("a manifest given as a scenario is named as one, with where it goes instead", "[cli]") {
+  TempDir dir;
+  const std::string hint =
+      "add it to a cluster with `gpusched whatif --cluster CLUSTER --add FILE`, name it in a "
+      "scenario's `include`, or read a `kubectl get -o json` dump with `gpusched snapshot`\n";
+  const std::string pod =
+      dir.write("pod.yaml", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n");
+  for (const char* command : {"validate", "replay"}) {
+    const Outcome outcome = run_cli({command, pod});
+    CHECK(outcome.code == 2);
+    CHECK(outcome.err ==
+          "gpusched: error: " + pod +
+              ":1: this is a Kubernetes manifest (kind Pod), not a scenario: " + hint);
+  }
+  const std::string bundle =
+      dir.write("bundle.yaml",
+                "kind: Namespace\nmetadata:\n  name: ml\n---\nkind: Pod\nmetadata:\n"
+                "  name: p\n");
+  const Outcome outcome = run_cli({"validate", bundle});
+  CHECK(outcome.code == 2);
+  CHECK(outcome.err == "gpusched: error: " + bundle +
+                           ":1: a scenario file holds one YAML document, this one holds 2, as a "
+                           "Kubernetes manifest bundle does: " +
+                           hint);
+}
+
+TEST_CASE("replay, explain and validate of a directory point to check", "[cli]") {
+  TempDir dir;
+  const std::string path = dir.path().generic_string();
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"replay", path},
+                                               {"validate", path},
+                                               {"explain", path, "--pod", "p"}}) {
+    const Outcome outcome = run_cli(args);
+    CHECK(outcome.code == 2);
+    CHECK_THAT(outcome.err, Catch::StartsWith("gpusched: error: FILE: " + path +
+                                              " is a directory: `gpusched check " + path +
+                                              "` replays every scenario under it\n"));
+  }
+}
+
+TEST_CASE("check skips, with a notice, a file under a directory that is no scenario", "[cli]") {
+  TempDir dir;
+  const std::string scenario = dir.write("pass.json", gpu_scenario("passing", kHolds));
+  // A mig-parted configuration, as a GPU Operator repository keeps them.
+  const std::string mig = dir.write(
+      "mig-parted.yaml",
+      "version: v1\nmig-configs:\n  all-1g.10gb:\n    - devices: all\n      mig-enabled: true\n"
+      "      mig-devices:\n        \"1g.10gb\": 7\n");
+  // A manifest next to the scenarios that include it is skipped without a word; a broken
+  // scenario (a scenario's keys, no name) is reported, not skipped.
+  dir.write("job.yaml", "kind: Job\nmetadata:\n  name: j\n");
+  const std::string broken = dir.write("broken.json", R"({"cluster": []})");
+  const Outcome outcome = run_cli({"check", dir.path().generic_string()});
+  CHECK(outcome.err ==
+        "gpusched: notice: " + mig + " skipped: not a scenario (none of a scenario's keys)\n");
+  CHECK_THAT(outcome.out, Catch::StartsWith("ERROR " + broken));
+  CHECK_THAT(outcome.out, Catch::Contains("PASS " + scenario));
+  CHECK_THAT(outcome.out, Catch::EndsWith("1 passed, 1 failed\n"));
+  CHECK(outcome.code == 1);
+  // Named on the command line, it is checked as a scenario and fails.
+  CHECK(run_cli({"check", mig}).code == 1);
+}
+
 // The tests below replay scenarios: they need the engine (simulate()).
 
 TEST_CASE("replay of two pods on one GPU explains the pending pod", "[cli]") {

@@ -61,7 +61,7 @@ Command add_explain_command(CLI::App& app) {
       "invalid input or an unknown pod)");
   command->add_option("FILE", options->file, "Scenario file (JSON or YAML)")
       ->required()
-      ->check(CLI::ExistingFile);
+      ->check(scenario_file_validator());
   command->add_option("--pod", options->pod, "The pod, as NAMESPACE/NAME (NAME alone: default)")
       ->required()
       ->type_name("NS/NAME");

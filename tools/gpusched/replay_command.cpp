@@ -114,7 +114,7 @@ Command add_replay_command(CLI::App& app) {
       "fails, 2 on invalid input)");
   command->add_option("FILE", options->file, "Scenario file (JSON or YAML)")
       ->required()
-      ->check(CLI::ExistingFile);
+      ->check(scenario_file_validator());
   command
       ->add_option("-o,--output", options->output,
                    "Report format: the cluster (table, json), the summary metrics (metrics, "

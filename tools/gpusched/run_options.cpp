@@ -1,6 +1,7 @@
 #include "gpusched/run_options.hpp"
 
 #include <charconv>
+#include <filesystem>
 
 #include "gpusched/config/kubernetes_version.hpp"
 #include "gpusched/error.hpp"
@@ -40,6 +41,19 @@ CLI::Validator validator(Parse parse) {
 
 CLI::Validator duration_validator() {
   return validator(parse_cli_duration);
+}
+
+CLI::Validator scenario_file_validator() {
+  return CLI::Validator(
+      [](std::string& path) -> std::string {
+        std::error_code ec;
+        if (std::filesystem::is_directory(path, ec)) {
+          return path + " is a directory: `gpusched check " + path +
+                 "` replays every scenario under it";
+        }
+        return CLI::ExistingFile(path);
+      },
+      "FILE");
 }
 
 void add_run_options(CLI::App& command, RunOptions& options) {

@@ -30,6 +30,10 @@ struct RunOptions {
 /// Checks an option's text with parse_cli_duration.
 [[nodiscard]] CLI::Validator duration_validator();
 
+/// A scenario file that exists; a directory is pointed to `check`, which replays every scenario
+/// in it.
+[[nodiscard]] CLI::Validator scenario_file_validator();
+
 /// Registers --until, --seed, --kubernetes-version and --reference on `command`.
 void add_run_options(CLI::App& command, RunOptions& options);
 

@@ -7,6 +7,7 @@
 #include "gpusched/commands.hpp"
 #include "gpusched/error.hpp"
 #include "gpusched/io/scenario_loader.hpp"
+#include "gpusched/run_options.hpp"
 #include "gpusched/strict.hpp"
 
 namespace gpusched::cli {
@@ -42,7 +43,7 @@ Command add_validate_command(CLI::App& app) {
       "validate", "Check scenario files without replaying them (exit 2 if one is invalid)");
   command->add_option("FILE", options->files, "Scenario files (JSON or YAML)")
       ->required()
-      ->check(CLI::ExistingFile);
+      ->check(scenario_file_validator());
   add_strict_flag(*command, options->strict);
   return {command,
           [options](std::ostream& out, std::ostream& err) { return validate(*options, out, err); }};

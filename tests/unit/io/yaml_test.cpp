@@ -365,7 +365,10 @@ TEST_CASE("errors in a YAML scenario name its file, line and pointer", "[io][yam
        "name: t\nexpect:\n- at: end\n  pods: x\n  phases: {Running: \"1\"}\n",
        "/expect/0/phases/Running", 5, "expected an integer, got string"},
       {"two documents", "name: a\n---\nname: b\n", "", 1,
-       "a scenario file holds one YAML document, this one holds 2"},
+       "a scenario file holds one YAML document, this one holds 2, as a Kubernetes manifest "
+       "bundle does: add it to a cluster with `gpusched whatif --cluster CLUSTER --add FILE`, "
+       "name it in a scenario's `include`, or read a `kubectl get -o json` dump with `gpusched "
+       "snapshot`"},
       {"not a mapping", "- a\n- b\n", "", 1, "a scenario must be a YAML mapping, got array"},
       {"only comments", "# nothing\n", "", 0, "a scenario must be a YAML mapping, got no document"},
   };
