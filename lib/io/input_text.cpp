@@ -1,7 +1,10 @@
 #include "io/input_text.hpp"
 
 #include <fstream>
+#include <optional>
 #include <sstream>
+#include <string>
+#include <string_view>
 #include <system_error>
 #include <utility>
 
@@ -11,10 +14,36 @@
 #include "io/yaml_source.hpp"
 
 namespace gpusched::io {
+namespace {
+
+/// "UTF-16" or "UTF-32" when the text is in one of them (a byte-order mark, or an ASCII first
+/// character next to a zero byte, as Windows tools save files); nullopt otherwise.
+std::optional<std::string> wide_encoding(std::string_view text) {
+  auto starts = [&](std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; };
+  using namespace std::string_view_literals;
+  if (starts("\xff\xfe\x00\x00"sv) || starts("\x00\x00\xfe\xff"sv)) return "UTF-32";
+  if (starts("\xff\xfe"sv) || starts("\xfe\xff"sv)) return "UTF-16";
+  if (text.size() >= 2 && (text[0] == '\0') != (text[1] == '\0')) return "UTF-16";
+  return std::nullopt;
+}
+
+/// Refuses text that is not UTF-8 in a way a user can act on, where the parsers would call it
+/// binary data.
+std::string_view utf8_text(const std::string& file, std::string_view text) {
+  if (const std::optional<std::string> encoding = wide_encoding(text)) {
+    throw InputError(file, "",
+                     "the file is " + *encoding + " text; gpusched reads UTF-8: re-save it as " +
+                         "UTF-8 (for example `iconv -f " + *encoding + " -t UTF-8`)",
+                     1);
+  }
+  return text;
+}
+
+}  // namespace
 
 ParsedText::ParsedText(const std::string& file, std::string_view text,
                        std::vector<std::string>* warnings)
-    : yaml_(is_yaml_input(file, text)) {
+    : yaml_(is_yaml_input(file, utf8_text(file, text))) {
   if (yaml_) {
     YamlDocument document = parse_yaml(file, text);
     documents_ = document.documents;
