@@ -4,9 +4,14 @@
 #include "gpusched/explain/explain.hpp"
 
 #include <algorithm>
+#include <map>
+#include <string>
+#include <vector>
 
 #include "explain/explain_parts.hpp"
 #include "gpusched/error.hpp"
+#include "model/go_text.hpp"
+#include "sim/glob.hpp"
 
 namespace gpusched {
 
@@ -28,13 +33,67 @@ std::string_view to_string(Layer layer) noexcept {
 
 namespace {
 
-// The pod's record among `records` (the pods at `now`), or InputError.
+// "ns/name (Pending)".
+std::string described(const PodRecord& r) {
+  return r.pod.key() + " (" + std::string(to_string(r.pod.status.phase)) + ")";
+}
+
+// At most `most` of `pods`, described and joined, with how many more there are.
+std::string listed(const std::vector<const PodRecord*>& pods, std::size_t most) {
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < pods.size() && i < most; ++i) names.push_back(described(*pods[i]));
+  std::string out = joined(names, ", ");
+  if (pods.size() > most) out += " and " + std::to_string(pods.size() - most) + " more";
+  return out;
+}
+
+// The pod's record among `records` (the pods at `now`), or InputError. Besides a pod's own
+// name, `key` may name its controller (the pods named "<key>-...", as a Deployment's or a Job's
+// are) or be a glob ("default/train-*"): of several such pods, the one not bound is meant; when
+// none is alone in that, or nothing matches, the error lists the candidates.
 const PodRecord& find_pod(const std::vector<PodRecord>& records, std::string_view key, TimeMs now) {
   const auto it = std::find_if(records.begin(), records.end(),
                                [&](const PodRecord& r) { return r.pod.key() == key; });
-  if (it == records.end())
-    throw InputError("pod " + std::string(key), "", "no such pod at " + format_duration(now));
-  return *it;
+  if (it != records.end()) return *it;
+  const bool glob = key.find_first_of("*?") != std::string_view::npos;
+  const std::string prefix = std::string(key) + "-";
+  std::vector<const PodRecord*> matches;
+  for (const PodRecord& r : records) {
+    const std::string k = r.pod.key();
+    if (glob ? sim::glob_match(key, k) : k.starts_with(prefix)) matches.push_back(&r);
+  }
+  std::vector<const PodRecord*> unbound;
+  for (const PodRecord* r : matches) {
+    if (r->pod.spec.node_name.empty()) unbound.push_back(r);
+  }
+  if (matches.size() == 1) return *matches.front();
+  if (unbound.size() == 1) return *unbound.front();
+  constexpr std::size_t kMostListed = 10;
+  const std::string place = "pod " + std::string(key);
+  if (!matches.empty()) {
+    // Several waiting: those are the ones to choose from; none waiting: any of them.
+    const std::vector<const PodRecord*>& candidates = unbound.empty() ? matches : unbound;
+    throw InputError(place, "",
+                     std::to_string(candidates.size()) + " pods" +
+                         (unbound.empty() ? "" : " not bound") + " match at " +
+                         format_duration(now) + ": " + listed(candidates, kMostListed) +
+                         "; name one");
+  }
+  // Nothing matches: the pods of its namespace, those waiting first.
+  const std::string ns = std::string(key.substr(0, key.find('/')));
+  std::vector<const PodRecord*> in_namespace;
+  for (const PodRecord& r : records) {
+    if (r.pod.metadata.namespace_ == ns && r.pod.spec.node_name.empty()) in_namespace.push_back(&r);
+  }
+  for (const PodRecord& r : records) {
+    if (r.pod.metadata.namespace_ == ns && !r.pod.spec.node_name.empty())
+      in_namespace.push_back(&r);
+  }
+  throw InputError(place, "",
+                   "no such pod at " + format_duration(now) +
+                       (in_namespace.empty() ? " (namespace " + ns + " has no pods)"
+                                             : "; pods of namespace " + ns + ": " +
+                                                   listed(in_namespace, kMostListed)));
 }
 
 // A bound pod: it runs (layer none), ran, or the kubelet rejected it (layer workload).
@@ -101,10 +160,11 @@ Explanation explain_here(const Scenario& scenario, Simulator& at, const PodRecor
 Explanation explain(const Scenario& scenario, std::string_view pod, const ExplainOptions& options) {
   // The replay to the time asked for, noting the pod's last scheduling attempt.
   SimulationOptions first = options.simulation;
-  const std::string object = "Pod/" + std::string(pod);
-  std::optional<TimeMs> last_attempt;
+  // Every pod's last FailedScheduling: `pod` may name its controller or be a glob, resolved
+  // only at the end of this replay.
+  std::map<std::string, TimeMs, std::less<>> last_attempts;  // by event object, "Pod/ns/name"
   first.observer.event = [&, user = options.simulation.observer.event](const EventRecord& e) {
-    if (e.reason == "FailedScheduling" && e.object == object) last_attempt = e.last_time;
+    if (e.reason == "FailedScheduling") last_attempts[e.object] = e.last_time;
     if (user) user(e);
   };
   Simulator replay(scenario, first);
@@ -117,13 +177,17 @@ Explanation explain(const Scenario& scenario, std::string_view pod, const Explai
   const SimulationOptions* remedies = options.remedies ? &options.simulation : nullptr;
   std::vector<PodRecord> records = replay.pods();
   const PodRecord* record = &find_pod(records, pod, replay.now());
+  const std::string key = record->pod.key();
+  std::optional<TimeMs> last_attempt;
+  if (auto it = last_attempts.find("Pod/" + key); it != last_attempts.end())
+    last_attempt = it->second;
   // A bound pod is explained as of the time asked; an unbound one as its last attempt saw the
   // cluster: that instant, replayed again when it lies earlier and the cluster has changed
   // since (the pod itself may have too, e.g. its nomination).
   std::optional<Simulator> again;
   Simulator* at = &replay;
   if (record->pod.spec.node_name.empty() && last_attempt && *last_attempt < replay.now() &&
-      !replay.last_attempt_current(pod)) {
+      !replay.last_attempt_current(key)) {
     SimulationOptions quiet = options.simulation;
     quiet.observer = {};
     quiet.progress = nullptr;
@@ -131,7 +195,7 @@ Explanation explain(const Scenario& scenario, std::string_view pod, const Explai
     again->run_until(*last_attempt);
     at = &*again;
     records = at->pods();
-    record = &find_pod(records, pod, at->now());
+    record = &find_pod(records, key, at->now());
   }
   const TimeMs time = record->pod.spec.node_name.empty() && last_attempt
                           ? *last_attempt

@@ -1,5 +1,6 @@
 // `gpusched explain`: the report for people, the JSON of scenario-format.md §4 with its keys in
-// the contract's order, and exit 2 for an unknown pod or a malformed --at.
+// the contract's order, the pod found by its controller's name or a glob, and exit 2 for an
+// unknown pod or a malformed --at.
 #include <catch2/catch.hpp>
 
 #include <nlohmann/json.hpp>
@@ -120,6 +121,40 @@ TEST_CASE("cli explain: an unknown pod or a bad --at is exit 2", "[explain][cli]
   CHECK(bad_at.err.find("--at") != std::string::npos);
   const auto no_pod = run_cli({"explain", kTwoPods});
   CHECK(no_pod.code == 2);
+}
+
+TEST_CASE("cli explain: a controller name or a glob finds the pod left waiting", "[explain][cli]") {
+  const auto exact = run_cli({"explain", kTwoPods, "--pod", kPending, "--output", "json"});
+  REQUIRE(exact.code == 0);
+  // gpu-demo's two replicas: one runs, the other waits, and that one is meant.
+  for (const char* name : {"gpu-demo", "default/gpu-demo", "default/gpu-demo-*"}) {
+    INFO(name);
+    const auto by_name = run_cli({"explain", kTwoPods, "--pod", name, "--output", "json"});
+    CHECK(by_name.code == 0);
+    CHECK(by_name.out == exact.out);
+  }
+  // Two replicas waiting: the error lists them.
+  const auto two = run_cli({"explain", kScenarios + "gpu-pool-mix.json", "--pod", "infer"});
+  CHECK(two.code == 2);
+  CHECK(two.err ==
+        "gpusched: error: pod default/infer: 2 pods not bound match at 1m: "
+        "default/infer-65d8bfd757-7pm7q (Pending), default/infer-65d8bfd757-vpzjb (Pending); "
+        "name one\n");
+  // None waiting: every match is listed.
+  const auto done = run_cli({"explain", kScenarios + "job-two-waves.json", "--pod", "train"});
+  CHECK(done.code == 2);
+  CHECK_THAT(done.err, Catch::StartsWith("gpusched: error: pod default/train: 4 pods match at "));
+  CHECK_THAT(done.err, Catch::EndsWith(" (Succeeded); name one\n"));
+  // Nothing matches: the namespace's pods, the waiting ones first.
+  const auto none = run_cli({"explain", kTwoPods, "--pod", "default/nope"});
+  CHECK(none.code == 2);
+  CHECK(none.err ==
+        "gpusched: error: pod default/nope: no such pod at 0s; pods of namespace "
+        "default: default/gpu-demo-d9c9cb49d-cwq86 (Pending), "
+        "default/gpu-demo-d9c9cb49d-2qbr7 (Running)\n");
+  const auto empty = run_cli({"explain", kTwoPods, "--pod", "ml/train"});
+  CHECK(empty.err ==
+        "gpusched: error: pod ml/train: no such pod at 0s (namespace ml has no pods)\n");
 }
 
 }  // namespace
