@@ -1,6 +1,7 @@
 #include "gpusched/io/scenario_loader.hpp"
 
 #include <algorithm>
+#include <array>
 #include <deque>
 #include <map>
 #include <system_error>
@@ -89,7 +90,7 @@ std::vector<std::pair<fs::path, JsonNode>> included_files(const JsonNode& includ
 }
 
 /// A scenario's top-level keys.
-const std::vector<std::string_view> kScenarioKeys = {
+constexpr std::array<std::string_view, 14> kScenarioKeys = {
     "apiVersion", "name",         "description", "startTime", "include",
     "scheduler",  "devicePlugin", "migConfigs",  "nodePools", "clusterAutoscaler",
     "cluster",    "timeline",     "expect",      "until"};
