@@ -190,32 +190,26 @@ Scenario load_scenario(const std::filesystem::path& path, const LoadOptions& opt
   return parse_scenario(text, file, options);
 }
 
-bool may_be_scenario_file(const std::filesystem::path& path) {
+InputKind input_kind(const std::filesystem::path& path) {
   try {
     const std::string file = path.string();
     const std::string text = read_input_file(path, file);
     const ParsedText parsed(file, text);
-    if (parsed.documents() != 1) return true;
+    if (parsed.documents() > 1) return InputKind::Manifest;
+    if (parsed.documents() == 0) return InputKind::Scenario;
     const nlohmann::json& root = parsed.root().json();
-    if (!root.is_object()) return true;
-    return std::any_of(kScenarioKeys.begin(), kScenarioKeys.end(),
-                       [&](std::string_view key) { return root.contains(key); });
+    if (!root.is_object()) return InputKind::Scenario;
+    if (root.contains("kind") && !root.contains("name")) return InputKind::Manifest;
+    const bool scenario_key = std::any_of(kScenarioKeys.begin(), kScenarioKeys.end(),
+                                          [&](std::string_view key) { return root.contains(key); });
+    return scenario_key ? InputKind::Scenario : InputKind::Other;
   } catch (const InputError&) {
-    return true;
+    return InputKind::Scenario;
   }
 }
 
 bool is_manifest_file(const std::filesystem::path& path) {
-  try {
-    const std::string file = path.string();
-    const std::string text = read_input_file(path, file);
-    const ParsedText parsed(file, text);
-    if (parsed.documents() != 1) return parsed.documents() > 1;
-    const nlohmann::json& root = parsed.root().json();
-    return root.is_object() && root.contains("kind") && !root.contains("name");
-  } catch (const InputError&) {
-    return false;
-  }
+  return input_kind(path) == InputKind::Manifest;
 }
 
 }  // namespace gpusched::io

@@ -30,10 +30,9 @@ struct CheckOptions {
 };
 
 /// Appends the scenario files a PATH names: the file itself, or every *.json, *.yaml and *.yml
-/// below a directory except Kubernetes manifests (io::is_manifest_file) and files that are no
-/// scenario (io::may_be_scenario_file, with a notice), sorted so that the output does not depend
-/// on directory order. Returns false, having said why on `err`, when a directory
-/// cannot be read or holds no scenario.
+/// below a directory except Kubernetes manifests and files that are no scenario (with a notice;
+/// io::input_kind), sorted so that the output does not depend on directory order. Returns false,
+/// having said why on `err`, when a directory cannot be read or holds no scenario.
 bool collect_scenarios(const fs::path& path, std::vector<fs::path>& files, std::ostream& err) {
   std::error_code ec;
   if (!fs::is_directory(path, ec)) {
@@ -45,10 +44,11 @@ bool collect_scenarios(const fs::path& path, std::vector<fs::path>& files, std::
     if (!it->is_regular_file(ec)) continue;
     const fs::path ext = it->path().extension();
     if (ext != ".json" && ext != ".yaml" && ext != ".yml") continue;
+    const io::InputKind kind = io::input_kind(it->path());
     // Manifests that scenarios include may sit among them: they are not scenarios.
-    if (io::is_manifest_file(it->path())) continue;
+    if (kind == io::InputKind::Manifest) continue;
     // Nor is another tool's file (a mig-parted configuration): said, so nothing goes unnoticed.
-    if (!io::may_be_scenario_file(it->path())) {
+    if (kind == io::InputKind::Other) {
       err << "gpusched: notice: " << it->path().generic_string()
           << " skipped: not a scenario (none of a scenario's keys)\n";
       continue;

@@ -37,10 +37,13 @@ struct LoadOptions {
 /// files when it walks a directory, so manifests can sit next to the scenarios including them.
 [[nodiscard]] bool is_manifest_file(const std::filesystem::path& path);
 
-/// False for a file that reads as one mapping with none of a scenario's top-level keys (a
-/// mig-parted configuration, say): `gpusched check` skips such a file under a directory, with a
-/// notice. True for anything else, unreadable or malformed files included, so that they are
-/// reported.
-[[nodiscard]] bool may_be_scenario_file(const std::filesystem::path& path);
+/// What a file under a directory of scenarios is, read once.
+enum class InputKind {
+  Scenario,  ///< anything not below, unreadable or malformed files included (they are reported)
+  Manifest,  ///< as is_manifest_file
+  Other,     ///< one mapping with none of a scenario's top-level keys (a mig-parted config)
+};
+/// `gpusched check` skips a manifest under a directory, and another file with a notice.
+[[nodiscard]] InputKind input_kind(const std::filesystem::path& path);
 
 }  // namespace gpusched::io

@@ -477,6 +477,11 @@ cluster:
   CHECK(io::is_manifest_file(nodes));
   CHECK(io::is_manifest_file(dir.at("more.json")));
   CHECK_FALSE(io::is_manifest_file(file));
+  CHECK(io::input_kind(file) == io::InputKind::Scenario);
+  CHECK(io::input_kind(nodes) == io::InputKind::Manifest);
+  CHECK(io::input_kind(dir.write("mig.yaml", "version: v1\nmig-configs: {}\n")) ==
+        io::InputKind::Other);
+  CHECK(io::input_kind(dir.write("broken.json", "{")) == io::InputKind::Scenario);
 }
 
 TEST_CASE("include errors name the file and the place", "[io][yaml]") {
