@@ -7,14 +7,14 @@
 namespace gpusched {
 
 std::vector<PluginRef> default_plugins(const KubernetesVersion& version) {
-  // getDefaultPlugins, without the plugins gpusched does not model yet (SchedulingGates,
-  // volume plugins, ImageLocality): they accept every pod that has no gates or volumes.
+  // getDefaultPlugins, without the plugins gpusched does not model yet (volume plugins,
+  // ImageLocality): they accept every pod that has no volumes.
   std::vector<PluginRef> out{
-      {std::string(names::kPrioritySort), 0},     {std::string(names::kNodeUnschedulable), 0},
-      {std::string(names::kNodeName), 0},         {std::string(names::kTaintToleration), 3},
-      {std::string(names::kNodeAffinity), 2},     {std::string(names::kNodePorts), 0},
-      {std::string(names::kNodeResourcesFit), 1}, {std::string(names::kPodTopologySpread), 2},
-      {std::string(names::kInterPodAffinity), 2},
+      {std::string(names::kSchedulingGates), 0},   {std::string(names::kPrioritySort), 0},
+      {std::string(names::kNodeUnschedulable), 0}, {std::string(names::kNodeName), 0},
+      {std::string(names::kTaintToleration), 3},   {std::string(names::kNodeAffinity), 2},
+      {std::string(names::kNodePorts), 0},         {std::string(names::kNodeResourcesFit), 1},
+      {std::string(names::kPodTopologySpread), 2}, {std::string(names::kInterPodAffinity), 2},
   };
   // applyFeatureGates: DynamicResources goes just before DefaultPreemption once DRA is on.
   if (version.dynamic_resources_post_filter())

@@ -96,9 +96,21 @@ const PodRecord& find_pod(const std::vector<PodRecord>& records, std::string_vie
                                                    listed(in_namespace, kMostListed)));
 }
 
-// A bound pod: it runs (layer none), ran, or the kubelet rejected it (layer workload).
-void explain_bound(const PodRecord& record, Explanation& out) {
+// A bound pod: it runs (layer none), ran, or the kubelet rejected it (layer workload); or its
+// node does not exist (layer provisioning).
+void explain_bound(const PodRecord& record, const std::vector<NodeRecord>& nodes,
+                   Explanation& out) {
   const Pod& pod = record.pod;
+  if (std::none_of(nodes.begin(), nodes.end(),
+                   [&](const NodeRecord& n) { return n.node.metadata.name == out.node; })) {
+    out.layer = Layer::Provisioning;
+    out.diagnosis =
+        "It is bound to node " + out.node +
+        ", which does not exist: nothing runs it, whatever its phase says. The pod garbage "
+        "collector deletes it once the node has been missing for 40 s (it looks every 20 s); "
+        "its controller, if any, then replaces it. Bring the node (back) or delete the pod.";
+    return;
+  }
   if (pod.status.phase == PodPhase::Failed) {
     out.layer = Layer::Workload;
     out.message = pod.status.message;
@@ -130,7 +142,7 @@ Explanation explain_here(const Scenario& scenario, Simulator& at, const PodRecor
   out.node = record.pod.spec.node_name;
   const explain_detail::AttemptView view{scenario, record, nodes, pods};
   if (!out.node.empty()) {
-    explain_bound(record, out);
+    explain_bound(record, nodes, out);
     if (out.layer == Layer::Workload && remedies != nullptr)
       out.remedies = explain_detail::find_workload_remedies(view, out, *remedies);
     return out;
@@ -145,6 +157,27 @@ Explanation explain_here(const Scenario& scenario, Simulator& at, const PodRecor
                     record.pod.spec.scheduler_name +
                     "\": kube-scheduler never tries it. Set spec.schedulerName to one of the "
                     "profiles, or run the scheduler it names.";
+    return out;
+  }
+  if (const std::vector<std::string>& gates = record.pod.spec.scheduling_gates; !gates.empty()) {
+    out.layer = Layer::Scheduling;
+    std::string names;
+    for (const std::string& gate : gates) names += (names.empty() ? "" : ", ") + gate;
+    out.diagnosis = "It carries scheduling gates (" + names +
+                    "): the SchedulingGates plugin keeps it out of the scheduling queue, so the "
+                    "scheduler has not tried it. Whoever added the gates (a queueing controller "
+                    "such as Kueue) removes them when it admits the pod; until the last one is "
+                    "gone, no node can help.";
+    return out;
+  }
+  if (const std::vector<std::string>& claims = record.pod.spec.resource_claims; !claims.empty()) {
+    out.layer = Layer::Scheduling;
+    std::string names;
+    for (const std::string& claim : claims) names += (names.empty() ? "" : ", ") + claim;
+    out.diagnosis = "It claims devices through Dynamic Resource Allocation (" + names +
+                    "), which gpusched does not model yet: rather than place it without its "
+                    "devices, gpusched leaves it Pending, and it cannot tell which node would "
+                    "hold it or what would fix it.";
     return out;
   }
   out.cycle = at.report_cycle(out.pod);

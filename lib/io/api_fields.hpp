@@ -118,6 +118,7 @@ inline constexpr std::string_view kContainer[] = {"args",
                                                   "volumeMounts",
                                                   "workingDir"};
 inline constexpr std::string_view kResourceRequirements[] = {"claims", "limits", "requests"};
+inline constexpr std::string_view kPodSchedulingGate[] = {"name"};
 inline constexpr std::string_view kContainerPort[] = {"containerPort", "hostIP", "hostPort", "name",
                                                       "protocol"};
 inline constexpr std::string_view kToleration[] = {"effect", "key", "operator", "tolerationSeconds",

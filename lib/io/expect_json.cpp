@@ -11,13 +11,13 @@
 namespace gpusched::io {
 namespace {
 
-constexpr std::array<std::string_view, 5> kPhases = {"Pending", "Running", "Succeeded", "Failed",
-                                                     "Absent"};
+constexpr std::array<std::string_view, 6> kPhases = {"Pending", "Running", "Succeeded",
+                                                     "Failed",  "Unknown", "Absent"};
 
 std::string checked_phase(const JsonNode& node, std::string phase) {
   if (std::find(kPhases.begin(), kPhases.end(), phase) == kPhases.end()) {
     node.fail("unknown phase \"" + phase +
-              "\" (known phases: Pending, Running, Succeeded, Failed, Absent)");
+              "\" (known phases: Pending, Running, Succeeded, Failed, Unknown, Absent)");
   }
   return phase;
 }

@@ -21,9 +21,11 @@ namespace gpusched::io {
 class ParsedText {
  public:
   /// `warnings`, when given, collects what the text holds but gpusched ignores
-  /// (JsonSource::collect_warnings); it must outlive this.
+  /// (JsonSource::collect_warnings), `unmodelled` what it holds that can change placement but
+  /// is not modelled (JsonSource::collect_unmodelled); they must outlive this.
   ParsedText(const std::string& file, std::string_view text,
-             std::vector<std::string>* warnings = nullptr);
+             std::vector<std::string>* warnings = nullptr,
+             std::vector<std::string>* unmodelled = nullptr);
   ParsedText(const ParsedText&) = delete;
   ParsedText& operator=(const ParsedText&) = delete;
 
@@ -51,9 +53,10 @@ class ParsedText {
 /// stay valid while it lives, so it is neither copied nor moved.
 class ManifestFile {
  public:
-  /// Errors name the file as `path.string()`; `warnings` as for ParsedText.
+  /// Errors name the file as `path.string()`; `warnings` and `unmodelled` as for ParsedText.
   explicit ManifestFile(const std::filesystem::path& path,
-                        std::vector<std::string>* warnings = nullptr);
+                        std::vector<std::string>* warnings = nullptr,
+                        std::vector<std::string>* unmodelled = nullptr);
   ManifestFile(const ManifestFile&) = delete;
   ManifestFile& operator=(const ManifestFile&) = delete;
 

@@ -52,6 +52,11 @@ class JsonNode {
   /// warns `unknown field "key"` at each member not in `api_fields` (io/api_fields.hpp), when
   /// the source collects warnings and this is an object. Never fails.
   void note_unknown_keys(std::span<const std::string_view> api_fields) const;
+  /// Notes that this value can change placement but gpusched does not model it
+  /// (JsonSource::not_modelled).
+  void note_not_modelled(const std::string& reason) const {
+    source_->not_modelled(pointer_, reason);
+  }
 
   [[nodiscard]] std::string string() const;
   [[nodiscard]] bool boolean() const;

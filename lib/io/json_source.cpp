@@ -312,6 +312,11 @@ void JsonSource::warn(const std::string& pointer, const std::string& reason) con
   warnings_->push_back(located_message(file_, pointer, reason, line_of(pointer)));
 }
 
+void JsonSource::not_modelled(const std::string& pointer, const std::string& reason) const {
+  if (unmodelled_ == nullptr) return;
+  unmodelled_->push_back(located_message(file_, pointer, reason, line_of(pointer)));
+}
+
 nlohmann::json JsonSource::parse() const {
   if (text_.size() > kMaxFileBytes) {
     throw InputError(file_, "", file_too_large_reason(), 0);

@@ -53,6 +53,12 @@ class JsonSource {
   /// Appends `file:line: pointer: reason` (located_message) to the warnings, if collected.
   void warn(const std::string& pointer, const std::string& reason) const;
 
+  /// Where not_modelled() appends: what the input holds that can change where or whether a pod
+  /// runs but that gpusched does not model (Scenario::unmodelled). `sink` must outlive this.
+  void collect_unmodelled(std::vector<std::string>* sink) noexcept { unmodelled_ = sink; }
+  /// Appends `file:line: pointer: reason`, if collected.
+  void not_modelled(const std::string& pointer, const std::string& reason) const;
+
   /// Checks size, emptiness, binary content and nesting depth, then parses. Parse errors become
   /// InputErrors with the line of the offending byte and nlohmann's jargon removed.
   [[nodiscard]] nlohmann::json parse() const;
@@ -71,6 +77,7 @@ class JsonSource {
   std::string_view text_;
   const PointerLines* lines_ = nullptr;
   std::vector<std::string>* warnings_ = nullptr;
+  std::vector<std::string>* unmodelled_ = nullptr;
   // A warning asks for a line once per unknown field, and a dump from a newer Kubernetes can
   // hold one in every object: walking from the start each time would be quadratic. So the last
   // walk is kept to resume from, and the lines' start offsets are indexed once.

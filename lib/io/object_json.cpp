@@ -100,8 +100,8 @@ std::optional<SelectorOperator> operator_from(std::string_view text) {
 }
 
 std::optional<PodPhase> phase_from(std::string_view text) {
-  for (PodPhase phase :
-       {PodPhase::Pending, PodPhase::Running, PodPhase::Succeeded, PodPhase::Failed}) {
+  for (PodPhase phase : {PodPhase::Pending, PodPhase::Running, PodPhase::Succeeded,
+                         PodPhase::Failed, PodPhase::Unknown}) {
     if (to_string(phase) == text) return phase;
   }
   return std::nullopt;
@@ -793,9 +793,117 @@ class ObjectParser {
                                       "must be greater than or equal to 0"));
       }
     }
+    if (auto host_network = node->get("hostNetwork"); host_network && host_network->boolean()) {
+      // defaultHostNetworkPorts: on the host's network every container port is a host port.
+      for (auto* list : {&spec.containers, &spec.init_containers}) {
+        for (Container& c : list->mut()) {
+          for (ContainerPort& port : c.ports) {
+            if (port.host_port == 0) port.host_port = port.container_port;
+          }
+        }
+      }
+    }
+    if (auto gates = node->get("schedulingGates")) spec.scheduling_gates = parse_gates(*gates);
+    if (auto resources = node->get("resources")) {
+      resources->note_unknown_keys(api_fields::kResourceRequirements);
+      PodLevelResources& pod_level = spec.resources.emplace();
+      if (auto requests = resources->get("requests"))
+        pod_level.requests = parse_resources(*requests);
+      if (auto limits = resources->get("limits")) pod_level.limits = parse_resources(*limits);
+      validate_pod_level_resources(*resources, pod_level);
+    }
+    spec.resource_claims = claim_names(*node);
+    if (!spec.resource_claims.empty()) {
+      const std::optional<JsonNode> claims = node->get("resourceClaims");
+      (claims ? *claims : *node)
+          .note_not_modelled(
+              "Dynamic Resource Allocation is not modelled yet: from Kubernetes 1.34 the pod is "
+              "left "
+              "Pending, its claims unallocated (1.33 drops them, as its API server does)");
+    }
+    if (auto volumes = node->get("volumes")) note_unmodelled_volumes(*volumes);
     default_requests_from_limits(spec);
     report(validate_pod_spec(spec, node->path()));
     return spec;
+  }
+
+  /// Volumes backed by PersistentVolumeClaims (or generic ephemeral ones, which make claims):
+  /// where such a pod may run depends on its volumes (VolumeBinding, VolumeZone,
+  /// NodeVolumeLimits, VolumeRestrictions), which gpusched does not model.
+  static void note_unmodelled_volumes(const JsonNode& volumes) {
+    if (!volumes.json().is_array()) return;
+    for (const JsonNode& volume : volumes.elements()) {
+      for (const char* source : {"persistentVolumeClaim", "ephemeral"}) {
+        if (auto claim = volume.get(source)) {
+          claim->note_not_modelled(
+              "volume binding is not modelled (VolumeBinding, VolumeZone, NodeVolumeLimits): "
+              "the pod is placed as if its volume were available on every node");
+        }
+      }
+    }
+  }
+
+  /// spec.schedulingGates, validated as validateSchedulingGates does: qualified names, no repeats.
+  std::vector<std::string> parse_gates(const JsonNode& gates) const {
+    std::vector<std::string> names;
+    for (const JsonNode& item : gates.elements()) {
+      item.note_unknown_keys(api_fields::kPodSchedulingGate);
+      const JsonNode name_node = item.required("name");
+      std::string name = name_node.string();
+      for (const std::string& message : resource::qualified_name_errors(name)) {
+        invalid(name_node, invalid_value(name, message));
+      }
+      if (std::find(names.begin(), names.end(), name) != names.end()) {
+        invalid(item, duplicate_value(name));
+      }
+      names.push_back(std::move(name));
+    }
+    return names;
+  }
+
+  /// validatePodResourceRequirements: pod-level resources are cpu, memory and hugepages-* only,
+  /// and a request may not exceed its limit.
+  void validate_pod_level_resources(const JsonNode& node,
+                                    const PodLevelResources& resources) const {
+    for (const char* key : {"requests", "limits"}) {
+      const std::optional<JsonNode> list = node.get(key);
+      if (!list) continue;
+      for (const auto& [name, entry] : list->entries()) {
+        if (is_supported_pod_level_resource(name)) continue;
+        invalid(entry, not_supported(name, {"cpu", "hugepages-", "memory"}));
+      }
+    }
+    for (const auto& [name, request] : resources.requests) {
+      const auto limit = resources.limits.find(name);
+      if (limit == resources.limits.end() || !(limit->second < request)) continue;
+      const JsonNode at = node.required("requests").required(name);
+      invalid(at, invalid_value(request.to_string(), "must be less than or equal to " + name +
+                                                         " limit of " + limit->second.to_string()));
+    }
+  }
+
+  /// The claims a pod spec names (spec.resourceClaims) or its containers reference
+  /// (resources.claims): Dynamic Resource Allocation, not modelled yet.
+  static std::vector<std::string> claim_names(const JsonNode& spec) {
+    std::vector<std::string> names;
+    auto add = [&](const std::optional<JsonNode>& list) {
+      if (!list) return;
+      for (const JsonNode& item : list->elements()) {
+        const std::optional<JsonNode> name = item.get("name");
+        std::string text = name ? name->string() : std::string();
+        if (std::find(names.begin(), names.end(), text) == names.end())
+          names.push_back(std::move(text));
+      }
+    };
+    add(spec.get("resourceClaims"));
+    for (const char* key : {"containers", "initContainers"}) {
+      const std::optional<JsonNode> containers = spec.get(key);
+      if (!containers) continue;
+      for (const JsonNode& container : containers->elements()) {
+        if (auto resources = container.get("resources")) add(resources->get("claims"));
+      }
+    }
+    return names;
   }
 
   /// spec.template.metadata: labels and annotations. The first look at spec.template, so its
@@ -915,13 +1023,19 @@ class ObjectParser {
     Pod pod;
     pod.metadata = parse_metadata(true);
     pod.spec = parse_pod_spec(root_.get("spec"), root_.missing("spec"));
+    // ValidatePodCreate: "A Pod cannot be assigned a Node if there are remaining scheduling gates."
+    if (!pod.spec.node_name.empty() && !pod.spec.scheduling_gates.empty()) {
+      invalid(root_.required("spec").required("nodeName"),
+              forbidden("cannot be set until all schedulingGates have been cleared"));
+    }
     if (auto status = root_.get("status")) {
       status->note_unknown_keys(api_fields::kPodStatus);
       if (auto phase = status->get("phase")) {
         std::string text = phase->string();
         std::optional<PodPhase> parsed = phase_from(text);
         if (!parsed)
-          invalid(*phase, not_supported(text, {"Pending", "Running", "Succeeded", "Failed"}));
+          invalid(*phase,
+                  not_supported(text, {"Pending", "Running", "Succeeded", "Failed", "Unknown"}));
         pod.status.phase = *parsed;
       }
       if (auto conditions = status->get("conditions")) {
@@ -1299,6 +1413,19 @@ json pod_spec_json(const PodSpec& spec) {
   if (!spec.node_name.empty()) out["nodeName"] = spec.node_name;
   out["restartPolicy"] = spec.restart_policy;
   out["terminationGracePeriodSeconds"] = spec.termination_grace_period_seconds;
+  for (const std::string& gate : spec.scheduling_gates)
+    out["schedulingGates"].push_back({{"name", gate}});
+  if (spec.resources) {
+    json resources = json::object();
+    if (!spec.resources->requests.empty())
+      resources["requests"] = resources_json(spec.resources->requests);
+    if (!spec.resources->limits.empty())
+      resources["limits"] = resources_json(spec.resources->limits);
+    out["resources"] = std::move(resources);
+  }
+  // Only the claims' names are kept: enough for the warning that DRA is not modelled.
+  for (const std::string& claim : spec.resource_claims)
+    out["resourceClaims"].push_back({{"name", claim}});
   return out;
 }
 

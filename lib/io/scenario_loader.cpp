@@ -107,7 +107,8 @@ Scenario parse_scenario(std::string_view text, const std::string& file,
   // Unknown fields of the objects, in the order the loader meets them (the cluster, the
   // included files' objects, the timeline), so that they read the same on every run.
   std::vector<std::string> warnings;
-  const ParsedText parsed(file, text, &warnings);
+  std::vector<std::string> unmodelled;
+  const ParsedText parsed(file, text, &warnings, &unmodelled);
   const JsonSource& source = parsed.source();
   if (parsed.yaml() && parsed.documents() != 1) {
     source.fail("",
@@ -164,7 +165,7 @@ Scenario parse_scenario(std::string_view text, const std::string& file,
   std::optional<JsonNode> include = root.get("include");
   if (include) {
     for (const auto& [path, entry] : included_files(*include, file)) {
-      std::vector<JsonNode> objects = included.emplace_back(path, &warnings).objects();
+      std::vector<JsonNode> objects = included.emplace_back(path, &warnings, &unmodelled).objects();
       items.insert(items.end(), objects.begin(), objects.end());
     }
   }
@@ -181,6 +182,7 @@ Scenario parse_scenario(std::string_view text, const std::string& file,
     scenario.expect = parse_expectations(*expect, scenario.until);
   }
   scenario.warnings = std::move(warnings);
+  scenario.unmodelled = std::move(unmodelled);
   return scenario;
 }
 

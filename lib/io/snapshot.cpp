@@ -123,8 +123,12 @@ void warn_unbound_nodes(Snapshot& snapshot) {
       ++missing[pod->spec.node_name];
   }
   for (const auto& [name, count] : missing) {
-    snapshot.notes.push_back("node \"" + name + "\" is not in the snapshot: " +
-                             plural(count, "pod") + " bound to it wait for it");
+    // The pod garbage collector's orphan pass (pod_gc.hpp) deletes them unless the node comes.
+    snapshot.notes.push_back("node \"" + name +
+                             "\" is not in the snapshot: " + plural(count, "pod") +
+                             " bound to it " + (count == 1 ? "runs" : "run") +
+                             " nowhere (phase Unknown) and the pod garbage collector deletes " +
+                             (count == 1 ? "it" : "them") + " once the node has been missing 40 s");
   }
 }
 
@@ -134,7 +138,8 @@ Snapshot parse_snapshot(std::string_view text, const std::string& file_name,
                         const SnapshotOptions& options) {
   Snapshot snapshot;
   // Unknown fields of the snapshot's objects, then of the additions'.
-  const ParsedText file(file_name, text, &snapshot.scenario.warnings);
+  const ParsedText file(file_name, text, &snapshot.scenario.warnings,
+                        &snapshot.scenario.unmodelled);
   const std::filesystem::path path(file_name);
   Scenario& scenario = snapshot.scenario;
   scenario.source = file_name;
@@ -162,7 +167,8 @@ Snapshot parse_snapshot(std::string_view text, const std::string& file_name,
 
   std::deque<ManifestFile> added;
   for (const std::filesystem::path& addition : options.additions) {
-    std::vector<JsonNode> objects = added.emplace_back(addition, &scenario.warnings).objects();
+    std::vector<JsonNode> objects =
+        added.emplace_back(addition, &scenario.warnings, &scenario.unmodelled).objects();
     items.insert(items.end(), objects.begin(), objects.end());
   }
   parse_cluster(items, file.root(), scenario);

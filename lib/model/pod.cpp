@@ -39,6 +39,8 @@ std::string_view to_string(PodPhase phase) noexcept {
       return "Succeeded";
     case PodPhase::Failed:
       return "Failed";
+    case PodPhase::Unknown:
+      return "Unknown";
   }
   return "Pending";
 }

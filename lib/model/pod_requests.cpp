@@ -1,5 +1,5 @@
-// PodRequests / PodLimits of k8s.io/component-helpers/resource/helpers.go (without pod-level
-// resources and in-place resize, which gpusched does not model) and the resource rule of
+// PodRequests / PodLimits of k8s.io/component-helpers/resource/helpers.go (with pod-level
+// resources; without in-place resize, which gpusched does not model) and the resource rules of
 // SetDefaults_Pod (pkg/apis/core/v1/defaults.go).
 #include "gpusched/model/pod_requests.hpp"
 
@@ -57,14 +57,33 @@ void default_container(Container& c) {
 
 }  // namespace
 
+bool is_supported_pod_level_resource(std::string_view name) noexcept {
+  return name == resource::kCpu || name == resource::kMemory || resource::is_hugepages(name);
+}
+
+ResourceList aggregate_container_requests(const PodSpec& spec) {
+  return aggregate(spec, &Container::requests);
+}
+
 ResourceList pod_requests(const PodSpec& spec) {
-  ResourceList reqs = aggregate(spec, &Container::requests);
+  ResourceList reqs = aggregate_container_requests(spec);
+  // applyPodLevelResources: a pod-level request replaces the containers' sum for its resource.
+  if (spec.resources) {
+    for (const auto& [name, q] : spec.resources->requests) {
+      if (is_supported_pod_level_resource(name)) reqs.insert_or_assign(name, q);
+    }
+  }
   add_list(reqs, spec.overhead);
   return reqs;
 }
 
 ResourceList pod_limits(const PodSpec& spec) {
   ResourceList limits = aggregate(spec, &Container::limits);
+  if (spec.resources) {
+    for (const auto& [name, q] : spec.resources->limits) {
+      if (is_supported_pod_level_resource(name)) limits.insert_or_assign(name, q);
+    }
+  }
   // Overhead is added only to resources that have a limit: an unlimited resource stays so.
   for (const auto& [name, q] : spec.overhead) {
     const auto it = limits.find(name);
@@ -76,6 +95,18 @@ ResourceList pod_limits(const PodSpec& spec) {
 void default_requests_from_limits(PodSpec& spec) {
   for (Container& c : spec.containers.mut()) default_container(c);
   for (Container& c : spec.init_containers.mut()) default_container(c);
+  // defaultPodRequests, once pod-level limits are set: a supported resource without a pod-level
+  // request takes the containers' sum when it can be overcommitted (cpu, memory), else the
+  // pod-level limit.
+  if (!spec.resources || spec.resources->limits.empty()) return;
+  ResourceList& requests = spec.resources->requests;
+  for (const auto& [name, q] : aggregate_container_requests(spec)) {
+    if (is_supported_pod_level_resource(name) && !resource::is_hugepages(name))
+      requests.try_emplace(name, q);
+  }
+  for (const auto& [name, q] : spec.resources->limits) {
+    if (is_supported_pod_level_resource(name)) requests.try_emplace(name, q);
+  }
 }
 
 }  // namespace gpusched

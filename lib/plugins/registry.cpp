@@ -14,6 +14,7 @@
 #include "plugins/node_unschedulable.hpp"
 #include "plugins/pod_topology_spread.hpp"
 #include "plugins/priority_sort.hpp"
+#include "plugins/scheduling_gates.hpp"
 #include "plugins/taint_toleration.hpp"
 
 namespace gpusched::plugins {
@@ -30,6 +31,7 @@ void add(Registry& registry) {
 
 Registry in_tree_registry() {
   Registry registry;
+  add<SchedulingGates>(registry);
   registry.add(std::string(PrioritySort::kName),
                [](Handle&, const Profile&) { return std::make_unique<PrioritySort>(); });
   add<NodeUnschedulable>(registry);
@@ -41,8 +43,7 @@ Registry in_tree_registry() {
     return std::make_unique<NodeResourcesFit>(handle, profile.node_resources_fit);
   });
   add<PodTopologySpread>(registry);
-  registry.add(std::string(DynamicResources::kName),
-               [](Handle&, const Profile&) { return std::make_unique<DynamicResources>(); });
+  add<DynamicResources>(registry);
   add<InterPodAffinity>(registry);
   registry.add(std::string(DefaultPreemption::kName), [](Handle& handle, const Profile& profile) {
     return std::make_unique<DefaultPreemption>(handle, profile.default_preemption);

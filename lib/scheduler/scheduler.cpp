@@ -81,6 +81,8 @@ void Scheduler::pod_updated(PodInfo& pod, const Pod& old_pod, TimeMs now) {
   std::uint32_t actions = 0;
   if (pod.pod.metadata.labels != old_pod.metadata.labels) actions |= action::kUpdatePodLabel;
   if (pod.pod.spec.tolerations != old_pod.spec.tolerations) actions |= action::kUpdatePodToleration;
+  if (!old_pod.spec.scheduling_gates.empty() && pod.pod.spec.scheduling_gates.empty())
+    actions |= action::kUpdatePodSchedulingGatesEliminated;
   if (actions == 0) return;
   queue_->requeue_if_helped(*queued, ClusterEvent{EventResource::Pod, actions, "PodUpdate"},
                             EventObjects{nullptr, nullptr, &pod}, now);
@@ -187,10 +189,11 @@ void Scheduler::schedule_one(TimeMs now) {
   };
 
   if (all_nodes.empty()) {
-    // ErrNoNodesAvailable: not a FitError, so no plugin is blamed and no PostFilter runs.
+    // ErrNoNodesAvailable: not a FitError, so no plugin is blamed and no PostFilter runs; the
+    // cycle returns clearNominatedNode (schedule_one.go schedulingCycle).
     const std::string message = "no nodes available to schedule pods";
-    remember(message, std::nullopt, 0);
-    fail(message, std::nullopt);
+    remember(message, std::string(), 0);
+    fail(message, std::string());
     return;
   }
 

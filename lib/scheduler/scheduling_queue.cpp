@@ -63,6 +63,9 @@ void SchedulingQueue::detach(QueuedPod& pod) {
     case QueuedPod::Where::Unschedulable:
       unschedulable_.erase(pod.pod->sequence);
       break;
+    case QueuedPod::Where::Gated:
+      gated_.erase(pod.pod->sequence);
+      break;
     case QueuedPod::Where::InFlight:
       break;
   }
@@ -76,9 +79,25 @@ void SchedulingQueue::remove(const PodInfo& pod) {
   entries_.erase(it);
 }
 
-void SchedulingQueue::to_active(QueuedPod& pod) {
+bool SchedulingQueue::passes_pre_enqueue(QueuedPod& pod) const {
+  const Status status = pod.framework->run_pre_enqueue(*pod.pod);
+  if (status.ok()) return true;
+  pod.unschedulable_plugins.insert(std::string(status.plugin));
+  return false;
+}
+
+void SchedulingQueue::to_active(QueuedPod& pod, bool pre_enqueue) {
+  if (pre_enqueue && !passes_pre_enqueue(pod)) {
+    to_gated(pod);
+    return;
+  }
   pod.where = QueuedPod::Where::Active;
   active_.insert(&pod);
+}
+
+void SchedulingQueue::to_gated(QueuedPod& pod) {
+  pod.where = QueuedPod::Where::Gated;
+  gated_.emplace(pod.pod->sequence, &pod);
 }
 
 QueuedPod* SchedulingQueue::pop() {
@@ -158,6 +177,11 @@ void SchedulingQueue::requeue(QueuedPod& pod, Strategy strategy, TimeMs now) {
   if (strategy == Strategy::Skip) return;
   detach(pod);
   if (strategy == Strategy::AfterBackoff && backing_off(pod, now)) {
+    // moveToBackoffQ: with SchedulerPopFromBackoffQ the PreEnqueue plugins run here.
+    if (!passes_pre_enqueue(pod)) {
+      to_gated(pod);
+      return;
+    }
     pod.where = QueuedPod::Where::Backoff;
     backoff_.insert({backoff_expiry(pod), &pod});
     return;
@@ -178,7 +202,7 @@ void SchedulingQueue::move_for_event(const ClusterEvent& event, const EventObjec
 
 void SchedulingQueue::requeue_if_helped(QueuedPod& pod, const ClusterEvent& event,
                                         const EventObjects& objects, TimeMs now) {
-  if (pod.where != QueuedPod::Where::Unschedulable) return;
+  if (pod.where != QueuedPod::Where::Unschedulable && pod.where != QueuedPod::Where::Gated) return;
   requeue(pod, worth_requeuing(pod, event, objects), now);
 }
 
@@ -205,7 +229,7 @@ void SchedulingQueue::on_timer(TimeMs now) {
   while (!error_backoff_.empty() && error_backoff_.begin()->first < align_to_window(now)) {
     QueuedPod* pod = error_backoff_.begin()->second;
     detach(*pod);
-    to_active(*pod);
+    to_active(*pod, /*pre_enqueue=*/false);  // BackoffComplete
   }
   if (now % kUnschedulableFlushPeriod != 0) return;
   std::vector<QueuedPod*> leftovers;

@@ -19,7 +19,9 @@ namespace gpusched {
 
 /// framework.QueuedPodInfo, plus what gpusched keeps to skip retries that cannot change anything.
 struct QueuedPod {
-  enum class Where { Active, Backoff, ErrorBackoff, Unschedulable, InFlight };
+  /// Gated: in upstream's unschedulable pool, rejected by a PreEnqueue plugin (QueuedPodInfo's
+  /// Gated); only the pod's own update moves it.
+  enum class Where { Active, Backoff, ErrorBackoff, Unschedulable, Gated, InFlight };
   PodInfo* pod = nullptr;
   Framework* framework = nullptr;
   TimeMs timestamp = 0;  ///< when last added to the queue (refreshed on every failure)
@@ -42,7 +44,7 @@ class SchedulingQueue {
   SchedulingQueue(std::int64_t initial_backoff_ms, std::int64_t max_backoff_ms);
   ~SchedulingQueue();
 
-  /// Add: a new pod enters the active queue.
+  /// Add: a new pod enters the active queue, or waits gated when a PreEnqueue plugin rejects it.
   void add(PodInfo& pod, Framework& framework, TimeMs now);
   /// The queued entry of a pod, if any.
   [[nodiscard]] QueuedPod* find(const PodInfo& pod) const;
@@ -54,11 +56,11 @@ class SchedulingQueue {
   /// AddUnschedulableIfNotPresent after a failed attempt (no events can arrive during a cycle in
   /// a replay): to the unschedulable pool, or to the error backoff queue when no plugin rejected.
   void add_unschedulable(QueuedPod& pod, TimeMs now);
-  /// movePodsToActiveOrBackoffQueue for the unschedulable pods the event may help; with
-  /// `candidates`, only among the pods it accepts (AssignedPodAdded's pre-filter).
+  /// movePodsToActiveOrBackoffQueue for the unschedulable pods the event may help (never gated
+  /// ones); with `candidates`, only among the pods it accepts (AssignedPodAdded's pre-filter).
   void move_for_event(const ClusterEvent& event, const EventObjects& objects, TimeMs now,
                       const std::function<bool(const QueuedPod&)>& candidates = {});
-  /// The same for one pod (its own update).
+  /// The same for one pod, gated or not (Update: its own change).
   void requeue_if_helped(QueuedPod& pod, const ClusterEvent& event, const EventObjects& objects,
                          TimeMs now);
 
@@ -90,7 +92,14 @@ class SchedulingQueue {
                                          const EventObjects& objects) const;
   void requeue(QueuedPod& pod, Strategy strategy, TimeMs now);
   void detach(QueuedPod& pod);
-  void to_active(QueuedPod& pod);
+  /// runPreEnqueuePlugins: false, with the rejecting plugin as the pod's unschedulable plugin,
+  /// when one rejects it.
+  [[nodiscard]] bool passes_pre_enqueue(QueuedPod& pod) const;
+  /// moveToActiveQ: to the active queue, or gated when a PreEnqueue plugin rejects the pod;
+  /// `pre_enqueue` false for a pod leaving the backoff queue (SchedulerPopFromBackoffQ ran the
+  /// plugins when it went in).
+  void to_active(QueuedPod& pod, bool pre_enqueue = true);
+  void to_gated(QueuedPod& pod);
 
   std::int64_t initial_backoff_ms_;
   std::int64_t max_backoff_ms_;
@@ -99,6 +108,7 @@ class SchedulingQueue {
   std::set<BackoffKey, BackoffLess> backoff_;
   std::set<BackoffKey, BackoffLess> error_backoff_;
   std::map<std::uint64_t, QueuedPod*> unschedulable_;  // by pod sequence: deterministic order
+  std::map<std::uint64_t, QueuedPod*> gated_;
 };
 
 }  // namespace gpusched

@@ -41,6 +41,8 @@ struct ControllerSync {
   std::string controller;  ///< its kind ("Job", "DaemonSet"), or empty: all of them
   std::string key;
 };
+/// The pod garbage collector's pass (pod_gc.hpp).
+struct PodGc {};
 /// The timeline's `index`-th action.
 struct RunAction {
   std::size_t index = 0;
@@ -52,9 +54,10 @@ struct CheckExpectation {
 
 /// The alternatives' order ranks the events of one instant: pods finishing and terminations
 /// first, then reservations ending and nodes advancing through provisioning, the autoscaler,
-/// controller syncs, timeline actions in file order, and expectations last.
+/// controller syncs, the pod garbage collector, timeline actions in file order, and
+/// expectations last.
 using Event = std::variant<PodFinished, TerminationDone, ReservationEnd, Provision, Autoscale,
-                           ControllerSync, RunAction, CheckExpectation>;
+                           ControllerSync, PodGc, RunAction, CheckExpectation>;
 
 /// std::visit over lambdas, one per alternative.
 template <typename... Handlers>

@@ -13,6 +13,7 @@
 #include "sim/daemonset_controller.hpp"
 #include "sim/deployment_controller.hpp"
 #include "sim/job_controller.hpp"
+#include "sim/pod_strategy.hpp"
 #include "sim/replicaset_controller.hpp"
 
 namespace gpusched::sim {
@@ -144,6 +145,7 @@ void Simulation::dispatch(Event& event) {
                      controllers_.sync(e.controller, e.key);
                    }
                  },
+                 [&](PodGc&) { collect_orphans(); },
                  [&](RunAction& e) { run_action(scenario_.timeline[e.index]); },
                  [&](CheckExpectation& e) { expectation_results_[e.index] = check(e.index); },
              },
@@ -293,9 +295,11 @@ void Simulation::apply_node(Node node, const std::string& pointer) {
     return;
   }
   NodeInfo& info = cluster_.add_node(std::move(node));
-  // Pods bound to this name before it existed start now.
+  // Pods bound to this name before it existed (or while it was gone) start now.
   for (PodInfo* pod : info.pods) {
-    if (pod->pod.status.phase == PodPhase::Pending && admit_on_node(*pod)) start_running(*pod);
+    const PodPhase phase = pod->pod.status.phase;
+    if ((phase == PodPhase::Pending || phase == PodPhase::Unknown) && admit_on_node(*pod))
+      start_running(*pod);
   }
   scheduler_.cluster_event({EventResource::Node, action::kAdd, "NodeAdd"},
                            EventObjects{nullptr, &info, nullptr}, now_);
@@ -324,6 +328,7 @@ void Simulation::apply_pod(Pod pod, const std::string& pointer) {
     input_error(pointer, "Pod \"" + key_of(pod.metadata) +
                              "\" is invalid: spec.nodeName: may not change once set");
   }
+  if (auto error = validate_pod_update(existing->pod, pod)) input_error(pointer, *error);
   api_.stamp(pod.metadata, &existing->pod.metadata);
   pod.metadata.deletion_ms = existing->pod.metadata.deletion_ms;
   pod.metadata.owner_references = existing->pod.metadata.owner_references;
@@ -359,6 +364,7 @@ PodInfo& Simulation::create_pod(Pod pod, const std::string& pointer,
   }
   if (pod.metadata.uid.empty()) pod.metadata.uid = api_.new_uid();
   if (!api_.loading()) pod.metadata.creation_ms = now_;
+  prepare_pod_for_create(pod, config_.kubernetes_version, now_);
   const bool prebound = !pod.spec.node_name.empty();
   PodInfo& info = cluster_.add_pod(std::move(pod));
   times_of(info).created = info.pod.metadata.creation_ms;
@@ -374,6 +380,11 @@ PodInfo& Simulation::create_pod(Pod pod, const std::string& pointer,
     // Bound in the manifest: no scheduling; it runs once its node exists. The scheduler's cache
     // learns of it at once (addPodToCache, then AssignedPodAdded).
     if (info.node != nullptr && admit_on_node(info)) start_running(info);
+    if (info.node == nullptr) {
+      // A dumped pod Running on a node the dump lacks runs nowhere here.
+      if (info.pod.status.phase == PodPhase::Running) info.pod.status.phase = PodPhase::Unknown;
+      pod_gc_.orphan_possible();
+    }
     if (!info.pod.terminated()) scheduler_.assigned_pod_added(info, now_);
     return info;
   }
@@ -495,6 +506,9 @@ void Simulation::begin_termination(PodInfo& pod, std::int64_t grace_seconds) {
 
 void Simulation::remove_pod(PodInfo& pod) {
   const bool held = pod.node != nullptr;
+  // The scheduler's cache holds every bound, running pod, its node there or not: its deletion is
+  // an AssignedPodDelete.
+  const bool assigned = !pod.pod.spec.node_name.empty() && !pod.pod.terminated();
   PodTimes& times = times_of(pod);
   if (!times.finished) times.finished = now_;
   api_.pod_removed(key_of(pod.pod.metadata));
@@ -502,7 +516,7 @@ void Simulation::remove_pod(PodInfo& pod) {
   kubelets_.release(pod);
   if (held) cluster_.release(pod);
   scheduler_.pod_removed(pod);
-  if (held) {
+  if (assigned) {
     scheduler_.cluster_event({EventResource::Pod, action::kDelete, "AssignedPodDelete"},
                              EventObjects{nullptr, nullptr, &pod}, now_);
   }
@@ -557,13 +571,33 @@ void Simulation::preempt(const PodInfo& preemptor, const NodeInfo& node,
 }
 
 void Simulation::remove_node(NodeInfo& node) {
-  // The pod garbage collector removes pods bound to a node that is gone.
-  const std::vector<PodInfo*> pods = node.pods;
-  for (PodInfo* pod : pods) remove_pod(*pod);
+  // Deleting a node deletes none of its pods: they stay bound to its name (holding nothing)
+  // until the pod garbage collector finds the name gone past its quarantine.
+  const bool had_pods = !node.pods.empty();
+  // Nothing runs them any more: their phase is Unknown (a pod whose host cannot be reached)
+  // where the API server would go on saying Running.
+  for (PodInfo* pod : node.pods) {
+    if (pod->pod.status.phase == PodPhase::Running) pod->pod.status.phase = PodPhase::Unknown;
+  }
   const std::string name = node.node.metadata.name;
   kubelets_.node_removed(name);
   cluster_.remove_node(node);
+  if (had_pods) pod_gc_.orphan_possible();
   controllers_.sync_all();
+}
+
+void Simulation::collect_orphans() {
+  const std::vector<PodInfo*> doomed = pod_gc_.run(cluster_);
+  for (PodInfo* pod : doomed) {
+    // markFailedAndDeletePodWithCondition: Failed unless it has ended, a DisruptionTarget
+    // condition, then a deletion with grace period 0.
+    Pod& p = pod->pod;
+    if (!p.terminated()) p.status.phase = PodPhase::Failed;
+    p.status.conditions.push_back(PodCondition{"DisruptionTarget", "True", "DeletionByPodGC",
+                                               "PodGC: node no longer exists", now_});
+    remove_pod(*pod);
+  }
+  if (!doomed.empty()) controllers_.sync_all();
 }
 
 void Simulation::delete_object(const ObjectRef& ref, std::int64_t grace_seconds,
@@ -745,8 +779,12 @@ std::optional<TimeMs> Simulation::next_time() const {
   } else {
     next = event_queue_.next_time();
     const auto timer = scheduler_.next_timer(now_);
-    // Queue timers only matter while a retry could still change something.
-    if (timer && !scheduler_.quiescent() && (!next || *timer < *next)) next = timer;
+    // A retry against an unchanged cluster changes no placement, but it does record a
+    // FailedScheduling (counted on its Event) and it moves the pod's backoff: so queue timers
+    // count while the run goes on (another event is due, or `until` is set). A run without
+    // `until` ends once only such retries remain.
+    const bool runs_on = next.has_value() || until_.has_value();
+    if (timer && (runs_on || !scheduler_.quiescent()) && (!next || *timer < *next)) next = timer;
   }
   if (next && until_ && *next > *until_) return std::nullopt;
   return next;

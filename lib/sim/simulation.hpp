@@ -23,6 +23,7 @@
 #include "sim/event_recorder.hpp"
 #include "sim/kubelet.hpp"
 #include "sim/node_host.hpp"
+#include "sim/pod_gc.hpp"
 #include "sim/pool_provisioner.hpp"
 #include "sim/unschedulable_time.hpp"
 #include "sim/usage_ledger.hpp"
@@ -111,8 +112,11 @@ class Simulation final : public SchedulerHooks, private NodeHost {
   /// Timeline `gpuHealth`.
   void set_gpu_health(const Action& action);
 
-  /// A node gone from the cluster (deleted, or its reservation over): its pods go with it.
+  /// A node gone from the cluster (deleted, or its reservation over): its pods stay, bound to
+  /// its name, until the pod garbage collector deletes them.
   void remove_node(NodeInfo& node) override;
+  /// The pod garbage collector's pass: the orphans whose node stayed gone are deleted.
+  void collect_orphans();
 
   // Pod lifecycle
   /// When a pod instance was created, first scheduled and finished.
@@ -171,6 +175,7 @@ class Simulation final : public SchedulerHooks, private NodeHost {
   std::unique_ptr<ControllerHost> controller_host_;
   ControllerManager controllers_;
   DisruptionController disruption_{api_};
+  PodGarbageCollector pod_gc_{now_, event_queue_};
   bool stepped_ = false;  ///< the first instant has run
   /// While a one-shot question runs: where its preemption's victims go instead of being evicted.
   std::optional<PreemptionRecord>* probe_preemption_ = nullptr;

@@ -88,7 +88,7 @@ report::CheckedScenario check_one(const fs::path& file, bool strict, std::ostrea
   try {
     const Scenario scenario = io::load_scenario(file);
     checked.scenario = scenario.name;
-    if (strict) print_warnings(scenario, err);
+    print_warnings(scenario, strict, err);
     result = simulate(scenario);
   } catch (const InputError& e) {
     checked.error = report::CheckedScenario::Error{e.reason(), e.pointer(), e.line()};

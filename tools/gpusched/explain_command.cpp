@@ -28,7 +28,7 @@ struct ExplainCommandOptions {
 
 int run_explain(const ExplainCommandOptions& options, std::ostream& out, std::ostream& err) {
   const Scenario scenario = io::load_scenario(options.file);
-  if (options.strict) print_warnings(scenario, err);
+  print_warnings(scenario, options.strict, err);
   ExplainOptions explain_options;
   explain_options.simulation = simulation_options(options.run);
   if (!options.at.empty()) {

@@ -1,5 +1,9 @@
 #include "gpusched/strict.hpp"
 
+#include <string>
+
+#include "gpusched/error.hpp"
+
 namespace gpusched::cli {
 
 void add_strict_flag(CLI::App& command, bool& strict) {
@@ -8,11 +12,22 @@ void add_strict_flag(CLI::App& command, bool& strict) {
                    "(typos such as nodeSelecter), which are otherwise ignored");
 }
 
-void print_warnings(const Scenario& scenario, std::ostream& err) {
+void print_warnings(const Scenario& scenario, bool strict, std::ostream& err) {
   // Each warning names its own file and line: an included manifest or an added one is not
   // the scenario's source.
-  for (const std::string& warning : scenario.warnings)
+  if (strict) {
+    for (const std::string& warning : scenario.warnings)
+      err << "gpusched: warning: " << warning << '\n';
+  }
+  for (const std::string& warning : scenario.unmodelled)
     err << "gpusched: warning: " << warning << '\n';
+  if (strict && !scenario.unmodelled.empty()) {
+    const std::size_t n = scenario.unmodelled.size();
+    throw InputError(scenario.source, "",
+                     "--strict: " + std::to_string(n) + (n == 1 ? " input" : " inputs") +
+                         " above can change placement but gpusched does not model " +
+                         (n == 1 ? "it" : "them"));
+  }
 }
 
 }  // namespace gpusched::cli

@@ -1,6 +1,7 @@
 #pragma once
-// --strict: list the unknown fields of the input's Kubernetes objects, which the loader
-// ignores as the API server does, as warnings (`kubectl apply --validate=strict` reports them).
+// The input's warnings: what gpusched does not model (always; errors under --strict), and under
+// --strict the unknown fields of its Kubernetes objects, which the loader ignores as the API
+// server does (`kubectl apply --validate=strict` reports them).
 
 #include <CLI/CLI.hpp>
 
@@ -13,8 +14,9 @@ namespace gpusched::cli {
 /// Registers --strict on `command`.
 void add_strict_flag(CLI::App& command, bool& strict);
 
-/// One `gpusched: warning: <file>:<line>: <pointer>: <what>` line per warning of `scenario`, on
-/// `err`.
-void print_warnings(const Scenario& scenario, std::ostream& err);
+/// One `gpusched: warning: <file>:<line>: <pointer>: <what>` line, on `err`, per unknown field
+/// of `scenario` when `strict`, then per unmodelled input (Scenario::unmodelled); under
+/// `strict`, unmodelled inputs then throw an InputError (exit code 2).
+void print_warnings(const Scenario& scenario, bool strict, std::ostream& err);
 
 }  // namespace gpusched::cli

@@ -24,7 +24,7 @@ int validate(const ValidateOptions& options, std::ostream& out, std::ostream& er
   for (const std::string& file : options.files) {
     try {
       const Scenario scenario = io::load_scenario(file);
-      if (options.strict) print_warnings(scenario, err);
+      print_warnings(scenario, options.strict, err);
       out << file << ": ok (" << scenario.cluster.size() << " objects, " << scenario.timeline.size()
           << " timeline actions, " << scenario.expect.size() << " expectations)\n";
     } catch (const InputError& e) {

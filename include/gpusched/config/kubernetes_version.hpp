@@ -18,9 +18,17 @@ struct KubernetesVersion {
                                                               std::string* error);
   [[nodiscard]] std::string to_string() const;
 
-  /// 1.34+: DRA is on by default, so the DynamicResources PostFilter runs before
-  /// DefaultPreemption and adds "no new claims to deallocate" for pods without claims.
-  [[nodiscard]] bool dynamic_resources_post_filter() const noexcept { return minor >= 34; }
+  /// 1.34+: DynamicResourceAllocation is on by default (GA), so the API server keeps pods'
+  /// resource claims; before, it drops them (dropDisabledDynamicResourceAllocationFields).
+  [[nodiscard]] bool dynamic_resource_allocation() const noexcept { return minor >= 34; }
+  /// With DRA on, the DynamicResources PostFilter runs before DefaultPreemption and adds
+  /// "no new claims to deallocate" for pods without claims.
+  [[nodiscard]] bool dynamic_resources_post_filter() const noexcept {
+    return dynamic_resource_allocation();
+  }
+  /// 1.34+: PodLevelResources is beta and on by default, so spec.resources counts; 1.33 (alpha,
+  /// off) drops the field on create (dropDisabledPodLevelResourcesFields).
+  [[nodiscard]] bool pod_level_resources() const noexcept { return minor >= 34; }
   /// 1.34+ (PR #131345): NodeResourcesFit is UnschedulableAndUnresolvable when a request
   /// alone exceeds the node's allocatable.
   [[nodiscard]] bool fit_unresolvable_when_over_allocatable() const noexcept { return minor >= 34; }

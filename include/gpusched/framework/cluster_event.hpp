@@ -24,6 +24,7 @@ inline constexpr std::uint32_t kUpdateNodeAnnotation = 1u << 6;
 inline constexpr std::uint32_t kUpdatePodLabel = 1u << 7;
 inline constexpr std::uint32_t kUpdatePodScaleDown = 1u << 8;
 inline constexpr std::uint32_t kUpdatePodToleration = 1u << 9;
+inline constexpr std::uint32_t kUpdatePodSchedulingGatesEliminated = 1u << 10;
 inline constexpr std::uint32_t kAll = 0xffffffffu;
 }  // namespace action
 

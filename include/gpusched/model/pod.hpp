@@ -13,7 +13,9 @@
 
 namespace gpusched {
 
-enum class PodPhase { Pending, Running, Succeeded, Failed };
+/// v1.PodPhase. Unknown: the pod's host cannot be reached; gpusched gives it to a pod bound to a
+/// node that no longer exists (or never did), which nothing runs.
+enum class PodPhase { Pending, Running, Succeeded, Failed, Unknown };
 
 struct ContainerPort {
   std::string name;
@@ -106,6 +108,14 @@ struct TopologySpreadConstraint {
                          const TopologySpreadConstraint&) = default;
 };
 
+/// core/v1 PodSpec.resources (PodLevelResources, on by default from 1.34): requests and limits
+/// for the pod as a whole, of cpu, memory and hugepages-*.
+struct PodLevelResources {
+  ResourceList requests;  ///< after SetDefaults_Pod's defaultPodRequests
+  ResourceList limits;
+  friend bool operator==(const PodLevelResources&, const PodLevelResources&) = default;
+};
+
 struct PodSpec {
   Shared<std::vector<Container>> containers;
   Shared<std::vector<Container>> init_containers;
@@ -121,6 +131,13 @@ struct PodSpec {
   std::string node_name;  ///< non-empty: bound
   std::string restart_policy = "Always";
   std::int64_t termination_grace_period_seconds = 30;
+  /// spec.schedulingGates' names: while any remains, the scheduler does not queue the pod.
+  std::vector<std::string> scheduling_gates;
+  /// spec.resources; nullopt when absent (or dropped by a release without PodLevelResources).
+  std::optional<PodLevelResources> resources;
+  /// The names of spec.resourceClaims and of the claims containers reference
+  /// (resources.claims): Dynamic Resource Allocation, which gpusched does not model yet.
+  std::vector<std::string> resource_claims;
   friend bool operator==(const PodSpec&, const PodSpec&) = default;
 };
 

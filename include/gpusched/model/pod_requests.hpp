@@ -1,22 +1,31 @@
 #pragma once
 /// What a pod asks of a node (k8s.io/component-helpers/resource/helpers.go PodRequests).
 
+#include <string_view>
+
 #include "gpusched/model/pod.hpp"
 #include "gpusched/model/resource_list.hpp"
 
 namespace gpusched {
 
-/// The effective request: regular containers summed; init containers in order, a restartable
-/// (sidecar) init container added to the sum and to the running sidecar total, a regular one
-/// needing its own request plus the sidecars started before it; the max of the two per
-/// resource; then spec.overhead added.
+/// IsSupportedPodLevelResource: cpu, memory and hugepages-* may be given in spec.resources.
+[[nodiscard]] bool is_supported_pod_level_resource(std::string_view name) noexcept;
+
+/// AggregateContainerRequests: regular containers summed; init containers in order, a
+/// restartable (sidecar) init container added to the sum and to the running sidecar total, a
+/// regular one needing its own request plus the sidecars started before it; the max of the two
+/// per resource.
+[[nodiscard]] ResourceList aggregate_container_requests(const PodSpec& spec);
+
+/// The effective request (PodRequests): the containers' aggregate, each supported resource with
+/// a pod-level request (spec.resources) taking that instead, then spec.overhead added.
 [[nodiscard]] ResourceList pod_requests(const PodSpec& spec);
 
-/// Limits aggregated the same way (PodLimits), for reports.
+/// Limits aggregated the same way, pod-level limits replacing them (PodLimits), for reports.
 [[nodiscard]] ResourceList pod_limits(const PodSpec& spec);
 
-/// Applies SetDefaults_Pod's resource rule: a limit without a request sets the request, per
-/// container and init container.
+/// Applies SetDefaults_Pod's resource rules: a limit without a request sets the request, per
+/// container and init container; then defaultPodRequests for pod-level limits.
 void default_requests_from_limits(PodSpec& spec);
 
 }  // namespace gpusched

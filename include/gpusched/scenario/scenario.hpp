@@ -178,6 +178,10 @@ struct Scenario {
   /// object that its API type does not have, as `file:line: pointer: unknown field "x"`, in the
   /// order the loader meets them; `--strict` prints them.
   std::vector<std::string> warnings;
+  /// What the input holds that can change where or whether a pod runs but that gpusched does
+  /// not model, as `file:line: pointer: what is ignored and what gpusched does instead`: the
+  /// CLI always prints them as warnings, and under `--strict` they are errors.
+  std::vector<std::string> unmodelled;
 };
 
 }  // namespace gpusched

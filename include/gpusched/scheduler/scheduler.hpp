@@ -74,7 +74,7 @@ class Scheduler {
   /// Fires the queue timers due at `now`.
   void on_timer(TimeMs now);
   /// True when every waiting pod already failed against the current cluster state, so further
-  /// retries cannot change anything.
+  /// retries cannot change a placement (gated pods wait for their own update, not for retries).
   [[nodiscard]] bool quiescent() const;
   /// True when the pod's last attempt failed against the cluster as it is now: nothing the
   /// scheduler reads has changed since, so that attempt's answer still holds.

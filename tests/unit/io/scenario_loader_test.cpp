@@ -333,7 +333,8 @@ TEST_CASE("parse_scenario rejects bad input with file, pointer, line and reason"
        "/expect/0/at", 2, "at 20m is after until 10m"},
       {"unknown phase", "{\"name\": \"t\",\n\"expect\": [{\"pod\": \"p\", \"phase\": \"Runing\"}]}",
        "/expect/0/phase", 2,
-       "unknown phase \"Runing\" (known phases: Pending, Running, Succeeded, Failed, Absent)"},
+       "unknown phase \"Runing\" (known phases: Pending, Running, Succeeded, Failed, Unknown, "
+       "Absent)"},
       {"assertion with two forms",
        "{\"name\": \"t\",\n\"expect\": [{\"pod\": \"p\", \"event\": {\"reason\": \"x\"}}]}",
        "/expect/0", 2, "an assertion has exactly one of \"pod\", \"pods\", \"event\", \"pdb\""},
