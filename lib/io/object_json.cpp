@@ -822,6 +822,15 @@ class ObjectParser {
               "Pending, its claims unallocated (1.33 drops them, as its API server does)");
     }
     if (auto volumes = node->get("volumes")) note_unmodelled_volumes(*volumes);
+    // The RuntimeClass admission plugin adds the class's overhead and scheduling (nodeSelector,
+    // tolerations) on create; a pod read back from a cluster (it has a status) already has them.
+    if (auto runtime_class = node->get("runtimeClassName");
+        runtime_class && !(kind_ == "Pod" && root_.get("status"))) {
+      runtime_class->note_not_modelled(
+          "RuntimeClass objects are not read: the overhead and the nodeSelector and tolerations "
+          "of RuntimeClass \"" +
+          runtime_class->string() + "\" are not added to the pod");
+    }
     default_requests_from_limits(spec);
     report(validate_pod_spec(spec, node->path()));
     return spec;

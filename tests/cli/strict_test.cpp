@@ -83,5 +83,47 @@ spec:
                           ":9: /spec/containers/0/resources/request: unknown field \"request\"\n");
 }
 
+/// A Deployment whose pods mount a PersistentVolumeClaim (line 10) and name a RuntimeClass
+/// (line 8): neither is modelled.
+constexpr const char* kUnmodelled = R"({
+  "name": "unmodelled",
+  "cluster": [
+    {"kind": "Node", "metadata": {"name": "w1"}, "status": {"capacity": {"cpu": "4"}}},
+    {"kind": "Deployment", "metadata": {"name": "db"},
+     "spec": {"replicas": 1, "selector": {"matchLabels": {"app": "db"}},
+              "template": {"metadata": {"labels": {"app": "db"}},
+                           "spec": {"runtimeClassName": "nvidia",
+                                    "containers": [{"name": "c"}],
+                                    "volumes": [{"name": "data", "persistentVolumeClaim": {"claimName": "data"}}]}}}}
+  ]
+})";
+
+TEST_CASE("what gpusched does not model is always a warning, and an error under --strict",
+          "[cli][strict]") {
+  TempDir dir;
+  const std::string file = dir.write("unmodelled.json", kUnmodelled);
+  const std::string warnings =
+      "gpusched: warning: " + file +
+      ":10: /cluster/1/spec/template/spec/volumes/0/persistentVolumeClaim: volume binding is not "
+      "modelled (VolumeBinding, VolumeZone, NodeVolumeLimits): the pod is placed as if its volume "
+      "were available on every node\n"
+      "gpusched: warning: " +
+      file +
+      ":8: /cluster/1/spec/template/spec/runtimeClassName: RuntimeClass objects are not read: the "
+      "overhead and the nodeSelector and tolerations of RuntimeClass \"nvidia\" are not added to "
+      "the pod\n";
+  const auto plain = run_cli({"replay", file});
+  CHECK(plain.code == 0);
+  CHECK(plain.err == warnings);
+  const auto strict = run_cli({"replay", file, "--strict"});
+  CHECK(strict.code == 2);
+  CHECK(strict.out.empty());
+  CHECK(strict.err == warnings + "gpusched: error: " + file +
+                          ": --strict: 2 inputs above can change placement but gpusched does not "
+                          "model them\n");
+  const auto checked = run_cli({"check", file, "--strict"});
+  CHECK(checked.code != 0);
+}
+
 }  // namespace
 }  // namespace gpusched::cli
