@@ -150,7 +150,7 @@ TEST_CASE("a snapshot leaves out what it cannot replay, with a note for each", "
   CHECK(snapshot.notes == std::vector<std::string>{
                               "PriorityClass \"deleted\" is not in the snapshot: recreated with "
                               "value 7 from its 1 pod",
-                              "node \"w9\" is not in the snapshot: 1 pod bound to it wait for it",
+                              "node \"w9\" is not in the snapshot: 1 pod bound to it waits for it",
                               "1 terminated pod (Succeeded or Failed) left out: they hold no "
                               "resources",
                               "1 ReplicaSet object left out: a snapshot keeps nodes, pods, "
