@@ -15,4 +15,9 @@ void print_warnings(const Scenario& scenario, std::ostream& err) {
     err << "gpusched: warning: " << warning << '\n';
 }
 
+void print_notices(const SimulationResult& result, std::ostream& err) {
+  for (const std::string& notice : result.notices)
+    err << "gpusched: notice: " << result.source << ": " << notice << '\n';
+}
+
 }  // namespace gpusched::cli
