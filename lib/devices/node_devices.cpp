@@ -23,8 +23,8 @@ namespace {
 // "Catalog of Labels", "Updating Per-Node Configuration With a Node Label"; gpu-operator
 // mig-manager's nvidia.com/mig.config), and gpusched's own annotations (scenario-format.md §3).
 using well_known::kGpuCountLabel;
+using well_known::kGpuMemoryLabel;
 using well_known::kGpuProductLabel;
-constexpr std::string_view kMemoryLabel = "nvidia.com/gpu.memory";
 constexpr std::string_view kConfigLabel = "nvidia.com/device-plugin.config";
 using well_known::kMigConfigLabel;
 constexpr std::string_view kTopologyAnnotation = "gpusched.io/gpu-topology";
@@ -157,16 +157,27 @@ std::optional<std::string> read_policy(const Labels& annotations, std::string* e
 }
 
 // The config the node's label names, else the default one, else the plugin's built-in defaults
-// (migStrategy none, no sharing), as the GPU Operator's config-manager picks.
+// (migStrategy none, no sharing), as the GPU Operator's config-manager picks
+// (k8s-device-plugin cmd/config-manager/main.go updateConfigName: an empty label is no label;
+// the operator sets DEFAULT_CONFIG to the ClusterPolicy's devicePlugin.config.default and
+// FALLBACK_STRATEGIES to "empty", gpu-operator controllers/object_controls.go). A name that is
+// not a config stops the config-manager, so the device plugin never starts on the node:
+// gpusched refuses it rather than guess what the node advertises.
 bool select_config(const Labels& labels, const DevicePluginSettings& settings, NodeDevices& out,
                    std::string* error) {
   const std::string* label = find(labels, kConfigLabel);
+  if (label != nullptr && label->empty()) label = nullptr;
   out.config_name = label != nullptr ? *label : settings.default_config;
   if (out.config_name.empty()) return true;
   const auto it = settings.configs.find(out.config_name);
   if (it == settings.configs.end()) {
+    std::string names;
+    for (const auto& [name, config] : settings.configs) names += (names.empty() ? "" : ", ") + name;
     *error = (label != nullptr ? "label " + std::string(kConfigLabel) : std::string("default")) +
-             ": unknown device-plugin config \"" + out.config_name + "\"";
+             ": unknown device-plugin config \"" + out.config_name + "\" (" +
+             (names.empty() ? std::string("no configs are given") : "configs: " + names) +
+             "): the GPU Operator's config-manager stops with \"specified config " +
+             out.config_name + " does not exist\" and the device plugin does not start on the node";
     return false;
   }
   out.plugin = it->second;
@@ -507,10 +518,10 @@ std::optional<NodeDevices> derive_node_devices(const Node& node,
   }
   NodeDevices out;
   out.product = model_of(*product);
-  if (const std::string* memory = find(labels, kMemoryLabel)) {
+  if (const std::string* memory = find(labels, kGpuMemoryLabel)) {
     const auto mib = parse_integer(*memory, 0, std::numeric_limits<std::int64_t>::max());
     if (!mib) {
-      *error = "label " + std::string(kMemoryLabel) +
+      *error = "label " + std::string(kGpuMemoryLabel) +
                ": must be a non-negative integer (MiB), got \"" + *memory + "\"";
       return std::nullopt;
     }

@@ -4,9 +4,11 @@
 // first: a policy the pod or one node could relax, then pods to remove, a priority that would
 // preempt them, and last more nodes.
 #include <algorithm>
+#include <charconv>
 #include <limits>
 #include <map>
 
+#include "devices/mig.hpp"
 #include "explain/node_patches.hpp"
 #include "explain/remedy_replay.hpp"
 #include "gpusched/config/plugin_names.hpp"
@@ -63,6 +65,20 @@ class PendingRemedies {
     });
   }
   const Pod& pod() const { return view_.pod.pod; }
+
+  // Whether the node's GPUs, by GPU Feature Discovery's product and memory labels, have MIG.
+  static bool mig_capable(const Labels& labels) {
+    const auto product = labels.find(std::string(well_known::kGpuProductLabel));
+    if (product == labels.end()) return false;
+    const auto memory = labels.find(std::string(well_known::kGpuMemoryLabel));
+    std::int64_t memory_mib = 0;
+    if (memory != labels.end()) {
+      const std::string& text = memory->second;
+      if (std::from_chars(text.data(), text.data() + text.size(), memory_mib).ec != std::errc{})
+        memory_mib = 0;
+    }
+    return devices::find_mig_product(product->second, memory_mib) != nullptr;
+  }
 
   // Changes the pod's spec (or its template) with `edit` and replays; nothing when the scenario
   // does not hold its spec.
@@ -178,12 +194,14 @@ class PendingRemedies {
   }
 
   // A node whose GPUs MIG partitions advertises MIG devices, not whole nvidia.com/gpu: the
-  // GPU Operator's mig-manager undoes that when the label says all-disabled.
+  // GPU Operator's mig-manager undoes that when the label says all-disabled. Only a GPU that has
+  // MIG (one gpusched knows MIG profiles for, devices::find_mig_product) is partitioned.
   void disable_mig() {
     if (!view_.pod.requests->contains(resource::kGpu)) return;
     for (const NodeRecord* node : holders_) {
-      const auto mig = node->node.metadata.labels.find(std::string(well_known::kMigConfigLabel));
-      if (mig == node->node.metadata.labels.end() || mig->second == "all-disabled") continue;
+      const Labels& labels = node->node.metadata.labels;
+      const auto mig = labels.find(std::string(well_known::kMigConfigLabel));
+      if (mig == labels.end() || mig->second == "all-disabled" || !mig_capable(labels)) continue;
       Action patch;
       patch.verb = Verb::Patch;
       patch.target = ObjectRef{"Node", {}, node->node.metadata.name};
@@ -196,7 +214,11 @@ class PendingRemedies {
     }
   }
 
-  // Room made by removing pods: preemption's own victim search, as if the pod outranked all.
+  // Room made by removing pods: preemption's own victim search, as if the pod outranked all. A
+  // pod its controller owns would be made again (a ReplicaSet keeps its replicas, a Job its
+  // parallelism, a DaemonSet a pod per node, a StatefulSet its ordinals): its Deployment or
+  // ReplicaSet is scaled down instead, and without one in the scenario to scale nothing is
+  // offered.
   void remove_pods_and_raise_priority() {
     const CycleReport unbounded =
         attempt_.report_cycle(e_.pod, std::numeric_limits<std::int32_t>::max());
@@ -206,19 +228,108 @@ class PendingRemedies {
         fewest = &p;
     }
     if (fewest == nullptr) return;
-    Scenario changed = replay_.copy();
+    const std::vector<PodRecord> pods = attempt_.pods();
+    std::vector<std::string> deleted;
+    std::map<ObjectRef, std::vector<std::string>> scaled;  // a controller, its victims
+    bool removable = true;
     for (const std::string& victim : fewest->victims) {
-      Action remove;
-      remove.verb = Verb::Delete;
-      const auto slash = victim.find('/');
-      remove.target = ObjectRef{"Pod", victim.substr(0, slash), victim.substr(slash + 1)};
-      remove.grace_period_seconds = 0;
-      Scenario with = replay_.at_attempt(std::move(remove));
-      changed.timeline.push_back(std::move(with.timeline.back()));
+      const auto record = std::find_if(pods.begin(), pods.end(),
+                                       [&](const PodRecord& r) { return r.pod.key() == victim; });
+      const OwnerReference* owner =
+          record == pods.end() ? nullptr : record->pod.metadata.controller();
+      if (owner == nullptr) {
+        deleted.push_back(victim);
+      } else if (const std::optional<ObjectRef> target = scalable(record->pod, *owner)) {
+        scaled[*target].push_back(victim);
+      } else {
+        removable = false;
+      }
     }
-    out_.push_back(replay_.verify(
-        changed, "delete (or let finish) " + joined(fewest->victims) + " on node " + fewest->node));
+    if (removable) {
+      Scenario changed = replay_.copy();
+      for (const std::string& victim : deleted) {
+        Action remove;
+        remove.verb = Verb::Delete;
+        const auto slash = victim.find('/');
+        remove.target = ObjectRef{"Pod", victim.substr(0, slash), victim.substr(slash + 1)};
+        remove.grace_period_seconds = 0;
+        changed.timeline.push_back(replay_.at_attempt(std::move(remove)).timeline.back());
+      }
+      std::vector<std::string> words;
+      if (!deleted.empty()) words.push_back("delete (or let finish) " + joined(deleted));
+      for (const auto& [target, victims] : scaled) {
+        Action scale;
+        scale.verb = Verb::Scale;
+        scale.target = target;
+        const std::int32_t replicas = replicas_at(target);
+        scale.replicas =
+            std::max<std::int32_t>(0, replicas - static_cast<std::int32_t>(victims.size()));
+        changed.timeline.push_back(replay_.at_attempt(std::move(scale)).timeline.back());
+        words.push_back("scale " + target.kind + " " + target.name + " from " +
+                        std::to_string(replicas) + " to " + std::to_string(scale.replicas) +
+                        " replicas (its ReplicaSet would recreate " + joined(victims) +
+                        " if deleted)");
+      }
+      out_.push_back(replay_.verify(
+          changed, scaled.empty() ? words.front() + " on node " + fewest->node
+                                  : "make room on node " + fewest->node + ": " + joined(words)));
+    }
     raise_priority(*fewest);
+  }
+
+  // What scales a pod's controller down for good: the ReplicaSet that owns it, when the scenario
+  // declares it by the attempt, else the Deployment that made that ReplicaSet (named
+  // "<deployment>-<pod-template-hash>", the hash without dashes); nullopt for any other
+  // controller or one the scenario lacks (a snapshot's pods keep their owners but not their
+  // controllers).
+  std::optional<ObjectRef> scalable(const Pod& pod, const OwnerReference& owner) const {
+    if (owner.kind != "ReplicaSet") return std::nullopt;
+    std::optional<ObjectRef> replica_set;
+    std::optional<ObjectRef> deployment;
+    const std::string& ns = pod.metadata.namespace_;
+    for_each_declared(
+        [&](const Object& object) {
+          const ObjectMeta& meta = meta_of(object);
+          if (meta.namespace_ != ns) return;
+          const std::string prefix = meta.name + "-";
+          if (std::holds_alternative<ReplicaSet>(object) && meta.name == owner.name) {
+            replica_set = ObjectRef{"ReplicaSet", ns, meta.name};
+          } else if (std::holds_alternative<Deployment>(object) && owner.name.starts_with(prefix) &&
+                     owner.name.find('-', prefix.size()) == std::string::npos) {
+            deployment = ObjectRef{"Deployment", ns, meta.name};
+          }
+        },
+        [](const Action&) {});
+    return replica_set ? replica_set : deployment;
+  }
+
+  // `target`'s replicas at the attempt: as declared, then as applied or scaled since.
+  std::int32_t replicas_at(const ObjectRef& target) const {
+    std::int32_t replicas = 0;
+    for_each_declared(
+        [&](const Object& object) {
+          if (ref_of(object) != target) return;
+          if (const auto* d = std::get_if<Deployment>(&object)) replicas = d->replicas;
+          if (const auto* rs = std::get_if<ReplicaSet>(&object)) replicas = rs->replicas;
+        },
+        [&](const Action& scale) {
+          if (scale.target == target) replicas = scale.replicas;
+        });
+    return replicas;
+  }
+
+  // Calls `on_object` on each object the scenario declares by the attempt (its cluster, then
+  // what its timeline applies up to then) and `on_scale` on each scale action up to then, in
+  // the order they happen.
+  template <typename OnObject, typename OnScale>
+  void for_each_declared(OnObject on_object, OnScale on_scale) const {
+    for (const Object& object : view_.scenario.cluster) on_object(object);
+    for (const Action& action : view_.scenario.timeline) {
+      if (action.at > e_.time) continue;
+      if (action.verb == Verb::Scale) on_scale(action);
+      if (action.verb != Verb::Apply) continue;
+      for (const Object& object : action.objects) on_object(object);
+    }
   }
 
   // The lowest priority above the victims', from an existing PriorityClass or a new one.
@@ -332,7 +443,8 @@ class PendingRemedies {
                                             : "add " + std::to_string(count) + " nodes like ") +
                                 like + (grown.empty() ? "" : " with " + grown) + " (" +
                                 joined(names) + ")";
-      return replay_.verify(replay_.at_attempt(std::move(add)), words);
+      // The new room must be what the pod takes: verified on the added nodes only.
+      return replay_.verify(replay_.at_attempt(std::move(add)), words, {}, names);
     };
     // Doubling until it works, then the fewest between the last two counts tried.
     Remedy best = try_copies(1);

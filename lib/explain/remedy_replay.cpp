@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "gpusched/error.hpp"
+#include "gpusched/model/time.hpp"
 #include "gpusched/model/well_known.hpp"
 
 namespace gpusched::explain_detail {
@@ -101,9 +102,9 @@ Scenario RemedyReplay::at_attempt(Action action) const {
   return changed;
 }
 
-Remedy RemedyReplay::verify(const Scenario& changed, std::string change,
-                            const std::string& prefix) {
-  Remedy remedy{std::move(change), false, std::nullopt, {}};
+Remedy RemedyReplay::verify(const Scenario& changed, std::string change, const std::string& prefix,
+                            const std::vector<std::string>& on_nodes) {
+  Remedy remedy{std::move(change), false, std::nullopt, {}, {}};
   SimulationResult result;
   try {
     result = simulate(changed, options_);
@@ -128,6 +129,13 @@ Remedy RemedyReplay::verify(const Scenario& changed, std::string change,
     if (r.pod.key() == explanation_.pod && runs(r)) anyway = r.scheduled;
   }
   if (found != nullptr && (!anyway || *found->scheduled < *anyway)) {
+    const std::string& node = found->pod.spec.node_name;
+    if (!on_nodes.empty() && std::find(on_nodes.begin(), on_nodes.end(), node) == on_nodes.end()) {
+      // It runs sooner, but not where the change made room: something else moved.
+      remedy.why_not = "the pod runs on " + node + " at " + format_duration(*found->scheduled) +
+                       ", not on an added node";
+      return remedy;
+    }
     remedy.verified = true;
     remedy.scheduled_at = found->scheduled;
     remedy.node = found->pod.spec.node_name;

@@ -43,9 +43,11 @@ class RemedyReplay {
   /// Replays `changed`: the change works when the pod runs sooner than without it (or at all).
   /// The pod is found by its name; after a change to a controller's template (`prefix` set) its
   /// pods and their names all change: the change works when more of them run than without it,
-  /// and the remedy reports the one bound last.
+  /// and the remedy reports the one bound last. With `on_nodes`, it works only when the pod runs
+  /// on one of them (nodes the change adds); elsewhere, why_not says where it runs.
   [[nodiscard]] Remedy verify(const Scenario& changed, std::string change,
-                              const std::string& prefix = {});
+                              const std::string& prefix = {},
+                              const std::vector<std::string>& on_nodes = {});
 
  private:
   [[nodiscard]] bool of(const PodRecord& record, const std::string& prefix) const;

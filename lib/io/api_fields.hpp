@@ -25,6 +25,9 @@ using Fields = std::span<const std::string_view>;
 inline constexpr std::string_view kObject[] = {"apiVersion", "kind", "metadata", "spec", "status"};
 /// v1.List (`kind: List`, as `kubectl get -o json` prints several objects).
 inline constexpr std::string_view kList[] = {"apiVersion", "items", "kind", "metadata"};
+/// core/v1 ConfigMap (read as the GPU Operator's device-plugin configs).
+inline constexpr std::string_view kConfigMap[] = {"apiVersion", "binaryData", "data",
+                                                  "immutable",  "kind",       "metadata"};
 inline constexpr std::string_view kObjectMeta[] = {"annotations",
                                                    "creationTimestamp",
                                                    "deletionGracePeriodSeconds",

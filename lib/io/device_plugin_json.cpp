@@ -1,6 +1,7 @@
 #include "io/device_plugin_json.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <initializer_list>
 #include <map>
 #include <string>
@@ -8,7 +9,11 @@
 #include <vector>
 
 #include "devices/mig.hpp"
+#include "gpusched/error.hpp"
+#include "gpusched/io/device_plugin_configs.hpp"
 #include "gpusched/model/resource_list.hpp"
+#include "io/api_fields.hpp"
+#include "io/input_text.hpp"
 
 namespace gpusched::io {
 namespace {
@@ -184,12 +189,14 @@ void parse_flags(const JsonNode& node, DevicePluginConfig& out) {
   if (const auto plugin = node.get("plugin")) parse_plugin_flags(*plugin, out);
 }
 
-// config.go parseConfigFrom (gpusched requires `version`, which upstream defaults to v1), then
-// DisableResourceNamingInConfig and validateFlags.
-DevicePluginConfig parse_config(const JsonNode& node) {
+// config.go parseConfigFrom, then DisableResourceNamingInConfig and validateFlags. Upstream
+// defaults `version` to v1; a scenario's inline config must say it, a config file (a ConfigMap
+// key) need not.
+DevicePluginConfig parse_config(const JsonNode& node, bool config_file) {
   node.reject_unknown_keys({"version", "flags", "resources", "sharing", "imex"});
-  const JsonNode version = node.required("version");
-  if (version.string() != "v1") version.fail("unknown version: " + version.string());
+  const std::optional<JsonNode> version =
+      config_file ? node.get("version") : node.required("version");
+  if (version && version->string() != "v1") version->fail("unknown version: " + version->string());
   DevicePluginConfig out;
   if (const auto flags = node.get("flags")) parse_flags(*flags, out);
   if (const auto resources = node.get("resources")) {
@@ -264,6 +271,67 @@ MigConfigEntry parse_mig_entry(const JsonNode& node) {
   return out;
 }
 
+// One ConfigMap key as the device plugin reads the file the config-manager links to it: YAML or
+// JSON (sigs.k8s.io/yaml), empty meaning the plugin's defaults. Its errors and warnings read
+// `<ConfigMap place>: <key>:<line>: <pointer>: <reason>`, the key standing for the file it is
+// mounted as.
+DevicePluginConfig parse_config_text(const std::string& key, const JsonNode& value) {
+  const std::string text = value.string();
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos) return {};
+  std::vector<std::string> warnings;
+  try {
+    const ParsedText parsed(key, text, &warnings);
+    if (parsed.documents() != 1) {
+      parsed.source().fail("", "a device-plugin config holds one document, this one holds " +
+                                   std::to_string(parsed.documents()));
+    }
+    DevicePluginConfig config = parse_config(parsed.root(), true);
+    for (const std::string& warning : warnings) value.source().warn(value.pointer(), warning);
+    return config;
+  } catch (const InputError& error) {
+    value.fail(error.what());
+  }
+}
+
+// The GPU Operator's device-plugin ConfigMap (ClusterPolicy devicePlugin.config.name): mounted
+// whole at /available-configs, one file per key (gpu-operator controllers/object_controls.go
+// handleDevicePluginConfig, createConfigMapVolume), each key a config the config-manager
+// (k8s-device-plugin cmd/config-manager/main.go) may select for a node.
+std::map<std::string, DevicePluginConfig> parse_config_map(const JsonNode& node) {
+  node.expect_type(nlohmann::json::value_t::object, "a ConfigMap object");
+  node.note_unknown_keys(api_fields::kConfigMap);
+  const JsonNode kind = node.required("kind");
+  if (kind.string() != "ConfigMap") kind.fail("expected kind ConfigMap, got " + kind.string());
+  if (const auto version = node.get("apiVersion"); version && version->string() != "v1") {
+    version->fail("a ConfigMap's apiVersion is v1, got " + version->string());
+  }
+  // Its keys are files too, but gpusched reads configs as text.
+  if (const auto binary = node.get("binaryData"); binary && !binary->entries().empty()) {
+    binary->fail("device-plugin configs in binaryData are not read: put them in data");
+  }
+  const std::optional<JsonNode> data = node.get("data");
+  if (!data || data->entries().empty()) {
+    (data ? *data : node.missing("data"))
+        .fail(
+            "the ConfigMap holds no config: the config-manager stops with \"no configuration "
+            "files available\"");
+  }
+  std::map<std::string, DevicePluginConfig> out;
+  for (const auto& [key, value] : data->entries()) out.emplace(key, parse_config_text(key, value));
+  return out;
+}
+
+// A ConfigMap file named by the scenario, relative to the scenario's directory.
+std::map<std::string, DevicePluginConfig> read_config_map_file(const JsonNode& node) {
+  const std::string name = node.string();
+  if (name.empty()) node.fail("file name must not be empty");
+  std::filesystem::path path(name);
+  if (path.is_relative()) path = std::filesystem::path(node.source().file()).parent_path() / path;
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) node.fail("no such file: " + path.string());
+  return load_device_plugin_configs(path, node.source().warnings_sink());
+}
+
 std::map<std::string, MigConfig> parse_mig_configs(const JsonNode& node) {
   std::map<std::string, MigConfig> out;
   const auto configs = node.entries();
@@ -283,11 +351,18 @@ DevicePluginSettings parse_device_plugin_settings(const std::optional<JsonNode>&
                                                   const std::optional<JsonNode>& mig_configs) {
   DevicePluginSettings out;
   if (device_plugin) {
-    device_plugin->reject_unknown_keys({"default", "configs"});
-    if (const auto configs = device_plugin->get("configs")) {
+    device_plugin->reject_unknown_keys({"default", "configs", "configMap"});
+    const auto configs = device_plugin->get("configs");
+    const auto config_map = device_plugin->get("configMap");
+    if (configs && config_map) config_map->fail("give configs or configMap, not both");
+    if (configs) {
       for (const auto& [name, config] : configs->entries()) {
-        out.configs.emplace(name, parse_config(config));
+        out.configs.emplace(name, parse_config(config, false));
       }
+    }
+    if (config_map) {
+      out.configs = config_map->is_string() ? read_config_map_file(*config_map)
+                                            : parse_config_map(*config_map);
     }
     if (const auto default_config = device_plugin->get("default")) {
       out.default_config = default_config->string();
@@ -298,6 +373,47 @@ DevicePluginSettings parse_device_plugin_settings(const std::optional<JsonNode>&
   }
   if (mig_configs) out.mig_configs = parse_mig_configs(*mig_configs);
   return out;
+}
+
+nlohmann::json device_plugin_json(const DevicePluginSettings& settings) {
+  if (settings.configs.empty() && settings.default_config.empty()) return nullptr;
+  nlohmann::json configs = nlohmann::json::object();
+  for (const auto& [name, config] : settings.configs) {
+    nlohmann::json out = {
+        {"version", "v1"},
+        {"flags",
+         {{"migStrategy", config.mig_strategy},
+          {"plugin",
+           {{"deviceIDStrategy", config.device_id_strategy},
+            {"sharedDevicesAllocationPolicy", config.shared_allocation_policy}}}}}};
+    if (config.sharing != SharingStrategy::None) {
+      nlohmann::json resources = nlohmann::json::array();
+      for (const ReplicatedResource& r : config.resources) {
+        resources.push_back({{"name", r.name}, {"replicas", r.replicas}});
+      }
+      out["sharing"][config.sharing == SharingStrategy::Mps ? "mps" : "timeSlicing"] = {
+          {"renameByDefault", config.rename_by_default},
+          {"failRequestsGreaterThanOne", config.fail_requests_greater_than_one},
+          {"resources", std::move(resources)}};
+    }
+    configs[name] = std::move(out);
+  }
+  nlohmann::json out = {{"configs", std::move(configs)}};
+  if (!settings.default_config.empty()) out["default"] = settings.default_config;
+  return out;
+}
+
+std::map<std::string, devices::DevicePluginConfig> load_device_plugin_configs(
+    const std::filesystem::path& path, std::vector<std::string>* warnings) {
+  const ManifestFile file(path, warnings);
+  const std::vector<JsonNode> objects = file.objects();
+  if (objects.size() != 1) {
+    file.parsed().source().fail("",
+                                "a device-plugin ConfigMap file holds one ConfigMap, this one "
+                                "holds " +
+                                    std::to_string(objects.size()) + " objects");
+  }
+  return parse_config_map(objects.front());
 }
 
 }  // namespace gpusched::io

@@ -50,6 +50,8 @@ class JsonSource {
   /// Without one (the default) warnings are dropped. `sink` must outlive the source.
   void collect_warnings(std::vector<std::string>* sink) noexcept { warnings_ = sink; }
   [[nodiscard]] bool collects_warnings() const noexcept { return warnings_ != nullptr; }
+  /// Where warn() appends, for another input read on this one's behalf; null when none.
+  [[nodiscard]] std::vector<std::string>* warnings_sink() const noexcept { return warnings_; }
   /// Appends `file:line: pointer: reason` (located_message) to the warnings, if collected.
   void warn(const std::string& pointer, const std::string& reason) const;
 

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "io/device_plugin_json.hpp"
 #include "io/expect_json.hpp"
 #include "io/node_pool_json.hpp"
 #include "io/object_json.hpp"
@@ -25,6 +26,9 @@ std::string scenario_json_text(const Scenario& scenario) {
           defaults.kubernetes_version.to_string()) {
     out["scheduler"] = {{"kubernetesVersion", scenario.scheduler.kubernetes_version.to_string()},
                         {"seed", scenario.scheduler.seed}};
+  }
+  if (nlohmann::json plugin = device_plugin_json(scenario.device_plugin); !plugin.is_null()) {
+    out["devicePlugin"] = ordered::parse(plugin.dump());
   }
   if (!scenario.node_pools.empty()) out["nodePools"] = node_pools_json(scenario.node_pools);
   if (scenario.cluster_autoscaler != ClusterAutoscalerSettings{}) {

@@ -132,26 +132,83 @@ void warn_unbound_nodes(Snapshot& snapshot) {
   }
 }
 
-}  // namespace
+/// `Kind "ns/name"` of a dumped object, the identity kubectl keys it by; empty when it has no
+/// name (parse_object refuses it later, at its place).
+std::string dumped_identity(const JsonNode& item, const std::string& kind) {
+  const std::optional<JsonNode> metadata = item.get("metadata");
+  if (!metadata || !metadata->json().is_object()) return {};
+  const std::optional<JsonNode> name = metadata->get("name");
+  if (!name || !name->is_string()) return {};
+  std::string identity = kind + " \"";
+  if (kind == "Pod" || kind == "PodDisruptionBudget") {
+    const std::optional<JsonNode> ns = metadata->get("namespace");
+    identity += (ns && ns->is_string() && !ns->string().empty() ? ns->string() : "default") + "/";
+  }
+  return identity + name->string() + "\"";
+}
 
-Snapshot parse_snapshot(std::string_view text, const std::string& file_name,
-                        const SnapshotOptions& options) {
-  Snapshot snapshot;
-  // Unknown fields of the snapshot's objects, then of the additions'.
-  const ParsedText file(file_name, text, &snapshot.scenario.warnings,
-                        &snapshot.scenario.unmodelled);
-  const std::filesystem::path path(file_name);
+/// An object an earlier file dumped too (`kubectl get nodes` and `kubectl get pods,nodes` run
+/// one after the other): the files merged into one List hold it once when both copies are the
+/// same; two different copies are two states of it at different times, and which one the
+/// cluster is in is unknown. One dump never holds an object twice: a file that does is refused
+/// as a scenario's cluster is (parse_cluster).
+bool seen_before(const JsonNode& item, const std::string& identity,
+                 std::map<std::string, JsonNode>& seen) {
+  if (identity.empty()) return false;
+  const auto [it, inserted] = seen.try_emplace(identity, item);
+  if (inserted || it->second.source().file() == item.source().file()) return false;
+  if (it->second.json() == item.json()) return true;
+  const nlohmann::json diff = nlohmann::json::diff(it->second.json(), item.json());
+  const std::string field = diff.empty() ? std::string() : diff[0].value("path", std::string());
+  item.fail(identity + " is also at " + place_of(it->second, {}) + ", which differs" +
+            (field.empty() ? std::string() : " at " + field) +
+            ": the dumps were taken at different times; dump them again together, or leave it "
+            "out of one");
+}
+
+/// Refuses a snapshot object created (or a pod started) after `taken_at`: it did not exist (or
+/// run) yet at that instant, so the dump cannot stand for it.
+void check_taken_at(const std::vector<JsonNode>& items, std::int64_t taken_at) {
+  for (const JsonNode& item : items) {
+    std::optional<JsonNode> metadata = item.get("metadata");
+    std::optional<JsonNode> status = item.get("status");
+    for (const auto& [time, what] :
+         {std::pair{metadata ? metadata->get("creationTimestamp") : std::nullopt, "created"},
+          std::pair{status ? status->get("startTime") : std::nullopt, "started"}}) {
+      if (!time || read_rfc3339(*time) <= taken_at) continue;
+      time->fail(dumped_identity(item, item.required("kind").string()) + " was " + what + " at " +
+                 time->string() + ", after --taken-at " + format_rfc3339(taken_at) +
+                 ": it could not be in a snapshot taken then; give a time at or after its "
+                 "objects' timestamps, or leave --taken-at out to use the latest");
+    }
+  }
+}
+
+/// The snapshot of `files`, in order, each a `kubectl get -o json` (or YAML) dump.
+void read_snapshot(const std::vector<const ParsedText*>& files, const SnapshotOptions& options,
+                   Snapshot& snapshot) {
+  if (files.empty()) throw InputError("snapshot", "", "no snapshot file given");
   Scenario& scenario = snapshot.scenario;
-  scenario.source = file_name;
-  scenario.name = path.stem().string();
+  scenario.source = files.front()->source().file();
+  scenario.name = std::filesystem::path(scenario.source).stem().string();
 
   std::vector<JsonNode> items;
   std::map<std::string, std::size_t> skipped;
+  std::map<std::string, JsonNode> seen;
   std::size_t terminated = 0;
   std::optional<std::int64_t> latest;
-  for (const JsonNode& item : manifest_objects(file)) {
+  std::string names;
+  std::vector<JsonNode> dumped;  // every file's objects, in order
+  for (const ParsedText* file : files) {
+    names += (names.empty() ? "" : ", ") +
+             std::filesystem::path(file->source().file()).filename().string();
+    const std::vector<JsonNode> objects = manifest_objects(*file);
+    dumped.insert(dumped.end(), objects.begin(), objects.end());
+  }
+  for (const JsonNode& item : dumped) {
     item.expect_type(nlohmann::json::value_t::object, "an object");
     const std::string kind = item.required("kind").string();
+    if (seen_before(item, dumped_identity(item, kind), seen)) continue;
     if (!kept_kind(kind)) {
       ++skipped[kind];
       continue;
@@ -164,6 +221,7 @@ Snapshot parse_snapshot(std::string_view text, const std::string& file_name,
     items.push_back(item);
   }
   snapshot.snapshot_objects = items.size();
+  if (options.taken_at) check_taken_at(items, *options.taken_at);
 
   std::deque<ManifestFile> added;
   for (const std::filesystem::path& addition : options.additions) {
@@ -171,7 +229,7 @@ Snapshot parse_snapshot(std::string_view text, const std::string& file_name,
         added.emplace_back(addition, &scenario.warnings, &scenario.unmodelled).objects();
     items.insert(items.end(), objects.begin(), objects.end());
   }
-  parse_cluster(items, file.root(), scenario);
+  parse_cluster(items, files.front()->root(), scenario);
 
   // Only the snapshot's own objects carry times: the API server stamps a created object anew.
   scenario.start_time = options.taken_at ? options.taken_at : latest;
@@ -186,7 +244,7 @@ Snapshot parse_snapshot(std::string_view text, const std::string& file_name,
     }
   }
   scenario.description =
-      "snapshot " + path.filename().string() +
+      "snapshot " + names +
       (scenario.start_time ? " taken at " + format_rfc3339(*scenario.start_time) : std::string()) +
       " (" + plural(snapshot.snapshot_objects, "object") + ")";
 
@@ -201,11 +259,36 @@ Snapshot parse_snapshot(std::string_view text, const std::string& file_name,
                              " left out: a snapshot keeps nodes, pods, PriorityClasses, "
                              "PodDisruptionBudgets and Namespaces");
   }
+}
+
+}  // namespace
+
+Snapshot parse_snapshot(std::string_view text, const std::string& file_name,
+                        const SnapshotOptions& options) {
+  Snapshot snapshot;
+  // Unknown fields of the snapshot's objects, then of the additions'.
+  const ParsedText file(file_name, text, &snapshot.scenario.warnings,
+                        &snapshot.scenario.unmodelled);
+  read_snapshot({&file}, options, snapshot);
   return snapshot;
 }
 
 Snapshot load_snapshot(const std::filesystem::path& path, const SnapshotOptions& options) {
-  return parse_snapshot(read_input_file(path, path.string()), path.string(), options);
+  return load_snapshot(std::vector<std::filesystem::path>{path}, options);
+}
+
+Snapshot load_snapshot(const std::vector<std::filesystem::path>& paths,
+                       const SnapshotOptions& options) {
+  Snapshot snapshot;
+  std::deque<ManifestFile> files;
+  std::vector<const ParsedText*> parsed;
+  for (const std::filesystem::path& path : paths) {
+    parsed.push_back(
+        &files.emplace_back(path, &snapshot.scenario.warnings, &snapshot.scenario.unmodelled)
+             .parsed());
+  }
+  read_snapshot(parsed, options, snapshot);
+  return snapshot;
 }
 
 }  // namespace gpusched::io

@@ -77,6 +77,7 @@ void write_explanation_json(std::ostream& out, const Explanation& e) {
     remedy["verified"] = r.verified;
     remedy["scheduledAt"] = r.scheduled_at ? Json(format_duration(*r.scheduled_at)) : Json();
     remedy["node"] = string_or_null(r.node);
+    remedy["whyNot"] = string_or_null(r.why_not);
     remedies.push_back(std::move(remedy));
   }
   json["remedies"] = std::move(remedies);

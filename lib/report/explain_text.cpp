@@ -140,7 +140,7 @@ void write_explanation_text(std::ostream& out, const Explanation& e,
       if (r.verified) {
         out << ": scheduled at " << format_duration(*r.scheduled_at) << " on " << r.node;
       } else {
-        out << ": the pod still does not run";
+        out << ": " << (r.why_not.empty() ? "the pod still does not run" : r.why_not);
       }
       out << '\n';
     }

@@ -1,6 +1,7 @@
 // The what-if answer: kubectl-like tables, then why each unbound pod waits and whom each
 // preemption evicts.
 
+#include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -36,6 +37,20 @@ void write_pods(std::string& out, const WhatIf& whatif, bool added, std::string_
   out += rows == 0 ? std::string("<none>\n") : align_tabs(table, kGetSettings);
 }
 
+// A pod whose schedulerName no profile serves is never queued (eventhandlers.go
+// responsibleForPod): kube-scheduler writes it no condition and no event. Empty when a profile
+// serves it.
+std::string unserved_message(const std::string& name, const std::vector<std::string>& schedulers) {
+  if (schedulers.empty() ||
+      std::find(schedulers.begin(), schedulers.end(), name) != schedulers.end())
+    return {};
+  std::string served;
+  for (const std::string& s : schedulers) served += (served.empty() ? "" : ", ") + s;
+  return "no scheduler profile serves its schedulerName \"" + name + "\" (this replay runs " +
+         served +
+         "): kube-scheduler never tries it and leaves it Pending without a condition or event";
+}
+
 std::string gpus(std::int64_t count) {
   return std::to_string(count) + (count == 1 ? " GPU" : " GPUs");
 }
@@ -50,7 +65,8 @@ bool WhatIf::all_added_bound() const noexcept {
 }
 
 WhatIf what_if(const SimulationResult& result, std::string cluster,
-               const std::set<std::string>& existing, const std::set<std::string>& waiting) {
+               const std::set<std::string>& existing, const std::set<std::string>& waiting,
+               const std::vector<std::string>& schedulers) {
   WhatIf out;
   out.cluster = std::move(cluster);
   out.settled_at = result.time;
@@ -71,6 +87,8 @@ WhatIf what_if(const SimulationResult& result, std::string cluster,
         scheduled != nullptr && scheduled->status == "False" && pod.node.empty()) {
       pod.reason = scheduled->reason;
       pod.message = scheduled->message;
+    } else if (pod.node.empty()) {
+      pod.message = unserved_message(record.pod.spec.scheduler_name, schedulers);
     }
     if (auto it = preemptions.find(key); it != preemptions.end()) pod.preemptions = it->second;
     (added ? out.pods : waited).push_back(std::move(pod));

@@ -31,6 +31,8 @@ struct DaemonSetState {
   DaemonSet ds;
   /// spec.templateGeneration: 1 on create, raised by the API server when the template changes.
   std::int64_t template_generation = 1;
+  /// Whether some node has admitted its pod (status.desiredNumberScheduled above 0) in the run.
+  bool matched_a_node = false;
 };
 
 class ApiServer {

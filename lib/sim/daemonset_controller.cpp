@@ -98,8 +98,9 @@ bool DaemonSetController::sync_once(const std::string& key) {
   std::vector<PodInfo*> to_delete;
   for (const NodeInfo* node : nodes) {
     auto pods = by_node.find(node->node.metadata.name);
-    pods_should_be_on_node(*node, pods == by_node.end() ? nullptr : &pods->second, state, create_on,
-                           to_delete);
+    if (pods_should_be_on_node(*node, pods == by_node.end() ? nullptr : &pods->second, state,
+                               create_on, to_delete))
+      it->second.matched_a_node = true;
   }
   // getUnscheduledPodsWithoutNode: the pod garbage collector leaves an unbound pod whose node is
   // gone, so the controller deletes it.
@@ -113,7 +114,7 @@ bool DaemonSetController::sync_once(const std::string& key) {
   return !to_delete.empty();
 }
 
-void DaemonSetController::pods_should_be_on_node(const NodeInfo& node,
+bool DaemonSetController::pods_should_be_on_node(const NodeInfo& node,
                                                  const std::vector<PodInfo*>* daemon_pods,
                                                  const DaemonSetState& state,
                                                  std::vector<std::string>& create_on,
@@ -121,18 +122,22 @@ void DaemonSetController::pods_should_be_on_node(const NodeInfo& node,
   const DaemonSet& ds = state.ds;
   const std::string& node_name = node.node.metadata.name;
   const Placement placement = node_should_run_daemon_pod(context_.api().cluster(), node, ds);
+  // updateDaemonSetStatus counts a node in desiredNumberScheduled when its pod should run there;
+  // a pod that may stay counts as well.
+  const bool admits =
+      placement.should_run || (placement.should_continue_running && daemon_pods != nullptr);
   if (placement.should_run && daemon_pods == nullptr) {
     create_on.push_back(node_name);
-    return;
+    return admits;
   }
-  if (daemon_pods == nullptr) return;
+  if (daemon_pods == nullptr) return admits;
   if (!placement.should_continue_running) {
     // The node no longer admits the pod (labels, nodeName, an untolerated NoExecute taint):
     // every pod for it goes, bound or not.
     for (PodInfo* pod : *daemon_pods) {
       if (!pod->pod.metadata.deletion_ms) to_delete.push_back(pod);
     }
-    return;
+    return admits;
   }
   const std::string key = ds.metadata.namespace_ + "/" + ds.metadata.name;
   std::vector<PodInfo*> running;
@@ -165,9 +170,11 @@ void DaemonSetController::pods_should_be_on_node(const NodeInfo& node,
   }
   // Without surge (gpusched models no updateStrategy, so maxSurge is 0) a node keeps one pod: the
   // oldest. A node left with none gets its new pod in the sync its deletions trigger.
-  if (running.size() <= 1) return;
-  std::sort(running.begin(), running.end(), runs_longer);
-  to_delete.insert(to_delete.end(), running.begin() + 1, running.end());
+  if (running.size() > 1) {
+    std::sort(running.begin(), running.end(), runs_longer);
+    to_delete.insert(to_delete.end(), running.begin() + 1, running.end());
+  }
+  return admits;
 }
 
 void DaemonSetController::sync_nodes(const std::string& key, const DaemonSetState& state,

@@ -23,7 +23,8 @@ class DaemonSetController final : public Controller {
   void sync_after(const std::string& key, TimeMs delay);
   /// syncDaemonSet's manage; true when it deleted pods.
   bool sync_once(const std::string& key);
-  void pods_should_be_on_node(const NodeInfo& node, const std::vector<PodInfo*>* daemon_pods,
+  /// podsShouldBeOnNode; true when the node admits the DaemonSet's pod.
+  bool pods_should_be_on_node(const NodeInfo& node, const std::vector<PodInfo*>* daemon_pods,
                               const DaemonSetState& state, std::vector<std::string>& create_on,
                               std::vector<PodInfo*>& to_delete);
   void sync_nodes(const std::string& key, const DaemonSetState& state,

@@ -344,6 +344,14 @@ SimulationResult Simulation::take_result() {
     out.jobs.push_back(
         JobRecord{key, state.job.metadata.creation_ms, state.ended, state.failed, state.succeeded});
   }
+  // A DaemonSet that no node admitted is valid and silent upstream (desiredNumberScheduled 0).
+  for (const auto& [key, state] : api_.daemonsets) {
+    if (state.matched_a_node) continue;
+    out.notices.push_back("DaemonSet " + key +
+                          " matched no node in the replay (its nodeName, nodeSelector and "
+                          "required node affinity against the nodes' labels, its tolerations "
+                          "against their taints), so it ran no pod");
+  }
   // Pods still waiting count up to the end of the run.
   out.unschedulable_time = unschedulable_.take();
   out.nodes = node_records();

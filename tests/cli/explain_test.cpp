@@ -81,7 +81,8 @@ TEST_CASE("cli explain -o json: the contract's keys, in order", "[explain][cli]"
   CHECK(first_keys(preemption, 3) == std::vector<std::string>{"node", "victims", "pdbViolations"});
   bool verified_node = false;
   for (const auto& remedy : json["remedies"]) {
-    CHECK(keys(remedy) == std::vector<std::string>{"change", "verified", "scheduledAt", "node"});
+    CHECK(keys(remedy) ==
+          std::vector<std::string>{"change", "verified", "scheduledAt", "node", "whyNot"});
     if (remedy["node"] == "gpu-node-copy") {
       verified_node = remedy["verified"] == true && remedy["scheduledAt"] == "0s";
     }

@@ -74,6 +74,7 @@ int replay(const ReplayOptions& options, std::ostream& out, std::ostream& err) {
       html.is_open()
           ? replay_explaining(scenario, simulation_options(options.run), html_options.explanations)
           : simulate_with_progress(scenario, simulation_options(options.run));
+  print_notices(result, err);
   // Render completely before printing: a failure while writing must leave `out` untouched.
   std::ostringstream text;
   if (options.output == "json") {

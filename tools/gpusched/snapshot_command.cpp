@@ -19,7 +19,7 @@ namespace {
 constexpr std::string_view kGpu = "nvidia.com/gpu";
 
 struct SnapshotCommandOptions {
-  std::string file;
+  std::vector<std::string> files;
   bool to_scenario = false;
   std::string name;
   SnapshotArgs snapshot;
@@ -90,7 +90,7 @@ std::vector<Expectation> outcome_expectations(const io::Snapshot& snapshot,
 }
 
 int snapshot_command(const SnapshotCommandOptions& options, std::ostream& out, std::ostream& err) {
-  io::Snapshot snapshot = load_snapshot(options.file, options.snapshot, err);
+  io::Snapshot snapshot = load_snapshot(options.files, options.snapshot, err);
   std::ostringstream text;
   if (!options.to_scenario) {
     write_summary(text, snapshot);
@@ -118,12 +118,16 @@ Command add_snapshot_command(CLI::App& app) {
       "Read `kubectl get nodes,pods,priorityclasses,poddisruptionbudgets -A -o json` output: "
       "a summary, or with --to-scenario a scenario pinning today's outcome (exit 2 on invalid "
       "input)");
-  command->add_option("FILE", options->file, "The snapshot (JSON or YAML)")
+  command
+      ->add_option("FILE", options->files,
+                   "The snapshot (JSON or YAML), or several dumps such as nodes.json and "
+                   "pods.json, read as one")
       ->required()
       ->check(CLI::ExistingFile);
   command->add_flag("--to-scenario", options->to_scenario,
                     "Print a scenario file whose expectations hold today's outcome");
-  command->add_option("--name", options->name, "The scenario's name (default: the file's stem)");
+  command->add_option("--name", options->name,
+                      "The scenario's name (default: the first file's stem)");
   add_snapshot_options(*command, options->snapshot,
                        "Manifest to add to the scenario (JSON or YAML; repeat for several)");
   add_run_options(*command, options->run);

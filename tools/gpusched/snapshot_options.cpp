@@ -1,5 +1,7 @@
 #include "gpusched/snapshot_options.hpp"
 
+#include "gpusched/error.hpp"
+#include "gpusched/io/device_plugin_configs.hpp"
 #include "gpusched/model/time.hpp"
 #include "gpusched/strict.hpp"
 
@@ -21,16 +23,46 @@ void add_snapshot_options(CLI::App& command, SnapshotArgs& args, const std::stri
                              "\"";
           },
           std::string()));
+  CLI::Option* config_map =
+      command
+          .add_option("--device-plugin-config", args.device_plugin_config,
+                      "The GPU Operator's device-plugin ConfigMap (kubectl get configmap -n "
+                      "gpu-operator NAME -o yaml): its keys are the configs nodes select with "
+                      "the nvidia.com/device-plugin.config label")
+          ->type_name("FILE")
+          ->check(CLI::ExistingFile);
+  command
+      .add_option("--device-plugin-default", args.device_plugin_default,
+                  "The config of nodes without that label (the ClusterPolicy's "
+                  "devicePlugin.config.default; default: the plugin's built-in settings)")
+      ->type_name("NAME")
+      ->needs(config_map);
   add_strict_flag(command, args.strict);
 }
 
-io::Snapshot load_snapshot(const std::string& file, const SnapshotArgs& args, std::ostream& err) {
+io::Snapshot load_snapshot(const std::vector<std::string>& files, const SnapshotArgs& args,
+                           std::ostream& err) {
   io::SnapshotOptions options;
   if (!args.taken_at.empty()) options.taken_at = parse_rfc3339(args.taken_at);
   options.additions.assign(args.additions.begin(), args.additions.end());
-  io::Snapshot snapshot = io::load_snapshot(file, options);
+  io::Snapshot snapshot =
+      io::load_snapshot(std::vector<std::filesystem::path>(files.begin(), files.end()), options);
+  if (!args.device_plugin_config.empty()) {
+    devices::DevicePluginSettings& plugin = snapshot.scenario.device_plugin;
+    plugin.configs =
+        io::load_device_plugin_configs(args.device_plugin_config, &snapshot.scenario.warnings);
+    plugin.default_config = args.device_plugin_default;
+    if (!plugin.default_config.empty() && !plugin.configs.contains(plugin.default_config)) {
+      throw InputError(
+          "--device-plugin-default", "",
+          "\"" + plugin.default_config + "\" is not a key of " + args.device_plugin_config);
+    }
+  }
+  // The notes are about the files together.
+  std::string names;
+  for (const std::string& file : files) names += (names.empty() ? "" : ", ") + file;
   for (const std::string& note : snapshot.notes) {
-    err << "gpusched: warning: " << file << ": " << note << '\n';
+    err << "gpusched: warning: " << names << ": " << note << '\n';
   }
   print_warnings(snapshot.scenario, args.strict, err);
   return snapshot;

@@ -16,14 +16,17 @@ struct SnapshotArgs {
   std::vector<std::string> additions;
   std::string taken_at;  ///< RFC 3339; empty: the snapshot's latest timestamp
   bool strict = false;
+  std::string device_plugin_config;   ///< the GPU Operator's device-plugin ConfigMap file
+  std::string device_plugin_default;  ///< its ClusterPolicy's devicePlugin.config.default
 };
 
-/// Registers --add, --taken-at and --strict on `command`; `add_help` describes --add.
+/// Registers --add, --taken-at, --device-plugin-config, --device-plugin-default and --strict on
+/// `command`; `add_help` describes --add.
 void add_snapshot_options(CLI::App& command, SnapshotArgs& args, const std::string& add_help);
 
-/// Loads `file` with the additions, printing its notes (and with --strict the ignored fields)
-/// as warnings on `err`.
-[[nodiscard]] io::Snapshot load_snapshot(const std::string& file, const SnapshotArgs& args,
-                                         std::ostream& err);
+/// Loads the snapshot dumped in `files` with the additions, printing its notes (and with
+/// --strict the ignored fields) as warnings on `err`.
+[[nodiscard]] io::Snapshot load_snapshot(const std::vector<std::string>& files,
+                                         const SnapshotArgs& args, std::ostream& err);
 
 }  // namespace gpusched::cli

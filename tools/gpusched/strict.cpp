@@ -30,4 +30,9 @@ void print_warnings(const Scenario& scenario, bool strict, std::ostream& err) {
   }
 }
 
+void print_notices(const SimulationResult& result, std::ostream& err) {
+  for (const std::string& notice : result.notices)
+    err << "gpusched: notice: " << result.source << ": " << notice << '\n';
+}
+
 }  // namespace gpusched::cli

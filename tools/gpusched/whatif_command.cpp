@@ -4,6 +4,7 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "gpusched/commands.hpp"
 #include "gpusched/progress.hpp"
@@ -11,12 +12,13 @@
 #include "gpusched/run_options.hpp"
 #include "gpusched/sim/simulator.hpp"
 #include "gpusched/snapshot_options.hpp"
+#include "gpusched/strict.hpp"
 
 namespace gpusched::cli {
 namespace {
 
 struct WhatIfOptions {
-  std::string cluster;
+  std::vector<std::string> cluster;
   std::string output = "table";
   SnapshotArgs snapshot;
   RunOptions run;
@@ -26,14 +28,18 @@ int what_if(const WhatIfOptions& options, std::ostream& out, std::ostream& err) 
   const io::Snapshot snapshot = load_snapshot(options.cluster, options.snapshot, err);
   const SimulationResult result =
       simulate_with_progress(snapshot.scenario, simulation_options(options.run));
+  print_notices(result, err);
   // The snapshot's pods that were waiting for a node: the additions may take it, or preempt.
   std::set<std::string> waiting;
   for (std::size_t i = 0; i < snapshot.snapshot_objects; ++i) {
     const auto* pod = std::get_if<Pod>(&snapshot.scenario.cluster[i]);
     if (pod != nullptr && pod->spec.node_name.empty()) waiting.insert(pod->key());
   }
-  const report::WhatIf whatif =
-      report::what_if(result, snapshot.scenario.description, snapshot.snapshot_pods, waiting);
+  std::vector<std::string> schedulers;
+  for (const Profile& profile : snapshot.scenario.scheduler.profiles)
+    schedulers.push_back(profile.scheduler_name);
+  const report::WhatIf whatif = report::what_if(result, snapshot.scenario.description,
+                                                snapshot.snapshot_pods, waiting, schedulers);
   std::ostringstream text;
   if (options.output == "json") {
     report::write_whatif_json(text, whatif);
@@ -54,7 +60,8 @@ Command add_whatif_command(CLI::App& app) {
       "whom it preempts (exit 1 if an added pod gets no node, 2 on invalid input)");
   command
       ->add_option("--cluster", options->cluster,
-                   "kubectl get nodes,pods,priorityclasses,poddisruptionbudgets -A -o json")
+                   "kubectl get nodes,pods,priorityclasses,poddisruptionbudgets -A -o json (or "
+                   "several dumps, such as nodes.json and pods.json, read as one)")
       ->type_name("FILE")
       ->required()
       ->check(CLI::ExistingFile);

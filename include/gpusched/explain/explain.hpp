@@ -45,6 +45,9 @@ struct Remedy {
   bool verified = false;
   std::optional<TimeMs> scheduled_at;  ///< when the pod (or its replacement) was bound
   std::string node;                    ///< where
+  /// For a change that does not count although the pod then runs, why (it runs elsewhere than
+  /// on the nodes the change adds); empty otherwise.
+  std::string why_not;
 };
 
 struct Explanation {

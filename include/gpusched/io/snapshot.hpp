@@ -19,7 +19,8 @@ namespace gpusched::io {
 
 struct SnapshotOptions {
   /// The instant the snapshot stands for (Unix ms); default: its latest timestamp (an object
-  /// created, a pod started, a node's heartbeat).
+  /// created, a pod started, a node's heartbeat). An object created (or a pod started) after it
+  /// is an InputError: the snapshot could not hold it.
   std::optional<std::int64_t> taken_at;
   /// Manifests added to the snapshot, in order (JSON or YAML, one object, a List or several
   /// documents), as `kubectl apply -f` would create them at the snapshot's instant.
@@ -44,6 +45,12 @@ struct Snapshot {
 /// PriorityClass the snapshot lacks keeps its spec.priority. Each omission is a note. Bad
 /// objects are InputErrors naming the file, line and pointer, as for scenarios.
 [[nodiscard]] Snapshot load_snapshot(const std::filesystem::path& path,
+                                     const SnapshotOptions& options = {});
+/// The same for a snapshot dumped in several files (`kubectl get nodes -o json > nodes.json;
+/// kubectl get pods -A -o json > pods.json`), read in order as one List: an object in two files
+/// with the same content is kept once; with different content it is an InputError naming both
+/// places. The scenario's name and source are the first file's.
+[[nodiscard]] Snapshot load_snapshot(const std::vector<std::filesystem::path>& paths,
                                      const SnapshotOptions& options = {});
 
 /// The same for a snapshot already in memory; `file` names it in errors and decides JSON or

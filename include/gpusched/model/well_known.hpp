@@ -9,6 +9,8 @@ namespace gpusched::well_known {
 /// (scenario-format.md §3).
 inline constexpr std::string_view kGpuProductLabel = "nvidia.com/gpu.product";
 inline constexpr std::string_view kGpuCountLabel = "nvidia.com/gpu.count";
+/// Each GPU's memory in MiB.
+inline constexpr std::string_view kGpuMemoryLabel = "nvidia.com/gpu.memory";
 
 /// The GPU Operator's MIG manager partitions a node's GPUs as this label names
 /// (`all-disabled`, `all-1g.10gb`, ...).

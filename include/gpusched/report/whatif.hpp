@@ -19,8 +19,8 @@ struct WhatIfPod {
   std::string status;  ///< kubectl's STATUS: Running, Pending, Completed, Terminating, ...
   std::string node;    ///< empty: not bound
   std::string nominated_node;
-  std::string reason;  ///< the PodScheduled condition's reason and message when not bound
-  std::string message;
+  std::string reason;   ///< the PodScheduled condition's reason and message when not bound
+  std::string message;  ///< or, for a pod no profile serves, why nothing tries it
   std::vector<PreemptionRecord> preemptions;  ///< the preemptions it made, in order
 };
 
@@ -33,10 +33,13 @@ struct WhatIf {
 };
 
 /// The what-if view of `result`: pods not in `existing` are the added ones; pods in `waiting`
-/// were Pending without a node when the snapshot was taken.
+/// were Pending without a node when the snapshot was taken. `schedulers` are the replay's
+/// profiles' schedulerNames: an unbound pod naming another one gets a message saying so (upstream
+/// leaves it Pending without a condition or event).
 [[nodiscard]] WhatIf what_if(const SimulationResult& result, std::string cluster,
                              const std::set<std::string>& existing,
-                             const std::set<std::string>& waiting);
+                             const std::set<std::string>& waiting,
+                             const std::vector<std::string>& schedulers = {});
 
 /// A table of the pods, why each unbound pod waits, and the victims of each preemption.
 void write_whatif_table(std::ostream& out, const WhatIf& whatif);

@@ -199,6 +199,10 @@ struct SimulationResult {
   /// so that there are at most 4,096.
   std::vector<GpuBucket> gpu_series;
   TimeMs gpu_bucket_ms = 0;
+  /// What the replay did as Kubernetes does but a reader may not expect, in plain words, each
+  /// naming its object (a DaemonSet that matched no node, so ran no pod). Not part of the JSON
+  /// result; the CLI prints each as a notice.
+  std::vector<std::string> notices;
   /// Every pod instance in creation order: who waited and who held which node and GPUs when
   /// (the HTML report's timelines); empty unless SimulationOptions::record_pod_spans. Not part
   /// of the JSON result.

@@ -390,9 +390,13 @@ TEST_CASE("derive_node_devices rejects what the node cannot be", "[devices]") {
       {"unknown config",
        gpu_node(kA100, 1, {{"nvidia.com/device-plugin.config", "ts9"}}),
        {},
-       "label nvidia.com/device-plugin.config: unknown device-plugin config \"ts9\""},
+       "label nvidia.com/device-plugin.config: unknown device-plugin config \"ts9\" (no configs "
+       "are given): the GPU Operator's config-manager stops with \"specified config ts9 does not "
+       "exist\" and the device plugin does not start on the node"},
       {"unknown default", gpu_node(kA100, 1), unknown_default,
-       "default: unknown device-plugin config \"gone\""},
+       "default: unknown device-plugin config \"gone\" (no configs are given): the GPU "
+       "Operator's config-manager stops with \"specified config gone does not exist\" and the "
+       "device plugin does not start on the node"},
       {"MIG profile the product lacks",
        gpu_node(kA100, 2, {{"nvidia.com/mig.config", "all-1g.5gb"}}),
        {},

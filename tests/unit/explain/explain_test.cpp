@@ -75,12 +75,17 @@ TEST_CASE("explain: the classic two pods on one GPU, per node and per plugin", "
         "no pod of lower priority runs there (No preemption victims found for incoming pod)");
   CHECK(e.diagnosis.find("Preemption cannot help") != std::string::npos);
 
-  // Remedies, each replayed: the other replica gone, or one more node. A higher priority for
-  // the Deployment's template raises its other pod too, so it preempts nothing: not verified.
-  const Remedy* remove = remedy_starting(e, "delete (or let finish) default/gpu-demo-");
-  REQUIRE(remove != nullptr);
-  CHECK(remove->verified);
-  CHECK(remove->node == "gpu-node");
+  // Remedies, each replayed. The other replica would be made again if deleted: its Deployment
+  // scaled down instead, whose ReplicaSet then deletes the unbound replica, the pod itself, so
+  // it does not work. One more node does. A higher priority for the Deployment's template raises
+  // its other pod too, so it preempts nothing: not verified.
+  CHECK(remedy_starting(e, "delete") == nullptr);
+  const Remedy* scale = remedy_starting(
+      e,
+      "make room on node gpu-node: scale Deployment gpu-demo from 2 to 1 replicas (its "
+      "ReplicaSet would recreate default/gpu-demo-d9c9cb49d-2qbr7 if deleted)");
+  REQUIRE(scale != nullptr);
+  CHECK_FALSE(scale->verified);
   const Remedy* node_more = remedy_starting(e, "add one more node like gpu-node");
   REQUIRE(node_more != nullptr);
   CHECK(node_more->verified);
@@ -244,6 +249,77 @@ TEST_CASE("explain: nodes are grouped by every failing verdict, largest group fi
   REQUIRE(tolerate != nullptr);
   CHECK(tolerate->verified);
   CHECK(tolerate->node == "n112");
+}
+
+// One node with two GPUs; `holder` (a bare pod, a Deployment or a DaemonSet) takes what
+// `serving` would need, created after it.
+std::string held_gpu_scenario(const std::string& holder) {
+  return R"({"name": "held", "scheduler": {"seed": 1}, "cluster": [
+    {"kind": "Node", "metadata": {"name": "gpu"}, "status": {"capacity":
+     {"cpu": "8", "memory": "32Gi", "nvidia.com/gpu": "2", "pods": "110"}}},
+    )" + holder +
+         R"(,
+    {"kind": "Pod", "metadata": {"name": "serving"}, "spec": {"containers": [{"name": "c",
+     "resources": {"limits": {"nvidia.com/gpu": "1"}}}]}}]})";
+}
+
+constexpr std::string_view kGpuTemplate = R"({"metadata": {"labels": {"app": "batch"}},
+    "spec": {"containers": [{"name": "c", "resources": {"limits": {"nvidia.com/gpu": "1"}}}]}})";
+
+TEST_CASE("explain: a replica its controller recreates is scaled down, not deleted", "[explain]") {
+  const std::string deployment =
+      R"({"kind": "Deployment", "metadata": {"name": "batch"}, "spec": {"replicas": 2,
+      "selector": {"matchLabels": {"app": "batch"}}, "template": )" +
+      std::string(kGpuTemplate) + "}}";
+  const Explanation e =
+      explain(io::parse_scenario(held_gpu_scenario(deployment), "held.json"), "default/serving");
+  CHECK(remedy_starting(e, "delete") == nullptr);
+  const Remedy* scale = remedy_starting(
+      e,
+      "make room on node gpu: scale Deployment batch from 2 to 1 replicas (its ReplicaSet "
+      "would recreate default/batch-");
+  REQUIRE(scale != nullptr);
+  CHECK(scale->verified);
+  CHECK(scale->node == "gpu");
+  CHECK(scale->scheduled_at == TimeMs{0});
+
+  // A bare pod is gone once deleted.
+  const std::string bare = R"({"kind": "Pod", "metadata": {"name": "held"}, "spec": {
+      "nodeName": "gpu", "containers": [{"name": "c", "resources": {"limits":
+      {"nvidia.com/gpu": "2"}}}]}})";
+  const Explanation b =
+      explain(io::parse_scenario(held_gpu_scenario(bare), "held.json"), "default/serving");
+  const Remedy* remove = remedy_starting(b, "delete (or let finish) default/held on node gpu");
+  REQUIRE(remove != nullptr);
+  CHECK(remove->verified);
+
+  // A DaemonSet's pod comes back on its node whatever is deleted or scaled: no removal offered.
+  const std::string daemon =
+      R"({"kind": "DaemonSet", "metadata": {"name": "agent"}, "spec": {
+      "selector": {"matchLabels": {"app": "batch"}}, "template": {"metadata": {"labels":
+      {"app": "batch"}}, "spec": {"containers": [{"name": "c", "resources": {"limits":
+      {"nvidia.com/gpu": "2"}}}]}}}})";
+  const Explanation d =
+      explain(io::parse_scenario(held_gpu_scenario(daemon), "held.json"), "default/serving");
+  CHECK(remedy_starting(d, "delete") == nullptr);
+  CHECK(remedy_starting(d, "make room") == nullptr);
+  CHECK(remedy_starting(d, "add one more node like gpu (gpu-copy)") != nullptr);
+}
+
+TEST_CASE("explain: MIG is undone only on GPUs that have MIG", "[explain]") {
+  // A T4 node still labelled for MIG (the label outlived a hardware swap): its GPUs have no MIG
+  // profile, so all-disabled would change nothing and is not offered.
+  const std::string t4 = R"({"kind": "Pod", "metadata": {"name": "held"}, "spec": {
+      "nodeName": "gpu", "containers": [{"name": "c", "resources": {"limits":
+      {"nvidia.com/gpu": "2"}}}]}})";
+  std::string text = held_gpu_scenario(t4);
+  const std::string node = R"("metadata": {"name": "gpu"})";
+  text.replace(text.find(node), node.size(),
+               R"("metadata": {"name": "gpu", "labels": {"nvidia.com/gpu.product": "Tesla-T4",
+                  "nvidia.com/mig.config": "all-1g.5gb"}})");
+  const Explanation e = explain(io::parse_scenario(text, "held.json"), "default/serving");
+  CHECK(remedy_starting(e, "label node gpu nvidia.com/mig.config") == nullptr);
+  CHECK(remedy_starting(e, "delete (or let finish) default/held on node gpu") != nullptr);
 }
 
 TEST_CASE("explain: an unknown pod, or one not created yet, is an input error", "[explain]") {

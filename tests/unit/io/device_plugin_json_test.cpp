@@ -186,7 +186,86 @@ TEST_CASE("device plugin configs fail with the plugin's words", "[io][devices]")
       {"unknown default", R"({"devicePlugin": {"default": "ts", "configs": {}}})",
        "/devicePlugin/default: unknown device-plugin config \"ts\""},
       {"unknown key", R"({"devicePlugin": {"defaults": "ts"}})",
-       "/devicePlugin/defaults: unknown key \"defaults\" (known keys: default, configs)"},
+       "/devicePlugin/defaults: unknown key \"defaults\" (known keys: default, configs, "
+       "configMap)"},
+  };
+  for (const Row& row : rows) {
+    INFO(row.name);
+    CHECK(error_of(row.text) == row.error);
+  }
+}
+
+/// A scenario whose devicePlugin is the ConfigMap with `data` and the default "a".
+std::string with_config_map(const std::string& data) {
+  return R"({"devicePlugin": {"default": "a", "configMap": {"apiVersion": "v1", "kind": "ConfigMap",
+      "metadata": {"name": "device-plugin-config", "namespace": "gpu-operator"},
+      "data": )" +
+         data + "}}}";
+}
+
+TEST_CASE("devicePlugin takes the GPU Operator's ConfigMap: each data key a config file",
+          "[io][devices]") {
+  // As `kubectl get configmap -o json` prints block scalars: YAML and JSON texts, `version`
+  // defaulting to v1 as the plugin's parseConfigFrom defaults it, and an empty file.
+  const DevicePluginSettings settings = parse(with_config_map(R"({
+      "a": "version: v1\nflags:\n  migStrategy: none\n",
+      "ts4": "sharing:\n  timeSlicing:\n    resources:\n    - name: nvidia.com/gpu\n      replicas: 4\n",
+      "mps.json": "{\"version\": \"v1\", \"sharing\": {\"mps\": {\"resources\": [{\"name\": \"nvidia.com/gpu\", \"replicas\": 2}]}}}",
+      "empty": ""})"));
+  CHECK(settings.default_config == "a");
+  REQUIRE(settings.configs.size() == 4);
+  CHECK(settings.configs.at("a").sharing == SharingStrategy::None);
+  const devices::DevicePluginConfig& ts4 = settings.configs.at("ts4");
+  CHECK(ts4.sharing == SharingStrategy::TimeSlicing);
+  REQUIRE(ts4.resources.size() == 1);
+  CHECK(ts4.resources[0].replicas == 4);
+  CHECK(settings.configs.at("mps.json").sharing == SharingStrategy::Mps);
+  CHECK(settings.configs.at("mps.json").fail_requests_greater_than_one);
+  CHECK(settings.configs.at("empty").mig_strategy == "none");
+
+  std::vector<std::string> warnings;
+  (void)parse(with_config_map(R"({"a": "version: v1\nresources:\n  gpus: []\n"})"), &warnings);
+  CHECK(warnings == std::vector<std::string>{
+                        "s.json:3: /devicePlugin/configMap/data/a: a:3: /resources: Customizing "
+                        "the 'resources' field is not yet supported in the config. Ignoring..."});
+}
+
+TEST_CASE("a device-plugin ConfigMap's errors name the key and the place in its text",
+          "[io][devices]") {
+  struct Row {
+    const char* name;
+    std::string text;
+    const char* error;
+  };
+  const std::vector<Row> rows = {
+      {"bad replicas",
+       with_config_map(
+           R"({"a": "version: v1\nsharing:\n  timeSlicing:\n    resources:\n    - name: gpu\n      replicas: 1\n"})"),
+       "/devicePlugin/configMap/data/a: a:6: /sharing/timeSlicing/resources/0/replicas: number "
+       "of replicas must be >= 2"},
+      {"unknown version", with_config_map(R"({"a": "version: v2"})"),
+       "/devicePlugin/configMap/data/a: a:1: /version: unknown version: v2"},
+      {"bad YAML", with_config_map(R"({"a": "version: [v1"})"),
+       "/devicePlugin/configMap/data/a: a:1: invalid YAML at column 1: end of sequence flow not "
+       "found"},
+      {"two documents", with_config_map(R"({"a": "version: v1\n---\nversion: v1\n"})"),
+       "/devicePlugin/configMap/data/a: a:1: a device-plugin config holds one document, this one "
+       "holds 2"},
+      {"unknown default", with_config_map(R"({"b": "version: v1"})"),
+       "/devicePlugin/default: unknown device-plugin config \"a\""},
+      {"no data", R"({"devicePlugin": {"configMap": {"kind": "ConfigMap", "data": {}}}})",
+       "/devicePlugin/configMap/data: the ConfigMap holds no config: the config-manager stops "
+       "with \"no configuration files available\""},
+      {"binaryData", R"({"devicePlugin": {"configMap": {"kind": "ConfigMap",
+           "binaryData": {"a": "dmVyc2lvbjogdjE="}}}})",
+       "/devicePlugin/configMap/binaryData: device-plugin configs in binaryData are not read: put "
+       "them in data"},
+      {"another kind", R"({"devicePlugin": {"configMap": {"kind": "Secret", "data": {}}}})",
+       "/devicePlugin/configMap/kind: expected kind ConfigMap, got Secret"},
+      {"both", R"({"devicePlugin": {"configs": {}, "configMap": {"kind": "ConfigMap"}}})",
+       "/devicePlugin/configMap: give configs or configMap, not both"},
+      {"missing file", R"({"devicePlugin": {"configMap": "/nonexistent/cm.yaml"}})",
+       "/devicePlugin/configMap: no such file: /nonexistent/cm.yaml"},
   };
   for (const Row& row : rows) {
     INFO(row.name);
