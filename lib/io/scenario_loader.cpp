@@ -13,6 +13,7 @@
 #include "io/input_text.hpp"
 #include "io/json_node.hpp"
 #include "io/json_source.hpp"
+#include "io/kind_filter.hpp"
 #include "io/node_pool_json.hpp"
 #include "io/scheduler_json.hpp"
 #include "io/time_json.hpp"
@@ -152,11 +153,13 @@ Scenario parse_scenario(std::string_view text, const std::string& file,
 
   // The scenario's own cluster entries (a `kind: List` entry stands for its items), then each
   // included file's objects in include order.
+  // Kinds gpusched does not model are left out here, one note per kind (kind_filter.hpp).
+  KindFilter kinds(options.strict);
   std::vector<JsonNode> items;
   std::optional<JsonNode> cluster = root.get("cluster");
   if (cluster) {
     for (const JsonNode& entry : cluster->elements()) {
-      std::vector<JsonNode> objects = objects_of(entry);
+      std::vector<JsonNode> objects = kinds.kept(objects_of(entry));
       items.insert(items.end(), objects.begin(), objects.end());
     }
   }
@@ -164,7 +167,7 @@ Scenario parse_scenario(std::string_view text, const std::string& file,
   std::optional<JsonNode> include = root.get("include");
   if (include) {
     for (const auto& [path, entry] : included_files(*include, file)) {
-      std::vector<JsonNode> objects = included.emplace_back(path, &warnings).objects();
+      std::vector<JsonNode> objects = kinds.kept(included.emplace_back(path, &warnings).objects());
       items.insert(items.end(), objects.begin(), objects.end());
     }
   }
@@ -176,11 +179,12 @@ Scenario parse_scenario(std::string_view text, const std::string& file,
   check_pool_node_names(scenario.node_pools, scenario, items);
 
   if (auto until = root.get("until")) scenario.until = parse_time(*until);
-  if (auto timeline = root.get("timeline")) scenario.timeline = parse_timeline(*timeline);
+  if (auto timeline = root.get("timeline")) scenario.timeline = parse_timeline(*timeline, kinds);
   if (auto expect = root.get("expect")) {
     scenario.expect = parse_expectations(*expect, scenario.until);
   }
   scenario.warnings = std::move(warnings);
+  kinds.notes(scenario.notes);
   return scenario;
 }
 

@@ -1,4 +1,5 @@
-// `kubectl get nodes,pods,priorityclasses,poddisruptionbudgets -A -o json` as a starting state.
+// `kubectl get nodes,pods,priorityclasses,poddisruptionbudgets -A -o json` (and services,
+// statefulsets) as a starting state.
 
 #include "gpusched/io/snapshot.hpp"
 
@@ -10,17 +11,22 @@
 #include "gpusched/error.hpp"
 #include "io/cluster_json.hpp"
 #include "io/input_text.hpp"
+#include "io/kind_filter.hpp"
 #include "io/timestamps.hpp"
 #include "model/priority_admission.hpp"
 
 namespace gpusched::io {
 namespace {
 
-/// The kinds a snapshot contributes. Controllers are left out: the pods they made are in the
-/// snapshot, and a replayed controller would make them again.
+/// The modelled kinds a snapshot contributes. Controllers are left out: the pods they made are
+/// in the snapshot, and a replayed controller would make them again under new names (a
+/// Deployment's ReplicaSet is named by gpusched's own template hash). A StatefulSet is kept: its
+/// pods' names are its ordinals, and their ownerReferences (uid) make them its own again, so it
+/// replaces only what goes missing.
 bool kept_kind(std::string_view kind) {
   return kind == "Node" || kind == "Pod" || kind == "PriorityClass" ||
-         kind == "PodDisruptionBudget" || kind == "Namespace";
+         kind == "PodDisruptionBudget" || kind == "Namespace" || kind == "Service" ||
+         kind == "StatefulSet";
 }
 
 std::string plural(std::size_t count, std::string_view noun) {
@@ -140,11 +146,14 @@ Snapshot parse_snapshot(std::string_view text, const std::string& file_name,
   scenario.source = file_name;
   scenario.name = path.stem().string();
 
+  // Kinds gpusched does not model, in the snapshot or the additions, are left out as for a
+  // scenario (kind_filter.hpp); of the modelled ones, the snapshot keeps kept_kind's.
+  KindFilter kinds(options.strict);
   std::vector<JsonNode> items;
   std::map<std::string, std::size_t> skipped;
   std::size_t terminated = 0;
   std::optional<std::int64_t> latest;
-  for (const JsonNode& item : manifest_objects(file)) {
+  for (const JsonNode& item : kinds.kept(manifest_objects(file))) {
     item.expect_type(nlohmann::json::value_t::object, "an object");
     const std::string kind = item.required("kind").string();
     if (!kept_kind(kind)) {
@@ -162,7 +171,8 @@ Snapshot parse_snapshot(std::string_view text, const std::string& file_name,
 
   std::deque<ManifestFile> added;
   for (const std::filesystem::path& addition : options.additions) {
-    std::vector<JsonNode> objects = added.emplace_back(addition, &scenario.warnings).objects();
+    std::vector<JsonNode> objects =
+        kinds.kept(added.emplace_back(addition, &scenario.warnings).objects());
     items.insert(items.end(), objects.begin(), objects.end());
   }
   parse_cluster(items, file.root(), scenario);
@@ -193,8 +203,9 @@ Snapshot parse_snapshot(std::string_view text, const std::string& file_name,
   for (const auto& [kind, count] : skipped) {
     snapshot.notes.push_back(plural(count, kind + " object") +
                              " left out: a snapshot keeps nodes, pods, PriorityClasses, "
-                             "PodDisruptionBudgets and Namespaces");
+                             "PodDisruptionBudgets, Namespaces, Services and StatefulSets");
   }
+  kinds.notes(scenario.notes);
   return snapshot;
 }
 

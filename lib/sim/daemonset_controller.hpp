@@ -19,8 +19,6 @@ class DaemonSetController final : public Controller {
   void node_changed() override { sync_all(); }
 
  private:
-  /// enqueueDaemonSetAfter: syncs the DaemonSet again `delay` from now.
-  void sync_after(const std::string& key, TimeMs delay);
   /// syncDaemonSet's manage; true when it deleted pods.
   bool sync_once(const std::string& key);
   void pods_should_be_on_node(const NodeInfo& node, const std::vector<PodInfo*>* daemon_pods,

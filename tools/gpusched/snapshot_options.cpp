@@ -28,10 +28,12 @@ io::Snapshot load_snapshot(const std::string& file, const SnapshotArgs& args, st
   io::SnapshotOptions options;
   if (!args.taken_at.empty()) options.taken_at = parse_rfc3339(args.taken_at);
   options.additions.assign(args.additions.begin(), args.additions.end());
+  options.strict = args.strict;
   io::Snapshot snapshot = io::load_snapshot(file, options);
   for (const std::string& note : snapshot.notes) {
     err << "gpusched: warning: " << file << ": " << note << '\n';
   }
+  print_notes(snapshot.scenario, err);
   if (args.strict) print_warnings(snapshot.scenario, err);
   return snapshot;
 }

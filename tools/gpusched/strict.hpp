@@ -1,10 +1,13 @@
 #pragma once
-// --strict: list the unknown fields of the input's Kubernetes objects, which the loader
-// ignores as the API server does, as warnings (`kubectl apply --validate=strict` reports them).
+// What the loader left out, on the error stream: the kinds of objects it skipped or ignored
+// (always), and with --strict the unknown fields of the input's Kubernetes objects, which the
+// loader ignores as the API server does (`kubectl apply --validate=strict` reports them); under
+// --strict, an object that would change placement but is not modelled is an input error.
 
 #include <CLI/CLI.hpp>
 
 #include <ostream>
+#include <string>
 
 #include "gpusched/scenario/scenario.hpp"
 
@@ -16,5 +19,13 @@ void add_strict_flag(CLI::App& command, bool& strict);
 /// One `gpusched: warning: <file>:<line>: <pointer>: <what>` line per warning of `scenario`, on
 /// `err`.
 void print_warnings(const Scenario& scenario, std::ostream& err);
+
+/// The same for Scenario::notes, which every command prints.
+void print_notes(const Scenario& scenario, std::ostream& err);
+
+/// io::load_scenario with `strict` as LoadOptions::strict, then its notes and, with `strict`,
+/// its warnings on `err`.
+[[nodiscard]] Scenario load_scenario_reporting(const std::string& file, bool strict,
+                                               std::ostream& err);
 
 }  // namespace gpusched::cli
