@@ -56,9 +56,8 @@ bool terminating(const PodInfo& pod) {
 }
 
 /// isUnavailable: not Running and Ready, terminating, or not yet available.
-bool unavailable(const PodInfo* pod, std::int32_t min_ready_seconds, TimeMs now) {
-  return pod == nullptr || terminating(*pod) ||
-         !running_and_available(pod->pod, min_ready_seconds, now);
+bool unavailable(const PodInfo& pod, std::int32_t min_ready_seconds, TimeMs now) {
+  return terminating(pod) || !running_and_available(pod.pod, min_ready_seconds, now);
 }
 
 }  // namespace
@@ -68,11 +67,12 @@ void StatefulSetController::sync_all() {
 }
 
 void StatefulSetController::sync(const std::string& key) {
-  // Each pass deletes a pod at most once, so this ends; the pass after a deletion that was
-  // immediate (a failed or unbound pod) creates its replacement.
+  // A deletion enqueues the set again (deletePod): the next sync creates the replacement of a
+  // pod that was gone at once (a failed or unbound one), or deletes the next surplus ordinal.
+  // That sync's own deletions wait for the next trigger, as a pod the kubelet keeps rejecting is
+  // replaced once a second (Simulation::admit_on_node), not in a loop within one instant.
   syncing_ = true;
-  while (sync_once(key)) {
-  }
+  if (sync_once(key)) sync_once(key);
   syncing_ = false;
 }
 
@@ -177,31 +177,30 @@ bool StatefulSetController::sync_once(const std::string& key) {
     }
   }
 
-  // The first unavailable pod: of the replicas, else the condemned one of lowest ordinal.
+  // processCondemned, from the highest ordinal. Parallel deletes them all at once.
+  if (!monotonic) {
+    for (const auto& [ordinal, pod] : condemned) {
+      if (terminating(*pod)) continue;
+      remove(key, *pod);
+      deleted = true;
+    }
+    return deleted;
+  }
+  // OrderedReady got here with every replica Running and available: the first unavailable pod
+  // is the condemned one of lowest ordinal that is not. One deletion per sync, none while a
+  // surplus pod is still terminating; an unavailable one is deleted only if it is that first one
+  // (upstream's rule: two unavailable surplus pods block each other).
   const PodInfo* first_unavailable = nullptr;
-  for (const PodInfo* pod : replicas) {
-    if (unavailable(pod, min_ready, now)) {
-      first_unavailable = pod;
-      break;
-    }
-  }
   for (auto c = condemned.rbegin(); first_unavailable == nullptr && c != condemned.rend(); ++c) {
-    if (unavailable(c->second, min_ready, now)) first_unavailable = c->second;
+    if (unavailable(*c->second, min_ready, now)) first_unavailable = c->second;
   }
-  // processCondemned, from the highest ordinal; under OrderedReady one deletion per sync, and
-  // none while a terminating pod is still there or a healthy one's predecessor is unhealthy.
   for (const auto& [ordinal, pod] : condemned) {
-    if (terminating(*pod)) {
-      if (monotonic) return deleted;
-      continue;
-    }
-    if (monotonic && pod != first_unavailable &&
-        (!running_and_ready(pod->pod) || wait_until_available(*pod))) {
+    if (terminating(*pod)) return deleted;
+    if (pod != first_unavailable && (!running_and_ready(pod->pod) || wait_until_available(*pod))) {
       return deleted;
     }
     remove(key, *pod);
-    deleted = true;
-    if (monotonic) return deleted;
+    return true;
   }
   return deleted;
 }

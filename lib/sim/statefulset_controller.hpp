@@ -27,7 +27,7 @@ class StatefulSetController final : public Controller {
 
  private:
   /// One updateStatefulSet; true when it deleted a pod, which enqueues the set again
-  /// (deletePod), so that a failed pod is replaced by the next sync.
+  /// (deletePod).
   bool sync_once(const std::string& key);
   /// CreateStatefulPod of `ordinal`; nothing when a pod of its name exists that is not the
   /// set's (the API server's AlreadyExists, which upstream sinks without an event).
