@@ -21,7 +21,7 @@ using Fields = std::span<const std::string_view>;
 // --- meta/v1 ------------------------------------------------------------------------------
 
 /// TypeMeta, ObjectMeta, spec and status: Pod, Node, Namespace, Deployment, ReplicaSet,
-/// DaemonSet, Job and PodDisruptionBudget.
+/// DaemonSet, StatefulSet, Job, PodDisruptionBudget and Service.
 inline constexpr std::string_view kObject[] = {"apiVersion", "kind", "metadata", "spec", "status"};
 /// v1.List (`kind: List`, as `kubectl get -o json` prints several objects).
 inline constexpr std::string_view kList[] = {"apiVersion", "items", "kind", "metadata"};
@@ -183,7 +183,7 @@ inline constexpr std::string_view kNodeStatus[] = {
 inline constexpr std::string_view kNodeCondition[] = {
     "lastHeartbeatTime", "lastTransitionTime", "message", "reason", "status", "type"};
 
-// --- apps/v1, batch/v1, policy/v1, scheduling/v1 ------------------------------------------
+// --- apps/v1, batch/v1, policy/v1, scheduling/v1, core/v1 Service -------------------------
 
 inline constexpr std::string_view kDeploymentSpec[] = {"minReadySeconds",
                                                        "paused",
@@ -197,6 +197,18 @@ inline constexpr std::string_view kReplicaSetSpec[] = {"minReadySeconds", "repli
                                                        "template"};
 inline constexpr std::string_view kDaemonSetSpec[] = {"minReadySeconds", "revisionHistoryLimit",
                                                       "selector", "template", "updateStrategy"};
+inline constexpr std::string_view kStatefulSetSpec[] = {"minReadySeconds",
+                                                        "ordinals",
+                                                        "persistentVolumeClaimRetentionPolicy",
+                                                        "podManagementPolicy",
+                                                        "replicas",
+                                                        "revisionHistoryLimit",
+                                                        "selector",
+                                                        "serviceName",
+                                                        "template",
+                                                        "updateStrategy",
+                                                        "volumeClaimTemplates"};
+inline constexpr std::string_view kStatefulSetOrdinals[] = {"start"};
 inline constexpr std::string_view kJobSpec[] = {"activeDeadlineSeconds",
                                                 "backoffLimit",
                                                 "backoffLimitPerIndex",
@@ -215,6 +227,27 @@ inline constexpr std::string_view kJobSpec[] = {"activeDeadlineSeconds",
                                                 "ttlSecondsAfterFinished"};
 inline constexpr std::string_view kPodDisruptionBudgetSpec[] = {
     "maxUnavailable", "minAvailable", "selector", "unhealthyPodEvictionPolicy"};
+/// core/v1 ServiceSpec.
+inline constexpr std::string_view kServiceSpec[] = {"allocateLoadBalancerNodePorts",
+                                                    "clusterIP",
+                                                    "clusterIPs",
+                                                    "externalIPs",
+                                                    "externalName",
+                                                    "externalTrafficPolicy",
+                                                    "healthCheckNodePort",
+                                                    "internalTrafficPolicy",
+                                                    "ipFamilies",
+                                                    "ipFamilyPolicy",
+                                                    "loadBalancerClass",
+                                                    "loadBalancerIP",
+                                                    "loadBalancerSourceRanges",
+                                                    "ports",
+                                                    "publishNotReadyAddresses",
+                                                    "selector",
+                                                    "sessionAffinity",
+                                                    "sessionAffinityConfig",
+                                                    "trafficDistribution",
+                                                    "type"};
 /// PriorityClass has no spec: its fields sit beside metadata.
 inline constexpr std::string_view kPriorityClass[] = {
     "apiVersion", "description", "globalDefault", "kind", "metadata", "preemptionPolicy", "value"};

@@ -42,7 +42,8 @@ std::string_view utf8_text(const std::string& file, std::string_view text) {
 }  // namespace
 
 ParsedText::ParsedText(const std::string& file, std::string_view text,
-                       std::vector<std::string>* warnings, std::vector<std::string>* unmodelled)
+                       std::vector<std::string>* warnings, std::vector<std::string>* unmodelled,
+                       bool strict)
     : yaml_(is_yaml_input(file, utf8_text(file, text))) {
   if (yaml_) {
     YamlDocument document = parse_yaml(file, text);
@@ -55,7 +56,7 @@ ParsedText::ParsedText(const std::string& file, std::string_view text,
     value_ = source_->parse();
   }
   source_->collect_warnings(warnings);
-  source_->collect_unmodelled(unmodelled);
+  source_->collect_unmodelled(unmodelled, strict);
 }
 
 std::string read_input_file(const std::filesystem::path& path, const std::string& file) {
@@ -75,9 +76,9 @@ std::string read_input_file(const std::filesystem::path& path, const std::string
 }
 
 ManifestFile::ManifestFile(const std::filesystem::path& path, std::vector<std::string>* warnings,
-                           std::vector<std::string>* unmodelled)
+                           std::vector<std::string>* unmodelled, bool strict)
     : text_(read_input_file(path, path.string())),
-      parsed_(path.string(), text_, warnings, unmodelled) {}
+      parsed_(path.string(), text_, warnings, unmodelled, strict) {}
 
 std::vector<JsonNode> ManifestFile::objects() const {
   return manifest_objects(parsed_);

@@ -22,10 +22,11 @@ class ParsedText {
  public:
   /// `warnings`, when given, collects what the text holds but gpusched ignores
   /// (JsonSource::collect_warnings), `unmodelled` what it holds that can change placement but
-  /// is not modelled (JsonSource::collect_unmodelled); they must outlive this.
+  /// is not modelled, refused under `strict` (JsonSource::collect_unmodelled); they must
+  /// outlive this.
   ParsedText(const std::string& file, std::string_view text,
              std::vector<std::string>* warnings = nullptr,
-             std::vector<std::string>* unmodelled = nullptr);
+             std::vector<std::string>* unmodelled = nullptr, bool strict = false);
   ParsedText(const ParsedText&) = delete;
   ParsedText& operator=(const ParsedText&) = delete;
 
@@ -53,10 +54,10 @@ class ParsedText {
 /// stay valid while it lives, so it is neither copied nor moved.
 class ManifestFile {
  public:
-  /// Errors name the file as `path.string()`; `warnings` and `unmodelled` as for ParsedText.
+  /// Errors name the file as `path.string()`; the rest as for ParsedText.
   explicit ManifestFile(const std::filesystem::path& path,
                         std::vector<std::string>* warnings = nullptr,
-                        std::vector<std::string>* unmodelled = nullptr);
+                        std::vector<std::string>* unmodelled = nullptr, bool strict = false);
   ManifestFile(const ManifestFile&) = delete;
   ManifestFile& operator=(const ManifestFile&) = delete;
 

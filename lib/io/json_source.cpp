@@ -313,8 +313,11 @@ void JsonSource::warn(const std::string& pointer, const std::string& reason) con
 }
 
 void JsonSource::not_modelled(const std::string& pointer, const std::string& reason) const {
+  // As kind_filter.cpp words it for kinds.
+  if (strict_) fail(pointer, reason + "; --strict refuses what would change placement");
   if (unmodelled_ == nullptr) return;
-  unmodelled_->push_back(located_message(file_, pointer, reason, line_of(pointer)));
+  unmodelled_->push_back(
+      located_message(file_, pointer, reason + " (refused under --strict)", line_of(pointer)));
 }
 
 nlohmann::json JsonSource::parse() const {

@@ -56,9 +56,13 @@ class JsonSource {
   void warn(const std::string& pointer, const std::string& reason) const;
 
   /// Where not_modelled() appends: what the input holds that can change where or whether a pod
-  /// runs but that gpusched does not model (Scenario::unmodelled). `sink` must outlive this.
-  void collect_unmodelled(std::vector<std::string>* sink) noexcept { unmodelled_ = sink; }
-  /// Appends `file:line: pointer: reason`, if collected.
+  /// runs but that gpusched does not model (Scenario::notes); under `strict` (`--strict`) it
+  /// fails instead. `sink` must outlive this.
+  void collect_unmodelled(std::vector<std::string>* sink, bool strict) noexcept {
+    unmodelled_ = sink;
+    strict_ = strict;
+  }
+  /// Appends `file:line: pointer: reason`, if collected; fails there under `strict`.
   void not_modelled(const std::string& pointer, const std::string& reason) const;
 
   /// Checks size, emptiness, binary content and nesting depth, then parses. Parse errors become
@@ -80,6 +84,7 @@ class JsonSource {
   const PointerLines* lines_ = nullptr;
   std::vector<std::string>* warnings_ = nullptr;
   std::vector<std::string>* unmodelled_ = nullptr;
+  bool strict_ = false;
   // A warning asks for a line once per unknown field, and a dump from a newer Kubernetes can
   // hold one in every object: walking from the start each time would be quadratic. So the last
   // walk is kept to resume from, and the lines' start offsets are indexed once.

@@ -34,10 +34,12 @@ constexpr KindInfo kKinds[] = {{"Node", "v1"},
                                {"Deployment", "apps/v1"},
                                {"ReplicaSet", "apps/v1"},
                                {"DaemonSet", "apps/v1"},
+                               {"StatefulSet", "apps/v1"},
                                {"Job", "batch/v1"},
                                {"PriorityClass", "scheduling.k8s.io/v1"},
                                {"PodDisruptionBudget", "policy/v1"},
-                               {"Namespace", "v1"}};
+                               {"Namespace", "v1"},
+                               {"Service", "v1"}};
 
 /// validation.IsValidPercent (k8s.io/apimachinery/pkg/util/validation/validation.go): the
 /// message for a string that does not match `[0-9]+%`.
@@ -146,6 +148,8 @@ class ObjectParser {
     if (kind_ == "PodDisruptionBudget") return parse_pod_disruption_budget();
     if (kind_ == "Namespace") return parse_namespace();
     if (kind_ == "DaemonSet") return parse_daemon_set();
+    if (kind_ == "StatefulSet") return parse_stateful_set();
+    if (kind_ == "Service") return parse_service();
     if (kind_ == "Deployment") return parse_replicated<Deployment>();
     return parse_replicated<ReplicaSet>();
   }
@@ -1133,6 +1137,84 @@ class ObjectParser {
     return ds;
   }
 
+  /// apps/v1 StatefulSet after SetDefaults_StatefulSet (podManagementPolicy OrderedReady,
+  /// replicas 1): ValidateStatefulSetSpec (pkg/apis/apps/validation/validation.go), in its order:
+  /// podManagementPolicy, replicas, minReadySeconds, ordinals.start, the selector (required and
+  /// non-empty), the template labels against it, the pod template, then restartPolicy Always.
+  Object parse_stateful_set() {
+    StatefulSet ss;
+    ss.metadata = parse_metadata(true);
+    std::optional<JsonNode> spec = root_.get("spec");
+    if (spec) spec->note_unknown_keys(api_fields::kStatefulSetSpec);
+    JsonNode place = spec ? *spec : root_.missing("spec");
+    auto field = [&](std::string_view name) { return spec ? spec->get(name) : std::nullopt; };
+    if (auto policy = field("podManagementPolicy")) {
+      const std::string text = policy->string();
+      if (!text.empty()) ss.pod_management_policy = text;
+      if (ss.pod_management_policy != "OrderedReady" && ss.pod_management_policy != "Parallel") {
+        invalid(*policy, invalid_value(text, "must be 'OrderedReady' or 'Parallel'"));
+      }
+    }
+    if (auto replicas = field("replicas")) ss.replicas = parse_count(*replicas);
+    if (auto seconds = field("minReadySeconds")) {
+      ss.min_ready_seconds = seconds->int32();
+      if (ss.min_ready_seconds < 0) {
+        invalid(*seconds,
+                invalid_value(ss.min_ready_seconds, "must be greater than or equal to 0"));
+      }
+    }
+    if (auto ordinals = field("ordinals")) {
+      ordinals->note_unknown_keys(api_fields::kStatefulSetOrdinals);
+      if (auto start = ordinals->get("start")) {
+        ss.ordinals_start = start->int32();
+        if (ss.ordinals_start < 0) {
+          invalid(*start, invalid_value(ss.ordinals_start, "must be greater than or equal to 0"));
+        }
+      }
+    }
+    if (auto claims = field("volumeClaimTemplates")) {
+      for (const JsonNode& claim : claims->elements()) {
+        std::optional<JsonNode> meta = claim.get("metadata");
+        std::optional<JsonNode> name = meta ? meta->get("name") : std::nullopt;
+        ss.volume_claim_templates.push_back(name ? name->string() : std::string());
+      }
+    }
+    const std::optional<JsonNode> selector = field("selector");
+    if (!selector) invalid(place.missing("selector"), required_value());
+    ss.selector = parse_label_selector(*selector);
+    if (ss.selector.empty()) {
+      invalid(*selector, invalid_value_raw(go_empty_label_selector(*selector),
+                                           "empty selector is invalid for statefulset"));
+    }
+    const std::optional<JsonNode> tmpl = field("template");
+    ss.template_.metadata = parse_template_metadata(tmpl);
+    if (!ss.selector.matches(ss.template_.metadata.labels)) {
+      JsonNode labels = place.missing("template").missing("metadata").missing("labels");
+      const bool written = tmpl && tmpl->get("metadata") && tmpl->get("metadata")->get("labels");
+      invalid(labels, invalid_value_raw(written ? go_string_map(ss.template_.metadata.labels)
+                                                : "map[string]string(nil)",
+                                        "`selector` does not match template `labels`"));
+    }
+    ss.template_.spec = parse_template_spec(tmpl, place);
+    const std::string& restart = ss.template_.spec.restart_policy;
+    if (restart != "Always") {
+      JsonNode where = place.missing("template").missing("spec").missing("restartPolicy");
+      invalid(where, not_supported(restart, {"Always"}));
+    }
+    return ss;
+  }
+
+  /// core/v1 Service: only spec.selector is read (ValidateService checks it as labels).
+  Object parse_service() {
+    Service service;
+    service.metadata = parse_metadata(true);
+    if (auto spec = root_.get("spec")) {
+      spec->note_unknown_keys(api_fields::kServiceSpec);
+      if (auto selector = spec->get("selector")) service.selector = parse_labels(*selector);
+    }
+    return service;
+  }
+
   Object parse_job() {
     Job job;
     job.metadata = parse_metadata(true);
@@ -1500,6 +1582,25 @@ object_json(const T& object) {
 json object_json(const DaemonSet& ds) {
   return {{"spec",
            {{"selector", selector_json(ds.selector)}, {"template", template_json(ds.template_)}}}};
+}
+
+json object_json(const StatefulSet& ss) {
+  json spec = {{"replicas", ss.replicas},
+               {"selector", selector_json(ss.selector)},
+               {"template", template_json(ss.template_)},
+               {"podManagementPolicy", ss.pod_management_policy}};
+  if (ss.ordinals_start != 0) spec["ordinals"]["start"] = ss.ordinals_start;
+  if (ss.min_ready_seconds != 0) spec["minReadySeconds"] = ss.min_ready_seconds;
+  for (const std::string& name : ss.volume_claim_templates) {
+    spec["volumeClaimTemplates"].push_back({{"metadata", {{"name", name}}}});
+  }
+  return {{"spec", std::move(spec)}};
+}
+
+json object_json(const Service& service) {
+  json spec = json::object();
+  if (!service.selector.empty()) spec["selector"] = service.selector;
+  return {{"spec", std::move(spec)}};
 }
 
 json object_json(const Job& job) {

@@ -13,8 +13,8 @@
 
 namespace gpusched::io {
 
-/// Node, Pod, Deployment, ReplicaSet, DaemonSet, Job, PriorityClass, PodDisruptionBudget or
-/// Namespace: the kinds a scenario may hold.
+/// Node, Pod, Deployment, ReplicaSet, DaemonSet, StatefulSet, Job, PriorityClass,
+/// PodDisruptionBudget, Namespace or Service: the kinds gpusched models.
 [[nodiscard]] bool is_known_kind(std::string_view kind) noexcept;
 /// The known kinds for messages: "Node, Pod, Deployment, ...".
 [[nodiscard]] std::string known_kinds();

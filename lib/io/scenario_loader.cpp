@@ -13,6 +13,7 @@
 #include "io/input_text.hpp"
 #include "io/json_node.hpp"
 #include "io/json_source.hpp"
+#include "io/kind_filter.hpp"
 #include "io/node_pool_json.hpp"
 #include "io/scheduler_json.hpp"
 #include "io/time_json.hpp"
@@ -106,9 +107,11 @@ Scenario parse_scenario(std::string_view text, const std::string& file,
                         const LoadOptions& options) {
   // Unknown fields of the objects, in the order the loader meets them (the cluster, the
   // included files' objects, the timeline), so that they read the same on every run.
+  // What changes placement but is not modelled: fields as the parser meets them, then the
+  // kinds left out (Scenario::notes).
   std::vector<std::string> warnings;
-  std::vector<std::string> unmodelled;
-  const ParsedText parsed(file, text, &warnings, &unmodelled);
+  std::vector<std::string> notes;
+  const ParsedText parsed(file, text, &warnings, &notes, options.strict);
   const JsonSource& source = parsed.source();
   if (parsed.yaml() && parsed.documents() != 1) {
     source.fail("",
@@ -153,11 +156,13 @@ Scenario parse_scenario(std::string_view text, const std::string& file,
 
   // The scenario's own cluster entries (a `kind: List` entry stands for its items), then each
   // included file's objects in include order.
+  // Kinds gpusched does not model are left out here, one note per kind (kind_filter.hpp).
+  KindFilter kinds(options.strict);
   std::vector<JsonNode> items;
   std::optional<JsonNode> cluster = root.get("cluster");
   if (cluster) {
     for (const JsonNode& entry : cluster->elements()) {
-      std::vector<JsonNode> objects = objects_of(entry);
+      std::vector<JsonNode> objects = kinds.kept(objects_of(entry));
       items.insert(items.end(), objects.begin(), objects.end());
     }
   }
@@ -165,7 +170,8 @@ Scenario parse_scenario(std::string_view text, const std::string& file,
   std::optional<JsonNode> include = root.get("include");
   if (include) {
     for (const auto& [path, entry] : included_files(*include, file)) {
-      std::vector<JsonNode> objects = included.emplace_back(path, &warnings, &unmodelled).objects();
+      std::vector<JsonNode> objects =
+          kinds.kept(included.emplace_back(path, &warnings, &notes, options.strict).objects());
       items.insert(items.end(), objects.begin(), objects.end());
     }
   }
@@ -177,12 +183,13 @@ Scenario parse_scenario(std::string_view text, const std::string& file,
   check_pool_node_names(scenario.node_pools, scenario, items);
 
   if (auto until = root.get("until")) scenario.until = parse_time(*until);
-  if (auto timeline = root.get("timeline")) scenario.timeline = parse_timeline(*timeline);
+  if (auto timeline = root.get("timeline")) scenario.timeline = parse_timeline(*timeline, kinds);
   if (auto expect = root.get("expect")) {
     scenario.expect = parse_expectations(*expect, scenario.until);
   }
   scenario.warnings = std::move(warnings);
-  scenario.unmodelled = std::move(unmodelled);
+  kinds.notes(notes);
+  scenario.notes = std::move(notes);
   return scenario;
 }
 

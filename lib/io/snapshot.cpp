@@ -1,4 +1,5 @@
-// `kubectl get nodes,pods,priorityclasses,poddisruptionbudgets -A -o json` as a starting state.
+// `kubectl get nodes,pods,priorityclasses,poddisruptionbudgets -A -o json` (and services,
+// statefulsets) as a starting state.
 
 #include "gpusched/io/snapshot.hpp"
 
@@ -10,17 +11,22 @@
 #include "gpusched/error.hpp"
 #include "io/cluster_json.hpp"
 #include "io/input_text.hpp"
+#include "io/kind_filter.hpp"
 #include "io/timestamps.hpp"
 #include "model/priority_admission.hpp"
 
 namespace gpusched::io {
 namespace {
 
-/// The kinds a snapshot contributes. Controllers are left out: the pods they made are in the
-/// snapshot, and a replayed controller would make them again.
+/// The modelled kinds a snapshot contributes. Controllers are left out: the pods they made are
+/// in the snapshot, and a replayed controller would make them again under new names (a
+/// Deployment's ReplicaSet is named by gpusched's own template hash). A StatefulSet is kept: its
+/// pods' names are its ordinals, and their ownerReferences (uid) make them its own again, so it
+/// replaces only what goes missing.
 bool kept_kind(std::string_view kind) {
   return kind == "Node" || kind == "Pod" || kind == "PriorityClass" ||
-         kind == "PodDisruptionBudget" || kind == "Namespace";
+         kind == "PodDisruptionBudget" || kind == "Namespace" || kind == "Service" ||
+         kind == "StatefulSet";
 }
 
 std::string plural(std::size_t count, std::string_view noun) {
@@ -192,6 +198,9 @@ void read_snapshot(const std::vector<const ParsedText*>& files, const SnapshotOp
   scenario.source = files.front()->source().file();
   scenario.name = std::filesystem::path(scenario.source).stem().string();
 
+  // Kinds gpusched does not model, in the snapshot or the additions, are left out as for a
+  // scenario (kind_filter.hpp); of the modelled ones, the snapshot keeps kept_kind's.
+  KindFilter kinds(options.strict);
   std::vector<JsonNode> items;
   std::map<std::string, std::size_t> skipped;
   std::map<std::string, JsonNode> seen;
@@ -205,7 +214,7 @@ void read_snapshot(const std::vector<const ParsedText*>& files, const SnapshotOp
     const std::vector<JsonNode> objects = manifest_objects(*file);
     dumped.insert(dumped.end(), objects.begin(), objects.end());
   }
-  for (const JsonNode& item : dumped) {
+  for (const JsonNode& item : kinds.kept(dumped)) {
     item.expect_type(nlohmann::json::value_t::object, "an object");
     const std::string kind = item.required("kind").string();
     if (seen_before(item, dumped_identity(item, kind), seen)) continue;
@@ -226,7 +235,8 @@ void read_snapshot(const std::vector<const ParsedText*>& files, const SnapshotOp
   std::deque<ManifestFile> added;
   for (const std::filesystem::path& addition : options.additions) {
     std::vector<JsonNode> objects =
-        added.emplace_back(addition, &scenario.warnings, &scenario.unmodelled).objects();
+        kinds.kept(added.emplace_back(addition, &scenario.warnings, &scenario.notes, options.strict)
+                       .objects());
     items.insert(items.end(), objects.begin(), objects.end());
   }
   parse_cluster(items, files.front()->root(), scenario);
@@ -257,8 +267,9 @@ void read_snapshot(const std::vector<const ParsedText*>& files, const SnapshotOp
   for (const auto& [kind, count] : skipped) {
     snapshot.notes.push_back(plural(count, kind + " object") +
                              " left out: a snapshot keeps nodes, pods, PriorityClasses, "
-                             "PodDisruptionBudgets and Namespaces");
+                             "PodDisruptionBudgets, Namespaces, Services and StatefulSets");
   }
+  kinds.notes(scenario.notes);
 }
 
 }  // namespace
@@ -267,8 +278,8 @@ Snapshot parse_snapshot(std::string_view text, const std::string& file_name,
                         const SnapshotOptions& options) {
   Snapshot snapshot;
   // Unknown fields of the snapshot's objects, then of the additions'.
-  const ParsedText file(file_name, text, &snapshot.scenario.warnings,
-                        &snapshot.scenario.unmodelled);
+  const ParsedText file(file_name, text, &snapshot.scenario.warnings, &snapshot.scenario.notes,
+                        options.strict);
   read_snapshot({&file}, options, snapshot);
   return snapshot;
 }
@@ -283,9 +294,10 @@ Snapshot load_snapshot(const std::vector<std::filesystem::path>& paths,
   std::deque<ManifestFile> files;
   std::vector<const ParsedText*> parsed;
   for (const std::filesystem::path& path : paths) {
-    parsed.push_back(
-        &files.emplace_back(path, &snapshot.scenario.warnings, &snapshot.scenario.unmodelled)
-             .parsed());
+    parsed.push_back(&files
+                          .emplace_back(path, &snapshot.scenario.warnings, &snapshot.scenario.notes,
+                                        options.strict)
+                          .parsed());
   }
   read_snapshot(parsed, options, snapshot);
   return snapshot;

@@ -39,7 +39,7 @@ ObjectRef parse_ref(const JsonNode& node) {
   return ref;
 }
 
-Action parse_action(const JsonNode& node) {
+Action parse_action(const JsonNode& node, KindFilter& kinds) {
   node.reject_unknown_keys(
       {"at", "apply", "delete", "patch", "cordon", "uncordon", "scale", "gpuHealth"});
   Action action;
@@ -67,7 +67,9 @@ Action parse_action(const JsonNode& node) {
       // An object, a `kind: List`, or an array of either.
       for (const JsonNode& entry :
            body->json().is_array() ? body->elements() : std::vector<JsonNode>{*body}) {
-        for (const JsonNode& item : objects_of(entry)) action.objects.push_back(parse_object(item));
+        for (const JsonNode& item : kinds.kept(objects_of(entry))) {
+          action.objects.push_back(parse_object(item));
+        }
       }
       break;
     case Verb::Delete:
@@ -92,9 +94,11 @@ Action parse_action(const JsonNode& node) {
     case Verb::Scale: {
       body->reject_unknown_keys({"kind", "namespace", "name", "replicas"});
       action.target = parse_ref(*body);
-      if (action.target.kind != "Deployment" && action.target.kind != "ReplicaSet") {
-        body->required("kind").fail("scale applies to a Deployment or a ReplicaSet, not a " +
-                                    action.target.kind);
+      if (action.target.kind != "Deployment" && action.target.kind != "ReplicaSet" &&
+          action.target.kind != "StatefulSet") {
+        body->required("kind").fail(
+            "scale applies to a Deployment, a ReplicaSet or a StatefulSet, not a " +
+            action.target.kind);
       }
       action.replicas =
           static_cast<std::int32_t>(body->required("replicas").integer_in(0, 1'000'000));
@@ -122,7 +126,7 @@ nlohmann::ordered_json ref_json(const ObjectRef& ref) {
 
 }  // namespace
 
-std::vector<Action> parse_timeline(const JsonNode& node) {
+std::vector<Action> parse_timeline(const JsonNode& node, KindFilter& kinds) {
   std::vector<JsonNode> items = node.elements();
   if (items.size() > kMaxTimelineActions) {
     node.fail("timeline has " + std::to_string(items.size()) + " actions; the limit is " +
@@ -131,7 +135,7 @@ std::vector<Action> parse_timeline(const JsonNode& node) {
   std::vector<Action> timeline;
   timeline.reserve(items.size());
   for (const JsonNode& item : items) {
-    Action action = parse_action(item);
+    Action action = parse_action(item, kinds);
     if (!timeline.empty() && action.at < timeline.back().at) {
       item.required("at").fail("timeline is not in time order: " + format_duration(action.at) +
                                " after " + format_duration(timeline.back().at));

@@ -51,12 +51,15 @@ std::int32_t scaled_value(const IntOrPercent& value, std::int32_t total) noexcep
   return static_cast<std::int32_t>((product + 99) / 100);
 }
 
-bool counts_as_healthy(const Pod& pod) noexcept {
-  if (pod.metadata.deletion_ms) return false;  // being deleted
+bool running_and_ready(const Pod& pod) noexcept {
   if (pod.status.phase != PodPhase::Running) return false;
   // apipod.IsPodReady: the Ready condition is True. gpusched sets no Ready condition itself.
   const PodCondition* ready = pod.status.condition("Ready");
   return ready == nullptr || ready->status == "True";
+}
+
+bool counts_as_healthy(const Pod& pod) noexcept {
+  return !pod.metadata.deletion_ms && running_and_ready(pod);  // not being deleted
 }
 
 PdbStatus pdb_status(const PodDisruptionBudget& pdb,

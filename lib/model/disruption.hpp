@@ -39,8 +39,12 @@ using ControllerScale = std::function<std::optional<std::int32_t>(const OwnerRef
 /// percentage of `total` rounded up.
 [[nodiscard]] std::int32_t scaled_value(const IntOrPercent& value, std::int32_t total) noexcept;
 
-/// countHealthyPods for one pod: not being deleted and ready. gpusched has no readiness probes:
-/// a Running pod is ready unless it carries a `Ready` condition whose status is not "True".
+/// Running and ready (the StatefulSet controller's isRunningAndReady; apipod.IsPodReady). gpusched
+/// has no readiness probes: a Running pod is ready unless it carries a `Ready` condition whose
+/// status is not "True".
+[[nodiscard]] bool running_and_ready(const Pod& pod) noexcept;
+
+/// countHealthyPods for one pod: not being deleted, running and ready.
 [[nodiscard]] bool counts_as_healthy(const Pod& pod) noexcept;
 
 /// The status the disruption controller computes for `pdb`. `pods_in_namespace` are the pods

@@ -39,12 +39,16 @@ std::string_view kind_of(const Object& object) noexcept {
           return "ReplicaSet";
         } else if constexpr (std::is_same_v<T, DaemonSet>) {
           return "DaemonSet";
+        } else if constexpr (std::is_same_v<T, StatefulSet>) {
+          return "StatefulSet";
         } else if constexpr (std::is_same_v<T, Job>) {
           return "Job";
         } else if constexpr (std::is_same_v<T, PriorityClass>) {
           return "PriorityClass";
         } else if constexpr (std::is_same_v<T, PodDisruptionBudget>) {
           return "PodDisruptionBudget";
+        } else if constexpr (std::is_same_v<T, Service>) {
+          return "Service";
         } else {
           static_assert(std::is_same_v<T, Namespace>, "every Object alternative needs a kind");
           return "Namespace";

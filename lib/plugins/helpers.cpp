@@ -96,4 +96,38 @@ const TaintInfo* find_untolerated_taint(const PodInfo& pod, const NodeInfo& node
   return nullptr;
 }
 
+LabelSelector default_selector(const Pod& pod, const ClusterState& cluster) {
+  LabelSelector selector;
+  // GetPodServices: a Service selects the pod when every key of its selector has the pod's
+  // value; services with nil selectors match nothing (the simulation passes none). Services and
+  // controllers all select the pod, so their labels never conflict and merging is safe.
+  const Labels& labels = pod.metadata.labels;
+  const auto& services = cluster.service_selectors();
+  if (auto it = services.find(pod.metadata.namespace_); it != services.end()) {
+    for (const Labels& service : it->second) {
+      const bool selects = std::all_of(service.begin(), service.end(), [&](const auto& entry) {
+        auto label = labels->find(entry.first);
+        return label != labels->end() && label->second == entry.second;
+      });
+      if (!selects) continue;
+      for (const auto& [key, value] : *service) selector.match_labels.mut()[key] = value;
+    }
+  }
+  // The controller's selector is added as its requirements, for a ReplicaSet or a StatefulSet.
+  const OwnerReference* owner = pod.metadata.controller();
+  if (owner == nullptr) return selector;
+  const ClusterState::SelectorMap* controllers = nullptr;
+  if (owner->kind == "ReplicaSet") controllers = &cluster.replica_set_selectors();
+  if (owner->kind == "StatefulSet") controllers = &cluster.stateful_set_selectors();
+  if (controllers == nullptr) return selector;
+  auto it = controllers->find(pod.metadata.namespace_ + "/" + owner->name);
+  if (it == controllers->end()) return selector;
+  for (const auto& [key, value] : *it->second.match_labels)
+    selector.match_labels.mut()[key] = value;
+  selector.match_expressions.insert(selector.match_expressions.end(),
+                                    it->second.match_expressions.begin(),
+                                    it->second.match_expressions.end());
+  return selector;
+}
+
 }  // namespace gpusched::plugins

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <span>
 
+#include "gpusched/framework/cluster_state.hpp"
 #include "gpusched/framework/node_info.hpp"
 #include "gpusched/framework/pod_info.hpp"
 #include "model/wide_int.hpp"
@@ -36,5 +37,10 @@ enum class TaintFilter {
 /// (v1helper.FindMatchingUntoleratedTaint), or nullptr.
 [[nodiscard]] const TaintInfo* find_untolerated_taint(
     const PodInfo& pod, const NodeInfo& node, TaintFilter filter = TaintFilter::DoNotSchedule);
+
+/// helper.DefaultSelector (plugins/helper/spread.go): the spec.selector maps of the Services
+/// in the pod's namespace that select it, merged, plus the selector of the ReplicaSet or
+/// StatefulSet that controls it. Empty when neither gives anything (no default spreading).
+[[nodiscard]] LabelSelector default_selector(const Pod& pod, const ClusterState& cluster);
 
 }  // namespace gpusched::plugins

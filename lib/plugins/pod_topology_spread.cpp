@@ -235,9 +235,9 @@ std::vector<SpreadConstraint> PodTopologySpread::filter_constraints(
 }
 
 // plugin.go getConstraints and common.go buildDefaultConstraints. helper.DefaultSelector merges
-// the selectors of the Services, ReplicationControllers, ReplicaSets and StatefulSets that
-// control the pod; gpusched has no Services, RCs or StatefulSets, so the selector is the
-// controlling ReplicaSet's (Deployment pods), and other pods get no default constraints.
+// the selectors of the Services that select the pod and of the ReplicaSet or StatefulSet that
+// controls it (gpusched has no ReplicationControllers); a pod none of them gives a selector gets
+// no default constraints.
 std::vector<SpreadConstraint> PodTopologySpread::constraints_for(const Pod& pod,
                                                                  std::string_view action) const {
   if (!pod.spec.topology_spread_constraints.empty()) {
@@ -247,13 +247,10 @@ std::vector<SpreadConstraint> PodTopologySpread::constraints_for(const Pod& pod,
   std::vector<SpreadConstraint> out =
       filter_constraints(default_constraints_, pod.metadata.labels, action);
   if (out.empty()) return out;
-  const OwnerReference* owner = pod.metadata.controller();
-  if (owner == nullptr || owner->kind != "ReplicaSet") return {};
-  const auto& selectors = cluster_.replica_set_selectors();
-  auto it = selectors.find(pod.metadata.namespace_ + "/" + owner->name);
-  if (it == selectors.end() || it->second.empty()) return {};
+  LabelSelector selector = default_selector(pod, cluster_);
+  if (selector.empty()) return {};
   for (SpreadConstraint& c : out) {
-    c.selector = it->second;
+    c.selector = selector;
     c.nothing = false;
   }
   return out;

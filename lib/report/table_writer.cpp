@@ -67,6 +67,7 @@ std::string_view event_source(const EventRecord& event) {
   if (kind == "Deployment") return "deployment-controller";
   if (kind == "ReplicaSet") return "replicaset-controller";
   if (kind == "DaemonSet") return "daemonset-controller";
+  if (kind == "StatefulSet") return "statefulset-controller";
   if (kind == "Job") return "job-controller";
   return "kubelet";
 }

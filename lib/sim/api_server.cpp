@@ -16,7 +16,11 @@ std::string ApiServer::new_uid() {
 }
 
 void ApiServer::stamp(ObjectMeta& meta, const ObjectMeta* existing) {
-  meta.uid = existing != nullptr ? existing->uid : new_uid();
+  if (existing != nullptr) {
+    meta.uid = existing->uid;
+  } else if (!loading_ || meta.uid.empty()) {
+    meta.uid = new_uid();
+  }
   // An object of the starting cluster keeps the creation time it was exported with.
   if (existing != nullptr) {
     meta.creation_ms = existing->creation_ms;
@@ -80,6 +84,10 @@ std::optional<Object> ApiServer::find(const ObjectRef& ref) const {
     if (auto it = jobs.find(key); it != jobs.end()) return it->second.job;
   } else if (ref.kind == "DaemonSet") {
     if (auto it = daemonsets.find(key); it != daemonsets.end()) return it->second.ds;
+  } else if (ref.kind == "StatefulSet") {
+    if (auto it = statefulsets.find(key); it != statefulsets.end()) return it->second;
+  } else if (ref.kind == "Service") {
+    if (auto it = services.find(key); it != services.end()) return it->second;
   } else if (ref.kind == "Namespace") {
     if (const ObjectMeta* ns = cluster_.find_namespace(ref.name)) return Namespace{*ns};
   } else if (ref.kind == "PodDisruptionBudget") {

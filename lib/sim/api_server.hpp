@@ -45,7 +45,8 @@ class ApiServer {
   /// Deterministic and UUID-shaped: one counter for every object, in creation order.
   [[nodiscard]] std::string new_uid();
   /// Gives an applied object its identity: the existing object's uid and creation time when it
-  /// replaces one, new ones otherwise.
+  /// replaces one, new ones otherwise; an object of the starting cluster keeps the uid it
+  /// carries, so that the pods whose ownerReferences name it stay its own.
   void stamp(ObjectMeta& meta, const ObjectMeta* existing);
   /// While the starting cluster is applied, objects keep the times they carry.
   void set_loading(bool loading) noexcept { loading_ = loading; }
@@ -73,6 +74,8 @@ class ApiServer {
   std::map<std::string, ReplicaSet> replicasets;
   std::map<std::string, JobState> jobs;
   std::map<std::string, DaemonSetState> daemonsets;
+  std::map<std::string, StatefulSet> statefulsets;
+  std::map<std::string, Service> services;
   std::map<std::string, PodDisruptionBudget> budgets;
   std::vector<PriorityClass> priority_classes;  ///< in creation order
 

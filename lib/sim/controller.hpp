@@ -59,6 +59,9 @@ class Controller {
   virtual void sync_all() = 0;
   /// A node was added or changed (its labels, taints, conditions).
   virtual void node_changed() {}
+  /// A pod started running (bound and admitted by its kubelet; gpusched has no readiness
+  /// probes, so it is Ready too).
+  virtual void pod_started(const PodInfo& /*pod*/) {}
 
  protected:
   /// The pods the object `uid` controls.
@@ -70,6 +73,10 @@ class Controller {
   /// labels and containers, and `owned_by`, until written.
   [[nodiscard]] Pod controlled_pod(const PodTemplateSpec& tmpl, const ObjectMeta& owner,
                                    const Shared<std::vector<OwnerReference>>& owned_by);
+  /// The same, named `name` by the controller itself (a StatefulSet's `<name>-<ordinal>`).
+  [[nodiscard]] static Pod controlled_pod(const PodTemplateSpec& tmpl, const ObjectMeta& owner,
+                                          const Shared<std::vector<OwnerReference>>& owned_by,
+                                          std::string name);
   /// The controller reference to `owner`, a `kind`, for the pods it creates.
   [[nodiscard]] static Shared<std::vector<OwnerReference>> controller_reference(
       const ObjectMeta& owner, std::string_view kind);
@@ -83,6 +90,9 @@ class Controller {
   }
   /// controller.FilterActivePods: not terminating, not Succeeded or Failed.
   [[nodiscard]] static bool active(const PodInfo& pod);
+  /// The delaying work queue's AddAfter: syncs `key` again at `at`; it keeps one wait per key,
+  /// the earliest.
+  void sync_at(const std::string& key, TimeMs at);
 
   ControllerContext& context_;
 };
@@ -101,6 +111,8 @@ class ControllerManager {
   void sync_all();
   /// Tells every controller that a node was added or changed.
   void node_changed();
+  /// Tells every controller that a pod started running.
+  void pod_started(const PodInfo& pod);
 
  private:
   std::vector<std::unique_ptr<Controller>> controllers_;

@@ -64,19 +64,6 @@ void DaemonSetController::sync(const std::string& key) {
   if (sync_once(key)) sync_once(key);
 }
 
-void DaemonSetController::sync_after(const std::string& key, TimeMs delay) {
-  // enqueueDaemonSetAfter: the delaying workqueue keeps one wait per key, the earliest.
-  const TimeMs at = context_.now() + delay;
-  if (const EventQueue::Entry* queued =
-          context_.clock().find<ControllerSync>([&](TimeMs, const ControllerSync& s) {
-            return s.controller == "DaemonSet" && s.key == key;
-          })) {
-    if (queued->time <= at) return;
-    context_.clock().erase(queued);
-  }
-  context_.clock().push(at, ControllerSync{"DaemonSet", key});
-}
-
 bool DaemonSetController::sync_once(const std::string& key) {
   ClusterState& cluster = context_.api().cluster();
   auto it = context_.api().daemonsets.find(key);
@@ -147,11 +134,11 @@ bool DaemonSetController::pods_should_be_on_node(const NodeInfo& node,
     if (pod->pod.status.phase == PodPhase::Failed) {
       // The kubelet may keep rejecting the pod: deletions on the node back off (failedPodsBackoff,
       // keyed by DaemonSet, generation and node), and the DaemonSet is synced again after the
-      // current delay.
+      // current delay (enqueueDaemonSetAfter).
       const std::string backoff_key =
           ds.metadata.uid + "/" + std::to_string(state.template_generation) + "/" + node_name;
       if (failed_pods_backoff_.in_backoff_since_update(backoff_key, context_.now())) {
-        sync_after(key, failed_pods_backoff_.get(backoff_key));
+        sync_at(key, context_.now() + failed_pods_backoff_.get(backoff_key));
         continue;
       }
       failed_pods_backoff_.next(backoff_key, context_.now());

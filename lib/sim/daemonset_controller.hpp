@@ -19,8 +19,6 @@ class DaemonSetController final : public Controller {
   void node_changed() override { sync_all(); }
 
  private:
-  /// enqueueDaemonSetAfter: syncs the DaemonSet again `delay` from now.
-  void sync_after(const std::string& key, TimeMs delay);
   /// syncDaemonSet's manage; true when it deleted pods.
   bool sync_once(const std::string& key);
   /// podsShouldBeOnNode; true when the node admits the DaemonSet's pod.

@@ -6,9 +6,16 @@
 namespace gpusched::sim {
 
 PdbStatus DisruptionController::status(const PodDisruptionBudget& pdb) const {
-  // getExpectedScale: a ReplicaSet owned by a Deployment counts the Deployment's replicas.
+  // getExpectedScale: a ReplicaSet owned by a Deployment counts the Deployment's replicas; a
+  // StatefulSet (getPodStatefulSet) its own.
   const ControllerScale scale = [this](const OwnerReference& owner,
                                        std::string_view ns) -> std::optional<std::int32_t> {
+    if (owner.kind == "StatefulSet") {
+      auto ss = api_.statefulsets.find(std::string(ns) + "/" + owner.name);
+      if (ss == api_.statefulsets.end() || ss->second.metadata.uid != owner.uid)
+        return std::nullopt;
+      return ss->second.replicas;
+    }
     if (owner.kind != "ReplicaSet") return std::nullopt;
     auto rs = api_.replicasets.find(std::string(ns) + "/" + owner.name);
     if (rs == api_.replicasets.end() || rs->second.metadata.uid != owner.uid) return std::nullopt;

@@ -15,6 +15,7 @@
 #include "sim/job_controller.hpp"
 #include "sim/pod_strategy.hpp"
 #include "sim/replicaset_controller.hpp"
+#include "sim/statefulset_controller.hpp"
 
 namespace gpusched::sim {
 namespace {
@@ -102,6 +103,7 @@ Simulation::Simulation(const Scenario& scenario, const SimulationOptions& option
   controllers_.add(std::make_unique<ReplicaSetController>(*controller_host_));
   controllers_.add(std::make_unique<JobController>(*controller_host_));
   controllers_.add(std::make_unique<DaemonSetController>(*controller_host_));
+  controllers_.add(std::make_unique<StatefulSetController>(*controller_host_));
   cluster_.set_node_observer([this](const NodeInfo& node, NodeChange change) {
     usage_.observe(node, change);
     // The cluster autoscaler watches its pools' nodes: one may have just emptied or filled.
@@ -194,6 +196,19 @@ void Simulation::apply(Object object, const std::string& pointer) {
       it->second.ds = std::move(*ds);
     }
     controllers_.sync("DaemonSet", key);
+  } else if (auto* ss = std::get_if<StatefulSet>(&object)) {
+    const std::string key = key_of(meta);
+    auto it = api_.statefulsets.find(key);
+    api_.stamp(meta, it == api_.statefulsets.end() ? nullptr : &it->second.metadata);
+    api_.statefulsets[key] = std::move(*ss);
+    // The starting cluster's sets sync once it is all loaded (start()): their pods, in it too,
+    // are theirs by ownerReferences and must not be created a second time.
+    if (!api_.loading()) controllers_.sync("StatefulSet", key);
+  } else if (auto* service = std::get_if<Service>(&object)) {
+    const std::string key = key_of(meta);
+    auto it = api_.services.find(key);
+    api_.stamp(meta, it == api_.services.end() ? nullptr : &it->second.metadata);
+    api_.services[key] = std::move(*service);
   } else if (auto* pc = std::get_if<PriorityClass>(&object)) {
     if (auto error = api_.apply_priority_class(std::move(*pc))) input_error(pointer, *error);
   } else if (auto* pdb = std::get_if<PodDisruptionBudget>(&object)) {
@@ -219,11 +234,11 @@ void Simulation::apply(Object object, const std::string& pointer) {
 }
 
 void Simulation::check_declared_pods() const {
-  // What the objects ask for at once: a Deployment's or ReplicaSet's replicas and a Job's
-  // parallelism (the largest a controller is ever given, by apply or scale), each bare pod, one
-  // pod per node for each DaemonSet. Checked before the run, so that `replicas: 1000000` on a few
-  // objects fails at once instead of after filling memory; kMaxPodsPerRun also bounds what
-  // controllers create over time.
+  // What the objects ask for at once: a Deployment's, ReplicaSet's or StatefulSet's replicas and
+  // a Job's parallelism (the largest a controller is ever given, by apply or scale), each bare
+  // pod, one pod per node for each DaemonSet. Checked before the run, so that `replicas:
+  // 1000000` on a few objects fails at once instead of after filling memory; kMaxPodsPerRun also
+  // bounds what controllers create over time.
   std::map<ObjectRef, std::uint64_t> controllers;
   std::uint64_t controller_pods = 0;
   std::uint64_t pods = 0;
@@ -247,6 +262,8 @@ void Simulation::check_declared_pods() const {
       replicas = d->replicas;
     } else if (const auto* rs = std::get_if<ReplicaSet>(&object)) {
       replicas = rs->replicas;
+    } else if (const auto* ss = std::get_if<StatefulSet>(&object)) {
+      replicas = ss->replicas;
     } else if (const auto* job = std::get_if<Job>(&object)) {
       replicas = job->parallelism;
     } else if (std::holds_alternative<Pod>(object)) {
@@ -437,6 +454,8 @@ void Simulation::start_running(PodInfo& pod) {
       span->gpus = kubelets_.held_gpus(pod);
     }
   }
+  // A StatefulSet under OrderedReady waits for this pod before it creates the next one.
+  controllers_.pod_started(pod);
   // gpusched.io/run-duration: the containers exit 0 after that long; with restartPolicy Always
   // the kubelet restarts them, so the pod never completes.
   auto it = pod.pod.metadata.annotations.find(well_known::kRunDurationAnnotation);
@@ -674,6 +693,18 @@ void Simulation::delete_object(const ObjectRef& ref, std::int64_t grace_seconds,
       input_error(pointer, "DaemonSet \"" + key + "\" does not exist at " + format_duration(now_));
     uid = it->second.ds.metadata.uid;
     api_.daemonsets.erase(it);
+  } else if (ref.kind == "StatefulSet") {
+    auto it = api_.statefulsets.find(key);
+    if (it == api_.statefulsets.end()) {
+      input_error(pointer,
+                  "StatefulSet \"" + key + "\" does not exist at " + format_duration(now_));
+    }
+    uid = it->second.metadata.uid;
+    api_.statefulsets.erase(it);
+  } else if (ref.kind == "Service") {
+    if (api_.services.erase(key) == 0)
+      input_error(pointer, "Service \"" + key + "\" does not exist at " + format_duration(now_));
+    return;
   } else {
     input_error(pointer, "cannot delete kind \"" + ref.kind + "\"");
   }
@@ -742,6 +773,9 @@ void Simulation::run_action(const Action& action) {
       } else if (action.target.kind == "ReplicaSet" && api_.replicasets.contains(key)) {
         api_.replicasets[key].replicas = action.replicas;
         controllers_.sync("ReplicaSet", key);
+      } else if (action.target.kind == "StatefulSet" && api_.statefulsets.contains(key)) {
+        api_.statefulsets[key].replicas = action.replicas;
+        controllers_.sync("StatefulSet", key);
       } else {
         input_error(action.pointer, action.target.kind + " \"" + key + "\" does not exist at " +
                                         format_duration(now_));
@@ -763,6 +797,7 @@ void Simulation::start() {
           i < scenario_.cluster_pointers.size() ? scenario_.cluster_pointers[i] : "/cluster");
   }
   api_.set_loading(false);
+  if (Controller* stateful_sets = controllers_.find("StatefulSet")) stateful_sets->sync_all();
   for (std::size_t i = 0; i < scenario_.timeline.size(); ++i)
     event_queue_.push(scenario_.timeline[i].at, RunAction{i});
   expectation_results_.assign(scenario_.expect.size(), std::nullopt);
@@ -803,10 +838,20 @@ bool Simulation::step() {
   if (timer && *timer <= now_) scheduler_.on_timer(now_);
   disruption_.refresh();
   {
-    // The ReplicaSet lister PodTopologySpread's default constraints read.
+    // The Service, ReplicaSet and StatefulSet listers PodTopologySpread's default constraints
+    // read (helper.DefaultSelector).
     ClusterState::SelectorMap selectors;
     for (const auto& [key, rs] : api_.replicasets) selectors.emplace(key, rs.selector);
     cluster_.set_replica_set_selectors(std::move(selectors));
+    ClusterState::SelectorMap set_selectors;
+    for (const auto& [key, ss] : api_.statefulsets) set_selectors.emplace(key, ss.selector);
+    cluster_.set_stateful_set_selectors(std::move(set_selectors));
+    ClusterState::ServiceSelectors services;
+    for (const auto& [key, service] : api_.services) {
+      if (!service.selector.empty())
+        services[service.metadata.namespace_].push_back(service.selector);
+    }
+    cluster_.set_service_selectors(std::move(services));
   }
   scheduler_.run(now_);
   while (auto entry = event_queue_.pop_at<CheckExpectation>(now_)) dispatch(entry->event);

@@ -39,6 +39,7 @@ constexpr gpusched::TimeMs kMaxTime = 60LL * 60 * 1000;  // 1h of virtual time
 std::int64_t pods_of(const gpusched::Object& object) {
   if (const auto* d = std::get_if<gpusched::Deployment>(&object)) return std::max(d->replicas, 0);
   if (const auto* r = std::get_if<gpusched::ReplicaSet>(&object)) return std::max(r->replicas, 0);
+  if (const auto* s = std::get_if<gpusched::StatefulSet>(&object)) return std::max(s->replicas, 0);
   if (const auto* j = std::get_if<gpusched::Job>(&object)) {
     return std::max<std::int64_t>({j->parallelism, j->completions.value_or(0), 0});
   }

@@ -10,10 +10,10 @@
 
 #include "gpusched/commands.hpp"
 #include "gpusched/error.hpp"
-#include "gpusched/io/scenario_loader.hpp"
 #include "gpusched/io/scheduler_config.hpp"
 #include "gpusched/plan/compare.hpp"
 #include "gpusched/run_options.hpp"
+#include "gpusched/strict.hpp"
 
 namespace gpusched::cli {
 namespace {
@@ -26,8 +26,8 @@ struct CompareOptions {
   RunOptions run;
 };
 
-int compare(const CompareOptions& options, std::ostream& out) {
-  const Scenario scenario = io::load_scenario(options.file);
+int compare(const CompareOptions& options, std::ostream& out, std::ostream& err) {
+  const Scenario scenario = load_scenario_reporting(options.file, false, err);
   // Columns are headed by the files' stems, or by their paths when two stems are alike.
   std::set<std::string> paths;
   std::set<std::string> stems;
@@ -84,7 +84,8 @@ Command add_compare_command(CLI::App& app) {
     if (options->configs.size() < 2)
       throw CLI::ValidationError("--config", "give at least two configurations to compare");
   });
-  return {command, [options](std::ostream& out, std::ostream&) { return compare(*options, out); }};
+  return {command,
+          [options](std::ostream& out, std::ostream& err) { return compare(*options, out, err); }};
 }
 
 }  // namespace gpusched::cli

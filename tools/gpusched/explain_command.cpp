@@ -7,7 +7,6 @@
 
 #include "gpusched/commands.hpp"
 #include "gpusched/explain/explain.hpp"
-#include "gpusched/io/scenario_loader.hpp"
 #include "gpusched/report/explain_writer.hpp"
 #include "gpusched/run_options.hpp"
 #include "gpusched/strict.hpp"
@@ -27,8 +26,7 @@ struct ExplainCommandOptions {
 };
 
 int run_explain(const ExplainCommandOptions& options, std::ostream& out, std::ostream& err) {
-  const Scenario scenario = io::load_scenario(options.file);
-  print_warnings(scenario, options.strict, err);
+  const Scenario scenario = load_scenario_reporting(options.file, options.strict, err);
   ExplainOptions explain_options;
   explain_options.simulation = simulation_options(options.run);
   if (!options.at.empty()) {

@@ -9,9 +9,9 @@
 
 #include "gpusched/commands.hpp"
 #include "gpusched/error.hpp"
-#include "gpusched/io/scenario_loader.hpp"
 #include "gpusched/plan/plan.hpp"
 #include "gpusched/run_options.hpp"
+#include "gpusched/strict.hpp"
 
 namespace gpusched::cli {
 namespace {
@@ -54,8 +54,8 @@ plan::PoolRange pool_range(const std::string& text, const PlanOptions& options) 
   return range;
 }
 
-int plan(const PlanOptions& options, std::ostream& out) {
-  const Scenario scenario = io::load_scenario(options.file);
+int plan(const PlanOptions& options, std::ostream& out, std::ostream& err) {
+  const Scenario scenario = load_scenario_reporting(options.file, false, err);
   std::vector<plan::PoolRange> ranges;
   for (const std::string& text : options.pools) ranges.push_back(pool_range(text, options));
   std::ostringstream text;
@@ -119,7 +119,8 @@ Command add_plan_command(CLI::App& app) {
       ->check(CLI::IsMember({"table", "json", "csv"}))
       ->capture_default_str();
   add_run_options(*command, options->run);
-  return {command, [options](std::ostream& out, std::ostream&) { return plan(*options, out); }};
+  return {command,
+          [options](std::ostream& out, std::ostream& err) { return plan(*options, out, err); }};
 }
 
 }  // namespace gpusched::cli

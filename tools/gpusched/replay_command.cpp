@@ -8,7 +8,6 @@
 
 #include "gpusched/commands.hpp"
 #include "gpusched/explain/explain.hpp"
-#include "gpusched/io/scenario_loader.hpp"
 #include "gpusched/progress.hpp"
 #include "gpusched/report/html_report.hpp"
 #include "gpusched/report/metrics.hpp"
@@ -57,8 +56,7 @@ SimulationResult replay_explaining(const Scenario& scenario, SimulationOptions o
 }
 
 int replay(const ReplayOptions& options, std::ostream& out, std::ostream& err) {
-  const Scenario scenario = io::load_scenario(options.file);
-  print_warnings(scenario, options.strict, err);
+  const Scenario scenario = load_scenario_reporting(options.file, options.strict, err);
   // Opened before the replay, so that a path that cannot be written fails at once, not after a
   // long run.
   std::ofstream html;

@@ -45,6 +45,7 @@ io::Snapshot load_snapshot(const std::vector<std::string>& files, const Snapshot
   io::SnapshotOptions options;
   if (!args.taken_at.empty()) options.taken_at = parse_rfc3339(args.taken_at);
   options.additions.assign(args.additions.begin(), args.additions.end());
+  options.strict = args.strict;
   io::Snapshot snapshot =
       io::load_snapshot(std::vector<std::filesystem::path>(files.begin(), files.end()), options);
   if (!args.device_plugin_config.empty()) {
@@ -64,7 +65,8 @@ io::Snapshot load_snapshot(const std::vector<std::string>& files, const Snapshot
   for (const std::string& note : snapshot.notes) {
     err << "gpusched: warning: " << names << ": " << note << '\n';
   }
-  print_warnings(snapshot.scenario, args.strict, err);
+  print_notes(snapshot.scenario, err);
+  if (args.strict) print_warnings(snapshot.scenario, err);
   return snapshot;
 }
 

@@ -6,7 +6,6 @@
 
 #include "gpusched/commands.hpp"
 #include "gpusched/error.hpp"
-#include "gpusched/io/scenario_loader.hpp"
 #include "gpusched/run_options.hpp"
 #include "gpusched/strict.hpp"
 
@@ -23,8 +22,7 @@ int validate(const ValidateOptions& options, std::ostream& out, std::ostream& er
   int code = 0;
   for (const std::string& file : options.files) {
     try {
-      const Scenario scenario = io::load_scenario(file);
-      print_warnings(scenario, options.strict, err);
+      const Scenario scenario = load_scenario_reporting(file, options.strict, err);
       out << file << ": ok (" << scenario.cluster.size() << " objects, " << scenario.timeline.size()
           << " timeline actions, " << scenario.expect.size() << " expectations)\n";
     } catch (const InputError& e) {

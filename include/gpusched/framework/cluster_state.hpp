@@ -137,6 +137,22 @@ class ClusterState {
   [[nodiscard]] const SelectorMap& replica_set_selectors() const noexcept {
     return replica_set_selectors_;
   }
+  /// The same for StatefulSets (the StatefulSet lister).
+  void set_stateful_set_selectors(SelectorMap selectors) {
+    stateful_set_selectors_ = std::move(selectors);
+  }
+  [[nodiscard]] const SelectorMap& stateful_set_selectors() const noexcept {
+    return stateful_set_selectors_;
+  }
+  /// Services' non-empty spec.selector by namespace (the Service lister, for
+  /// helper.GetPodServices).
+  using ServiceSelectors = std::map<std::string, std::vector<Labels>, std::less<>>;
+  void set_service_selectors(ServiceSelectors selectors) {
+    service_selectors_ = std::move(selectors);
+  }
+  [[nodiscard]] const ServiceSelectors& service_selectors() const noexcept {
+    return service_selectors_;
+  }
 
   /// Adds or replaces a Namespace object (its metadata; labels feed namespaceSelectors).
   void apply_namespace(ObjectMeta meta);
@@ -194,6 +210,8 @@ class ClusterState {
   std::vector<std::vector<PodInfo*>> nominated_;
   std::vector<BudgetInfo> budgets_;
   SelectorMap replica_set_selectors_;
+  SelectorMap stateful_set_selectors_;
+  ServiceSelectors service_selectors_;
   std::map<std::string, ObjectMeta, std::less<>> namespaces_;
   mutable std::map<std::string, Labels, std::less<>> implicit_namespaces_;  // labels by name
   std::uint32_t with_affinity_ = 0;

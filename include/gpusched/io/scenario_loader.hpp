@@ -19,6 +19,9 @@ struct LoadOptions {
   /// Out-of-tree plugins a profile may enable besides the in-tree ones: the names registered
   /// in SimulationOptions::plugins (Registry::names()). Any other name is refused as a typo.
   std::vector<std::string> plugins;
+  /// `--strict`: an object (or a field of one) that would change where or whether pods run but
+  /// that gpusched does not model is an InputError at its place, not a Scenario::notes line.
+  bool strict = false;
 };
 
 /// Reads and validates a scenario file: JSON, or YAML when it ends in .yaml / .yml (or, under

@@ -25,13 +25,17 @@ struct SnapshotOptions {
   /// Manifests added to the snapshot, in order (JSON or YAML, one object, a List or several
   /// documents), as `kubectl apply -f` would create them at the snapshot's instant.
   std::vector<std::filesystem::path> additions;
+  /// As LoadOptions::strict, for the snapshot's objects and the additions'.
+  bool strict = false;
 };
 
 struct Snapshot {
   /// cluster: the snapshot's objects, then the additions'; startTime: the snapshot's instant;
-  /// warnings: the unknown fields of those objects (`--strict`).
+  /// warnings: the unknown fields of those objects (`--strict`); notes: the kinds left out, as
+  /// for a scenario (LoadOptions::strict).
   Scenario scenario;
-  /// What was left out or changed, and why (terminated pods, controllers, missing classes).
+  /// What was left out of the snapshot itself or changed, and why (terminated pods, controllers,
+  /// missing classes), about the snapshot's file.
   std::vector<std::string> notes;
   /// How many leading scenario.cluster objects came from the snapshot itself.
   std::size_t snapshot_objects = 0;
@@ -39,9 +43,11 @@ struct Snapshot {
   std::set<std::string> snapshot_pods;
 };
 
-/// Reads the snapshot: nodes, pods, PriorityClasses, PodDisruptionBudgets and Namespaces are
-/// kept with their wall-clock times; pods that have terminated (Succeeded, Failed) are left out,
-/// as are other kinds (controllers: their pods are in the snapshot already); a pod naming a
+/// Reads the snapshot: nodes, pods, PriorityClasses, PodDisruptionBudgets, Namespaces,
+/// Services and StatefulSets are kept with their wall-clock times (a StatefulSet's pods stay its
+/// own through their ownerReferences); pods that have terminated (Succeeded, Failed) are left
+/// out, as are the other controllers (their pods are in the snapshot already, and a replayed
+/// Deployment would name them anew) and the kinds gpusched does not model; a pod naming a
 /// PriorityClass the snapshot lacks keeps its spec.priority. Each omission is a note. Bad
 /// objects are InputErrors naming the file, line and pointer, as for scenarios.
 [[nodiscard]] Snapshot load_snapshot(const std::filesystem::path& path,

@@ -19,11 +19,21 @@ struct Namespace {
   friend bool operator==(const Namespace&, const Namespace&) = default;
 };
 
+/// core/v1 Service: only its selector matters to scheduling. The Services selecting a pod give
+/// PodTopologySpread's default constraints their selector (helper.DefaultSelector).
+struct Service {
+  ObjectMeta metadata;
+  /// spec.selector. Empty selects no pod: a Service without one (or with `{}`, which the API
+  /// server stores as none) "matches nothing, not everything" (helper.GetPodServices).
+  Labels selector;
+  friend bool operator==(const Service&, const Service&) = default;
+};
+
 /// The label the API server sets on every namespace (v1.LabelMetadataName).
 inline constexpr std::string_view kLabelMetadataName = "kubernetes.io/metadata.name";
 
-using Object = std::variant<Node, Pod, Deployment, ReplicaSet, DaemonSet, Job, PriorityClass,
-                            PodDisruptionBudget, Namespace>;
+using Object = std::variant<Node, Pod, Deployment, ReplicaSet, DaemonSet, StatefulSet, Job,
+                            PriorityClass, PodDisruptionBudget, Namespace, Service>;
 
 /// kind / namespace / name of an object.
 struct ObjectRef {

@@ -17,7 +17,7 @@ using Labels = Shared<std::map<std::string, std::string, std::less<>>>;
 
 /// metav1.OwnerReference: which controller owns an object.
 struct OwnerReference {
-  std::string kind;  ///< "ReplicaSet", "Deployment", "DaemonSet", "Job"
+  std::string kind;  ///< "ReplicaSet", "Deployment", "DaemonSet", "StatefulSet", "Job"
   std::string name;
   std::string uid;
   bool controller = true;

@@ -178,10 +178,11 @@ struct Scenario {
   /// object that its API type does not have, as `file:line: pointer: unknown field "x"`, in the
   /// order the loader meets them; `--strict` prints them.
   std::vector<std::string> warnings;
-  /// What the input holds that can change where or whether a pod runs but that gpusched does
-  /// not model, as `file:line: pointer: what is ignored and what gpusched does instead`: the
-  /// CLI always prints them as warnings, and under `--strict` they are errors.
-  std::vector<std::string> unmodelled;
+  /// What the loader left out that a user must know, printed on every load: one line per kind
+  /// of object skipped (it cannot change where pods run) or ignored (it would, but gpusched
+  /// does not model it; `--strict` refuses those instead), and per such field of a modelled
+  /// object, each as `file:line: pointer: ...` at the first one (scenario-format.md §5).
+  std::vector<std::string> notes;
 };
 
 }  // namespace gpusched

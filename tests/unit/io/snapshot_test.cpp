@@ -132,9 +132,10 @@ TEST_CASE("a snapshot leaves out what it cannot replay, with a note for each", "
     "spec": {"selector": {"matchLabels": {"a": "b"}},
              "template": {"metadata": {"labels": {"a": "b"}},
                           "spec": {"containers": [{"name": "c", "image": "x"}]}}}})";
-  const std::string svc = R"({"apiVersion": "v1", "kind": "Service", "metadata": {"name": "s"}})";
+  const std::string config =
+      R"({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"}})";
   const std::string file = dir.write(
-      "snap.json", list_of(kNode + "," + rs + "," + svc + "," + svc + "," +
+      "snap.json", list_of(kNode + "," + rs + "," + config + "," + config + "," +
                            gpu_pod("gone", "", "w1", R"({"phase": "Failed"})") + "," +
                            gpu_pod("lost", "", "w9", R"({"phase": "Running"})") + "," +
                            gpu_pod("classy", "", "", R"({"phase": "Pending"})",
@@ -147,18 +148,21 @@ TEST_CASE("a snapshot leaves out what it cannot replay, with a note for each", "
   REQUIRE(recreated != nullptr);
   CHECK(recreated->metadata.name == "deleted");
   CHECK(recreated->value == 7);
-  CHECK(snapshot.notes ==
-        std::vector<std::string>{"PriorityClass \"deleted\" is not in the snapshot: recreated with "
-                                 "value 7 from its 1 pod",
-                                 "node \"w9\" is not in the snapshot: 1 pod bound to it runs "
-                                 "nowhere (phase Unknown) and the pod garbage collector deletes it "
-                                 "once the node has been missing 40 s",
-                                 "1 terminated pod (Succeeded or Failed) left out: they hold no "
-                                 "resources",
-                                 "1 ReplicaSet object left out: a snapshot keeps nodes, pods, "
-                                 "PriorityClasses, PodDisruptionBudgets and Namespaces",
-                                 "2 Service objects left out: a snapshot keeps nodes, pods, "
-                                 "PriorityClasses, PodDisruptionBudgets and Namespaces"});
+  CHECK(snapshot.notes == std::vector<std::string>{
+                              "PriorityClass \"deleted\" is not in the snapshot: recreated with "
+                              "value 7 from its 1 pod",
+                              "node \"w9\" is not in the snapshot: 1 pod bound to it runs "
+                              "nowhere (phase Unknown) and the pod garbage collector deletes it "
+                              "once the node has been missing 40 s",
+                              "1 terminated pod (Succeeded or Failed) left out: they hold no "
+                              "resources",
+                              "1 ReplicaSet object left out: a snapshot keeps nodes, pods, "
+                              "PriorityClasses, PodDisruptionBudgets, Namespaces, Services and "
+                              "StatefulSets"});
+  // A kind gpusched does not model is left out as from any manifest, placed at the first one.
+  CHECK(snapshot.scenario.notes ==
+        std::vector<std::string>{file + ":12: /items/2: 2 ConfigMap objects skipped: they do not "
+                                        "change where or whether pods run"});
   const Pod& classy = pod_named(snapshot.scenario, "ml/classy");
   CHECK(classy.spec.priority_class_name == "deleted");
   CHECK(classy.spec.priority == 7);

@@ -538,6 +538,56 @@ TEST_CASE("PodTopologySpread system default constraints", "[plugins][spread]") {
   CHECK(pl.pre_score(orphan_state, c.env.compile(orphan), filtered) == Code::Skip);
 }
 
+// helper.DefaultSelector: the selectors of the Services in the pod's namespace that select it,
+// merged, plus its controlling ReplicaSet's or StatefulSet's.
+TEST_CASE("PodTopologySpread default selector from Services and StatefulSets",
+          "[plugins][spread]") {
+  std::vector<Node> nodes{test::make_node("n1", {}, {{"kubernetes.io/hostname", "n1"}})};
+  Cluster c(nodes, {});
+  LabelSelector set_selector;
+  set_selector.match_labels = Labels{{"app", "llm"}};
+  set_selector.match_expressions.push_back({"tier", SelectorOperator::Exists, {}});
+  c.env.cluster.set_stateful_set_selectors({{"serving/llm", set_selector}});
+  c.env.cluster.set_service_selectors(
+      {{"serving", {Labels{{"app", "llm"}, {"port", "http"}}, Labels{{"app", "other"}}}},
+       {"default", {Labels{{"app", "llm"}}}}});
+  Handle handle = c.env.handle();
+  plugins::PodTopologySpread pl(handle);
+  auto selector_of = [&](const Pod& pod) -> std::optional<LabelSelector> {
+    const std::vector<plugins::SpreadConstraint> constraints =
+        pl.constraints_for(pod, "ScheduleAnyway");
+    if (constraints.empty()) return std::nullopt;
+    REQUIRE(constraints.size() == 2);  // the system defaults: hostname and zone
+    CHECK(constraints[0].selector == constraints[1].selector);
+    return constraints[0].selector;
+  };
+
+  const Labels labels{{"app", "llm"}, {"port", "http"}, {"tier", "gpu"}};
+  Pod owned = labelled("llm-0", labels, "serving");
+  owned.metadata.owner_references.push_back(OwnerReference{"StatefulSet", "llm", "u", true});
+  // The Service selecting the pod (not the other one, nor the other namespace's), then the set.
+  LabelSelector merged;
+  merged.match_labels = Labels{{"app", "llm"}, {"port", "http"}};
+  merged.match_expressions = set_selector.match_expressions;
+  CHECK(selector_of(owned) == merged);
+
+  // A bare pod a Service selects gets the Service's selector.
+  LabelSelector service_only;
+  service_only.match_labels = Labels{{"app", "llm"}, {"port", "http"}};
+  CHECK(selector_of(labelled("solo", labels, "serving")) == service_only);
+
+  // A StatefulSet's pod no Service selects: the set's selector alone.
+  Pod unserved = labelled("llm-1", Labels{{"app", "llm"}, {"tier", "gpu"}}, "serving");
+  unserved.metadata.owner_references.push_back(OwnerReference{"StatefulSet", "llm", "u", true});
+  CHECK(selector_of(unserved) == set_selector);
+
+  // Nothing selects it: no default constraints.
+  CHECK_FALSE(selector_of(labelled("lone", Labels{{"app", "x"}}, "serving")));
+  Pod job_pod = labelled("train-x", Labels{{"app", "x"}}, "serving");
+  job_pod.metadata.owner_references.push_back(OwnerReference{"Job", "train", "j", true});
+  CHECK_FALSE(selector_of(job_pod));
+}
+
 TEST_CASE("PodTopologySpread queueing hints", "[plugins][spread]") {
   Cluster c(four_nodes(), {{"p-a1", "node-a", kFoo}, {"q-a1", "node-a", {{"bar", ""}}}});
   Handle handle = c.env.handle();

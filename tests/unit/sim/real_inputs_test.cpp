@@ -146,9 +146,9 @@ TEST_CASE("a pod with resource claims is never reported Running on an unmodelled
   const std::string claims =
       R"("resourceClaims": [{"name": "gpus", "resourceClaimTemplateName": "two-gpus"}], )";
   const Scenario scenario = scenario_of(std::string(kNode) + "," + gpu_pod("p", claims));
-  REQUIRE(scenario.unmodelled.size() == 1);
-  CHECK(scenario.unmodelled.front().find("/cluster/1/spec/resourceClaims: Dynamic Resource "
-                                         "Allocation is not modelled yet") != std::string::npos);
+  REQUIRE(scenario.notes.size() == 1);
+  CHECK(scenario.notes.front().find("/cluster/1/spec/resourceClaims: Dynamic Resource "
+                                    "Allocation is not modelled yet") != std::string::npos);
   const SimulationResult result = simulate(scenario);
   const PodRecord* p = pod_named(result, "p");
   REQUIRE(p != nullptr);
