@@ -78,17 +78,19 @@ std::string indent_continuation_lines(const std::string& message) {
   return indented;
 }
 
-/// Replays one scenario (its warnings on `err` first when `strict`) and prints its line and its
-/// failures.
+/// Replays one scenario (its warnings on `err` first, the unknown fields when `strict`) and prints
+/// its line and its failures.
 report::CheckedScenario check_one(const fs::path& file, bool strict, std::ostream& out,
                                   std::ostream& err) {
   const std::string shown = file.generic_string();
   report::CheckedScenario checked{shown, {}, std::nullopt, {}};
   SimulationResult result;
   try {
-    const Scenario scenario = io::load_scenario(file);
+    io::LoadOptions load;
+    load.strict = strict;
+    const Scenario scenario = io::load_scenario(file, load);
     checked.scenario = scenario.name;
-    if (strict) print_warnings(scenario, err);
+    print_warnings(scenario, strict, err);
     result = simulate(scenario);
   } catch (const InputError& e) {
     checked.error = report::CheckedScenario::Error{e.reason(), e.pointer(), e.line()};

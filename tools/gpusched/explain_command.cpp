@@ -27,8 +27,10 @@ struct ExplainCommandOptions {
 };
 
 int run_explain(const ExplainCommandOptions& options, std::ostream& out, std::ostream& err) {
-  const Scenario scenario = io::load_scenario(options.file);
-  if (options.strict) print_warnings(scenario, err);
+  io::LoadOptions load;
+  load.strict = options.strict;
+  const Scenario scenario = io::load_scenario(options.file, load);
+  print_warnings(scenario, options.strict, err);
   ExplainOptions explain_options;
   explain_options.simulation = simulation_options(options.run);
   if (!options.at.empty()) {

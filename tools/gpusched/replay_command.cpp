@@ -57,8 +57,10 @@ SimulationResult replay_explaining(const Scenario& scenario, SimulationOptions o
 }
 
 int replay(const ReplayOptions& options, std::ostream& out, std::ostream& err) {
-  const Scenario scenario = io::load_scenario(options.file);
-  if (options.strict) print_warnings(scenario, err);
+  io::LoadOptions load;
+  load.strict = options.strict;
+  const Scenario scenario = io::load_scenario(options.file, load);
+  print_warnings(scenario, options.strict, err);
   // Opened before the replay, so that a path that cannot be written fails at once, not after a
   // long run.
   std::ofstream html;

@@ -32,7 +32,7 @@ io::Snapshot load_snapshot(const std::string& file, const SnapshotArgs& args, st
   for (const std::string& note : snapshot.notes) {
     err << "gpusched: warning: " << file << ": " << note << '\n';
   }
-  if (args.strict) print_warnings(snapshot.scenario, err);
+  print_warnings(snapshot.scenario, args.strict, err);
   return snapshot;
 }
 

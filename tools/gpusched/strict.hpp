@@ -1,6 +1,7 @@
 #pragma once
 // --strict: list the unknown fields of the input's Kubernetes objects, which the loader
-// ignores as the API server does, as warnings (`kubectl apply --validate=strict` reports them).
+// ignores as the API server does, as warnings (`kubectl apply --validate=strict` reports them),
+// and refuse settings gpusched does not model, which are otherwise warnings.
 
 #include <CLI/CLI.hpp>
 
@@ -13,8 +14,8 @@ namespace gpusched::cli {
 /// Registers --strict on `command`.
 void add_strict_flag(CLI::App& command, bool& strict);
 
-/// One `gpusched: warning: <file>:<line>: <pointer>: <what>` line per warning of `scenario`, on
-/// `err`.
-void print_warnings(const Scenario& scenario, std::ostream& err);
+/// One `gpusched: warning: <file>:<line>: <pointer>: <what>` line, on `err`, per setting of
+/// `scenario` that gpusched does not model and, when `strict`, per unknown field.
+void print_warnings(const Scenario& scenario, bool strict, std::ostream& err);
 
 }  // namespace gpusched::cli

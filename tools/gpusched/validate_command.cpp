@@ -23,8 +23,10 @@ int validate(const ValidateOptions& options, std::ostream& out, std::ostream& er
   int code = 0;
   for (const std::string& file : options.files) {
     try {
-      const Scenario scenario = io::load_scenario(file);
-      if (options.strict) print_warnings(scenario, err);
+      io::LoadOptions load;
+      load.strict = options.strict;
+      const Scenario scenario = io::load_scenario(file, load);
+      print_warnings(scenario, options.strict, err);
       out << file << ": ok (" << scenario.cluster.size() << " objects, " << scenario.timeline.size()
           << " timeline actions, " << scenario.expect.size() << " expectations)\n";
     } catch (const InputError& e) {

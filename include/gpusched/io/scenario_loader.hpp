@@ -19,6 +19,9 @@ struct LoadOptions {
   /// Out-of-tree plugins a profile may enable besides the in-tree ones: the names registered
   /// in SimulationOptions::plugins (Registry::names()). Any other name is refused as a typo.
   std::vector<std::string> plugins;
+  /// `--strict`: what the loader would warn about because it changes placement and gpusched does
+  /// not model it (a feature gate set away from its default) is an error instead.
+  bool strict = false;
 };
 
 /// Reads and validates a scenario file: JSON, or YAML when it ends in .yaml / .yml (or, under

@@ -178,6 +178,10 @@ struct Scenario {
   /// object that its API type does not have, as `file:line: pointer: unknown field "x"`, in the
   /// order the loader meets them; `--strict` prints them.
   std::vector<std::string> warnings;
+  /// What the scenario sets that would change placement but gpusched does not model (a feature
+  /// gate set away from its default), as `file:line: pointer: reason`. Always shown as warnings;
+  /// loading with LoadOptions::strict refuses each instead.
+  std::vector<std::string> not_modelled;
 };
 
 }  // namespace gpusched

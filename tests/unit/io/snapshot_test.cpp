@@ -116,10 +116,10 @@ TEST_CASE("a snapshot replays: bound pods keep their nodes and times, pending po
     if (record.pod.key() == "research/notebook-lee") {
       CHECK(record.pod.status.phase == PodPhase::Pending);
       CHECK(record.pod.status.condition("PodScheduled")->message ==
-            "0/3 nodes are available: 1 node(s) had untolerated taint "
-            "{node-role.kubernetes.io/control-plane: }, 2 Insufficient nvidia.com/gpu. "
-            "preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, "
-            "2 No preemption victims found for incoming pod.");
+            "0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient "
+            "nvidia.com/gpu. no new claims to deallocate, preemption: 0/3 nodes are available: 1 "
+            "Preemption is not helpful for scheduling, 2 No preemption victims found for "
+            "incoming pod.");
     }
   }
   CHECK(llm_running == 2);
