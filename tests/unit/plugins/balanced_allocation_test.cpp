@@ -45,6 +45,32 @@ struct Row {
   BalancedAllocationArgs args{};
 };
 
+/// A row's scores in `version`, node by node: after PreScore (`with_pre_score`), without it
+/// (upstream's fallback), and batched (score_nodes).
+struct Scores {
+  std::vector<std::int64_t> with_pre_score, without_pre_score, batched;
+};
+
+Scores scores_of(const Row& row, KubernetesVersion version) {
+  test::Env env(version);
+  std::vector<const NodeInfo*> nodes;
+  for (const NodeSpec& n : row.nodes)
+    nodes.push_back(&env.cluster.add_node(test::make_node(n.name, n.allocatable)));
+  for (const auto& [pod, node] : row.existing) env.add_bound(pod, node);
+  Handle handle = env.handle();
+  plugins::BalancedAllocation plugin(handle, row.args);
+  const PodInfo pod = env.compile(row.pod);
+  CycleState state(1);
+  REQUIRE(plugin.pre_score(state, pod, nodes) == Code::Success);
+  Scores out;
+  for (const NodeInfo* n : nodes) out.with_pre_score.push_back(plugin.score(state, pod, *n));
+  CycleState empty(1);
+  for (const NodeInfo* n : nodes) out.without_pre_score.push_back(plugin.score(empty, pod, *n));
+  out.batched.resize(nodes.size());
+  plugin.score_nodes(state, pod, nodes, out.batched);
+  return out;
+}
+
 // Up to 1.35 the score is the balance with the pod; 1.36 scores its change (below).
 TEST_CASE("NodeResourcesBalancedAllocation Score: upstream TestNodeResourcesBalancedAllocation",
           "[plugins]") {
@@ -122,24 +148,11 @@ TEST_CASE("NodeResourcesBalancedAllocation Score: upstream TestNodeResourcesBala
   };
   for (const Row& row : rows) {
     DYNAMIC_SECTION(row.name) {
-      test::Env env(KubernetesVersion{35, -1});
-      std::vector<const NodeInfo*> nodes;
-      for (const NodeSpec& n : row.nodes)
-        nodes.push_back(&env.cluster.add_node(test::make_node(n.name, n.allocatable)));
-      for (const auto& [pod, node] : row.existing) env.add_bound(pod, node);
-      Handle handle = env.handle();
-      plugins::BalancedAllocation plugin(handle, row.args);
-      const PodInfo pod = env.compile(row.pod);
-      CycleState state(1);
-      REQUIRE(plugin.pre_score(state, pod, nodes) == Code::Success);
-      std::vector<std::int64_t> got;
-      for (const NodeInfo* n : nodes) got.push_back(plugin.score(state, pod, *n));
-      CHECK(got == row.want);
+      const Scores scores = scores_of(row, KubernetesVersion{35, -1});
+      CHECK(scores.with_pre_score == row.want);
       // Without PreScore, Score computes the requests itself (upstream's fallback).
-      CycleState empty(1);
-      std::vector<std::int64_t> fallback;
-      for (const NodeInfo* n : nodes) fallback.push_back(plugin.score(empty, pod, *n));
-      CHECK(fallback == row.want);
+      CHECK(scores.without_pre_score == row.want);
+      CHECK(scores.batched == row.want);
     }
   }
 }
@@ -207,22 +220,10 @@ TEST_CASE("NodeResourcesBalancedAllocation Score in 1.36 scores the change of ba
   };
   for (const Row& row : rows) {
     DYNAMIC_SECTION(row.name) {
-      test::Env env(KubernetesVersion{36, -1});
-      std::vector<const NodeInfo*> nodes;
-      for (const NodeSpec& n : row.nodes)
-        nodes.push_back(&env.cluster.add_node(test::make_node(n.name, n.allocatable)));
-      for (const auto& [pod, node] : row.existing) env.add_bound(pod, node);
-      Handle handle = env.handle();
-      plugins::BalancedAllocation plugin(handle, row.args);
-      const PodInfo pod = env.compile(row.pod);
-      CycleState state(1);
-      REQUIRE(plugin.pre_score(state, pod, nodes) == Code::Success);
-      std::vector<std::int64_t> got;
-      for (const NodeInfo* n : nodes) got.push_back(plugin.score(state, pod, *n));
-      CHECK(got == row.want);
-      std::vector<std::int64_t> batched(nodes.size());
-      plugin.score_nodes(state, pod, nodes, batched);
-      CHECK(batched == row.want);
+      const Scores scores = scores_of(row, KubernetesVersion{36, -1});
+      CHECK(scores.with_pre_score == row.want);
+      CHECK(scores.without_pre_score == row.want);
+      CHECK(scores.batched == row.want);
     }
   }
 }
