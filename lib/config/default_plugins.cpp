@@ -6,7 +6,8 @@
 
 namespace gpusched {
 
-std::vector<PluginRef> default_plugins(const KubernetesVersion& version) {
+std::vector<PluginRef> default_plugins(const KubernetesVersion& version,
+                                       const FeatureGates& gates) {
   // getDefaultPlugins, without the plugins gpusched does not model yet (volume plugins,
   // ImageLocality): they accept every pod that has no volumes.
   std::vector<PluginRef> out{
@@ -16,8 +17,9 @@ std::vector<PluginRef> default_plugins(const KubernetesVersion& version) {
       {std::string(names::kNodePorts), 0},         {std::string(names::kNodeResourcesFit), 1},
       {std::string(names::kPodTopologySpread), 2}, {std::string(names::kInterPodAffinity), 2},
   };
-  // applyFeatureGates: DynamicResources goes just before DefaultPreemption once DRA is on.
-  if (version.dynamic_resources_post_filter())
+  // applyFeatureGates: DynamicResources goes just before DefaultPreemption once DRA is on (by
+  // default from 1.34).
+  if (gates.enabled(FeatureGate::DynamicResourceAllocation, version))
     out.push_back({std::string(names::kDynamicResources), 0});
   out.push_back({std::string(names::kDefaultPreemption), 0});
   out.push_back({std::string(names::kNodeResourcesBalancedAllocation), 1});

@@ -8,9 +8,6 @@
 namespace gpusched {
 namespace {
 
-constexpr int kMinMinor = 33;
-constexpr int kMaxMinor = 35;
-
 // PR #135023 ("Pod statuses no longer include specific taint keys or values when scheduling
 // fails because of untolerated taints") was cherry-picked into 1.34 and is listed under
 // "Changelog since v1.34.1" in kubernetes/kubernetes CHANGELOG/CHANGELOG-1.34.md, so the first
@@ -19,7 +16,7 @@ constexpr int kAggregatedTaintReasonPatch134 = 2;
 
 std::string supported_versions() {
   std::string out;
-  for (int minor = kMinMinor; minor <= kMaxMinor; ++minor) {
+  for (int minor = KubernetesVersion::kMinMinor; minor <= KubernetesVersion::kMaxMinor; ++minor) {
     if (!out.empty()) out += ", ";
     out += "1." + std::to_string(minor);
   }

@@ -249,7 +249,8 @@ void ClusterState::bind(PodInfo& info, NodeInfo& node) {
   GPUSCHED_CHECK(info.node == nullptr && info.pod.spec.node_name.empty(),
                  "a pod bound to a node is not bound yet");
   info.pod.spec.node_name = node.node.metadata.name;
-  // A bound pod leaves the nominator; its status.nominatedNodeName stays, as in 1.33.
+  // A bound pod leaves the nominator; its status.nominatedNodeName stays unless the binding
+  // clears it (the scheduler decides, by release).
   unindex_nomination(info);
   hold(info, node);
   ++generation_;

@@ -58,7 +58,7 @@ Framework::Framework(const Profile& profile, Handle handle, const Registry& regi
   // MultiPoint: the defaults minus the disabled ones, plus the enabled ones (a weight given for
   // a default plugin overrides its default weight).
   std::vector<PluginRef> multi;
-  for (const PluginRef& p : default_plugins(handle_.version)) {
+  for (const PluginRef& p : default_plugins(handle_.version, handle_.config.feature_gates)) {
     if (!disables(cfg.multi_point, p.name)) multi.push_back(p);
   }
   for (const PluginRef& p : cfg.multi_point.enabled) {

@@ -151,7 +151,8 @@ Scenario parse_scenario(std::string_view text, const std::string& file,
   scenario.device_plugin =
       parse_device_plugin_settings(root.get("devicePlugin"), root.get("migConfigs"));
   if (auto scheduler = root.get("scheduler")) {
-    scenario.scheduler = parse_scheduler_config(scheduler->rebased(), options.plugins);
+    scenario.scheduler =
+        parse_scheduler_config(scheduler->rebased(), options.plugins, options.strict, &notes);
   }
 
   // The scenario's own cluster entries (a `kind: List` entry stands for its items), then each

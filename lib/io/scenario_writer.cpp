@@ -18,14 +18,18 @@ std::string scenario_json_text(const Scenario& scenario) {
   out["name"] = scenario.name;
   if (!scenario.description.empty()) out["description"] = scenario.description;
   if (scenario.start_time) out["startTime"] = format_rfc3339(*scenario.start_time);
-  // The run's seed and version, so that the scenario replays as the run did; profiles and
-  // plugin arguments are not written (a snapshot is replayed with the default profile).
+  // The run's seed, version and feature gates, so that the scenario replays as the run did;
+  // profiles and plugin arguments are not written (a snapshot is replayed with the default
+  // profile).
   const SchedulerConfig defaults;
+  const FeatureGates& gates = scenario.scheduler.feature_gates;
   if (scenario.scheduler.seed != defaults.seed ||
       scenario.scheduler.kubernetes_version.to_string() !=
-          defaults.kubernetes_version.to_string()) {
+          defaults.kubernetes_version.to_string() ||
+      !gates.values.empty()) {
     out["scheduler"] = {{"kubernetesVersion", scenario.scheduler.kubernetes_version.to_string()},
                         {"seed", scenario.scheduler.seed}};
+    for (const auto& [name, value] : gates.values) out["scheduler"]["featureGates"][name] = value;
   }
   if (nlohmann::json plugin = device_plugin_json(scenario.device_plugin); !plugin.is_null()) {
     out["devicePlugin"] = ordered::parse(plugin.dump());

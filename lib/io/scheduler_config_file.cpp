@@ -33,6 +33,7 @@ SchedulerConfig load_scheduler_config(const std::filesystem::path& path,
   SchedulerConfig config = parse_scheduler_config(root);
   if (!root.get("seed")) config.seed = base.seed;
   if (!root.get("kubernetesVersion")) config.kubernetes_version = base.kubernetes_version;
+  if (!root.get("featureGates")) config.feature_gates = base.feature_gates;
   config.reference_engine = base.reference_engine;
   return config;
 }

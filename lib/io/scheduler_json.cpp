@@ -4,7 +4,9 @@
 #include <set>
 #include <string>
 
+#include "gpusched/config/feature_gates.hpp"
 #include "gpusched/config/plugin_names.hpp"
+#include "gpusched/error.hpp"
 #include "io/api_validation.hpp"
 
 namespace gpusched::io {
@@ -291,17 +293,41 @@ Profile parse_profile(const JsonNode& node, bool sole_profile, const OutOfTree& 
   return profile;
 }
 
+// `featureGates`: {"Name": bool}. A gate the release lacks or locks is refused as kube-scheduler
+// refuses its --feature-gates; a value that changes what gpusched does not model is a warning
+// (an error under --strict), and the release's default is simulated.
+FeatureGates parse_feature_gates(const JsonNode& node, const KubernetesVersion& version,
+                                 bool strict, std::vector<std::string>* not_modelled) {
+  FeatureGates gates;
+  for (const auto& [name, value_node] : node.entries()) {
+    const bool value = value_node.boolean();
+    if (auto error = feature_gate_error(name, value, version)) value_node.fail(*error);
+    if (auto warning = feature_gate_warning(name, value, version)) {
+      if (strict) value_node.fail(*warning);
+      if (not_modelled != nullptr) {
+        const JsonSource& source = value_node.source();
+        not_modelled->push_back(located_message(source.file(), value_node.pointer(), *warning,
+                                                source.line_of(value_node.pointer())));
+      }
+    }
+    gates.values.insert_or_assign(name, value);
+  }
+  return gates;
+}
+
 }  // namespace
 
-SchedulerConfig parse_scheduler_config(const JsonNode& node, const OutOfTree& out_of_tree) {
+SchedulerConfig parse_scheduler_config(const JsonNode& node, const OutOfTree& out_of_tree,
+                                       bool strict, std::vector<std::string>* not_modelled) {
   // The operational fields of a kube-scheduler's configuration file (how it talks to the API
   // server, elects a leader, serves metrics, how many goroutines it runs) decide nothing about
   // placement, so a real file is read as it is and they are ignored.
-  node.reject_unknown_keys(
-      {"apiVersion", "kind", "seed", "kubernetesVersion", "percentageOfNodesToScore",
-       "podInitialBackoffSeconds", "podMaxBackoffSeconds", "profiles", "parallelism",
-       "leaderElection", "clientConnection", "healthzBindAddress", "metricsBindAddress",
-       "enableProfiling", "enableContentionProfiling", "delayCacheUntilActive", "extenders"});
+  node.reject_unknown_keys({"apiVersion", "kind", "seed", "kubernetesVersion", "featureGates",
+                            "percentageOfNodesToScore", "podInitialBackoffSeconds",
+                            "podMaxBackoffSeconds", "profiles", "parallelism", "leaderElection",
+                            "clientConnection", "healthzBindAddress", "metricsBindAddress",
+                            "enableProfiling", "enableContentionProfiling", "delayCacheUntilActive",
+                            "extenders"});
   if (auto extenders = node.get("extenders"); extenders && !extenders->elements().empty()) {
     extenders->fail("gpusched does not model scheduler extenders (webhooks it cannot call)");
   }
@@ -316,6 +342,10 @@ SchedulerConfig parse_scheduler_config(const JsonNode& node, const OutOfTree& ou
     std::optional<KubernetesVersion> parsed = KubernetesVersion::parse(version->string(), &error);
     if (!parsed) version->fail(error);
     config.kubernetes_version = *parsed;
+  }
+  if (auto gates = node.get("featureGates")) {
+    config.feature_gates =
+        parse_feature_gates(*gates, config.kubernetes_version, strict, not_modelled);
   }
   if (auto percentage = node.get("percentageOfNodesToScore")) {
     std::int64_t value = percentage->integer();

@@ -7,7 +7,9 @@
 
 namespace gpusched::plugins {
 BalancedAllocation::BalancedAllocation(Handle& handle, const BalancedAllocationArgs& args)
-    : scorer_(handle.cluster.resources(), args.resources, true, AllocationStrategy::Balanced) {}
+    : scorer_(handle.cluster.resources(), args.resources, true,
+              handle.version.balanced_allocation_scores_change() ? AllocationStrategy::BalanceChange
+                                                                 : AllocationStrategy::Balanced) {}
 
 Code BalancedAllocation::pre_score(CycleState& state, const PodInfo& pod,
                                    std::span<const NodeInfo* const>) {

@@ -122,8 +122,11 @@ bool NodeResourcesFit::fits_empty(const PodInfo& pod, const NodeInfo& node) cons
 QueueingHint NodeResourcesFit::queueing_hint(const ClusterEvent& event, const PodInfo& pod,
                                              const EventObjects& objects) const {
   if (event.resource == EventResource::Pod) {
-    // Any assigned pod going away may free what this pod needs.
-    return objects.pod != nullptr && !objects.pod->pod.spec.node_name.empty()
+    // Any assigned pod going away may free what this pod needs, and so may a nominated one, which
+    // pods of equal or lower priority count on its node (PR #129058).
+    const PodInfo* deleted = objects.pod;
+    return deleted != nullptr && (!deleted->pod.spec.node_name.empty() ||
+                                  !deleted->pod.status.nominated_node_name.empty())
                ? QueueingHint::Queue
                : QueueingHint::QueueSkip;
   }

@@ -43,6 +43,17 @@ std::int64_t balanced_resource_score(std::span<const std::int64_t> requested,
   return static_cast<std::int64_t>((1 - std_dev) * static_cast<double>(kMaxNodeScore));
 }
 
+// balanced_allocation.go balancedResourceScorer from 1.36 (PR #135573): the change of the
+// node's balance, mapped onto 50..100 as the balance alone was (75: unchanged; 100: from
+// perfectly unbalanced to balanced). Integer arithmetic, as upstream's int64 scores.
+std::int64_t balance_change_score(std::span<const std::int64_t> requested,
+                                  std::span<const std::int64_t> allocated,
+                                  std::span<const std::int64_t> allocatable) {
+  const std::int64_t with_pod = balanced_resource_score(requested, allocatable);
+  const std::int64_t without_pod = balanced_resource_score(allocated, allocatable);
+  return kMaxNodeScore / 2 + (kMaxNodeScore / 2 + with_pod - without_pod) / 2;
+}
+
 }  // namespace
 
 std::int64_t scheduler_units(ResId id, std::int64_t milli) noexcept {
@@ -84,20 +95,25 @@ std::int64_t ResourceAllocationScorer::score(const NodeInfo& node,
   // (every entry is written below): zeroing them costs more than the scoring itself.
   constexpr std::size_t kInline = 16;
   std::int64_t requested_buf[kInline];
+  std::int64_t allocated_buf[kInline];
   std::int64_t allocatable_buf[kInline];
-  std::vector<std::int64_t> requested_heap, allocatable_heap;
+  std::vector<std::int64_t> requested_heap, allocated_heap, allocatable_heap;
   std::span<std::int64_t> requested(requested_buf, std::min(resources_.size(), kInline));
+  std::span<std::int64_t> allocated(allocated_buf, requested.size());
   std::span<std::int64_t> allocatable(allocatable_buf, requested.size());
   if (resources_.size() > kInline) {
     requested_heap.resize(resources_.size());
+    allocated_heap.resize(resources_.size());
     allocatable_heap.resize(resources_.size());
     requested = requested_heap;
+    allocated = allocated_heap;
     allocatable = allocatable_heap;
   }
   for (std::size_t i = 0; i < resources_.size(); ++i) {
     const ScoredResource& r = resources_[i];
     const std::int64_t pod_request = pod_requests[i];
     requested[i] = 0;
+    allocated[i] = 0;
     allocatable[i] = 0;
     // calculateResourceAllocatableRequest: a scalar resource the pod does not request is skipped.
     if (pod_request == 0 && r.scalar) continue;
@@ -112,9 +128,10 @@ std::int64_t ResourceAllocationScorer::score(const NodeInfo& node,
     const std::int64_t alloc = scheduler_units(r.id, node.allocatable[r.id]);
     if (alloc == 0) continue;
     allocatable[i] = alloc;
-    requested[i] = scheduler_units(r.id, node_requested) + pod_request;
+    allocated[i] = scheduler_units(r.id, node_requested);
+    requested[i] = allocated[i] + pod_request;
   }
-  return combine(requested, allocatable);
+  return combine(requested, allocated, allocatable);
 }
 
 void ResourceAllocationScorer::score_nodes(std::span<const NodeInfo* const> nodes,
@@ -137,6 +154,7 @@ void ResourceAllocationScorer::score_nodes(std::span<const NodeInfo* const> node
 }
 
 std::int64_t ResourceAllocationScorer::combine(std::span<const std::int64_t> requested,
+                                               std::span<const std::int64_t> allocated,
                                                std::span<const std::int64_t> allocatable) const {
   switch (strategy_) {
     case AllocationStrategy::LeastAllocated:
@@ -147,6 +165,8 @@ std::int64_t ResourceAllocationScorer::combine(std::span<const std::int64_t> req
       return requested_to_capacity_ratio(requested, allocatable);
     case AllocationStrategy::Balanced:
       return balanced_resource_score(requested, allocatable);
+    case AllocationStrategy::BalanceChange:
+      return balance_change_score(requested, allocated, allocatable);
   }
   return 0;
 }

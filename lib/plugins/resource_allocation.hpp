@@ -32,8 +32,15 @@ struct PodRequestsState final : StateData {
 };
 
 /// How requested / allocatable become a score: the NodeResourcesFit strategies and
-/// NodeResourcesBalancedAllocation's standard deviation.
-enum class AllocationStrategy { LeastAllocated, MostAllocated, RequestedToCapacityRatio, Balanced };
+/// NodeResourcesBalancedAllocation's, the balance with the pod (Balanced, up to 1.35) or its
+/// change from the balance without it (BalanceChange, 1.36+).
+enum class AllocationStrategy {
+  LeastAllocated,
+  MostAllocated,
+  RequestedToCapacityRatio,
+  Balanced,
+  BalanceChange,
+};
 
 class ResourceAllocationScorer {
  public:
@@ -57,9 +64,10 @@ class ResourceAllocationScorer {
   struct ShapePoint {
     std::int64_t utilization, score;
   };
-  /// The strategy over requested[i], allocatable[i] (the scheduler's units; 0 allocatable: the
-  /// resource is left out).
+  /// The strategy over requested[i] (with the pod), allocated[i] (without it), allocatable[i]
+  /// (the scheduler's units; 0 allocatable: the resource is left out).
   [[nodiscard]] std::int64_t combine(std::span<const std::int64_t> requested,
+                                     std::span<const std::int64_t> allocated,
                                      std::span<const std::int64_t> allocatable) const;
   [[nodiscard]] std::int64_t least_allocated(std::span<const std::int64_t> requested,
                                              std::span<const std::int64_t> allocatable) const;

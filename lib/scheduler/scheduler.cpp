@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "gpusched/config/feature_gates.hpp"
 #include "gpusched/framework/cluster_state.hpp"
 #include "gpusched/framework/diagnosis.hpp"
 #include "gpusched/framework/rng.hpp"
@@ -115,6 +116,23 @@ void Scheduler::assigned_pod_added(const PodInfo& pod, TimeMs now) {
                          EventObjects{nullptr, nullptr, &pod}, now, crosses_topology);
 }
 
+// eventhandlers.go (PR #129058, 1.33+): pods of equal or lower priority counted a nominated pod
+// on its node as if it were bound there, so its nomination moving, ending, or the pod's deletion
+// is for them an AssignedPodDelete of the pod as it was.
+void Scheduler::nomination_released(const PodInfo& old_pod, TimeMs now) {
+  const std::int32_t priority = old_pod.priority;
+  queue_->move_for_event(
+      {EventResource::Pod, action::kDelete, "AssignedPodDelete"},
+      EventObjects{nullptr, nullptr, &old_pod}, now,
+      [priority](const QueuedPod& waiting) { return waiting.pod->priority <= priority; });
+}
+
+bool Scheduler::keeps_nomination_after_failure() const {
+  return config_.kubernetes_version.failure_keeps_nomination_with_expectation() &&
+         config_.feature_gates.enabled(FeatureGate::NominatedNodeNameForExpectation,
+                                       config_.kubernetes_version);
+}
+
 std::size_t Scheduler::run(TimeMs now) {
   std::size_t cycles = 0;
   while (queue_->has_ready()) {
@@ -157,8 +175,14 @@ void Scheduler::schedule_one(TimeMs now) {
     hooks_.record_event(pod, "Warning", "FailedScheduling", truncate_message(message));
     set_condition(pod.pod, PodCondition{"PodScheduled", "False", "Unschedulable", message, now});
     // nominatingInfo: ModeOverride sets (or with "" clears) the nomination; nullopt is ModeNoop.
+    // A nomination moved or given up releases the node it held (the pod update arrives after
+    // AddUnschedulableIfNotPresent).
+    const std::string& held = pod.pod.status.nominated_node_name;
+    std::optional<PodInfo> released;
+    if (nominated && !held.empty() && *nominated != held) released = cluster_.detached_pod(pod.pod);
     if (nominated) cluster_.nominate(pod, *nominated);
     queue_->add_unschedulable(*qp, now);
+    if (released) nomination_released(*released, now);
   };
 
   // A retry against the very cluster state its last attempt saw gives the same answer: replay it
@@ -191,9 +215,12 @@ void Scheduler::schedule_one(TimeMs now) {
   if (all_nodes.empty()) {
     // ErrNoNodesAvailable: not a FitError, so no plugin is blamed and no PostFilter runs; the
     // cycle returns clearNominatedNode (schedule_one.go schedulingCycle).
+    // handleSchedulingFailure keeps it instead where a failure keeps nominations (1.34).
     const std::string message = "no nodes available to schedule pods";
-    remember(message, std::string(), 0);
-    fail(message, std::string());
+    std::optional<std::string> cleared = std::string();
+    if (keeps_nomination_after_failure()) cleared.reset();
+    remember(message, cleared, 0);
+    fail(message, cleared);
     return;
   }
 
@@ -201,7 +228,12 @@ void Scheduler::schedule_one(TimeMs now) {
   find_nodes_that_fit(cycle, Search::Cycle, nullptr);
   if (cycle.feasible.empty()) {
     std::optional<std::string> nominated;
-    if (fwk.has_post_filter_plugins()) nominated = post_filter(cycle).nominated_node;
+    if (fwk.has_post_filter_plugins()) {
+      nominated = post_filter(cycle).nominated_node;
+    } else if (config_.kubernetes_version.clears_nomination_without_post_filter()) {
+      nominated = "";  // clearNominatedNode (PR #135007)
+    }
+    if (nominated && nominated->empty() && keeps_nomination_after_failure()) nominated.reset();
     const std::string message =
         fit_error_message(all_nodes.size(), cycle.diagnosis, cluster_.pool());
     qp->unschedulable_plugins = cycle.diagnosis.unschedulable_plugins;
@@ -236,8 +268,14 @@ void Scheduler::schedule_one(TimeMs now) {
     return;
   }
   queue_->remove(pod);
-  // The Binding subresource sets PodScheduled=True; the scheduler records the event.
+  // The Binding subresource sets PodScheduled=True, and from 1.35 clears nominatedNodeName
+  // (ClearingNominatedNodeNameAfterBinding, pkg/registry/core/pod/storage/storage.go); the
+  // scheduler records the event.
   set_condition(pod.pod, PodCondition{"PodScheduled", "True", "", "", now});
+  if (config_.feature_gates.enabled(FeatureGate::ClearingNominatedNodeNameAfterBinding,
+                                    config_.kubernetes_version)) {
+    cluster_.nominate(pod, "");
+  }
   hooks_.record_event(pod, "Normal", "Scheduled",
                       "Successfully assigned " + pod.pod.metadata.namespace_ + "/" +
                           pod.pod.metadata.name + " to " + chosen->node.metadata.name);

@@ -4,11 +4,13 @@
 
 namespace gpusched::sim {
 
-void prepare_pod_for_create(Pod& pod, const KubernetesVersion& version, TimeMs now) {
-  // dropDisabledPodLevelResourcesFields and dropDisabledDynamicResourceAllocationFields: the
-  // PodLevelResources and DynamicResourceAllocation gates are off by default until 1.34.
-  if (!version.pod_level_resources()) pod.spec.resources.reset();
-  if (!version.dynamic_resource_allocation()) pod.spec.resource_claims.clear();
+void prepare_pod_for_create(Pod& pod, const SchedulerConfig& config, TimeMs now) {
+  // dropDisabledPodLevelResourcesFields and dropDisabledDynamicResourceAllocationFields.
+  const KubernetesVersion& version = config.kubernetes_version;
+  if (!config.feature_gates.enabled(FeatureGate::PodLevelResources, version))
+    pod.spec.resources.reset();
+  if (!config.feature_gates.enabled(FeatureGate::DynamicResourceAllocation, version))
+    pod.spec.resource_claims.clear();
   // applySchedulingGatedCondition: only when the pod has no PodScheduled condition yet.
   if (pod.spec.scheduling_gates.empty() || pod.status.condition("PodScheduled") != nullptr) return;
   pod.status.conditions.push_back(PodCondition{"PodScheduled", "False", "SchedulingGated",

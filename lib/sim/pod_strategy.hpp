@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "gpusched/config/kubernetes_version.hpp"
+#include "gpusched/config/scheduler_config.hpp"
 #include "gpusched/model/pod.hpp"
 #include "gpusched/model/time.hpp"
 
@@ -16,10 +16,10 @@ namespace gpusched::sim {
 inline constexpr std::string_view kSchedulingGatedMessage =
     "Scheduling is blocked due to non-empty scheduling gates";
 
-/// PrepareForCreate: dropDisabledPodFields clears the fields whose feature gate is off in
-/// `version` (spec.resources before 1.34, DRA claims before 1.34), and
-/// applySchedulingGatedCondition gives a gated pod PodScheduled=False/SchedulingGated.
-void prepare_pod_for_create(Pod& pod, const KubernetesVersion& version, TimeMs now);
+/// PrepareForCreate: dropDisabledPodFields clears the fields whose feature gate is off (by
+/// default before 1.34: PodLevelResources' spec.resources, DynamicResourceAllocation's claims),
+/// and applySchedulingGatedCondition gives a gated pod PodScheduled=False/SchedulingGated.
+void prepare_pod_for_create(Pod& pod, const SchedulerConfig& config, TimeMs now);
 
 /// validateOnlyDeletedSchedulingGates: an update may remove scheduling gates, never add one.
 /// The API server's error (`Pod "name" is invalid: …`), or nullopt.

@@ -5,6 +5,7 @@
 #include <map>
 #include <string_view>
 
+#include "gpusched/config/feature_gates.hpp"
 #include "gpusched/error.hpp"
 #include "gpusched/framework/diagnosis.hpp"
 #include "gpusched/model/pod_requests.hpp"
@@ -25,6 +26,12 @@ SchedulerConfig effective_config(const Scenario& scenario, const SimulationOptio
   if (options.seed) config.seed = *options.seed;
   if (options.kubernetes_version) config.kubernetes_version = *options.kubernetes_version;
   config.reference_engine = options.reference;
+  // The loader checked the gates against the scenario's release; another one given here (the
+  // CLI's --kubernetes-version) may lack or lock one of them.
+  for (const auto& [name, value] : config.feature_gates.values) {
+    if (auto error = feature_gate_error(name, value, config.kubernetes_version))
+      throw InputError(scenario.source, "/scheduler/featureGates/" + name, *error);
+  }
   return config;
 }
 
@@ -381,7 +388,7 @@ PodInfo& Simulation::create_pod(Pod pod, const std::string& pointer,
   }
   if (pod.metadata.uid.empty()) pod.metadata.uid = api_.new_uid();
   if (!api_.loading()) pod.metadata.creation_ms = now_;
-  prepare_pod_for_create(pod, config_.kubernetes_version, now_);
+  prepare_pod_for_create(pod, config_, now_);
   const bool prebound = !pod.spec.node_name.empty();
   PodInfo& info = cluster_.add_pod(std::move(pod));
   times_of(info).created = info.pod.metadata.creation_ms;
@@ -538,6 +545,9 @@ void Simulation::remove_pod(PodInfo& pod) {
   if (assigned) {
     scheduler_.cluster_event({EventResource::Pod, action::kDelete, "AssignedPodDelete"},
                              EventObjects{nullptr, nullptr, &pod}, now_);
+  } else if (pod.pod.spec.node_name.empty() && !pod.pod.status.nominated_node_name.empty()) {
+    // deletePodFromSchedulingQueue: a deleted pod that was nominated releases its node.
+    scheduler_.nomination_released(pod, now_);
   }
   cluster_.remove_pod(pod);
 }
@@ -585,7 +595,10 @@ void Simulation::preempt(const PodInfo& preemptor, const NodeInfo& node,
   const std::span<PodInfo* const> listed = cluster_.nominated_pods(node.name);
   const std::vector<PodInfo*> nominated(listed.begin(), listed.end());
   for (PodInfo* other : nominated) {
-    if (other != &preemptor && other->priority < preemptor.priority) cluster_.nominate(*other, "");
+    if (other == &preemptor || other->priority >= preemptor.priority) continue;
+    const PodInfo released = cluster_.detached_pod(other->pod);
+    cluster_.nominate(*other, "");
+    scheduler_.nomination_released(released, now_);
   }
 }
 

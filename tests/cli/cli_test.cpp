@@ -213,10 +213,11 @@ TEST_CASE("replay of two pods on one GPU explains the pending pod", "[cli]") {
   CHECK(outcome.err.empty());
   CHECK(outcome.code == 0);
   CHECK_THAT(outcome.out, Catch::StartsWith("Scenario two-pods-one-gpu (" + file + ") at "));
-  CHECK_THAT(outcome.out,
-             Catch::Contains("0/1 nodes are available: 1 Insufficient nvidia.com/gpu. preemption: "
-                             "0/1 nodes are available: 1 No preemption victims found for incoming "
-                             "pod."));
+  CHECK_THAT(
+      outcome.out,
+      Catch::Contains("0/1 nodes are available: 1 Insufficient nvidia.com/gpu. no new claims "
+                      "to deallocate, preemption: 0/1 nodes are available: 1 No preemption "
+                      "victims found for incoming pod."));
   CHECK_THAT(outcome.out, Catch::Contains("1 of 1 expectations hold"));
 }
 

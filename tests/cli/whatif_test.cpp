@@ -32,17 +32,18 @@ TEST_CASE("whatif says where each added pod lands and whom it preempts", "[cli][
       "ADDED PODS\n"
       "NAMESPACE   NAME                  STATUS    NODE     NOMINATED NODE   VICTIMS\n"
       "serving     llm-68655b5fb-bqpwp   Running   gpu-b1   <none>           0\n"
-      "serving     llm-68655b5fb-ljlfw   Running   gpu-a1   gpu-a1           1\n"
+      // The default release (1.36) clears a nomination when the pod binds.
+      "serving     llm-68655b5fb-ljlfw   Running   gpu-a1   <none>           1\n"
       "\n"
       "PODS WAITING IN THE SNAPSHOT\n"
       "NAMESPACE   NAME           STATUS    NODE     NOMINATED NODE   VICTIMS\n"
       "research    notebook-lee   Pending   <none>   <none>           0\n"
       "\n"
       "WHY NOT SCHEDULED\n"
-      "research/notebook-lee: 0/3 nodes are available: 1 node(s) had untolerated taint "
-      "{node-role.kubernetes.io/control-plane: }, 2 Insufficient nvidia.com/gpu. preemption: 0/3 "
-      "nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims "
-      "found for incoming pod.\n"
+      "research/notebook-lee: 0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 "
+      "Insufficient nvidia.com/gpu. no new claims to deallocate, preemption: 0/3 nodes are "
+      "available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for "
+      "incoming pod.\n"
       "\n"
       "PREEMPTIONS\n"
       "serving/llm-68655b5fb-ljlfw  on gpu-a1  evicts ml/train-a-0-7wx89  (priority 100, 2 GPUs, "
@@ -79,11 +80,11 @@ spec:
   CHECK(pod["status"] == "Pending");
   CHECK(pod["node"].is_null());
   CHECK(pod["reason"] == "Unschedulable");
+  // 1.36 (the default): 8 GPUs exceed every node's allocatable, so preemption cannot help.
   CHECK(pod["message"] ==
-        "0/3 nodes are available: 1 node(s) had untolerated taint "
-        "{node-role.kubernetes.io/control-plane: }, 2 Insufficient nvidia.com/gpu. preemption: "
-        "0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption "
-        "victims found for incoming pod.");
+        "0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient "
+        "nvidia.com/gpu. no new claims to deallocate, preemption: 0/3 nodes are available: 3 "
+        "Preemption is not helpful for scheduling.");
   CHECK(json["pods"][1]["pod"] == "research/notebook-lee");
   CHECK(json["pods"][1]["added"] == false);
 }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "gpusched/config/feature_gates.hpp"
 #include "gpusched/config/kubernetes_version.hpp"
 
 namespace gpusched {
@@ -84,6 +85,8 @@ struct Profile {
 struct SchedulerConfig {
   std::uint64_t seed = 1;  ///< the one random source: tie-breaks and preemption offsets
   KubernetesVersion kubernetes_version;
+  /// `featureGates`: gates set away from the release's defaults (feature_gates.hpp).
+  FeatureGates feature_gates;
   std::int32_t percentage_of_nodes_to_score = 0;  ///< 0: upstream's adaptive formula
   std::int64_t pod_initial_backoff_ms = 1000;
   std::int64_t pod_max_backoff_ms = 10000;

@@ -20,7 +20,8 @@ struct LoadOptions {
   /// in SimulationOptions::plugins (Registry::names()). Any other name is refused as a typo.
   std::vector<std::string> plugins;
   /// `--strict`: an object (or a field of one) that would change where or whether pods run but
-  /// that gpusched does not model is an InputError at its place, not a Scenario::notes line.
+  /// that gpusched does not model, or a feature gate set to a value it does not model, is an
+  /// InputError at its place, not a Scenario::notes line.
   bool strict = false;
 };
 

@@ -181,7 +181,8 @@ struct Scenario {
   /// What the loader left out that a user must know, printed on every load: one line per kind
   /// of object skipped (it cannot change where pods run) or ignored (it would, but gpusched
   /// does not model it; `--strict` refuses those instead), and per such field of a modelled
-  /// object, each as `file:line: pointer: ...` at the first one (scenario-format.md §5).
+  /// object, each as `file:line: pointer: ...` at the first one (scenario-format.md §5), and each
+  /// feature gate set to a value whose behaviour gpusched does not model.
   std::vector<std::string> notes;
 };
 

@@ -65,6 +65,10 @@ class Scheduler {
   void cluster_event(const ClusterEvent& event, const EventObjects& objects, TimeMs now);
   /// A pod now holds a node (bound by this scheduler or created bound): AssignedPodAdded.
   void assigned_pod_added(const PodInfo& pod, TimeMs now);
+  /// An unbound pod stopped holding its nominated node (`old_pod`: the pod as it was, nominated):
+  /// its nomination moved or was cleared, or it was deleted. Pods of equal or lower priority may
+  /// fit there now.
+  void nomination_released(const PodInfo& old_pod, TimeMs now);
 
   /// Runs scheduling cycles until no pod is ready at `now`. Returns the number of cycles.
   std::size_t run(TimeMs now);
@@ -124,6 +128,9 @@ class Scheduler {
                                                          const PodInfo& pod, Diagnosis& diagnosis,
                                                          std::vector<NodeInfo*>& subset) const;
   [[nodiscard]] Framework* framework_for(const Pod& pod) const;
+  /// KEP-5278 in 1.34: a failed cycle leaves the pod's nominatedNodeName as it is, where it would
+  /// clear it, when NominatedNodeNameForExpectation is on.
+  [[nodiscard]] bool keeps_nomination_after_failure() const;
 
   const SchedulerConfig& config_;
   ClusterState& cluster_;

@@ -242,8 +242,8 @@ TEST_CASE("explain: nodes are grouped by every failing verdict, largest group fi
   // The message counts the first failing plugin only.
   CHECK(e.message ==
         "0/13 nodes are available: 10 Insufficient nvidia.com/gpu, 3 node(s) had untolerated "
-        "taint {team: a}. preemption: 0/13 nodes are available: 10 No preemption victims found "
-        "for incoming pod, 3 Preemption is not helpful for scheduling.");
+        "taint(s). no new claims to deallocate, preemption: 0/13 nodes are available: 10 No "
+        "preemption victims found for incoming pod, 3 Preemption is not helpful for scheduling.");
   // The free tainted node is the smallest change.
   const Remedy* tolerate = remedy_starting(e, "tolerate team=a:NoSchedule (node n112's taints)");
   REQUIRE(tolerate != nullptr);

@@ -117,9 +117,9 @@ TEST_CASE("Out-of-tree plugin: enabled in the scenario file, it changes the plac
   const SimulationResult result = simulate(full, options);
   CHECK(pod_p(result).pod.spec.node_name.empty());
   CHECK(pod_p(result).pod.status.conditions.at(0).message ==
-        "0/2 nodes are available: 1 Insufficient cpu, 1 node(s) were not b. preemption: 0/2 "
-        "nodes are available: 1 No preemption victims found for incoming pod, 1 Preemption is "
-        "not helpful for scheduling.");
+        "0/2 nodes are available: 1 Insufficient cpu, 1 node(s) were not b. no new claims to "
+        "deallocate, preemption: 0/2 nodes are available: 2 Preemption is not helpful for "
+        "scheduling.");
 }
 
 TEST_CASE("Out-of-tree plugin: a name the loader was not told of is a typo", "[registry]") {

@@ -285,8 +285,9 @@ TEST_CASE("a small openb trace replays: placements, waits, run times and GPU all
   const PodCondition* waiting = result.pods[3].pod.status.condition("PodScheduled");
   REQUIRE(waiting != nullptr);
   CHECK(waiting->message ==
-        "0/3 nodes are available: 3 node(s) didn't match Pod's node affinity/selector. "
-        "preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.");
+        "0/3 nodes are available: 3 node(s) didn't match Pod's node affinity/selector. no new "
+        "claims to deallocate, preemption: 0/3 nodes are available: 3 Preemption is not helpful "
+        "for scheduling.");
 
   // 3 GPUs from 0s to the last end at 130s; held: train 2 x 100s, infer 1 x 30s, late 1 x 30s.
   const report::GpuAllocation allocation = report::gpu_allocation(result);

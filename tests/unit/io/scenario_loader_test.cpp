@@ -340,7 +340,7 @@ TEST_CASE("parse_scenario rejects bad input with file, pointer, line and reason"
       {"bad Kubernetes version", with_scheduler(R"({"kubernetesVersion": "1.20"})"),
        "/scheduler/kubernetesVersion", 2,
        "unsupported Kubernetes version \"1.20\": minor release not supported; supported versions "
-       "are 1.33, 1.34, 1.35 (optionally with a patch, e.g. \"1.34.2\")"},
+       "are 1.33, 1.34, 1.35, 1.36 (optionally with a patch, e.g. \"1.34.2\")"},
       {"negative seed", with_scheduler(R"({"seed": -1})"), "/scheduler/seed", 2,
        "must be a non-negative integer, got -1"},
       {"percentage out of range", with_scheduler(R"({"percentageOfNodesToScore": 101})"),
@@ -400,9 +400,10 @@ TEST_CASE("parse_scenario rejects bad input with file, pointer, line and reason"
        "profiles[0].pluginConfig[0].args.resources[0].weight: Invalid value: 2: must be 1"},
       {"unknown scheduler key", with_scheduler(R"({"sead": 1})"), "/scheduler/sead", 2,
        "unknown key \"sead\" (known keys: apiVersion, kind, seed, kubernetesVersion, "
-       "percentageOfNodesToScore, podInitialBackoffSeconds, podMaxBackoffSeconds, profiles, "
-       "parallelism, leaderElection, clientConnection, healthzBindAddress, metricsBindAddress, "
-       "enableProfiling, enableContentionProfiling, delayCacheUntilActive, extenders)"},
+       "featureGates, percentageOfNodesToScore, podInitialBackoffSeconds, podMaxBackoffSeconds, "
+       "profiles, parallelism, leaderElection, clientConnection, healthzBindAddress, "
+       "metricsBindAddress, enableProfiling, enableContentionProfiling, delayCacheUntilActive, "
+       "extenders)"},
   };
   for (const ErrorRow& row : rows) {
     DYNAMIC_SECTION(row.name) {
@@ -693,6 +694,36 @@ TEST_CASE("parse_scenario reads the scheduler configuration", "[io]") {
   const Scenario plain =
       io::parse_scenario(R"({"name": "x", "scheduler": {"profiles": [{}]}})", "s.json");
   CHECK(plain.scheduler == SchedulerConfig{});
+}
+
+TEST_CASE("parse_scenario reads featureGates and lists what gpusched does not model",
+          "[io][gates]") {
+  const std::string text = R"({"name": "g",
+"scheduler": {"kubernetesVersion": "1.35", "featureGates": {
+  "ClearingNominatedNodeNameAfterBinding": false,
+  "GangScheduling": true}}})";
+  const Scenario s = io::parse_scenario(text, "g.json");
+  const FeatureGates& gates = s.scheduler.feature_gates;
+  CHECK(gates.values.size() == 2);
+  CHECK_FALSE(gates.enabled(FeatureGate::ClearingNominatedNodeNameAfterBinding,
+                            s.scheduler.kubernetes_version));
+  // A gate gpusched does not model is listed, as a warning every command prints.
+  REQUIRE(s.notes.size() == 1);
+  CHECK(s.notes[0] ==
+        "g.json:4: /scheduler/featureGates/GangScheduling: feature gate GangScheduling=true "
+        "changes gang scheduling of Workload pod groups, which gpusched does not model yet: "
+        "Kubernetes 1.35 is simulated with its default, false");
+  CHECK(s.warnings.empty());
+  // Strict: the same setting is refused.
+  io::LoadOptions strict;
+  strict.strict = true;
+  try {
+    (void)io::parse_scenario(text, "g.json", strict);
+    FAIL("a setting gpusched does not model was accepted under strict");
+  } catch (const InputError& e) {
+    CHECK(e.pointer() == "/scheduler/featureGates/GangScheduling");
+    CHECK(e.line() == 4);
+  }
 }
 
 TEST_CASE("load_scenario reads files and reports missing ones", "[io]") {

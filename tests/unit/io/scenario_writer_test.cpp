@@ -70,5 +70,24 @@ TEST_CASE("every timeline verb is written as the loader reads it", "[io][writer]
   CHECK(scenario_json_text(loaded) == text);
 }
 
+TEST_CASE("the release and its feature gates are written as the loader reads them",
+          "[io][writer][gates]") {
+  const Scenario original = parse_scenario(R"({
+    "name": "gates",
+    "scheduler": {"kubernetesVersion": "1.34",
+                  "featureGates": {"NominatedNodeNameForExpectation": true,
+                                   "ClearingNominatedNodeNameAfterBinding": true}}})",
+                                           "original.json");
+  const std::string text = scenario_json_text(original);
+  CHECK_THAT(text, Catch::Contains("\"scheduler\": {\n    \"kubernetesVersion\": \"1.34\",\n    "
+                                   "\"seed\": 1,\n    \"featureGates\": {\n      "
+                                   "\"ClearingNominatedNodeNameAfterBinding\": true,\n      "
+                                   "\"NominatedNodeNameForExpectation\": true\n    }\n  }"));
+  const Scenario loaded = parse_scenario(text, "written.json");
+  CHECK(loaded.scheduler.kubernetes_version == original.scheduler.kubernetes_version);
+  CHECK(loaded.scheduler.feature_gates == original.scheduler.feature_gates);
+  CHECK(scenario_json_text(loaded) == text);
+}
+
 }  // namespace
 }  // namespace gpusched::io

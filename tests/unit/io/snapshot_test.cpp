@@ -116,10 +116,10 @@ TEST_CASE("a snapshot replays: bound pods keep their nodes and times, pending po
     if (record.pod.key() == "research/notebook-lee") {
       CHECK(record.pod.status.phase == PodPhase::Pending);
       CHECK(record.pod.status.condition("PodScheduled")->message ==
-            "0/3 nodes are available: 1 node(s) had untolerated taint "
-            "{node-role.kubernetes.io/control-plane: }, 2 Insufficient nvidia.com/gpu. "
-            "preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, "
-            "2 No preemption victims found for incoming pod.");
+            "0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient "
+            "nvidia.com/gpu. no new claims to deallocate, preemption: 0/3 nodes are available: 1 "
+            "Preemption is not helpful for scheduling, 2 No preemption victims found for "
+            "incoming pod.");
     }
   }
   CHECK(llm_running == 2);
@@ -148,17 +148,17 @@ TEST_CASE("a snapshot leaves out what it cannot replay, with a note for each", "
   REQUIRE(recreated != nullptr);
   CHECK(recreated->metadata.name == "deleted");
   CHECK(recreated->value == 7);
-  CHECK(snapshot.notes == std::vector<std::string>{
-                              "PriorityClass \"deleted\" is not in the snapshot: recreated with "
-                              "value 7 from its 1 pod",
-                              "node \"w9\" is not in the snapshot: 1 pod bound to it runs "
-                              "nowhere (phase Unknown) and the pod garbage collector deletes it "
-                              "once the node has been missing 40 s",
-                              "1 terminated pod (Succeeded or Failed) left out: they hold no "
-                              "resources",
-                              "1 ReplicaSet object left out: a snapshot keeps nodes, pods, "
-                              "PriorityClasses, PodDisruptionBudgets, Namespaces, Services and "
-                              "StatefulSets"});
+  CHECK(snapshot.notes ==
+        std::vector<std::string>{"PriorityClass \"deleted\" is not in the snapshot: recreated with "
+                                 "value 7 from its 1 pod",
+                                 "node \"w9\" is not in the snapshot: 1 pod bound to it runs "
+                                 "nowhere (phase Unknown) and the pod garbage collector deletes it "
+                                 "once the node has been missing 40 s",
+                                 "1 terminated pod (Succeeded or Failed) left out: they hold no "
+                                 "resources",
+                                 "1 ReplicaSet object left out: a snapshot keeps nodes, pods, "
+                                 "PriorityClasses, PodDisruptionBudgets, Namespaces, Services and "
+                                 "StatefulSets"});
   // A kind gpusched does not model is left out as from any manifest, placed at the first one.
   CHECK(snapshot.scenario.notes ==
         std::vector<std::string>{file + ":12: /items/2: 2 ConfigMap objects skipped: they do not "

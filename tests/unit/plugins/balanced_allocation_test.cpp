@@ -45,6 +45,33 @@ struct Row {
   BalancedAllocationArgs args{};
 };
 
+/// A row's scores in `version`, node by node: after PreScore (`with_pre_score`), without it
+/// (upstream's fallback), and batched (score_nodes).
+struct Scores {
+  std::vector<std::int64_t> with_pre_score, without_pre_score, batched;
+};
+
+Scores scores_of(const Row& row, KubernetesVersion version) {
+  test::Env env(version);
+  std::vector<const NodeInfo*> nodes;
+  for (const NodeSpec& n : row.nodes)
+    nodes.push_back(&env.cluster.add_node(test::make_node(n.name, n.allocatable)));
+  for (const auto& [pod, node] : row.existing) env.add_bound(pod, node);
+  Handle handle = env.handle();
+  plugins::BalancedAllocation plugin(handle, row.args);
+  const PodInfo pod = env.compile(row.pod);
+  CycleState state(1);
+  REQUIRE(plugin.pre_score(state, pod, nodes) == Code::Success);
+  Scores out;
+  for (const NodeInfo* n : nodes) out.with_pre_score.push_back(plugin.score(state, pod, *n));
+  CycleState empty(1);
+  for (const NodeInfo* n : nodes) out.without_pre_score.push_back(plugin.score(empty, pod, *n));
+  out.batched.resize(nodes.size());
+  plugin.score_nodes(state, pod, nodes, out.batched);
+  return out;
+}
+
+// Up to 1.35 the score is the balance with the pod; 1.36 scores its change (below).
 TEST_CASE("NodeResourcesBalancedAllocation Score: upstream TestNodeResourcesBalancedAllocation",
           "[plugins]") {
   const ResourceList n4000_10000 = cpu_mem(4000, 10000);
@@ -121,24 +148,11 @@ TEST_CASE("NodeResourcesBalancedAllocation Score: upstream TestNodeResourcesBala
   };
   for (const Row& row : rows) {
     DYNAMIC_SECTION(row.name) {
-      test::Env env;
-      std::vector<const NodeInfo*> nodes;
-      for (const NodeSpec& n : row.nodes)
-        nodes.push_back(&env.cluster.add_node(test::make_node(n.name, n.allocatable)));
-      for (const auto& [pod, node] : row.existing) env.add_bound(pod, node);
-      Handle handle = env.handle();
-      plugins::BalancedAllocation plugin(handle, row.args);
-      const PodInfo pod = env.compile(row.pod);
-      CycleState state(1);
-      REQUIRE(plugin.pre_score(state, pod, nodes) == Code::Success);
-      std::vector<std::int64_t> got;
-      for (const NodeInfo* n : nodes) got.push_back(plugin.score(state, pod, *n));
-      CHECK(got == row.want);
+      const Scores scores = scores_of(row, KubernetesVersion{35, -1});
+      CHECK(scores.with_pre_score == row.want);
       // Without PreScore, Score computes the requests itself (upstream's fallback).
-      CycleState empty(1);
-      std::vector<std::int64_t> fallback;
-      for (const NodeInfo* n : nodes) fallback.push_back(plugin.score(empty, pod, *n));
-      CHECK(fallback == row.want);
+      CHECK(scores.without_pre_score == row.want);
+      CHECK(scores.batched == row.want);
     }
   }
 }
@@ -146,7 +160,7 @@ TEST_CASE("NodeResourcesBalancedAllocation Score: upstream TestNodeResourcesBala
 TEST_CASE("NodeResourcesBalancedAllocation PreScore skips best-effort pods", "[plugins]") {
   // PR #130260 (issue #129138): a pod requesting none of the resources is not scored, and the
   // 100m / 200Mi defaults of the Fit scorer do not apply here.
-  test::Env env;
+  test::Env env(KubernetesVersion{35, -1});
   const NodeInfo& node = env.cluster.add_node(test::make_node("n", cpu_mem(4000, 10000)));
   std::vector<const NodeInfo*> nodes{&node};
   Handle handle = env.handle();
@@ -171,6 +185,46 @@ TEST_CASE("NodeResourcesBalancedAllocation PreScore skips best-effort pods", "[p
     REQUIRE(plugin.pre_score(state, pod, nodes) == Code::Success);
     // cpu 0.5, memory 0 (no default): std 0.25 -> 75.
     CHECK(plugin.score(state, pod, node) == 75);
+  }
+}
+
+TEST_CASE("NodeResourcesBalancedAllocation Score in 1.36 scores the change of balance",
+          "[plugins]") {
+  // PR #135573: 50 + (50 + score_with_pod - score_without_pod) / 2, each score the earlier
+  // int64((1 - std) * 100); the PR's anchors are 75 for an unchanged balance, 50 from perfectly
+  // balanced to perfectly unbalanced, 100 the other way.
+  const std::vector<Row> rows = {
+      {"balanced before and after: 75",
+       test::make_pod("p", {container(cpu_mem(2000, 5000))}),
+       {{"node1", cpu_mem(4000, 10000)}},
+       {},
+       {75}},
+      {"from balanced (empty) to all cpu and no memory: 50",
+       test::make_pod("p", {container(cpu_mem(4000, 0))}),
+       {{"node1", cpu_mem(4000, 10000)}},
+       {},
+       {50}},
+      {"from all cpu and no memory to all of both: 100",
+       test::make_pod("p", {container(cpu_mem(0, 10000))}),
+       {{"node1", cpu_mem(4000, 10000)}},
+       {{test::make_pod("e1", {container(cpu_mem(4000, 0))}), "node1"}},
+       {100}},
+      // scenarios/balanced-allocation-change-1-36.json: with the pod 93, without 100 -> 71 (the
+      // halving truncates); with 84, without 90 -> 72.
+      {"integer halving",
+       test::make_pod("p", {container(cpu_mem(500, 2048))}),
+       {{"a", cpu_mem(4000, 8192)}, {"b", cpu_mem(4000, 8192)}},
+       {{test::make_pod("on-a", {container(cpu_mem(750, 1536))}), "a"},
+        {test::make_pod("on-b", {container(cpu_mem(250, 2048))}), "b"}},
+       {71, 72}},
+  };
+  for (const Row& row : rows) {
+    DYNAMIC_SECTION(row.name) {
+      const Scores scores = scores_of(row, KubernetesVersion{36, -1});
+      CHECK(scores.with_pre_score == row.want);
+      CHECK(scores.without_pre_score == row.want);
+      CHECK(scores.batched == row.want);
+    }
   }
 }
 

@@ -4,6 +4,7 @@
 #include "gpusched/scheduler/scheduler.hpp"
 
 #include <catch2/catch.hpp>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -76,6 +77,7 @@ TEST_CASE("simulate: the classic two pods, one GPU message per release", "[sched
       {"1.33", {33, -1}, filter + " " + preemption},
       {"1.34", {34, -1}, filter + " no new claims to deallocate, " + preemption},
       {"1.35", {35, -1}, filter + " no new claims to deallocate, " + preemption},
+      {"1.36", {36, -1}, filter + " no new claims to deallocate, " + preemption},
   };
   for (const MessageRow& row : rows) {
     DYNAMIC_SECTION(row.name) {
@@ -132,7 +134,7 @@ TEST_CASE("simulate: a request above allocatable is not helped by preemption in 
 }
 
 TEST_CASE("simulate: no nodes available to schedule pods", "[scheduler]") {
-  for (int minor : {33, 34, 35}) {
+  for (int minor : {33, 34, 35, 36}) {
     DYNAMIC_SECTION("1." << minor) {
       const SimulationResult result = simulate(scenario_of({gpu_pod("a", 0)}, {minor, -1}));
       const PodRecord& a = pod_record(result, "a");
@@ -194,7 +196,7 @@ TEST_CASE("simulate: PreFilter rejection and PreFilterResult narrowing", "[sched
 }
 
 TEST_CASE("simulate: a successful preemption nominates the node without a postfix", "[scheduler]") {
-  for (int minor : {33, 34, 35}) {
+  for (int minor : {33, 34, 35, 36}) {
     DYNAMIC_SECTION("1." << minor) {
       Pod low = gpu_pod("low", 1);
       low.spec.node_name = "gpu-1";
@@ -215,6 +217,71 @@ TEST_CASE("simulate: a successful preemption nominates the node without a postfi
       CHECK(event_seen);
       // The victim goes away and the preemptor takes its place.
       CHECK(pod_record(result, "high").pod.spec.node_name == "gpu-1");
+    }
+  }
+}
+
+// One GPU held by `low` (priority 0); `high` (serving, 1000) preempts it, is nominated, and binds
+// once the victim is gone (grace period 0: at once, after the failed cycle).
+Scenario preemption_scenario(KubernetesVersion version) {
+  Pod low = gpu_pod("low", 1);
+  low.spec.node_name = "gpu-1";
+  low.spec.termination_grace_period_seconds = 0;
+  Pod high = gpu_pod("high", 1);
+  high.spec.priority_class_name = "serving";
+  PriorityClass serving;
+  serving.metadata.name = "serving";
+  serving.value = 1000;
+  return scenario_of({serving, gpu_node("gpu-1", 1), low, high}, version);
+}
+
+TEST_CASE("simulate: whether the binding clears nominatedNodeName, by release and gate",
+          "[scheduler][nomination]") {
+  // KEP-5278: kube-apiserver clears it at binding with ClearingNominatedNodeNameAfterBinding
+  // (alpha, off in 1.34; beta, on from 1.35).
+  struct Row {
+    std::string name;
+    KubernetesVersion version;
+    std::optional<bool> gate;
+    std::string nominated_after_binding;
+  };
+  const std::vector<Row> rows = {
+      {"1.33", {33, -1}, std::nullopt, "gpu-1"},
+      {"1.34", {34, -1}, std::nullopt, "gpu-1"},
+      {"1.34 with the gate", {34, -1}, true, ""},
+      {"1.35", {35, -1}, std::nullopt, ""},
+      {"1.35 without the gate", {35, -1}, false, "gpu-1"},
+      {"1.36", {36, -1}, std::nullopt, ""},
+  };
+  for (const Row& row : rows) {
+    DYNAMIC_SECTION(row.name) {
+      Scenario s = preemption_scenario(row.version);
+      if (row.gate)
+        s.scheduler.feature_gates.values["ClearingNominatedNodeNameAfterBinding"] = *row.gate;
+      const SimulationResult result = simulate(s);
+      const PodRecord& high = pod_record(result, "high");
+      CHECK(high.pod.spec.node_name == "gpu-1");
+      CHECK(high.pod.status.nominated_node_name == row.nominated_after_binding);
+    }
+  }
+}
+
+TEST_CASE("simulate: a failed cycle without PostFilter plugins clears nominatedNodeName from 1.35",
+          "[scheduler][nomination]") {
+  // schedule_one.go: ScheduleResult{} (no nominating info) up to 1.34, clearNominatedNode from
+  // 1.35 (PR #135007).
+  for (int minor : {33, 34, 35, 36}) {
+    DYNAMIC_SECTION("1." << minor) {
+      Pod holder = gpu_pod("holder", 1);
+      holder.spec.node_name = "gpu-1";
+      Pod waiting = gpu_pod("waiting", 1);
+      waiting.status.nominated_node_name = "gpu-1";  // set by another component (KEP-5278)
+      Scenario s = scenario_of({gpu_node("gpu-1", 1), holder, waiting}, {minor, -1});
+      s.scheduler.profiles.front().plugins.post_filter.disabled.push_back({"*", 0});
+      const SimulationResult result = simulate(s);
+      const PodRecord& record = pod_record(result, "waiting");
+      CHECK(scheduled_message(record) == "0/1 nodes are available: 1 Insufficient nvidia.com/gpu.");
+      CHECK(record.pod.status.nominated_node_name == (minor >= 35 ? "" : "gpu-1"));
     }
   }
 }

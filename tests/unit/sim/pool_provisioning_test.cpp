@@ -37,9 +37,9 @@ TEST_CASE("a provisioned node registers NotReady, then Ready, then gets its GPUs
         "expect": [
           {"at": "10m", "node": "g-0", "allocatable": {"nvidia.com/gpu": "0"}},
           {"at": "12m", "pod": "default/p", "phase": "Pending",
-           "message": "0/2 nodes are available: 2 node(s) had untolerated taint {node.kubernetes.io/not-ready: }. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling."},
+           "message": "0/2 nodes are available: 2 node(s) had untolerated taint(s). no new claims to deallocate, preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling."},
           {"at": "20m", "pod": "default/p", "phase": "Pending",
-           "message": "0/2 nodes are available: 2 Insufficient nvidia.com/gpu. preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod."},
+           "message": "0/2 nodes are available: 2 Insufficient nvidia.com/gpu. no new claims to deallocate, preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling."},
           {"at": "30m", "node": "g-1", "allocatable": {"nvidia.com/gpu": "4"}},
           {"at": "30m", "pod": "default/p", "phase": "Running"}])");
   const SimulationResult result = simulate(io::parse_scenario(text, "staged.json"));

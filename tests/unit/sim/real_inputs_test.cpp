@@ -122,6 +122,19 @@ TEST_CASE("pod-level requests count from 1.34; 1.33 drops them", "[sim][podLevel
   CHECK_FALSE(p->pod.spec.resources.has_value());
 }
 
+TEST_CASE("the PodLevelResources gate decides whether spec.resources counts",
+          "[sim][podLevelResources]") {
+  const std::string pod_level = R"("resources": {"requests": {"cpu": "6"}}, )";
+  const Scenario off = io::parse_scenario(
+      R"({"name": "t", "scheduler": {"kubernetesVersion": "1.34",
+          "featureGates": {"PodLevelResources": false}}, "cluster": [)" +
+          std::string(kNode) + "," + gpu_pod("p", pod_level) + "]}",
+      "t.json");
+  const SimulationResult result = simulate(off);
+  CHECK(pod_named(result, "p")->pod.status.phase == PodPhase::Running);
+  CHECK(off.notes.empty());  // a modelled gate: no warning
+}
+
 TEST_CASE("pod-level limits default the pod-level requests", "[sim][podLevelResources]") {
   // defaultPodRequests: cpu from the containers' requests (overcommittable), memory from the
   // pod-level limit when no container asks for it.
@@ -179,6 +192,32 @@ TEST_CASE("with no node at all a pod retries on its error backoff and loses its 
   const EventRecord* scheduled = event_of(result, "Scheduled", "Pod/default/p");
   REQUIRE(scheduled != nullptr);
   CHECK(scheduled->time == 5000);
+}
+
+TEST_CASE("a nominated pod that finds no node at all loses its nomination", "[sim][queue]") {
+  // hi preempts victim on n1 and is nominated there; n1 is deleted while victim terminates, so
+  // hi's next attempt meets ErrNoNodesAvailable, whose cycle clears the nomination.
+  const std::string victim = R"({"kind": "Pod", "metadata": {"name": "victim", "namespace":
+      "default"}, "spec": {"nodeName": "n1", "priority": 0, "terminationGracePeriodSeconds": 30,
+      "containers": [{"name": "c", "resources": {"limits": {"nvidia.com/gpu": 1}}}]}})";
+  const Scenario scenario =
+      scenario_of(R"({"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass",
+                      "metadata": {"name": "high"}, "value": 100},)" +
+                      std::string(kNode) + "," + victim + "," +
+                      gpu_pod("hi", R"("priorityClassName": "high", )"),
+                  R"([{"at": "10s", "delete": {"kind": "Node", "name": "n1"}}])");
+  Simulator simulator(scenario);
+  simulator.run_until(5000);
+  std::string nominated;
+  for (const PodRecord& record : simulator.pods()) {
+    if (record.pod.metadata.name == "hi") nominated = record.pod.status.nominated_node_name;
+  }
+  CHECK(nominated == "n1");
+  const SimulationResult result = simulator.finish();
+  const PodRecord* hi = pod_named(result, "hi");
+  REQUIRE(hi != nullptr);
+  CHECK(hi->pod.status.nominated_node_name.empty());
+  CHECK(*hi->pod.message() == "no nodes available to schedule pods");
 }
 
 TEST_CASE("the pod garbage collector deletes the pods of a deleted node after its quarantine",
