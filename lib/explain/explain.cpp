@@ -161,9 +161,7 @@ Explanation explain_here(const Scenario& scenario, Simulator& at, const PodRecor
   }
   if (const std::vector<std::string>& gates = record.pod.spec.scheduling_gates; !gates.empty()) {
     out.layer = Layer::Scheduling;
-    std::string names;
-    for (const std::string& gate : gates) names += (names.empty() ? "" : ", ") + gate;
-    out.diagnosis = "It carries scheduling gates (" + names +
+    out.diagnosis = "It carries scheduling gates (" + joined(gates, ", ") +
                     "): the SchedulingGates plugin keeps it out of the scheduling queue, so the "
                     "scheduler has not tried it. Whoever added the gates (a queueing controller "
                     "such as Kueue) removes them when it admits the pod; until the last one is "
@@ -172,9 +170,8 @@ Explanation explain_here(const Scenario& scenario, Simulator& at, const PodRecor
   }
   if (const std::vector<std::string>& claims = record.pod.spec.resource_claims; !claims.empty()) {
     out.layer = Layer::Scheduling;
-    std::string names;
-    for (const std::string& claim : claims) names += (names.empty() ? "" : ", ") + claim;
-    out.diagnosis = "It claims devices through Dynamic Resource Allocation (" + names +
+    out.diagnosis = "It claims devices through Dynamic Resource Allocation (" +
+                    joined(claims, ", ") +
                     "), which gpusched does not model yet: rather than place it without its "
                     "devices, gpusched leaves it Pending, and it cannot tell which node would "
                     "hold it or what would fix it.";

@@ -2,6 +2,7 @@
 
 #include "framework/string_pool.hpp"
 #include "gpusched/framework/cluster_state.hpp"
+#include "model/go_text.hpp"
 
 namespace gpusched::plugins {
 
@@ -10,13 +11,9 @@ DynamicResources::DynamicResources(Handle& handle) : pool_(handle.cluster.pool()
 Status DynamicResources::pre_filter(CycleState&, const PodInfo& pod, PreFilterResult&) {
   const std::vector<std::string>& claims = pod.pod.spec.resource_claims;
   if (claims.empty()) return Code::Skip;
-  std::string message = "gpusched does not model Dynamic Resource Allocation yet: resource claim";
-  if (claims.size() > 1) message += 's';
-  for (std::size_t i = 0; i < claims.size(); ++i) {
-    message += i == 0 ? " " : ", ";
-    message += claims[i];
-  }
-  message += " cannot be allocated";
+  const std::string message =
+      std::string("gpusched does not model Dynamic Resource Allocation yet: resource claim") +
+      (claims.size() > 1 ? "s " : " ") + joined(claims, ", ") + " cannot be allocated";
   return Status{Code::UnschedulableAndUnresolvable, kName, {pool_.intern(message)}};
 }
 

@@ -2,6 +2,7 @@
 
 #include "framework/string_pool.hpp"
 #include "gpusched/framework/cluster_state.hpp"
+#include "model/go_text.hpp"
 
 namespace gpusched::plugins {
 
@@ -11,12 +12,7 @@ Status SchedulingGates::pre_enqueue(const PodInfo& pod) const {
   const std::vector<std::string>& gates = pod.pod.spec.scheduling_gates;
   if (gates.empty()) return Code::Success;
   // fmt.Sprintf("%v", []string): the names in brackets, separated by spaces.
-  std::string message = "waiting for scheduling gates: [";
-  for (std::size_t i = 0; i < gates.size(); ++i) {
-    if (i > 0) message += ' ';
-    message += gates[i];
-  }
-  message += ']';
+  const std::string message = "waiting for scheduling gates: [" + joined(gates, " ") + "]";
   return Status{Code::UnschedulableAndUnresolvable, kName, {pool_.intern(message)}};
 }
 

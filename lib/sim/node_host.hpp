@@ -15,7 +15,7 @@ class NodeHost {
   /// Applies `node` through the API server (its device plugin publishes it); `pointer` is the
   /// place in the scenario that asked for it, for errors.
   virtual void apply_node(Node node, const std::string& pointer) = 0;
-  /// The node leaves the cluster; the pod garbage collector removes its pods.
+  /// The node leaves the cluster; its pods stay until the pod garbage collector deletes them.
   virtual void remove_node(NodeInfo& node) = 0;
 };
 
