@@ -67,7 +67,7 @@ TEST_CASE("an included bundle reads as in whatif", "[cli][kinds]") {
   }
 }
 
-TEST_CASE("--strict refuses a kind that would change placement, naming file and place",
+TEST_CASE("strict mode refuses a kind that would change placement, naming file and place",
           "[cli][kinds][strict]") {
   const TempDir dir;
   const std::string bundle = dir.write("bundle.yaml", read(kBundle) + R"(---
