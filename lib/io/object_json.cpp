@@ -1129,12 +1129,23 @@ class ObjectParser {
                                            "empty selector is invalid for daemonset"));
     }
     ds.template_.spec = parse_template_spec(tmpl, place);
-    const std::string& policy = ds.template_.spec.restart_policy;
-    if (policy != "Always") {
-      JsonNode where = place.missing("template").missing("spec").missing("restartPolicy");
-      invalid(where, not_supported(policy, {"Always"}));
-    }
+    require_restart_always(ds.template_.spec, place);
     return ds;
+  }
+
+  /// The pod template of a controller whose pods keep running (DaemonSet, StatefulSet): only
+  /// restartPolicy Always is supported.
+  void require_restart_always(const PodSpec& spec, const JsonNode& place) const {
+    if (spec.restart_policy == "Always") return;
+    invalid(place.missing("template").missing("spec").missing("restartPolicy"),
+            not_supported(spec.restart_policy, {"Always"}));
+  }
+
+  /// An int32 field ValidateNonnegativeField checks.
+  std::int32_t non_negative(const JsonNode& node) const {
+    const std::int32_t value = node.int32();
+    if (value < 0) invalid(node, invalid_value(value, "must be greater than or equal to 0"));
+    return value;
   }
 
   /// apps/v1 StatefulSet after SetDefaults_StatefulSet (podManagementPolicy OrderedReady,
@@ -1156,21 +1167,10 @@ class ObjectParser {
       }
     }
     if (auto replicas = field("replicas")) ss.replicas = parse_count(*replicas);
-    if (auto seconds = field("minReadySeconds")) {
-      ss.min_ready_seconds = seconds->int32();
-      if (ss.min_ready_seconds < 0) {
-        invalid(*seconds,
-                invalid_value(ss.min_ready_seconds, "must be greater than or equal to 0"));
-      }
-    }
+    if (auto seconds = field("minReadySeconds")) ss.min_ready_seconds = non_negative(*seconds);
     if (auto ordinals = field("ordinals")) {
       ordinals->note_unknown_keys(api_fields::kStatefulSetOrdinals);
-      if (auto start = ordinals->get("start")) {
-        ss.ordinals_start = start->int32();
-        if (ss.ordinals_start < 0) {
-          invalid(*start, invalid_value(ss.ordinals_start, "must be greater than or equal to 0"));
-        }
-      }
+      if (auto start = ordinals->get("start")) ss.ordinals_start = non_negative(*start);
     }
     if (auto claims = field("volumeClaimTemplates")) {
       for (const JsonNode& claim : claims->elements()) {
@@ -1196,11 +1196,7 @@ class ObjectParser {
                                         "`selector` does not match template `labels`"));
     }
     ss.template_.spec = parse_template_spec(tmpl, place);
-    const std::string& restart = ss.template_.spec.restart_policy;
-    if (restart != "Always") {
-      JsonNode where = place.missing("template").missing("spec").missing("restartPolicy");
-      invalid(where, not_supported(restart, {"Always"}));
-    }
+    require_restart_always(ss.template_.spec, place);
     return ss;
   }
 
