@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "explain/explain_parts.hpp"
+#include "explain/remedy_replay.hpp"
 #include "gpusched/error.hpp"
 #include "model/go_text.hpp"
 #include "sim/glob.hpp"
@@ -98,7 +99,7 @@ const PodRecord& find_pod(const std::vector<PodRecord>& records, std::string_vie
 
 // A bound pod: it runs (layer none), ran, or the kubelet rejected it (layer workload); or its
 // node does not exist (layer provisioning).
-void explain_bound(const PodRecord& record, const std::vector<NodeRecord>& nodes,
+void explain_bound(const PodRecord& record, const std::vector<NodeRecord>& nodes, bool by_hand,
                    Explanation& out) {
   const Pod& pod = record.pod;
   if (std::none_of(nodes.begin(), nodes.end(),
@@ -114,10 +115,17 @@ void explain_bound(const PodRecord& record, const std::vector<NodeRecord>& nodes
   if (pod.status.phase == PodPhase::Failed) {
     out.layer = Layer::Workload;
     out.message = pod.status.message;
-    out.diagnosis = "The scheduler bound it to " + out.node + ", then it failed on the node" +
-                    (pod.status.reason.empty() ? "" : " (" + pod.status.reason + ")") +
-                    (pod.status.message.empty() ? "" : ": " + pod.status.message) +
-                    ". The cause is on the node or in the pod itself, not in scheduling.";
+    const std::string failure = (pod.status.reason.empty() ? "" : " (" + pod.status.reason + ")") +
+                                (pod.status.message.empty() ? "" : ": " + pod.status.message);
+    // A pod whose manifest sets spec.nodeName never met the scheduler: only the kubelet's
+    // admission checked it against the node.
+    out.diagnosis =
+        by_hand
+            ? "Its spec.nodeName binds it to " + out.node +
+                  " without the scheduler, and the kubelet refused it there" + failure +
+                  ". Let the scheduler place it (no spec.nodeName), or make room on the node."
+            : "The scheduler bound it to " + out.node + ", then it failed on the node" + failure +
+                  ". The cause is on the node or in the pod itself, not in scheduling.";
     return;
   }
   out.layer = Layer::None;
@@ -142,7 +150,7 @@ Explanation explain_here(const Scenario& scenario, Simulator& at, const PodRecor
   out.node = record.pod.spec.node_name;
   const explain_detail::AttemptView view{scenario, record, nodes, pods};
   if (!out.node.empty()) {
-    explain_bound(record, nodes, out);
+    explain_bound(record, nodes, explain_detail::bound_by_manifest(scenario, record.pod), out);
     if (out.layer == Layer::Workload && remedies != nullptr)
       out.remedies = explain_detail::find_workload_remedies(view, out, *remedies);
     return out;

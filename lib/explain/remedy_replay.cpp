@@ -1,6 +1,7 @@
 #include "explain/remedy_replay.hpp"
 
 #include <algorithm>
+#include <type_traits>
 
 #include "gpusched/error.hpp"
 #include "gpusched/model/time.hpp"
@@ -22,33 +23,57 @@ std::string PodSource::where() const {
   return owner.empty() ? "the pod's spec" : owner + "'s pod template";
 }
 
-PodSource pod_source(Scenario& scenario, const Pod& pod) {
-  PodSource best;
-  auto consider = [&](Object& object) {
+namespace {
+
+// The spec the pod comes from (pod_source), in a scenario that may be const.
+template <class Spec>
+struct Source {
+  Spec* spec = nullptr;
+  std::string owner;
+  std::string prefix;
+};
+
+template <class S>
+auto find_source(S& scenario, const Pod& pod) {
+  using SpecT = std::conditional_t<std::is_const_v<S>, const PodSpec, PodSpec>;
+  using ObjectT = std::conditional_t<std::is_const_v<S>, const Object, Object>;
+  Source<SpecT> best;
+  auto consider = [&](ObjectT& object) {
     const std::string_view kind = kind_of(object);
     std::visit(
         [&](auto& o) {
           using T = std::decay_t<decltype(o)>;
           if (o.metadata.namespace_ != pod.metadata.namespace_) return;
           if constexpr (std::is_same_v<T, Pod>) {
-            if (o.metadata.name == pod.metadata.name) best = PodSource{&o.spec, {}, {}};
+            if (o.metadata.name == pod.metadata.name) best = {&o.spec, {}, {}};
           } else if constexpr (requires { o.template_; }) {
             if (best.spec != nullptr && best.owner.empty()) return;  // the pod itself wins
             const std::string prefix = o.metadata.name + "-";
             if (pod.metadata.name.starts_with(prefix) && prefix.size() > best.prefix.size()) {
-              best =
-                  PodSource{&o.template_.spec, std::string(kind) + " " + o.metadata.name, prefix};
+              best = {&o.template_.spec, std::string(kind) + " " + o.metadata.name, prefix};
             }
           }
         },
         object);
   };
-  for (Object& object : scenario.cluster) consider(object);
-  for (Action& action : scenario.timeline) {
+  for (ObjectT& object : scenario.cluster) consider(object);
+  for (auto& action : scenario.timeline) {
     if (action.verb != Verb::Apply) continue;
-    for (Object& object : action.objects) consider(object);
+    for (ObjectT& object : action.objects) consider(object);
   }
   return best;
+}
+
+}  // namespace
+
+PodSource pod_source(Scenario& scenario, const Pod& pod) {
+  auto found = find_source(scenario, pod);
+  return PodSource{found.spec, std::move(found.owner), std::move(found.prefix)};
+}
+
+bool bound_by_manifest(const Scenario& scenario, const Pod& pod) {
+  const auto found = find_source(scenario, pod);
+  return found.spec != nullptr && !found.spec->node_name.empty();
 }
 
 std::optional<Node> declared_copy(const Scenario& scenario, const std::string& name,

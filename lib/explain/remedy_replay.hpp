@@ -22,6 +22,8 @@ struct PodSource {
   [[nodiscard]] std::string where() const;
 };
 [[nodiscard]] PodSource pod_source(Scenario& scenario, const Pod& pod);
+/// Whether the spec the pod comes from sets spec.nodeName: it was bound without the scheduler.
+[[nodiscard]] bool bound_by_manifest(const Scenario& scenario, const Pod& pod);
 
 /// The node as the scenario declares it (a pool node: its pool's template), as a new node: named
 /// "<name>-copy" (or -copy-2, ... when taken), Ready, uncordoned, and in no pool. nullopt when

@@ -1,6 +1,7 @@
 // Remedies for a pod the kubelet rejected after binding (layer 4), each verified by replaying
 // the scenario with the change from the start: the device plugin's and the Topology Manager's
-// refusals have known fixes on the pod or on its node.
+// refusals have known fixes on the pod or on its node, and a pod bound by its own spec.nodeName
+// can be left to the scheduler.
 #include <algorithm>
 
 #include "explain/remedy_replay.hpp"
@@ -54,6 +55,15 @@ std::vector<Remedy> find_workload_remedies(const AttemptView& view, const Explan
                        std::string(well_known::kTopologyManagerPolicyAnnotation) + ")"));
       break;
     }
+  }
+  if (bound_by_manifest(view.scenario, pod)) {
+    // Bound by its manifest, it skipped the scheduler's Filter: let the scheduler choose.
+    Scenario changed = replay.copy();
+    const PodSource source = pod_source(changed, pod);
+    source.spec->node_name.clear();
+    out.push_back(replay.verify(
+        changed, "remove spec.nodeName from " + source.where() + " so that the scheduler places it",
+        source.prefix));
   }
   return out;
 }

@@ -14,6 +14,7 @@
 #include "sim/daemonset_controller.hpp"
 #include "sim/deployment_controller.hpp"
 #include "sim/job_controller.hpp"
+#include "sim/kubelet_admission.hpp"
 #include "sim/pod_strategy.hpp"
 #include "sim/replicaset_controller.hpp"
 #include "sim/statefulset_controller.hpp"
@@ -104,6 +105,11 @@ Simulation::Simulation(const Scenario& scenario, const SimulationOptions& option
       pools_(scenario, *this, cluster_, event_queue_, now_, rng_),
       autoscaler_(scenario, *this, pools_, cluster_, events_, event_queue_, now_),
       record_spans_(options.record_pod_spans) {
+#ifdef NDEBUG
+  if (options.check_invariants) invariants_.emplace();
+#else
+  invariants_.emplace();
+#endif
   controller_host_ = std::make_unique<ControllerHost>(*this);
   // The controllers, in the order they sync after a change. A new controller is one line here.
   controllers_.add(std::make_unique<DeploymentController>(*controller_host_));
@@ -417,14 +423,23 @@ PodInfo& Simulation::create_pod(Pod pod, const std::string& pointer,
 }
 
 bool Simulation::admit_on_node(PodInfo& pod) {
+  // The kubelet's admit handlers in order (kubelet.go NewMainKubelet): the device manager's
+  // allocation, then the predicate admission, which releases the devices when it refuses.
+  std::optional<Rejection> rejection;
   const devices::Admission admission = kubelets_.admit(pod.pod);
-  if (admission.admitted) return true;
+  if (!admission.admitted) {
+    rejection = Rejection{admission.reason, admission.message};
+  } else if (pod.node != nullptr) {
+    rejection = predicate_admission(pod, *pod.node, cluster_);
+    if (rejection) kubelets_.release(pod);
+  }
+  if (!rejection) return true;
   // The kubelet fails the pod at admission (kubelet.go canAdmitPod / rejectPod): phase Failed
   // with its reason and message, a Warning event, nothing held. The scheduler does not retry
   // it; a controller replaces it on its next sync.
-  pod.pod.status.reason = admission.reason;
-  pod.pod.status.message = admission.message;
-  events_.recorded_event("Pod/" + pod.pod.key(), "Warning", admission.reason, admission.message);
+  pod.pod.status.reason = rejection->reason;
+  pod.pod.status.message = rejection->message;
+  events_.recorded_event("Pod/" + pod.pod.key(), "Warning", rejection->reason, rejection->message);
   end_pod(pod, PodPhase::Failed);
   // Controllers see the failure after the status update: the replacement is created a second
   // later (a ReplicaSet keeps replacing pods the kubelet keeps rejecting, as in a real cluster).
@@ -810,6 +825,7 @@ void Simulation::start() {
           i < scenario_.cluster_pointers.size() ? scenario_.cluster_pointers[i] : "/cluster");
   }
   api_.set_loading(false);
+  if (invariants_) invariants_->start(cluster_, kubelets_);
   if (Controller* stateful_sets = controllers_.find("StatefulSet")) stateful_sets->sync_all();
   for (std::size_t i = 0; i < scenario_.timeline.size(); ++i)
     event_queue_.push(scenario_.timeline[i].at, RunAction{i});
@@ -867,6 +883,7 @@ bool Simulation::step() {
     cluster_.set_service_selectors(std::move(services));
   }
   scheduler_.run(now_);
+  if (invariants_) invariants_->check(cluster_, kubelets_, now_);
   while (auto entry = event_queue_.pop_at<CheckExpectation>(now_)) dispatch(entry->event);
   return true;
 }
@@ -884,6 +901,7 @@ SimulationResult Simulation::finish() {
   for (std::size_t i = 0; i < scenario_.expect.size(); ++i) {
     if (!expectation_results_[i]) expectation_results_[i] = check(i);
   }
+  if (invariants_) invariants_->check_all(cluster_, kubelets_, now_);
   return take_result();
 }
 

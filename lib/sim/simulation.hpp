@@ -21,6 +21,7 @@
 #include "sim/disruption_controller.hpp"
 #include "sim/event_queue.hpp"
 #include "sim/event_recorder.hpp"
+#include "sim/invariants.hpp"
 #include "sim/kubelet.hpp"
 #include "sim/node_host.hpp"
 #include "sim/pod_gc.hpp"
@@ -189,6 +190,8 @@ class Simulation final : public SchedulerHooks, private NodeHost {
   std::vector<PodSpan> spans_;
   std::vector<PreemptionRecord> preemptions_;
   std::vector<std::optional<ExpectationResult>> expectation_results_;
+  /// With SimulationOptions::check_invariants, or in a build without NDEBUG.
+  std::optional<InvariantChecker> invariants_;
 };
 
 }  // namespace gpusched::sim

@@ -59,6 +59,10 @@ struct SimulationOptions {
   /// Fill SimulationResult::pod_spans (the HTML report's timelines): a record per pod instance,
   /// about 200 bytes each, kept to the end.
   bool record_pod_spans = false;
+  /// Check after every instant what must always hold (each node's allocated amounts are the sum
+  /// of its pods' requests and within allocatable, devices match requests): a broken invariant
+  /// throws InternalError. Always on when the library is built without NDEBUG.
+  bool check_invariants = false;
   /// Out-of-tree plugins: each profile may enable them by name, as the in-tree ones
   /// (docs/library.md, "Writing a plugin").
   Registry plugins;

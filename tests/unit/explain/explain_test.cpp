@@ -184,6 +184,19 @@ TEST_CASE("explain: a pod the kubelet rejected is layer workload", "[explain]") 
   const Remedy* one = remedy_starting(shared, "ask for one shared nvidia.com/gpu replica");
   REQUIRE(one != nullptr);
   CHECK(one->verified);
+
+  // Bound by its own spec.nodeName, the pod met only the kubelet's predicate admission.
+  const Explanation by_hand = explain_file("kubelet-admission.json", "default/more-cpu");
+  CHECK(by_hand.layer == Layer::Workload);
+  CHECK(by_hand.message ==
+        "Node didn't have enough resource: cpu, requested: 500, used: 1000, capacity: 1000");
+  CHECK(by_hand.diagnosis.starts_with(
+      "Its spec.nodeName binds it to small without the scheduler, and the kubelet refused it "
+      "there (OutOfcpu)"));
+  const Remedy* scheduler = remedy_starting(
+      by_hand, "remove spec.nodeName from the pod's spec so that the scheduler places it");
+  REQUIRE(scheduler != nullptr);
+  CHECK(scheduler->verified);
 }
 
 TEST_CASE("explain: policy remedies for taints and pod affinity", "[explain]") {
