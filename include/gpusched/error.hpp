@@ -26,6 +26,11 @@ class InputError : public std::runtime_error {
   [[nodiscard]] const std::string& pointer() const noexcept { return pointer_; }
   [[nodiscard]] const std::string& reason() const noexcept { return reason_; }
   [[nodiscard]] int line() const noexcept { return line_; }
+  /// what() as a string: whole even when the input put a NUL byte in a name or a value, where
+  /// what()'s C string ends.
+  [[nodiscard]] std::string message() const {
+    return located_message(file_, pointer_, reason_, line_);
+  }
 
  private:
   std::string file_;

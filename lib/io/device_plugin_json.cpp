@@ -13,6 +13,7 @@
 #include "gpusched/io/device_plugin_configs.hpp"
 #include "gpusched/model/resource_list.hpp"
 #include "io/api_fields.hpp"
+#include "io/file_path.hpp"
 #include "io/input_text.hpp"
 
 namespace gpusched::io {
@@ -323,7 +324,7 @@ std::map<std::string, DevicePluginConfig> parse_config_map(const JsonNode& node)
 
 // A ConfigMap file named by the scenario, relative to the scenario's directory.
 std::map<std::string, DevicePluginConfig> read_config_map_file(const JsonNode& node) {
-  const std::string name = node.string();
+  const std::string name = file_path_text(node);
   if (name.empty()) node.fail("file name must not be empty");
   std::filesystem::path path(name);
   if (path.is_relative()) path = std::filesystem::path(node.source().file()).parent_path() / path;

@@ -10,6 +10,7 @@
 #include "io/cluster_json.hpp"
 #include "io/device_plugin_json.hpp"
 #include "io/expect_json.hpp"
+#include "io/file_path.hpp"
 #include "io/input_text.hpp"
 #include "io/json_node.hpp"
 #include "io/json_source.hpp"
@@ -59,7 +60,7 @@ std::vector<std::pair<fs::path, JsonNode>> included_files(const JsonNode& includ
     files.emplace_back(path, entry);
   };
   for (const JsonNode& entry : include.elements()) {
-    const std::string name = entry.string();
+    const std::string name = file_path_text(entry);
     if (name.empty()) entry.fail("an include path must not be empty");
     const fs::path path = (base / name).lexically_normal();
     std::error_code status_ec;
@@ -171,6 +172,7 @@ Scenario parse_scenario(std::string_view text, const std::string& file,
   std::optional<JsonNode> include = root.get("include");
   if (include) {
     for (const auto& [path, entry] : included_files(*include, file)) {
+      scenario.included.push_back(path.string());
       std::vector<JsonNode> objects =
           kinds.kept(included.emplace_back(path, &warnings, &notes, options.strict).objects());
       items.insert(items.end(), objects.begin(), objects.end());

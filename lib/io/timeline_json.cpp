@@ -44,6 +44,7 @@ Action parse_action(const JsonNode& node, KindFilter& kinds) {
       {"at", "apply", "delete", "patch", "cordon", "uncordon", "scale", "gpuHealth"});
   Action action;
   action.pointer = node.pointer();
+  action.line = node.source().line_of(node.pointer());
   action.at = parse_time(node.required("at"));
   std::optional<JsonNode> body;
   std::string_view verb_name;

@@ -290,6 +290,15 @@ std::optional<TimeMs> parse_seconds(std::string_view text) {
 
 std::optional<TimeMs> parse_time_text(std::string_view text, std::string* error) {
   if (std::optional<TimeMs> seconds = parse_seconds(text)) return seconds;
+  // The virtual clock starts at 0: "-1" is refused in those words, not as a duration missing
+  // its unit. "-0" is 0, as Go's ParseDuration reads it.
+  if (text.starts_with('-')) {
+    std::string ignored;
+    if (std::optional<TimeMs> magnitude = parse_time_text(text.substr(1), &ignored)) {
+      if (*magnitude == 0) return 0;
+      return fail(error, "negative times are not allowed, got " + quoted(text));
+    }
+  }
   return parse_duration(text, error);
 }
 

@@ -8,6 +8,7 @@
 #include "gpusched/error.hpp"
 #include "gpusched/io/scenario_loader.hpp"
 #include "gpusched/io/scheduler_config.hpp"
+#include "io/file_path.hpp"
 #include "io/input_text.hpp"
 #include "model/decimal.hpp"
 #include "plan/parallel.hpp"
@@ -86,7 +87,7 @@ Sweep load_sweep(const std::filesystem::path& path) {
   Sweep sweep;
   sweep.source = file;
   const std::filesystem::path dir = path.parent_path();
-  sweep.scenario = io::load_scenario(dir / root.required("scenario").string());
+  sweep.scenario = io::load_scenario(dir / io::file_path_text(root.required("scenario")));
 
   if (auto pools = root.get("pools")) {
     if (!pools->json().is_object()) pools->fail("must be a map from pool name to sizes");
@@ -114,7 +115,7 @@ Sweep load_sweep(const std::filesystem::path& path) {
     std::vector<io::JsonNode> nodes = non_empty_list(*configs);
     std::vector<std::string> names;
     for (const io::JsonNode& node : nodes) {
-      std::string name = node.string();
+      std::string name = io::file_path_text(node);
       SchedulerConfig config =
           name == "scenario" ? sweep.scenario.scheduler
                              : io::load_scheduler_config(dir / name, sweep.scenario.scheduler);

@@ -4,7 +4,36 @@
 
 namespace gpusched::report {
 
+namespace {
+
+/// A decimal number as gpusched writes them: an optional minus, digits, an optional fraction.
+bool is_decimal(std::string_view value) {
+  if (value.starts_with('-')) value.remove_prefix(1);
+  const std::size_t dot = value.find('.');
+  const std::string_view whole = value.substr(0, dot);
+  const std::string_view fraction =
+      dot == std::string_view::npos ? std::string_view("0") : value.substr(dot + 1);
+  auto digits = [](std::string_view part) {
+    return !part.empty() && part.find_first_not_of("0123456789") == std::string_view::npos;
+  };
+  return digits(whole) && digits(fraction);
+}
+
+}  // namespace
+
+bool csv_formula_like(std::string_view value) {
+  // OWASP's CSV injection advice: a spreadsheet evaluates a cell starting with = + - @ (and
+  // after a tab or a CR) as a formula. Numbers such as -1 or -0.5 are data and keep their sign.
+  return !value.empty() && std::string_view("=+-@\t\r").find(value[0]) != std::string_view::npos &&
+         !is_decimal(value);
+}
+
 std::string csv_field(std::string_view value) {
+  std::string neutral;
+  if (csv_formula_like(value)) {
+    neutral = "'" + std::string(value);
+    value = neutral;
+  }
   if (value.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(value);
   std::string out = "\"";
   for (char c : value) {

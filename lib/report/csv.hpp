@@ -7,8 +7,13 @@
 
 namespace gpusched::report {
 
+/// Whether a spreadsheet would take `value` for a formula: it starts with `=`, `+`, `-`, `@`, a
+/// tab or a CR and is not a decimal number (`-1` and `-0.5` are numbers, not formulas).
+[[nodiscard]] bool csv_formula_like(std::string_view value);
 /// The field as RFC 4180 writes it: quoted, with quotes doubled, when it holds a comma, a quote
-/// or a line break.
+/// or a line break; a formula-like value (csv_formula_like) first gets a leading `'`, which
+/// spreadsheets show as text (OWASP, "CSV Injection"), so that no name from the input runs as
+/// a formula.
 [[nodiscard]] std::string csv_field(std::string_view value);
 /// One record of a CSV text and the line it starts on.
 struct CsvLine {

@@ -768,6 +768,20 @@ void Simulation::patch_object(const Action& action) {
 }
 
 void Simulation::run_action(const Action& action) {
+  try {
+    perform_action(action);
+  } catch (const InputError& e) {
+    // The run cannot read the file, but the loader kept the action's line.
+    const std::string_view pointer = e.pointer();
+    const bool at_action =
+        pointer.starts_with(action.pointer) &&
+        (pointer.size() == action.pointer.size() || pointer[action.pointer.size()] == '/');
+    if (action.line == 0 || e.line() != 0 || e.file() != scenario_.source || !at_action) throw;
+    throw InputError(e.file(), e.pointer(), e.reason(), action.line);
+  }
+}
+
+void Simulation::perform_action(const Action& action) {
   switch (action.verb) {
     case Verb::Apply:
       for (const Object& object : action.objects) apply(object, action.pointer);

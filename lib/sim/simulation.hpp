@@ -105,7 +105,10 @@ class Simulation final : public SchedulerHooks, private NodeHost {
   void apply_pod(Pod pod, const std::string& pointer);
   void delete_object(const ObjectRef& ref, std::int64_t grace_seconds, const std::string& pointer);
   void patch_object(const Action& action);
+  /// Runs a timeline action; an InputError it raises at the action's place without a line gets
+  /// the action's line (Action::line), as errors found when loading have theirs.
   void run_action(const Action& action);
+  void perform_action(const Action& action);
 
   // The kubelet of the node a pod is bound to
   /// Kubelet admission of a pod that now holds its node; false when the kubelet failed it.

@@ -82,6 +82,8 @@ TEST_CASE("the CSV check rejects what RFC 4180 or gpusched's writer does not wri
       {"a,b\n1,x\n", {}, "line 2: b: \"x\" is not a number"},
       {"a,b\n1,1e3\n", {}, "line 2: b: \"1e3\" is not a number"},
       {"a,b\n1,2\n", {"c"}, "no column c"},
+      // A formula left as it is: csv_row writes it after a quote.
+      {"a,b\n1,=2+3\n", {"b"}, "byte 6: \"=2+3\n\" where csv_row writes \"'=2+3\n\""},
       {"", {}, "no header"},
   };
   for (const Row& row : rows) {
@@ -207,6 +209,42 @@ TEST_CASE("compare, sweep and merge quote names with commas and quotes", "[cli][
   const Outcome first = run_cli({"sweep", sweep, "--shard", "0/2"});
   const Outcome second = run_cli({"sweep", sweep, "--shard", "1/2"});
   CHECK(check_csv(first.out, {"config"}).faults == std::vector<std::string>{});
+  const Outcome merged =
+      run_cli({"merge", dir.write("shard-1.csv", second.out), dir.write("shard-0.csv", first.out)});
+  CHECK(merged.code == 0);
+  CHECK(merged.out == whole.out);
+}
+
+TEST_CASE("compare, sweep and merge write names a spreadsheet would run as formulas as text",
+          "[cli][csv]") {
+  const TempDir dir;
+  // Configuration files whose names, as compare's variants and sweep's config column, start
+  // with = and @ (OWASP's CSV injection).
+  const std::string formula = "=HYPERLINK(x).yaml";
+  const std::string at = "@SUM(1).yaml";
+  fs::copy_file(kRoot + "/examples/planning/least-allocated.yaml", dir.path() / formula);
+  fs::copy_file(kRoot + "/examples/planning/most-allocated.yaml", dir.path() / at);
+
+  const Outcome compared = run_cli(
+      {"compare", kSpread, "--config", dir.at(formula), "--config", dir.at(at), "-o", "csv"});
+  CHECK(compared.code == 0);
+  CHECK_THAT(compared.out, Catch::Contains("\n'=HYPERLINK(x),"));
+  CHECK_THAT(compared.out, Catch::Contains("\n'@SUM(1),"));
+  const CheckedCsv variants = check_csv(compared.out, {"variant"});
+  CHECK(variants.faults == std::vector<std::string>{});
+
+  const std::string sweep = dir.write(
+      "sweep.yaml", "apiVersion: gpusched.io/v1\nkind: Sweep\nscenario: " + kSpread +
+                        "\npools:\n  a100: [2, 3]\nconfigs: ['" + formula + "', '" + at + "']\n");
+  const Outcome whole = run_cli({"sweep", sweep});
+  CHECK(whole.code == 0);
+  const CheckedCsv runs = check_csv(whole.out, {"config"});
+  CHECK(runs.faults == std::vector<std::string>{});
+  CHECK(values(runs, "config") == std::set<std::string>{"'" + formula, "'" + at});
+
+  // merge passes the quote on: the same table, not a second quote.
+  const Outcome first = run_cli({"sweep", sweep, "--shard", "0/2"});
+  const Outcome second = run_cli({"sweep", sweep, "--shard", "1/2"});
   const Outcome merged =
       run_cli({"merge", dir.write("shard-1.csv", second.out), dir.write("shard-0.csv", first.out)});
   CHECK(merged.code == 0);

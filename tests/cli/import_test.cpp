@@ -147,7 +147,8 @@ TEST_CASE("import openb exits 2 when it cannot write the scenario", "[cli][openb
   const Outcome outcome = run_cli({"import", "openb", nodes, pods, "-o", output});
   CHECK(outcome.code == 2);
   CHECK(outcome.out.empty());
-  CHECK(outcome.err == "gpusched: error: " + output + ": cannot write the file\n");
+  CHECK(outcome.err ==
+        "gpusched: error: --output-file: cannot write " + output + ": No such file or directory\n");
 }
 
 TEST_CASE("import usage errors exit 2", "[cli][openb]") {

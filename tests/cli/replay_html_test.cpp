@@ -49,7 +49,8 @@ TEST_CASE("replay --html to a path that cannot be written exits 2 naming it", "[
   const Outcome outcome = run_cli({"replay", kScenario, "--html", html});
   CHECK(outcome.code == 2);
   CHECK(outcome.out.empty());
-  CHECK(outcome.err == "gpusched: error: --html: cannot write " + html + "\n");
+  CHECK(outcome.err ==
+        "gpusched: error: --html: cannot write " + html + ": No such file or directory\n");
 }
 
 }  // namespace

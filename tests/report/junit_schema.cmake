@@ -89,6 +89,33 @@ if(NOT out STREQUAL "4 2 1 3 ${WORK_DIR}/problems/bare.json")
   message(FATAL_ERROR "problems.xml: ${out}")
 endif()
 
+# (c) Characters XML 1.0 cannot carry, from the input: U+FFFE, U+FFFF and control characters in
+# the scenario's name and messages, and a file name that is not UTF-8. The report must still be
+# well-formed (xmllint parses it) and valid.
+string(ASCII 255 not_utf8)
+file(WRITE "${WORK_DIR}/odd/odd${not_utf8}name.json" [=[
+{
+  "name": "odd \uFFFE \uFFFF \u0001 \u001b[31m \u007f \u009b end",
+  "cluster": [
+    {"kind": "Node", "metadata": {"name": "w1"},
+     "status": {"capacity": {"cpu": "8", "memory": "32Gi", "pods": "110"}}}
+  ],
+  "expect": [
+    {"at": "end", "pods": "default/*", "phases": {"Running": 1}}
+  ]
+}
+]=])
+file(WRITE "${WORK_DIR}/odd/broken${not_utf8}.json" [=[
+{"name": "b", "cluster": [{"kind": "Node", "metadata": {"name": "\u0000\uFFFF"}}]}
+]=])
+run(1 ${GPUSCHED} check ${WORK_DIR}/odd --junit ${WORK_DIR}/odd.xml)
+validate(${WORK_DIR}/odd.xml)
+xpath(${WORK_DIR}/odd.xml "concat(/testsuites/@tests, ' ', /testsuites/@failures, ' ', \
+/testsuites/@errors)")
+if(NOT out STREQUAL "2 1 1")
+  message(FATAL_ERROR "odd.xml: ${out}")
+endif()
+
 # The schema rejects what a renderer would misread: a count that is not an integer, a testcase
 # without its file, a failure without its type, line 0.
 file(READ ${WORK_DIR}/problems.xml report)

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -14,6 +13,7 @@
 #include "gpusched/commands.hpp"
 #include "gpusched/error.hpp"
 #include "gpusched/io/scenario_loader.hpp"
+#include "gpusched/output_file.hpp"
 #include "gpusched/report/check_report.hpp"
 #include "gpusched/sim/simulator.hpp"
 #include "gpusched/strict.hpp"
@@ -79,24 +79,25 @@ std::string indent_continuation_lines(const std::string& message) {
 }
 
 /// Replays one scenario (its notes on `err` first, and its warnings when `strict`) and prints
-/// its line and its failures.
+/// its line and its failures; adds the files it includes to `included`.
 report::CheckedScenario check_one(const fs::path& file, bool strict, std::ostream& out,
-                                  std::ostream& err) {
+                                  std::ostream& err, std::vector<std::string>& included) {
   const std::string shown = file.generic_string();
   report::CheckedScenario checked{shown, {}, std::nullopt, {}};
   SimulationResult result;
   try {
     const Scenario scenario = load_scenario_reporting(file.string(), strict, err);
     checked.scenario = scenario.name;
+    included.insert(included.end(), scenario.included.begin(), scenario.included.end());
     result = simulate(scenario);
   } catch (const InputError& e) {
     checked.error = report::CheckedScenario::Error{e.reason(), e.pointer(), e.line()};
-    // what() starts with the file when it is this one: name it once.
-    const std::string_view what = e.what();
+    // The message starts with the file when it is this one: name it once.
+    const std::string message = e.message();
     if (e.file() == shown || e.file() == file.string()) {
-      out << "ERROR " << shown << what.substr(e.file().size()) << '\n';
+      out << "ERROR " << shown << std::string_view(message).substr(e.file().size()) << '\n';
     } else {
-      out << "ERROR " << shown << ": " << e.what() << '\n';
+      out << "ERROR " << shown << ": " << message << '\n';
     }
     return checked;
   }
@@ -130,8 +131,14 @@ int check(const CheckOptions& options, std::ostream& out, std::ostream& err) {
   for (const std::string& path : options.paths) {
     if (!collect_scenarios(path, files, err)) return 2;
   }
+  // The report may not replace a scenario, nor (checked once they are known) a file one includes.
+  std::vector<std::string> inputs;
+  for (const fs::path& file : files) inputs.push_back(file.string());
+  if (!options.junit.empty()) refuse_input_as_output("--junit", options.junit, inputs);
+  std::vector<std::string> included;
   std::vector<report::CheckedScenario> checked;
-  for (const fs::path& file : files) checked.push_back(check_one(file, options.strict, out, err));
+  for (const fs::path& file : files)
+    checked.push_back(check_one(file, options.strict, out, err, included));
   const auto passed = static_cast<std::size_t>(
       std::count_if(checked.begin(), checked.end(), [](const auto& c) { return c.passed(); }));
   const std::size_t failed = files.size() - passed;
@@ -142,12 +149,10 @@ int check(const CheckOptions& options, std::ostream& out, std::ostream& err) {
     report::write_github_annotations(out, checked);
   }
   if (!options.junit.empty()) {
-    std::ofstream junit(options.junit, std::ios::binary);
-    report::write_junit(junit, checked);
-    if (!junit.flush()) {
-      err << kErrorPrefix << "--junit: cannot write " << options.junit << '\n';
-      return 2;
-    }
+    refuse_input_as_output("--junit", options.junit, included);
+    OutputFile junit("--junit", options.junit);
+    report::write_junit(junit.stream(), checked);
+    junit.close();
   }
   return failed == 0 ? 0 : 1;
 }

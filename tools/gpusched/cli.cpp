@@ -8,6 +8,8 @@
 
 #include "gpusched/commands.hpp"
 #include "gpusched/error.hpp"
+#include "gpusched/output_file.hpp"
+#include "gpusched/terminal_stream.hpp"
 
 #ifndef GPUSCHED_VERSION
 #error "GPUSCHED_VERSION must be defined by the build (tools/CMakeLists.txt)"
@@ -50,15 +52,34 @@ int run_app(int argc, const char* const* argv, std::ostream& out, std::ostream& 
 }  // namespace
 
 int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
-  return run_guarded([&] { return run_app(argc, argv, out, err); }, err);
+  // Every byte printed passes one filter: names and messages from the input cannot drive the
+  // terminal (terminal_stream.hpp).
+  TerminalTextBuffer out_buffer(*out.rdbuf());
+  TerminalTextBuffer err_buffer(*err.rdbuf());
+  std::ostream safe_out(&out_buffer);
+  std::ostream safe_err(&err_buffer);
+  safe_err.flags(err.flags());  // std::cerr flushes after each write (unitbuf)
+  int code = run_guarded([&] { return run_app(argc, argv, safe_out, safe_err); }, safe_err);
+  // A report that never reached its reader (a full disk, a closed pipe) is no success: a
+  // sweep shard must not "pass" with its table lost.
+  if (!safe_out.flush()) {
+    safe_err << kErrorPrefix << WriteError("standard output", out_buffer.failure()).what() << '\n';
+    code = 3;
+  }
+  safe_err.flush();
+  return code;
 }
 
 int run_guarded(const std::function<int()>& body, std::ostream& err) {
   try {
     return body();
   } catch (const InputError& e) {
-    err << kErrorPrefix << e.what() << '\n';
+    err << kErrorPrefix << e.message() << '\n';
     return 2;
+  } catch (const WriteError& e) {
+    // The input was fine and the work done; what failed is the disk or the reader.
+    err << kErrorPrefix << e.what() << '\n';
+    return 3;
   } catch (const InternalError& e) {
     // what() names the invariant and the place of its check: what a bug report needs.
     err << "gpusched: internal error: " << e.what() << '\n';

@@ -2,7 +2,6 @@
 // `validate`, `replay` and `check` read like any other.
 
 #include <cstddef>
-#include <fstream>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -13,6 +12,7 @@
 #include "gpusched/io/node_pools.hpp"
 #include "gpusched/io/openb.hpp"
 #include "gpusched/io/scenario_writer.hpp"
+#include "gpusched/output_file.hpp"
 
 namespace gpusched::cli {
 namespace {
@@ -33,10 +33,10 @@ int import_openb(const ImportOptions& options, std::ostream& out) {
     out << text;
     return 0;
   }
-  std::ofstream file(options.output, std::ios::binary);
-  file << text;
+  refuse_input_as_output("--output-file", options.output, {options.nodes, options.pods});
+  OutputFile file("--output-file", options.output);
+  file.stream() << text;
   file.close();
-  if (!file) throw InputError(options.output, "", "cannot write the file");
   std::size_t nodes = 0;
   std::size_t pods = 0;
   for (const NodePool& pool : scenario.node_pools) nodes += static_cast<std::size_t>(pool.count);

@@ -1,6 +1,5 @@
 // `gpusched replay FILE`: load -> simulate -> report.
 
-#include <fstream>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -8,6 +7,7 @@
 
 #include "gpusched/commands.hpp"
 #include "gpusched/explain/explain.hpp"
+#include "gpusched/output_file.hpp"
 #include "gpusched/progress.hpp"
 #include "gpusched/report/html_report.hpp"
 #include "gpusched/report/metrics.hpp"
@@ -58,20 +58,18 @@ SimulationResult replay_explaining(const Scenario& scenario, SimulationOptions o
 int replay(const ReplayOptions& options, std::ostream& out, std::ostream& err) {
   const Scenario scenario = load_scenario_reporting(options.file, options.strict, err);
   // Opened before the replay, so that a path that cannot be written fails at once, not after a
-  // long run.
-  std::ofstream html;
+  // long run; never over the scenario or a file it includes.
+  std::optional<OutputFile> html;
   if (!options.html.empty()) {
-    html.open(options.html, std::ios::binary);
-    if (!html) {
-      err << kErrorPrefix << "--html: cannot write " << options.html << '\n';
-      return 2;
-    }
+    std::vector<std::string> inputs = scenario.included;
+    inputs.push_back(options.file);
+    refuse_input_as_output("--html", options.html, inputs);
+    html.emplace("--html", options.html);
   }
   report::HtmlReportOptions html_options;
   const SimulationResult result =
-      html.is_open()
-          ? replay_explaining(scenario, simulation_options(options.run), html_options.explanations)
-          : simulate_with_progress(scenario, simulation_options(options.run));
+      html ? replay_explaining(scenario, simulation_options(options.run), html_options.explanations)
+           : simulate_with_progress(scenario, simulation_options(options.run));
   print_notices(result, err);
   // Render completely before printing: a failure while writing must leave `out` untouched.
   std::ostringstream text;
@@ -92,12 +90,9 @@ int replay(const ReplayOptions& options, std::ostream& out, std::ostream& err) {
   } else {
     report::write_table(text, result);
   }
-  if (html.is_open()) {
-    report::write_html_report(html, result, html_options);
-    if (!html.flush()) {
-      err << kErrorPrefix << "--html: cannot write " << options.html << '\n';
-      return 2;
-    }
+  if (html) {
+    report::write_html_report(html->stream(), result, html_options);
+    html->close();
   }
   out << text.str();
   return result.passed ? 0 : 1;

@@ -9,6 +9,8 @@
 namespace gpusched::cli {
 
 std::optional<TimeMs> parse_cli_duration(std::string_view text, std::string* error) {
+  // A negative number or duration: refused as a scenario's times are, in those words.
+  if (text.starts_with('-')) return parse_time_text(text, error);
   // Go durations require a unit; a plain number means seconds, as in scenario files.
   const bool plain_number =
       !text.empty() && text.find_first_not_of("0123456789.") == std::string_view::npos;

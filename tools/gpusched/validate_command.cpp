@@ -26,7 +26,7 @@ int validate(const ValidateOptions& options, std::ostream& out, std::ostream& er
       out << file << ": ok (" << scenario.cluster.size() << " objects, " << scenario.timeline.size()
           << " timeline actions, " << scenario.expect.size() << " expectations)\n";
     } catch (const InputError& e) {
-      err << kErrorPrefix << e.what() << '\n';
+      err << kErrorPrefix << e.message() << '\n';
       code = 2;
     }
   }

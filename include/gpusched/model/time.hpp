@@ -21,7 +21,8 @@ using TimeMs = std::int64_t;
 [[nodiscard]] std::optional<TimeMs> parse_seconds(std::string_view text);
 
 /// A time as a scenario writes it: a number of seconds as parse_seconds, or a Go duration as
-/// parse_duration. Returns nullopt and sets `error` otherwise.
+/// parse_duration. Returns nullopt and sets `error` otherwise (`negative times are not allowed,
+/// got "-1"` for a negative number or duration).
 [[nodiscard]] std::optional<TimeMs> parse_time_text(std::string_view text, std::string* error);
 
 /// Compact duration text: "0s", "90ms", "1.5s", "1m30s", "10m", "2h5m". Round-trips through

@@ -25,7 +25,8 @@ enum class Verb { Apply, Delete, Patch, Cordon, Uncordon, Scale, GpuHealth };
 struct Action {
   TimeMs at = 0;
   Verb verb = Verb::Apply;
-  std::string pointer;          ///< where it is in the file, e.g. "/timeline/3"
+  std::string pointer;  ///< where it is in the file, e.g. "/timeline/3"
+  int line = 0;         ///< its line in Scenario::source, for errors found while it runs; 0 unknown
   std::vector<Object> objects;  ///< Apply
   ObjectRef target;             ///< Delete, Patch, Scale, Cordon, Uncordon (kind Node)
   std::optional<std::int64_t> grace_period_seconds;  ///< Delete; default 0
@@ -161,6 +162,9 @@ struct Scenario {
   std::string name;
   std::string description;
   std::string source;  ///< file it was read from, for messages
+  /// The files its `include` named (a directory's files one by one), in include order: inputs a
+  /// command must not overwrite with a report.
+  std::vector<std::string> included;
   SchedulerConfig scheduler;
   /// `devicePlugin` and `migConfigs`: what the GPU Operator deploys (scenario-format.md §3).
   devices::DevicePluginSettings device_plugin;

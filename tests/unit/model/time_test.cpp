@@ -101,6 +101,31 @@ struct FormatRow {
   std::string text;
 };
 
+TEST_CASE("parse_time_text refuses negative times in those words", "[time]") {
+  struct Row {
+    const char* text;
+    const char* error;
+  };
+  const std::vector<Row> rows = {
+      {"-1", "negative times are not allowed, got \"-1\""},
+      {"-0.5", "negative times are not allowed, got \"-0.5\""},
+      {"-1s", "negative times are not allowed, got \"-1s\""},
+      {"-2m30s", "negative times are not allowed, got \"-2m30s\""},
+      {"-soon", "time: invalid duration \"-soon\""},
+      {"--1", "time: invalid duration \"--1\""},
+  };
+  for (const Row& row : rows) {
+    SECTION(row.text) {
+      std::string error;
+      CHECK_FALSE(parse_time_text(row.text, &error).has_value());
+      CHECK(error == row.error);
+    }
+  }
+  std::string error;
+  CHECK(parse_time_text("-0", &error) == 0);
+  CHECK(parse_time_text("-0s", &error) == 0);
+}
+
 TEST_CASE("format_duration is compact and round-trips", "[time]") {
   const std::vector<FormatRow> rows = {
       {0, "0s"},

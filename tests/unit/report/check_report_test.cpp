@@ -89,6 +89,68 @@ TEST_CASE("control characters never reach the XML", "[report][check]") {
   CHECK_THAT(out.str(), Catch::Contains("name=\"/expect/0 at 1m\" file=\"f.json\">"));  // no line
 }
 
+TEST_CASE("JUnit XML carries no character XML 1.0 forbids", "[report][check]") {
+  struct Row {
+    const char* name;
+    std::string text;
+    std::string escaped;
+  };
+  const std::vector<Row> rows = {
+      {"U+FFFE",
+       "a\xEF\xBF\xBE"
+       "b",
+       "a\xEF\xBF\xBD"
+       "b"},
+      {"U+FFFF",
+       "a\xEF\xBF\xBF"
+       "b",
+       "a\xEF\xBF\xBD"
+       "b"},
+      {"NUL", std::string("a\0b", 3),
+       "a\xEF\xBF\xBD"
+       "b"},
+      {"ESC", "a\x1b[31mb", "a\xEF\xBF\xBD[31mb"},
+      {"DEL",
+       "a\x7F"
+       "b",
+       "a\xEF\xBF\xBD"
+       "b"},
+      {"C1 CSI",
+       "a\xC2\x9B"
+       "b",
+       "a\xEF\xBF\xBD"
+       "b"},
+      {"a byte that is not UTF-8",
+       "a\xFF"
+       "b",
+       "a\xEF\xBF\xBD"
+       "b"},
+      {"a sequence cut short", "a\xE2\x82", "a\xEF\xBF\xBD\xEF\xBF\xBD"},
+      {"an overlong slash",
+       "a\xC0\xAF"
+       "b",
+       "a\xEF\xBF\xBD\xEF\xBF\xBD"
+       "b"},
+      {"a surrogate",
+       "a\xED\xA0\x80"
+       "b",
+       "a\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD"
+       "b"},
+      {"other UTF-8 kept", "caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x99\x82",
+       "caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x99\x82"},
+  };
+  for (const Row& row : rows) {
+    SECTION(row.name) {
+      CheckedScenario odd{row.text, row.text, std::nullopt, {expectation(0, false, row.text, 0)}};
+      std::ostringstream out;
+      write_junit(out, {odd});
+      CHECK_THAT(out.str(), Catch::Contains("<testsuite name=\"" + row.escaped + "\""));
+      CHECK_THAT(out.str(), Catch::Contains("file=\"" + row.escaped + "\""));
+      CHECK_THAT(out.str(), Catch::Contains("message=\"" + row.escaped + "\""));
+    }
+  }
+}
+
 TEST_CASE("GitHub annotations point at the failing lines", "[report][check]") {
   std::ostringstream out;
   write_github_annotations(out, sample());

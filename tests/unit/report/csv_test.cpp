@@ -17,6 +17,36 @@ TEST_CASE("fields are quoted only when they need it", "[report][csv]") {
   CHECK(csv_row({"", "x", ""}) == ",x,\n");
 }
 
+TEST_CASE("a field a spreadsheet would run as a formula is written as text", "[report][csv]") {
+  struct Row {
+    const char* name;
+    std::string value;
+    std::string written;
+  };
+  const std::vector<Row> rows = {
+      {"=", "=HYPERLINK(\"x\")", "\"'=HYPERLINK(\"\"x\"\")\""},
+      {"+", "+1+2", "'+1+2"},
+      {"-", "-cmd|' /C calc'!A0", "'-cmd|' /C calc'!A0"},
+      {"@", "@SUM(A1)", "'@SUM(A1)"},
+      {"tab", "\t=1", "'\t=1"},
+      {"CR", "\r=1", "\"'\r=1\""},
+      {"a negative integer", "-1", "-1"},
+      {"a negative decimal", "-0.5", "-0.5"},
+      {"a minus alone", "-", "'-"},
+      {"a number with a sign and text", "-1e3", "'-1e3"},
+      {"a name with = inside", "a=b", "a=b"},
+  };
+  for (const Row& row : rows) {
+    SECTION(row.name) {
+      CHECK(csv_field(row.value) == row.written);
+      // Read back, the field keeps its quote, and writing it again changes nothing (merge).
+      const std::vector<CsvLine> lines = read_csv(csv_row({row.value}), "t.csv");
+      REQUIRE(lines.size() == 1);
+      CHECK(csv_row(lines[0].fields) == csv_row({row.value}));
+    }
+  }
+}
+
 TEST_CASE("what csv_row writes, read_csv reads back", "[report][csv]") {
   const std::vector<std::string> fields{"", "a,b", "say \"hi\"", "two\r\nlines", "end"};
   const std::string text = "h1,h2\r\n\n" + csv_row(fields) + "last,line";

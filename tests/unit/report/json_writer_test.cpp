@@ -40,7 +40,8 @@ TEST_CASE("write_json keeps the contract's keys in the contract's order", "[repo
   CHECK(keys(json["pods"][0]) ==
         std::vector<std::string>{"namespace", "name", "phase", "nodeName", "reason", "message",
                                  "nominatedNodeName", "requests", "terminating", "createdAt",
-                                 "scheduledAt", "finishedAt", "devices", "visibleDevices", "wait", "preemptions", "preemptedBy"});
+                                 "scheduledAt", "finishedAt", "devices", "visibleDevices", "wait",
+                                 "preemptions", "preemptedBy"});
   CHECK(keys(json["nodes"][0]) ==
         std::vector<std::string>{"name", "capacity", "allocatable", "allocated", "pods"});
   CHECK(keys(json["events"][0]) == std::vector<std::string>{"time", "type", "reason", "object",
