@@ -85,8 +85,12 @@ std::string read_input_file(const std::filesystem::path& path, const std::string
     const auto count = static_cast<std::size_t>(in.gcount());
     if (text.size() + count > kMaxFileBytes) throw InputError(file, "", file_too_large_reason());
     if (text.capacity() < text.size() + count) {
-      // Doubling, but never past the limit: a file just under it costs its size, not twice.
-      text.reserve(std::min<std::size_t>(kMaxFileBytes, 2 * (text.size() + count)));
+      // Doubling, but never past the limit, so an endless input costs 1.5 times the limit at
+      // most; a fresh string's reserve is exact (growing one in place may double again).
+      std::string bigger;
+      bigger.reserve(std::min<std::size_t>(kMaxFileBytes, 2 * (text.size() + count)));
+      bigger.append(text);
+      text.swap(bigger);
     }
     text.append(chunk.data(), count);
   }

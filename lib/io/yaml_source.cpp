@@ -435,7 +435,13 @@ bool is_yaml_input(std::string_view file, std::string_view text) noexcept {
 }
 
 YamlDocument parse_yaml(const std::string& file, std::string_view text) {
-  if (text.size() > kMaxFileBytes) throw InputError(file, "", file_too_large_reason(), 0);
+  if (text.size() > kMaxYamlBytes) {
+    throw InputError(file, "",
+                     "YAML file is larger than the limit of " +
+                         std::to_string(kMaxYamlBytes >> 20) + " MiB (JSON may have " +
+                         std::to_string(kMaxFileBytes >> 20) + " MiB: `yq -o json` converts it)",
+                     0);
+  }
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
     throw InputError(file, "", "file is empty", 0);
   }
