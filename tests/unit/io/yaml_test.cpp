@@ -157,6 +157,30 @@ list: [1, "1", x]
   CHECK(source.line_of("/absent") == 1);
 }
 
+TEST_CASE("parse_yaml finds lines by key, escaped key, index and document", "[io][yaml]") {
+  const std::string text = R"(---
+a:
+  "0": zero
+  list:
+  - x
+  - y: 1
+    a/b~c: 2
+---
+---
+b: 3
+)";
+  const io::YamlDocument doc = io::parse_yaml("f.yaml", text);
+  REQUIRE(doc.documents == 2);  // the empty one between is dropped
+  const io::JsonSource source = io::JsonSource::with_lines("f.yaml", doc.lines);
+  CHECK(source.line_of("") == 1);
+  CHECK(source.line_of("/0") == 2);
+  CHECK(source.line_of("/0/a/0") == 3);  // a key that reads as an index
+  CHECK(source.line_of("/0/a/list/1") == 6);
+  CHECK(source.line_of("/0/a/list/1/a~1b~0c") == 7);
+  CHECK(source.line_of("/0/a/list/9") == 5);  // the sequence starts at its first item
+  CHECK(source.line_of("/1/b") == 10);
+}
+
 TEST_CASE("parse_yaml anchors, aliases and merge keys", "[io][yaml]") {
   const std::string text = R"(base: &base {cpu: "1", memory: 1Gi}
 copy: *base
