@@ -6,8 +6,8 @@
 //    "peak_rss_mib":120,"target_pods_per_second":30000,"meets_target":true}
 // Usage: gpusched_bench [--runs N] [--openb DIR] [WORKLOAD...]
 //   WORKLOAD: SchedulingBasic PreemptionBasic Unschedulable SchedulingWithExtendedResource GpuMix
-//   openb OneShot Explain Writers Scaling (default: all), or Scaling:NODESxPODS for one line of the
-//   scaling run. Exit status 1 when a target is missed.
+//   openb OneShot Explain Writers Inputs Scaling (default: all), or Scaling:NODESxPODS for one line
+//   of the scaling run. Exit status 1 when a target is missed.
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -29,6 +29,7 @@
 #include "gpusched/report/gpu_allocation.hpp"
 #include "gpusched/report/writers.hpp"
 #include "gpusched/scheduler/scheduler.hpp"
+#include "inputs.hpp"
 #include "workloads.hpp"
 
 namespace {
@@ -370,6 +371,81 @@ void scaling_line(int nodes, int pods) {
   }
 }
 
+/// A line of /proc/self/status in KiB ("VmRSS", "VmHWM").
+long status_kib(const std::string& field) {
+  std::FILE* status = std::fopen("/proc/self/status", "r");
+  if (status == nullptr) return 0;
+  char line[256];
+  long kib = 0;
+  while (std::fgets(line, sizeof line, status) != nullptr) {
+    if (std::string_view(line).starts_with(field + ":")) {
+      kib = std::atol(line + field.size() + 1);
+      break;
+    }
+  }
+  std::fclose(status);
+  return kib;
+}
+
+// What loading a large file costs: its text written to a file, loaded in a child process;
+// memory above the child's resident size at the start, per MB of text, against the bound that
+// docs/cli.md states (30 for JSON and block YAML, 80 for YAML flow collections).
+void inputs() {
+  struct Case {
+    const char* name;
+    const char* extension;
+    std::function<std::string()> text;
+    double bound;
+  };
+  using bench::Syntax;
+  const std::vector<Case> cases = {
+      {"pods_20000", "json", [] { return bench::pods_scenario(20000, Syntax::Json); }, 30},
+      {"pods_20000", "yaml", [] { return bench::pods_scenario(20000, Syntax::BlockYaml); }, 30},
+      {"wide_list_2000000", "json",
+       [] { return bench::wide_list_scenario(2'000'000, Syntax::Json); }, 30},
+      {"wide_list_2000000_block", "yaml",
+       [] { return bench::wide_list_scenario(2'000'000, Syntax::BlockYaml); }, 30},
+      {"wide_list_1000000_flow", "yaml",
+       [] { return bench::wide_list_scenario(1'000'000, Syntax::FlowYaml); }, 80},
+  };
+  for (const Case& c : cases) {
+    const std::filesystem::path file =
+        std::filesystem::temp_directory_path() /
+        ("gpusched-bench-" + std::to_string(getpid()) + "." + c.extension);
+    const std::string text = c.text();
+    {
+      std::FILE* out = std::fopen(file.c_str(), "wb");
+      if (out == nullptr || std::fwrite(text.data(), 1, text.size(), out) != text.size()) {
+        std::fprintf(stderr, "gpusched_bench: cannot write %s\n", file.c_str());
+        std::exit(2);
+      }
+      std::fclose(out);
+    }
+    const double mb = static_cast<double>(text.size()) / 1e6;
+    const Figures f = in_child([&] {
+      const long before = status_kib("VmRSS");
+      const auto start = std::chrono::steady_clock::now();
+      const gpusched::Scenario scenario = gpusched::io::load_scenario(file);
+      Figures out;
+      out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      out.scheduled = static_cast<long>(scenario.cluster.size());
+      out.peak_rss_mib = (status_kib("VmHWM") - before) / 1024;
+      return out;
+    });
+    std::filesystem::remove(file);
+    const double per_mb = static_cast<double>(f.peak_rss_mib) * 1.048576 / mb;
+    const bool met = per_mb <= c.bound;
+    all_targets_met = all_targets_met && met;
+    std::printf(
+        "{\"workload\":\"Inputs\",\"case\":\"%s\",\"syntax\":\"%s\",\"mb\":%.1f,"
+        "\"objects\":%ld,\"seconds\":%.2f,\"seconds_per_mb\":%.3f,\"peak_mib\":%ld,"
+        "\"mb_per_input_mb\":%.1f,\"bound_per_input_mb\":%.0f,\"meets_target\":%s}\n",
+        c.name, c.extension, mb, f.scheduled, f.seconds, f.seconds / mb, f.peak_rss_mib, per_mb,
+        c.bound, met ? "true" : "false");
+    std::fflush(stdout);
+  }
+}
+
 void scaling() {
   for (int nodes : {1000, 2000, 5000, 10000, 20000}) scaling_line(nodes, 10000);
   for (int pods : {100000, 1000000}) scaling_line(10000, pods);
@@ -394,7 +470,7 @@ int main(int argc, char** argv) {
   const std::vector<std::string> all = {
       "SchedulingBasic", "PreemptionBasic", "Unschedulable", "SchedulingWithExtendedResource",
       "GpuMix",          "openb",           "OneShot",       "Explain",
-      "Writers",         "Scaling"};
+      "Writers",         "Inputs",          "Scaling"};
   if (selected.empty()) selected = all;
   for (const std::string& name : selected) {
     if (name == "SchedulingBasic") {
@@ -427,6 +503,8 @@ int main(int argc, char** argv) {
         write_outputs(runs);
         return true;
       });
+    } else if (name == "Inputs") {
+      inputs();
     } else if (name == "Scaling") {
       scaling();
     } else if (int nodes = 0, pods = 0;

@@ -1,8 +1,9 @@
 #include "io/input_text.hpp"
 
+#include <algorithm>
+#include <array>
 #include <fstream>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -11,6 +12,7 @@
 #include "gpusched/error.hpp"
 #include "gpusched/io/scenario_loader.hpp"
 #include "io/api_fields.hpp"
+#include "io/json_release.hpp"
 #include "io/yaml_source.hpp"
 
 namespace gpusched::io {
@@ -59,6 +61,10 @@ ParsedText::ParsedText(const std::string& file, std::string_view text,
   source_->collect_unmodelled(unmodelled, strict);
 }
 
+ParsedText::~ParsedText() {
+  release(value_);
+}
+
 std::string read_input_file(const std::filesystem::path& path, const std::string& file) {
   std::error_code ec;
   std::filesystem::file_status status = std::filesystem::status(path, ec);
@@ -68,11 +74,28 @@ std::string read_input_file(const std::filesystem::path& path, const std::string
   }
   std::uintmax_t size = std::filesystem::file_size(path, ec);
   if (!ec && size > kMaxFileBytes) throw InputError(file, "", file_too_large_reason());
+  // The size is only a first check: a device (/dev/zero), a pipe or a file that grows has none
+  // worth believing, so the limit is enforced on the bytes actually read.
   std::ifstream in(path, std::ios::binary);
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
   if (!in) throw InputError(file, "", "cannot read the file");
-  return std::move(buffer).str();
+  std::string text;
+  if (!ec) text.reserve(static_cast<std::size_t>(size));
+  std::array<char, 1 << 16> chunk{};
+  while (in.read(chunk.data(), chunk.size()) || in.gcount() > 0) {
+    const auto count = static_cast<std::size_t>(in.gcount());
+    if (text.size() + count > kMaxFileBytes) throw InputError(file, "", file_too_large_reason());
+    if (text.capacity() < text.size() + count) {
+      // Doubling, but never past the limit, so an endless input costs 1.5 times the limit at
+      // most; a fresh string's reserve is exact (growing one in place may double again).
+      std::string bigger;
+      bigger.reserve(std::min<std::size_t>(kMaxFileBytes, 2 * (text.size() + count)));
+      bigger.append(text);
+      text.swap(bigger);
+    }
+    text.append(chunk.data(), count);
+  }
+  if (in.bad()) throw InputError(file, "", "cannot read the file");
+  return text;
 }
 
 ManifestFile::ManifestFile(const std::filesystem::path& path, std::vector<std::string>* warnings,

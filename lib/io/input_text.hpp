@@ -29,6 +29,8 @@ class ParsedText {
              std::vector<std::string>* unmodelled = nullptr, bool strict = false);
   ParsedText(const ParsedText&) = delete;
   ParsedText& operator=(const ParsedText&) = delete;
+  /// Frees the tree without allocating (io::release), as memory may have run out.
+  ~ParsedText();
 
   [[nodiscard]] bool yaml() const noexcept { return yaml_; }
   /// Documents in the stream: 1 for JSON; 0 for YAML holding only comments or empty documents.
@@ -45,8 +47,10 @@ class ParsedText {
   std::optional<JsonSource> source_;
 };
 
-/// The whole text of a file, refusing directories, missing files and files over kMaxFileBytes;
-/// errors name `file` and `pointer`/`line` (the place that asked for the file, if any).
+/// The whole text of a file, refusing directories, missing files and files over kMaxFileBytes.
+/// Every input file is read through it: it reads in chunks and stops once kMaxFileBytes is
+/// passed, so a device (/dev/zero), a pipe or a growing file costs at most the limit. Errors
+/// name `file`.
 [[nodiscard]] std::string read_input_file(const std::filesystem::path& path,
                                           const std::string& file);
 

@@ -43,27 +43,26 @@ JsonNode JsonNode::required(std::string_view key) const {
   return *child;
 }
 
-std::vector<JsonNode> JsonNode::elements() const {
+JsonElements JsonNode::elements() const {
   expect_type(nlohmann::json::value_t::array, "an array");
-  std::vector<JsonNode> out;
-  out.reserve(value_->size());
-  for (std::size_t i = 0; i < value_->size(); ++i) {
-    FieldPath path = path_;
-    path.push_back(PathStep{PathStep::Kind::Index, {}, i});
-    out.emplace_back(*source_, (*value_)[i], pointer_ + "/" + std::to_string(i), std::move(path));
-  }
-  return out;
+  return JsonElements(*this);
 }
 
-std::vector<std::pair<std::string, JsonNode>> JsonNode::entries() const {
-  std::vector<std::pair<std::string, JsonNode>> out;
-  for (const auto& [key, value] : object().items()) {
-    FieldPath path = path_;
-    path.push_back(PathStep{PathStep::Kind::Key, key, 0});
-    out.emplace_back(key, JsonNode(*source_, value, pointer_ + "/" + escape_pointer_token(key),
-                                   std::move(path)));
-  }
-  return out;
+JsonNode JsonNode::element(std::size_t index) const {
+  FieldPath path = path_;
+  path.push_back(PathStep{PathStep::Kind::Index, {}, index});
+  return {*source_, (*value_)[index], pointer_ + "/" + std::to_string(index), std::move(path)};
+}
+
+JsonEntries JsonNode::entries() const {
+  (void)object();
+  return JsonEntries(*this);
+}
+
+JsonNode JsonNode::member(nlohmann::json::const_iterator at) const {
+  FieldPath path = path_;
+  path.push_back(PathStep{PathStep::Kind::Key, at.key(), 0});
+  return {*source_, *at, pointer_ + "/" + escape_pointer_token(at.key()), std::move(path)};
 }
 
 void JsonNode::reject_unknown_keys(std::initializer_list<std::string_view> known) const {

@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <new>
 #include <optional>
+#include <tuple>
 #include <vector>
 
 #include "gpusched/error.hpp"
 #include "gpusched/io/scenario_loader.hpp"
+#include "io/json_release.hpp"
 
 namespace gpusched::io {
 namespace {
@@ -243,16 +246,68 @@ int line_at(std::string_view text, std::size_t offset) noexcept {
          static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(offset), '\n'));
 }
 
-int JsonSource::line_of(std::string_view pointer) const {
-  if (lines_ != nullptr) {
-    std::string key(pointer);
-    while (true) {
-      if (auto it = lines_->find(key); it != lines_->end()) return it->second;
-      if (key.empty()) return 0;
-      std::size_t slash = key.rfind('/');
-      key.resize(slash == std::string::npos ? 0 : slash);
+PointerLines::Id PointerLines::add(Id parent, std::uint32_t token, int line) {
+  const auto id = static_cast<Id>(lines_.size());
+  if (parent != id) children_.push_back(Entry{parent, token, id});
+  lines_.push_back(line);
+  return id;
+}
+
+PointerLines::Id PointerLines::add_root(int line) {
+  return add(static_cast<Id>(lines_.size()), 0, line);
+}
+
+PointerLines::Id PointerLines::add_member(Id parent, std::string_view key, int line) {
+  auto [it, added] = keys_.try_emplace(std::string(key), static_cast<std::uint32_t>(keys_.size()));
+  return add(parent, it->second, line);
+}
+
+PointerLines::Id PointerLines::add_element(Id parent, std::size_t index, int line) {
+  return add(parent, kIndexBit | static_cast<std::uint32_t>(index), line);
+}
+
+void PointerLines::drop_last() {
+  if (!children_.empty() && children_.back().child + 1 == lines_.size()) children_.pop_back();
+  lines_.pop_back();
+}
+
+void PointerLines::seal(Id root) {
+  root_ = root;
+  // By child too: a key given twice (`<<` merge keys) finds its first value, as the text reads.
+  std::sort(children_.begin(), children_.end(), [](const Entry& a, const Entry& b) {
+    return std::tie(a.parent, a.token, a.child) < std::tie(b.parent, b.token, b.child);
+  });
+  children_.shrink_to_fit();
+  lines_.shrink_to_fit();
+}
+
+int PointerLines::line_of(std::string_view pointer) const {
+  if (!root_) return 0;
+  Id at = *root_;
+  auto find = [&](std::uint32_t token) -> std::optional<Id> {
+    const Entry probe{at, token, 0};
+    auto it = std::lower_bound(children_.begin(), children_.end(), probe,
+                               [](const Entry& a, const Entry& b) {
+                                 return std::tie(a.parent, a.token) < std::tie(b.parent, b.token);
+                               });
+    if (it == children_.end() || it->parent != at || it->token != token) return std::nullopt;
+    return it->child;
+  };
+  for (const std::string& token : pointer_tokens(pointer)) {
+    std::optional<Id> child;
+    if (auto key = keys_.find(token); key != keys_.end()) child = find(key->second);
+    if (!child && !token.empty() && token.size() < 10 &&
+        token.find_first_not_of("0123456789") == std::string::npos) {
+      child = find(kIndexBit | static_cast<std::uint32_t>(std::stoul(token)));
     }
+    if (!child) break;
+    at = *child;
   }
+  return lines_[at];
+}
+
+int JsonSource::line_of(std::string_view pointer) const {
+  if (lines_ != nullptr) return lines_->line_of(pointer);
   if (text_.empty()) return 0;
   if (line_starts_.empty()) {
     line_starts_.push_back(0);
@@ -359,9 +414,18 @@ nlohmann::json JsonSource::parse() const {
     }
   }
 
+  // nlohmann::json::parse's own tree would be freed by a destructor that allocates: out of
+  // memory there is std::terminate. So the tree is built here and released (io::release).
+  nlohmann::json value;
   try {
-    return nlohmann::json::parse(text_);
+    nlohmann::detail::json_sax_dom_parser<nlohmann::json> builder(value);
+    nlohmann::json::sax_parse(text_, &builder);
+    return value;
+  } catch (const std::bad_alloc&) {
+    release(value);
+    throw;
   } catch (const nlohmann::json::parse_error& e) {
+    release(value);
     std::size_t offset = e.byte > 0 ? e.byte - 1 : 0;
     offset = std::min(offset, text_.size());
     std::size_t line_start = text_.rfind('\n', offset == 0 ? 0 : offset - 1);
@@ -372,6 +436,7 @@ nlohmann::json JsonSource::parse() const {
         "invalid JSON at column " + std::to_string(column) + ": " + plain_parse_message(e.what()),
         line_at(text_, offset));
   } catch (const nlohmann::json::out_of_range& e) {
+    release(value);
     // 406: a number beyond a double's range, such as 1e999; the error carries no position, so
     // find the number it quotes.
     std::string message = e.what();

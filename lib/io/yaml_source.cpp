@@ -21,6 +21,7 @@
 
 #include "gpusched/error.hpp"
 #include "gpusched/io/scenario_loader.hpp"
+#include "io/json_release.hpp"
 #include "model/go_text.hpp"
 
 namespace gpusched::io {
@@ -141,7 +142,16 @@ bool is_yaml_float(std::string_view text) {
 /// Builds JSON values from yaml-cpp's parse events, recording the line of every value.
 class Builder : public YAML::EventHandler {
  public:
-  explicit Builder(const std::string& file) : file_(file) {}
+  explicit Builder(const std::string& file) : file_(file), stream_(lines_.add_root(1)) {}
+  Builder(const Builder&) = delete;
+  Builder& operator=(const Builder&) = delete;
+  /// Empties the trees without allocating: a parse that ran out of memory unwinds through here.
+  ~Builder() {
+    for (Frame& frame : stack_) release(frame.value);
+    if (root_) release(*root_);
+    for (auto& [anchor, anchored] : anchors_) release(anchored.value);
+    for (json& document : documents_) release(document);
+  }
 
   void OnDocumentStart(const YAML::Mark& mark) override {
     // yaml-cpp 0.7 loops forever on a stray ',' (",", "- a\n,"; jbeder/yaml-cpp#1040): each
@@ -152,17 +162,17 @@ class Builder : public YAML::EventHandler {
     }
     last_document_start_ = mark.pos;
     root_.reset();
-    lines_.clear();
     anchors_.clear();
   }
 
   void OnDocumentEnd() override {
     if (root_ && !root_->is_null()) {
       documents_.push_back(std::move(*root_));
-      document_lines_.push_back(std::move(lines_));
+      document_ids_.push_back(root_id_);
+    } else if (root_) {
+      lines_.drop_last();  // an empty document, dropped: its null value is the last recorded
     }
     root_.reset();
-    lines_ = {};
   }
 
   void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
@@ -193,8 +203,8 @@ class Builder : public YAML::EventHandler {
                 const std::string& value) override {
     if (!is_utf8(value)) fail(mark, "", "invalid UTF-8 in a string");
     if (expecting_key()) return take_key(mark, value, tag == "?");
-    std::string pointer = place(mark);
-    attach(resolve(mark, pointer, tag, value), 1, 0, anchor);
+    place(mark);
+    attach(resolve(mark, tag, value), 1, 0, anchor);
   }
 
   void OnSequenceStart(const YAML::Mark& mark, const std::string& /*tag*/, YAML::anchor_t anchor,
@@ -216,16 +226,14 @@ class Builder : public YAML::EventHandler {
     if (documents_.empty()) return out;
     if (documents_.size() == 1) {
       out.value = std::move(documents_[0]);
-      out.lines = std::move(document_lines_[0]);
-      return out;
+      lines_.seal(document_ids_[0]);
+    } else {
+      // The documents were recorded as the stream's elements, so `/1/metadata` is found as is.
+      out.value = json::array();
+      for (json& document : documents_) out.value.push_back(std::move(document));
+      lines_.seal(stream_);
     }
-    out.value = json::array();
-    out.lines[""] = 1;
-    for (std::size_t i = 0; i < documents_.size(); ++i) {
-      const std::string prefix = "/" + std::to_string(i);
-      for (auto& [pointer, line] : document_lines_[i]) out.lines.emplace(prefix + pointer, line);
-      out.value.push_back(std::move(documents_[i]));
-    }
+    out.lines = std::move(lines_);
     return out;
   }
 
@@ -233,6 +241,7 @@ class Builder : public YAML::EventHandler {
   struct Frame {
     json value;
     std::string pointer;
+    PointerLines::Id id = 0;
     YAML::anchor_t anchor = 0;
     bool is_map = false;
     std::optional<std::string> key;          ///< the key whose value comes next
@@ -270,24 +279,29 @@ class Builder : public YAML::EventHandler {
     frame.key = std::move(key);
   }
 
-  /// The pointer of the value about to be read, with its line recorded.
-  std::string place(const YAML::Mark& mark) {
-    std::string pointer;
-    if (!stack_.empty()) {
-      const Frame& frame = stack_.back();
-      pointer =
-          frame.pointer + "/" +
-          (frame.is_map ? escape_pointer_token(*frame.key) : std::to_string(frame.value.size()));
-    }
-    lines_.emplace(pointer, mark.line + 1);
-    return pointer;
+  /// The pointer of the value about to be read, for errors.
+  [[nodiscard]] std::string next_pointer() const {
+    if (stack_.empty()) return "";
+    const Frame& frame = stack_.back();
+    return frame.pointer + "/" +
+           (frame.is_map ? escape_pointer_token(*frame.key) : std::to_string(frame.value.size()));
+  }
+
+  /// Records the line of the value about to be read.
+  PointerLines::Id place(const YAML::Mark& mark) {
+    const int line = mark.line + 1;
+    if (stack_.empty()) return root_id_ = lines_.add_element(stream_, documents_.size(), line);
+    const Frame& frame = stack_.back();
+    return frame.is_map ? lines_.add_member(frame.id, *frame.key, line)
+                        : lines_.add_element(frame.id, frame.value.size(), line);
   }
 
   void open(const YAML::Mark& mark, YAML::anchor_t anchor, json value, bool is_map) {
     if (expecting_key()) fail(mark, "", "a mapping key must be a string, not a collection");
     if (static_cast<int>(stack_.size()) >= kMaxJsonDepth) fail_depth(mark);
     Frame frame;
-    frame.pointer = place(mark);
+    frame.pointer = next_pointer();
+    frame.id = place(mark);
     frame.value = std::move(value);
     frame.anchor = anchor;
     frame.is_map = is_map;
@@ -307,7 +321,7 @@ class Builder : public YAML::EventHandler {
       if (!map.is_object()) {
         throw InputError(file_, frame.pointer + "/<<",
                          "map merge requires a map or a sequence of maps as the value",
-                         lines_.contains(frame.pointer) ? lines_.at(frame.pointer) : 0);
+                         lines_.line(frame.id));
       }
       for (const auto& [key, member] : map.items()) {
         if (frame.value.contains(key)) continue;
@@ -344,20 +358,21 @@ class Builder : public YAML::EventHandler {
     frame.merging = false;
   }
 
-  json resolve(const YAML::Mark& mark, const std::string& pointer, const std::string& tag,
-               const std::string& value) const {
+  /// The value of the scalar about to be attached.
+  json resolve(const YAML::Mark& mark, const std::string& tag, const std::string& value) const {
     constexpr std::string_view kCore = "tag:yaml.org,2002:";
-    if (tag == "?") return resolve_plain(mark, pointer, value);
+    if (tag == "?") return resolve_plain(mark, value);
     if (tag.starts_with(kCore)) {
       std::string_view type = std::string_view(tag).substr(kCore.size());
       if (type == "str") return value;
       if (type == "int" || type == "float" || type == "bool" || type == "null") {
-        json resolved = resolve_plain(mark, pointer, value);
+        json resolved = resolve_plain(mark, value);
         bool ok = type == "int"     ? resolved.is_number_integer()
                   : type == "float" ? resolved.is_number()
                   : type == "bool"  ? resolved.is_boolean()
                                     : resolved.is_null();
-        if (!ok) fail(mark, pointer, "cannot decode !!" + std::string(type) + " \"" + value + "\"");
+        if (!ok)
+          fail(mark, next_pointer(), "cannot decode !!" + std::string(type) + " \"" + value + "\"");
         return resolved;
       }
     }
@@ -365,8 +380,7 @@ class Builder : public YAML::EventHandler {
   }
 
   /// A plain scalar as go-yaml (v2, YAML 1.1) resolves it for sigs.k8s.io/yaml.
-  json resolve_plain(const YAML::Mark& mark, const std::string& pointer,
-                     const std::string& value) const {
+  json resolve_plain(const YAML::Mark& mark, const std::string& value) const {
     if (is_one_of(value, {"", "~", "null", "Null", "NULL"})) return nullptr;
     if (is_one_of(value,
                   {"y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"})) {
@@ -378,7 +392,7 @@ class Builder : public YAML::EventHandler {
     }
     if (is_one_of(value, {".nan", ".NaN", ".NAN", ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF",
                           "-.inf", "-.Inf", "-.INF"})) {
-      fail(mark, pointer, "the YAML value " + value + " has no JSON form");
+      fail(mark, next_pointer(), "the YAML value " + value + " has no JSON form");
     }
     if (std::string_view("+-.0123456789").find(value[0]) == std::string_view::npos) return value;
     std::string plain = value;
@@ -393,14 +407,16 @@ class Builder : public YAML::EventHandler {
   }
 
   const std::string& file_;
+  PointerLines lines_;
+  PointerLines::Id stream_;       ///< the stream, whose elements are the documents
+  PointerLines::Id root_id_ = 0;  ///< the current document's
   std::vector<Frame> stack_;
   std::optional<json> root_;
-  PointerLines lines_;
   std::unordered_map<YAML::anchor_t, Anchored> anchors_;
   std::size_t alias_nodes_ = 0;
   std::vector<json> documents_;
   std::optional<int> last_document_start_;  ///< Mark::pos of the last document's start
-  std::vector<PointerLines> document_lines_;
+  std::vector<PointerLines::Id> document_ids_;
 };
 
 }  // namespace
@@ -419,7 +435,13 @@ bool is_yaml_input(std::string_view file, std::string_view text) noexcept {
 }
 
 YamlDocument parse_yaml(const std::string& file, std::string_view text) {
-  if (text.size() > kMaxFileBytes) throw InputError(file, "", file_too_large_reason(), 0);
+  if (text.size() > kMaxYamlBytes) {
+    throw InputError(file, "",
+                     "YAML file is larger than the limit of " +
+                         std::to_string(kMaxYamlBytes >> 20) + " MiB (JSON may have " +
+                         std::to_string(kMaxFileBytes >> 20) + " MiB: `yq -o json` converts it)",
+                     0);
+  }
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
     throw InputError(file, "", "file is empty", 0);
   }

@@ -60,8 +60,7 @@ void UsageLedger::integrate(const NodeInfo& node, Open& open) {
   }
 }
 
-void UsageLedger::add_to_series(TimeMs from, TimeMs to, std::int64_t schedulable,
-                                std::int64_t allocated) {
+void UsageLedger::widen_to(TimeMs to) {
   // Twice as wide buckets, half as many, until `to` falls in the last one allowed.
   while (static_cast<std::size_t>((to - 1) / bucket_ms_) >= kMaxBuckets) {
     for (std::size_t i = 0; i < series_.size(); i += 2) {
@@ -75,6 +74,11 @@ void UsageLedger::add_to_series(TimeMs from, TimeMs to, std::int64_t schedulable
     series_.resize((series_.size() + 1) / 2);
     bucket_ms_ *= 2;
   }
+}
+
+void UsageLedger::add_to_series(TimeMs from, TimeMs to, std::int64_t schedulable,
+                                std::int64_t allocated) {
+  widen_to(to);
   const auto last = static_cast<std::size_t>((to - 1) / bucket_ms_);
   if (series_.size() <= last) series_.resize(last + 1);
   for (auto b = static_cast<std::size_t>(from / bucket_ms_); b <= last; ++b) {
@@ -115,6 +119,9 @@ void UsageLedger::close(const NodeInfo& node, Open& open) {
 }
 
 std::vector<NodeUsage> UsageLedger::finish() {
+  // The series covers the whole run, GPUs or not: without this a run whose clock went far
+  // (an action at 2562047h) on a fleet that never had a GPU would be cut into minutes.
+  widen_to(now_);
   for (const NodeInfo* node : cluster_.node_list()) {
     Open& open = open_[node->slot];
     integrate(*node, open);

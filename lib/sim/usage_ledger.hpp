@@ -21,7 +21,8 @@ class UsageLedger {
   /// The NodeObserver: integrates the node's values up to now before they change.
   void observe(const NodeInfo& node, NodeChange change);
   /// Closes the nodes still in the cluster now and returns every stay, ordered by node name then
-  /// start. Call once, at the end of the run.
+  /// start; widens the series' buckets so that at most kMaxBuckets cover the run. Call once, at
+  /// the end of the run.
   [[nodiscard]] std::vector<NodeUsage> finish();
   /// The fleet's GPUs over time, to now (SimulationResult::gpu_series), and the bucket width.
   [[nodiscard]] std::vector<GpuBucket> gpu_series() const;
@@ -46,6 +47,9 @@ class UsageLedger {
   static constexpr std::size_t kMaxBuckets = 4096;
 
   void integrate(const NodeInfo& node, Open& open);
+  /// Doubles the bucket width (merging buckets in pairs) until [0, to) needs at most
+  /// kMaxBuckets: the series is bounded by that count, whatever the clock reads.
+  void widen_to(TimeMs to);
   /// Spreads GPU amounts held over [from, to) across the series' buckets.
   void add_to_series(TimeMs from, TimeMs to, std::int64_t schedulable, std::int64_t allocated);
   void close(const NodeInfo& node, Open& open);

@@ -2,6 +2,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <new>
 #include <vector>
@@ -49,9 +51,33 @@ int run_app(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   return 2;
 }
 
+std::terminate_handler previous_terminate = nullptr;
+
+/// The last resort when memory runs out where run_guarded cannot catch it: a destructor that
+/// allocates while a std::bad_alloc unwinds the stack (std::terminate). It says what
+/// run_guarded says and exits 3, never a signal; other reasons go to the previous handler.
+[[noreturn]] void on_terminate() noexcept {
+  if (std::exception_ptr current = std::current_exception()) {
+    try {
+      std::rethrow_exception(current);
+    } catch (const std::bad_alloc&) {
+      std::fputs("gpusched: out of memory\n", stderr);
+      std::_Exit(3);
+    } catch (...) {
+    }
+  }
+  if (previous_terminate != nullptr) previous_terminate();
+  std::abort();
+}
+
 }  // namespace
 
 int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  static const bool installed = [] {
+    previous_terminate = std::set_terminate(on_terminate);
+    return true;
+  }();
+  (void)installed;
   // Every byte printed passes one filter: names and messages from the input cannot drive the
   // terminal (terminal_stream.hpp).
   TerminalTextBuffer out_buffer(*out.rdbuf());

@@ -157,6 +157,30 @@ list: [1, "1", x]
   CHECK(source.line_of("/absent") == 1);
 }
 
+TEST_CASE("parse_yaml finds lines by key, escaped key, index and document", "[io][yaml]") {
+  const std::string text = R"(---
+a:
+  "0": zero
+  list:
+  - x
+  - y: 1
+    a/b~c: 2
+---
+---
+b: 3
+)";
+  const io::YamlDocument doc = io::parse_yaml("f.yaml", text);
+  REQUIRE(doc.documents == 2);  // the empty one between is dropped
+  const io::JsonSource source = io::JsonSource::with_lines("f.yaml", doc.lines);
+  CHECK(source.line_of("") == 1);
+  CHECK(source.line_of("/0") == 2);
+  CHECK(source.line_of("/0/a/0") == 3);  // a key that reads as an index
+  CHECK(source.line_of("/0/a/list/1") == 6);
+  CHECK(source.line_of("/0/a/list/1/a~1b~0c") == 7);
+  CHECK(source.line_of("/0/a/list/9") == 5);  // the sequence starts at its first item
+  CHECK(source.line_of("/1/b") == 10);
+}
+
 TEST_CASE("parse_yaml anchors, aliases and merge keys", "[io][yaml]") {
   const std::string text = R"(base: &base {cpu: "1", memory: 1Gi}
 copy: *base
@@ -559,4 +583,24 @@ TEST_CASE("the bundled scenario built from manifests", "[io][yaml]") {
 }
 
 }  // namespace
+}  // namespace gpusched
+
+namespace gpusched {
+
+// Issue 19: yaml-cpp holds a flow collection's tokens until it ends, ~70 bytes a byte, so YAML
+// has a lower limit than JSON's 256 MiB.
+TEST_CASE("YAML over 64 MiB is refused before it is parsed", "[io][yaml][limits]") {
+  std::string text = "name: big\ndescription: \"";
+  text.resize(io::kMaxYamlBytes + 1, 'x');
+  try {
+    (void)io::parse_yaml("big.yaml", text);
+    FAIL("parsed");
+  } catch (const InputError& e) {
+    CHECK(e.file() == "big.yaml");
+    CHECK(e.reason() ==
+          "YAML file is larger than the limit of 64 MiB (JSON may have 256 MiB: `yq -o json` "
+          "converts it)");
+  }
+}
+
 }  // namespace gpusched
