@@ -3,10 +3,13 @@
 #include <algorithm>
 #include <cstdio>
 #include <optional>
+#include <set>
+#include <string>
 #include <vector>
 
 #include "gpusched/error.hpp"
 #include "gpusched/io/scenario_loader.hpp"
+#include "model/go_text.hpp"
 
 namespace gpusched::io {
 namespace {
@@ -360,7 +363,55 @@ nlohmann::json JsonSource::parse() const {
   }
 
   try {
-    return nlohmann::json::parse(text_);
+    // Duplicate keys are refused as the API server's strict decoding refuses them
+    // (sigs.k8s.io/json: `duplicate field "spec.replicas"`), and as YAML refuses them; nlohmann
+    // would keep the last silently.
+    struct Frame {
+      bool object = false;
+      std::set<std::string, std::less<>> keys;
+      std::string key;
+      std::size_t index = 0;
+    };
+    std::vector<Frame> frames;
+    auto element_done = [&] {
+      if (!frames.empty() && !frames.back().object) ++frames.back().index;
+    };
+    auto callback = [&](int, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+      using Event = nlohmann::json::parse_event_t;
+      switch (event) {
+        case Event::object_start:
+        case Event::array_start:
+          frames.push_back(Frame{event == Event::object_start, {}, {}, 0});
+          break;
+        case Event::object_end:
+        case Event::array_end:
+          frames.pop_back();
+          element_done();
+          break;
+        case Event::key: {
+          Frame& frame = frames.back();
+          frame.key = parsed.get<std::string>();
+          if (frame.keys.insert(frame.key).second) break;
+          std::string path;
+          std::string pointer;
+          for (const Frame& f : frames) {
+            if (f.object) {
+              path += (path.empty() ? "" : ".") + f.key;
+              pointer += "/" + escape_pointer_token(f.key);
+            } else {
+              path += "[" + std::to_string(f.index) + "]";
+              pointer += "/" + std::to_string(f.index);
+            }
+          }
+          fail(pointer, "duplicate field \"" + path + "\"");
+        }
+        case Event::value:
+          element_done();
+          break;
+      }
+      return true;
+    };
+    return nlohmann::json::parse(text_, callback);
   } catch (const nlohmann::json::parse_error& e) {
     std::size_t offset = e.byte > 0 ? e.byte - 1 : 0;
     offset = std::min(offset, text_.size());
