@@ -1,5 +1,7 @@
 #include "io/timestamps.hpp"
 
+#include <algorithm>
+
 namespace gpusched::io {
 std::int64_t read_rfc3339(const JsonNode& node) {
   const std::string text = node.string();
@@ -16,9 +18,9 @@ namespace {
 /// would give it a negative age (a negative `ran`, lost GPU time below zero). A hand-written
 /// scenario that says so contradicts itself: it is refused at the time's place rather than
 /// clamped, which would silently change the object's age (preemption compares start times).
-/// Snapshots check their --taken-at the same way (snapshot.cpp); without it they start at the
-/// dump's latest time, so clock skew between the API server and the kubelets cannot put an
-/// object after it.
+/// Snapshots refuse a creation after their --taken-at too, and read a start after it as clock
+/// skew (snapshot.cpp); without --taken-at they start at the dump's latest time, so no object is
+/// after it.
 std::int64_t virtual_time(const JsonNode& node, std::int64_t start_unix_ms, std::string_view what) {
   const std::int64_t at = read_rfc3339(node) - start_unix_ms;
   if (at > 0) {
@@ -32,7 +34,8 @@ std::int64_t virtual_time(const JsonNode& node, std::int64_t start_unix_ms, std:
 
 }  // namespace
 
-void read_object_times(const JsonNode& item, std::int64_t start_unix_ms, Object& object) {
+void read_object_times(const JsonNode& item, std::int64_t start_unix_ms, Object& object,
+                       bool clamp_starts) {
   const std::optional<JsonNode> metadata = item.get("metadata");
   if (!metadata) return;
   ObjectMeta& meta = meta_of(object);
@@ -47,7 +50,9 @@ void read_object_times(const JsonNode& item, std::int64_t start_unix_ms, Object&
   }
   if (auto status = item.get("status")) {
     if (auto started = status->get("startTime")) {
-      pod->status.start_ms = virtual_time(*started, start_unix_ms, "started");
+      pod->status.start_ms = clamp_starts
+                                 ? std::min<std::int64_t>(read_rfc3339(*started) - start_unix_ms, 0)
+                                 : virtual_time(*started, start_unix_ms, "started");
     }
   }
 }
