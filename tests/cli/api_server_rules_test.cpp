@@ -46,7 +46,7 @@ TEST_CASE("a JSON scenario with a duplicate key is refused", "[cli][apiserver]")
   const std::string scenario = dir.write("dup.json", "{\"name\": \"a\",\n \"name\": \"b\"}\n");
   const auto r = run_cli({"validate", scenario});
   CHECK(r.code == 2);
-  CHECK(r.err == "gpusched: error: " + scenario + ":1: /name: duplicate field \"name\"\n");
+  CHECK(r.err == "gpusched: error: " + scenario + ":2: /name: duplicate field \"name\"\n");
 }
 
 }  // namespace
