@@ -80,17 +80,6 @@ bool matches_label_value(std::string_view s) {
 
 }  // namespace
 
-std::string go_string_map(const Labels& map) {
-  std::string out = "map[string]string{";
-  bool first = true;
-  for (const auto& [key, value] : map) {
-    if (!first) out += ", ";
-    first = false;
-    out += go_quote(key) + ":" + go_quote(value);
-  }
-  return out + "}";
-}
-
 std::string invalid_value_raw(std::string_view rendered, std::string_view message) {
   std::string out = "Invalid value: ";
   out += rendered;

@@ -14,9 +14,6 @@
 
 namespace gpusched::io {
 
-/// Go's %#v for a map[string]string: map[string]string{"a":"b", "c":"d"}.
-[[nodiscard]] std::string go_string_map(const Labels& map);
-
 /// field.Invalid with a value already rendered as Go prints it: `Invalid value: <v>: <message>`.
 [[nodiscard]] std::string invalid_value_raw(std::string_view rendered, std::string_view message);
 /// field.Invalid with a string value: `Invalid value: "x": <message>`.

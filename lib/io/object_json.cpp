@@ -1,6 +1,7 @@
 #include "io/object_json.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 #include <type_traits>
 #include <utility>
@@ -204,11 +205,29 @@ class ObjectParser {
     return labels;
   }
 
-  /// Annotations, checking the run-duration annotation parses.
+  /// Annotations, validated as ValidateAnnotations (k8s.io/apimachinery/pkg/api/validation/
+  /// objectmeta.go) does: each key a qualified name once lowercased, errors naming the map, and
+  /// keys and values together at most TotalAnnotationSizeLimitB (256 KiB); and the run-duration
+  /// annotation must parse.
   Labels parse_annotations(const JsonNode& node) const {
+    constexpr std::size_t kTotalAnnotationSizeLimitB = 256 * (1 << 10);
     Labels annotations;
+    std::size_t total_size = 0;
     for (const auto& [key, entry] : node.entries()) {
+      std::string lower = key;
+      std::transform(lower.begin(), lower.end(), lower.begin(),
+                     [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+      for (const std::string& message : resource::qualified_name_errors(lower)) {
+        invalid_on(entry, node.path(), invalid_value(key, message));
+      }
       std::string value = entry.string();
+      total_size += key.size() + value.size();
+      if (total_size > kTotalAnnotationSizeLimitB) {
+        // field.TooLong, which prints no value.
+        invalid_on(
+            node, node.path(),
+            "Too long: must have at most " + std::to_string(kTotalAnnotationSizeLimitB) + " bytes");
+      }
       std::string error;
       if (key == well_known::kRunDurationAnnotation && !parse_time_text(value, &error)) {
         invalid(entry, invalid_value(value,
@@ -1228,6 +1247,17 @@ class ObjectParser {
     if (policy != "OnFailure" && policy != "Never") {
       JsonNode where = place.missing("template").missing("spec").missing("restartPolicy");
       invalid(where, not_supported(policy, {"OnFailure", "Never"}));
+    }
+    // The Job strategy's generateSelector copies the name into the template's job-name and
+    // batch.kubernetes.io/job-name labels, which ValidatePodTemplateSpec checks as label values
+    // (pkg/apis/batch/validation): a name over 63 characters is refused there, once (the two
+    // identical errors are one in field.ErrorList.ToAggregate).
+    for (const std::string& message : label_value_errors(job.metadata.name)) {
+      const FieldPath labels{{PathStep::Kind::Field, "spec"},
+                             {PathStep::Kind::Field, "template"},
+                             {PathStep::Kind::Field, "labels"}};
+      invalid_on(root_.required("metadata").required("name"), labels,
+                 invalid_value(job.metadata.name, message));
     }
     return job;
   }

@@ -172,20 +172,29 @@ bool seen_before(const JsonNode& item, const std::string& identity,
             "out of one");
 }
 
-/// Refuses a snapshot object created (or a pod started) after `taken_at`: it did not exist (or
-/// run) yet at that instant, so the dump cannot stand for it.
+/// Refuses a snapshot object created after `taken_at`: it did not exist yet at that instant, so
+/// the dump cannot stand for it. A pod created by then but started after it is clock skew: the
+/// API server stamps creationTimestamp, the node's kubelet status.startTime by its own clock; it
+/// is read as started at `taken_at` (read_object_times clamps it), with a warning.
 void check_taken_at(const std::vector<JsonNode>& items, std::int64_t taken_at) {
   for (const JsonNode& item : items) {
+    const std::string identity = dumped_identity(item, item.required("kind").string());
     std::optional<JsonNode> metadata = item.get("metadata");
+    if (auto created = metadata ? metadata->get("creationTimestamp") : std::nullopt;
+        created && read_rfc3339(*created) > taken_at) {
+      created->fail(identity + " was created at " + created->string() + ", after --taken-at " +
+                    format_rfc3339(taken_at) +
+                    ": it could not be in a snapshot taken then; give a time at or after its "
+                    "objects' timestamps, or leave --taken-at out to use the latest");
+    }
     std::optional<JsonNode> status = item.get("status");
-    for (const auto& [time, what] :
-         {std::pair{metadata ? metadata->get("creationTimestamp") : std::nullopt, "created"},
-          std::pair{status ? status->get("startTime") : std::nullopt, "started"}}) {
-      if (!time || read_rfc3339(*time) <= taken_at) continue;
-      time->fail(dumped_identity(item, item.required("kind").string()) + " was " + what + " at " +
-                 time->string() + ", after --taken-at " + format_rfc3339(taken_at) +
-                 ": it could not be in a snapshot taken then; give a time at or after its "
-                 "objects' timestamps, or leave --taken-at out to use the latest");
+    if (auto started = status ? status->get("startTime") : std::nullopt;
+        started && read_rfc3339(*started) > taken_at) {
+      started->source().warn(started->pointer(),
+                             identity + " was started at " + started->string() +
+                                 ", after --taken-at " + format_rfc3339(taken_at) +
+                                 " though created before it (its node's clock is ahead?): read "
+                                 "as started at --taken-at");
     }
   }
 }
@@ -245,7 +254,8 @@ void read_snapshot(const std::vector<const ParsedText*>& files, const SnapshotOp
   scenario.start_time = options.taken_at ? options.taken_at : latest;
   if (scenario.start_time) {
     for (std::size_t i = 0; i < snapshot.snapshot_objects; ++i) {
-      read_object_times(items[i], *scenario.start_time, scenario.cluster[i]);
+      read_object_times(items[i], *scenario.start_time, scenario.cluster[i],
+                        /*clamp_starts=*/true);
     }
   }
   for (std::size_t i = 0; i < snapshot.snapshot_objects; ++i) {

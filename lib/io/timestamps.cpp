@@ -1,5 +1,7 @@
 #include "io/timestamps.hpp"
 
+#include <algorithm>
+
 namespace gpusched::io {
 std::int64_t read_rfc3339(const JsonNode& node) {
   const std::string text = node.string();
@@ -10,12 +12,35 @@ std::int64_t read_rfc3339(const JsonNode& node) {
   return *ms;
 }
 
-void read_object_times(const JsonNode& item, std::int64_t start_unix_ms, Object& object) {
+namespace {
+
+/// A starting-cluster object exists at virtual 0, so a creation or a start after `startTime`
+/// would give it a negative age (a negative `ran`, lost GPU time below zero). A hand-written
+/// scenario that says so contradicts itself: it is refused at the time's place rather than
+/// clamped, which would silently change the object's age (preemption compares start times).
+/// Snapshots refuse a creation after their --taken-at too, and read a start after it as clock
+/// skew (snapshot.cpp); without --taken-at they start at the dump's latest time, so no object is
+/// after it.
+std::int64_t virtual_time(const JsonNode& node, std::int64_t start_unix_ms, std::string_view what) {
+  const std::int64_t at = read_rfc3339(node) - start_unix_ms;
+  if (at > 0) {
+    node.fail("the object was " + std::string(what) + " at " + node.string() +
+              ", after the scenario's startTime " + format_rfc3339(start_unix_ms) +
+              ": the starting cluster's objects exist when the replay starts; give a startTime "
+              "at or after their timestamps");
+  }
+  return at;
+}
+
+}  // namespace
+
+void read_object_times(const JsonNode& item, std::int64_t start_unix_ms, Object& object,
+                       bool clamp_starts) {
   const std::optional<JsonNode> metadata = item.get("metadata");
   if (!metadata) return;
   ObjectMeta& meta = meta_of(object);
   if (auto created = metadata->get("creationTimestamp")) {
-    meta.creation_ms = read_rfc3339(*created) - start_unix_ms;
+    meta.creation_ms = virtual_time(*created, start_unix_ms, "created");
   }
   auto* pod = std::get_if<Pod>(&object);
   if (pod == nullptr) return;
@@ -25,7 +50,9 @@ void read_object_times(const JsonNode& item, std::int64_t start_unix_ms, Object&
   }
   if (auto status = item.get("status")) {
     if (auto started = status->get("startTime")) {
-      pod->status.start_ms = read_rfc3339(*started) - start_unix_ms;
+      pod->status.start_ms = clamp_starts
+                                 ? std::min<std::int64_t>(read_rfc3339(*started) - start_unix_ms, 0)
+                                 : virtual_time(*started, start_unix_ms, "started");
     }
   }
 }

@@ -22,8 +22,11 @@ namespace gpusched::io {
 
 /// The wall-clock times `item` carries (metadata.creationTimestamp, metadata.deletionTimestamp,
 /// a pod's status.startTime), made relative to `start_unix_ms` and stored into `object`, which
-/// parse_object read from `item`.
-void read_object_times(const JsonNode& item, std::int64_t start_unix_ms, Object& object);
+/// parse_object read from `item`. A creation or a start after `start_unix_ms` is refused, except
+/// that with `clamp_starts` (a snapshot, whose caller warned of the clock skew) a start after it
+/// is read as at it.
+void read_object_times(const JsonNode& item, std::int64_t start_unix_ms, Object& object,
+                       bool clamp_starts = false);
 
 /// The reverse for writing a scenario: those fields of `out` (to_json of `object`) set from its
 /// virtual times, for a scenario whose startTime is `start_unix_ms`.

@@ -51,6 +51,17 @@ std::string escape_pointer_token(std::string_view token) {
   return out;
 }
 
+std::string go_string_map(const std::map<std::string, std::string, std::less<>>& map) {
+  std::string out = "map[string]string{";
+  bool first = true;
+  for (const auto& [key, value] : map) {
+    if (!first) out += ", ";
+    first = false;
+    out += go_quote(key) + ":" + go_quote(value);
+  }
+  return out + "}";
+}
+
 std::string joined(const std::vector<std::string>& parts, std::string_view separator) {
   std::string out;
   for (std::size_t i = 0; i < parts.size(); ++i) {

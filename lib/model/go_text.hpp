@@ -2,6 +2,8 @@
 // Text in the forms the API server prints and JSON pointers use; shared by model validation and
 // the scenario loader.
 
+#include <functional>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -10,6 +12,9 @@ namespace gpusched {
 
 /// Go's %q for a plain string, as field errors print values: "a\"b".
 [[nodiscard]] std::string go_quote(std::string_view text);
+
+/// Go's %#v for a map[string]string: map[string]string{"a":"b", "c":"d"}.
+[[nodiscard]] std::string go_string_map(const std::map<std::string, std::string, std::less<>>& map);
 
 /// RFC 6901 escaping of one reference token: "~" -> "~0", "/" -> "~1".
 [[nodiscard]] std::string escape_pointer_token(std::string_view token);

@@ -31,9 +31,16 @@ void ApiServer::stamp(ObjectMeta& meta, const ObjectMeta* existing) {
 
 std::string ApiServer::generate_pod_name(const ObjectMeta& owner) {
   const std::string key = owner.namespace_ + "/" + owner.name;
+  // The controllers' generateName is "<owner>-" (controller_utils getPodsPrefix), and
+  // names.SimpleNameGenerator (k8s.io/apiserver/pkg/storage/names/generate.go) cuts it to
+  // maxGeneratedNameLength (63 - 5 = 58) characters before adding the 5 random ones, so a
+  // generated name never exceeds 63.
+  constexpr std::size_t kMaxGeneratedNameLength = 58;
+  std::string prefix = owner.name + "-";
+  if (prefix.size() > kMaxGeneratedNameLength) prefix.resize(kMaxGeneratedNameLength);
   std::string name;
   do {
-    name = owner.name + "-" + generated_suffix(key, name_counters_[key]++);
+    name = prefix + generated_suffix(key, name_counters_[key]++);
   } while (cluster_.find_pod(owner.namespace_, name) != nullptr ||
            removed_pod_keys_.contains(owner.namespace_ + "/" + name));
   return name;

@@ -18,6 +18,7 @@
 #include "sim/pod_strategy.hpp"
 #include "sim/replicaset_controller.hpp"
 #include "sim/statefulset_controller.hpp"
+#include "sim/workload_strategy.hpp"
 
 namespace gpusched::sim {
 namespace {
@@ -188,18 +189,21 @@ void Simulation::apply(Object object, const std::string& pointer) {
   } else if (auto* d = std::get_if<Deployment>(&object)) {
     const std::string key = key_of(meta);
     auto it = api_.deployments.find(key);
+    if (it != api_.deployments.end()) check_update(it->second, *d, pointer);
     api_.stamp(meta, it == api_.deployments.end() ? nullptr : &it->second.metadata);
     api_.deployments[key] = std::move(*d);
     controllers_.sync("Deployment", key);
   } else if (auto* rs = std::get_if<ReplicaSet>(&object)) {
     const std::string key = key_of(meta);
     auto it = api_.replicasets.find(key);
+    if (it != api_.replicasets.end()) check_update(it->second, *rs, pointer);
     api_.stamp(meta, it == api_.replicasets.end() ? nullptr : &it->second.metadata);
     api_.replicasets[key] = std::move(*rs);
     controllers_.sync("ReplicaSet", key);
   } else if (auto* ds = std::get_if<DaemonSet>(&object)) {
     const std::string key = key_of(meta);
     auto it = api_.daemonsets.find(key);
+    if (it != api_.daemonsets.end()) check_update(it->second.ds, *ds, pointer);
     api_.stamp(meta, it == api_.daemonsets.end() ? nullptr : &it->second.ds.metadata);
     if (it == api_.daemonsets.end()) {
       api_.daemonsets.emplace(key, DaemonSetState{std::move(*ds), 1});
@@ -212,6 +216,7 @@ void Simulation::apply(Object object, const std::string& pointer) {
   } else if (auto* ss = std::get_if<StatefulSet>(&object)) {
     const std::string key = key_of(meta);
     auto it = api_.statefulsets.find(key);
+    if (it != api_.statefulsets.end()) check_update(it->second, *ss, pointer);
     api_.stamp(meta, it == api_.statefulsets.end() ? nullptr : &it->second.metadata);
     api_.statefulsets[key] = std::move(*ss);
     // The starting cluster's sets sync once it is all loaded (start()): their pods, in it too,
@@ -236,6 +241,7 @@ void Simulation::apply(Object object, const std::string& pointer) {
   } else if (auto* job = std::get_if<Job>(&object)) {
     const std::string key = key_of(meta);
     auto it = api_.jobs.find(key);
+    if (it != api_.jobs.end()) check_update(it->second.job, *job, pointer);
     api_.stamp(meta, it == api_.jobs.end() ? nullptr : &it->second.job.metadata);
     if (it != api_.jobs.end()) {
       it->second.job = std::move(*job);
@@ -244,6 +250,12 @@ void Simulation::apply(Object object, const std::string& pointer) {
     }
     controllers_.sync("Job", key);
   }
+}
+
+template <typename T>
+void Simulation::check_update(const T& old_object, const T& object,
+                              const std::string& pointer) const {
+  if (auto error = validate_update(old_object, object)) input_error(pointer, *error);
 }
 
 void Simulation::check_declared_pods() const {
@@ -353,16 +365,14 @@ void Simulation::apply_pod(Pod pod, const std::string& pointer) {
     create_pod(std::move(pod), pointer);
     return;
   }
-  // An update keeps what the cluster decided: uid, binding, status.
-  if (!pod.spec.node_name.empty() && pod.spec.node_name != existing->pod.spec.node_name) {
-    input_error(pointer, "Pod \"" + key_of(pod.metadata) +
-                             "\" is invalid: spec.nodeName: may not change once set");
-  }
+  // An update keeps what the cluster decided: uid, binding, priority, status. The API server
+  // drops the fields of disabled gates before validating (PrepareForUpdate).
+  drop_disabled_pod_fields(pod, config_);
+  keep_server_set_fields(existing->pod, pod);
   if (auto error = validate_pod_update(existing->pod, pod)) input_error(pointer, *error);
   api_.stamp(pod.metadata, &existing->pod.metadata);
   pod.metadata.deletion_ms = existing->pod.metadata.deletion_ms;
   pod.metadata.owner_references = existing->pod.metadata.owner_references;
-  pod.spec.node_name = existing->pod.spec.node_name;
   pod.status = existing->pod.status;
   const Pod old_pod = existing->pod;
   cluster_.update_pod(*existing, std::move(pod));

@@ -94,6 +94,9 @@ class Simulation final : public SchedulerHooks, private NodeHost {
   /// The event loop's one dispatch: each kind of event to the component that owns it.
   void dispatch(Event& event);
   [[noreturn]] void input_error(const std::string& pointer, const std::string& reason) const;
+  /// The API server's update validation of a stored object (workload_strategy.hpp).
+  template <typename T>
+  void check_update(const T& old_object, const T& object, const std::string& pointer) const;
 
   /// Refuses a scenario whose objects together ask for more than kMaxPodsPerRun pods.
   void check_declared_pods() const;

@@ -206,6 +206,33 @@ TEST_CASE("the taken-at option moves the snapshot's instant", "[snapshot]") {
   CHECK(train.status.start_ms == -(2 * 3'600'000 + 14 * 60'000 + 57'000));
 }
 
+TEST_CASE("a pod started after --taken-at but created before it is clock skew, clamped",
+          "[snapshot][apiserver]") {
+  // The node's kubelet stamps status.startTime by its own clock, 3 s ahead of the API server's.
+  const std::string dump = list_of(R"({"apiVersion": "v1", "kind": "Node",
+      "metadata": {"name": "n1", "creationTimestamp": "2026-11-30T07:00:00Z"},
+      "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "nvidia.com/gpu": "1"}}},
+    {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "default",
+      "creationTimestamp": "2026-11-30T07:59:58Z"},
+      "spec": {"nodeName": "n1", "containers": [{"name": "c",
+        "resources": {"limits": {"nvidia.com/gpu": "1"}}}]},
+      "status": {"phase": "Running", "startTime": "2026-11-30T08:00:03Z"}})");
+  SnapshotOptions options;
+  options.taken_at = parse_rfc3339("2026-11-30T08:00:00Z");
+  const Snapshot snapshot = parse_snapshot(dump, "dump.json", options);
+  const Pod& p = pod_named(snapshot.scenario, "default/p");
+  CHECK(p.status.start_ms == 0);  // never a negative `ran`
+  CHECK(p.metadata.creation_ms == -2000);
+  REQUIRE(snapshot.scenario.warnings.size() == 1);
+  CHECK(snapshot.scenario.warnings[0] ==
+        "dump.json:8: /items/1/status/startTime: Pod \"default/p\" was started at "
+        "2026-11-30T08:00:03Z, after --taken-at 2026-11-30T08:00:00Z though created before it "
+        "(its node's clock is ahead?): read as started at --taken-at");
+  const SimulationResult result = simulate(snapshot.scenario);
+  REQUIRE(result.pods.size() == 1);
+  CHECK(result.pods[0].pod.status.start_ms == 0);
+}
+
 const std::string kSubdomain =
     "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or "
     "'.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used "
