@@ -505,6 +505,29 @@ void Simulation::cycle_done() {
   if (++progress_.cycles % kCyclesPerReport == 0) report_progress(now_);
 }
 
+void Simulation::count_idle_retries(std::optional<std::size_t> cycles) {
+  if (!cycles) {
+    idle_retries_ = 0;
+    return;
+  }
+  if (idle_retries_ == 0) idle_since_ = now_;
+  idle_retries_ += *cycles;
+  if (idle_retries_ <= kMaxIdleRetries) return;
+  // Each retry gives the answer the last one gave (only the FailedScheduling event's count
+  // grows), so the rest of the stretch would cost time and tell nothing new: an instant far
+  // away (an action at 2562047h, a far `until`) would keep the replay going for days.
+  std::optional<TimeMs> change = event_queue_.next_time();
+  if (!change || (until_ && *until_ < *change)) change = until_;
+  input_error("", "from " + format_duration(idle_since_) +
+                      " on nothing changes but pods wait, which kube-scheduler retries every "
+                      "5 minutes: " +
+                      std::to_string(kMaxIdleRetries) + " such retries later, at " +
+                      format_duration(now_) + ", the run still goes on" +
+                      (change ? " until " + format_duration(*change) : std::string()) +
+                      "; gpusched stops rather than replay each. End the replay sooner "
+                      "(`until` or --until), or bring the next action earlier");
+}
+
 void Simulation::report_progress(TimeMs now) {
   if (!on_progress_) return;
   progress_.now = now;
@@ -886,8 +909,11 @@ bool Simulation::step() {
   const auto timer = scheduler_.next_timer(now_);
   if (*next != now_) report_progress(*next);
   now_ = *next;
-  while (auto entry = event_queue_.pop_at<CheckExpectation>(now_, /*except=*/true))
+  bool changes = false;
+  while (auto entry = event_queue_.pop_at<CheckExpectation>(now_, /*except=*/true)) {
+    changes = true;
     dispatch(entry->event);
+  }
   if (timer && *timer <= now_) scheduler_.on_timer(now_);
   disruption_.refresh();
   {
@@ -906,7 +932,9 @@ bool Simulation::step() {
     }
     cluster_.set_service_selectors(std::move(services));
   }
-  scheduler_.run(now_);
+  const std::size_t cycles = scheduler_.run(now_);
+  count_idle_retries(changes || !scheduler_.quiescent() ? std::nullopt
+                                                        : std::optional<std::size_t>(cycles));
   if (invariants_) invariants_->check(cluster_, kubelets_, now_);
   while (auto entry = event_queue_.pop_at<CheckExpectation>(now_)) dispatch(entry->event);
   return true;

@@ -34,6 +34,9 @@ namespace gpusched::sim {
 /// Pods one run may create in all (controllers included), so that absurd counts end with a clear
 /// error instead of exhausting memory or time; a one-shot question counts no more copies.
 inline constexpr std::uint64_t kMaxPodsPerRun = 1'000'000;
+/// Scheduling cycles in a row that retry pods against an unchanged cluster (timers only, no
+/// event in between) before a run stops with an InputError instead of running on for hours.
+inline constexpr std::uint64_t kMaxIdleRetries = 1'000'000;
 
 class Simulation final : public SchedulerHooks, private NodeHost {
  public:
@@ -81,6 +84,9 @@ class Simulation final : public SchedulerHooks, private NodeHost {
   void cycle_done() override;
   /// SimulationOptions::progress, if set, with the clock at `now`.
   void report_progress(TimeMs now);
+  /// Counts an instant's retries against an unchanged cluster (nullopt: the instant changed
+  /// something, or a pod may now fit) and stops past kMaxIdleRetries in a row.
+  void count_idle_retries(std::optional<std::size_t> cycles);
   void preempt(const PodInfo& preemptor, const NodeInfo& node,
                const std::vector<PodInfo*>& victims) override;
 
@@ -189,6 +195,8 @@ class Simulation final : public SchedulerHooks, private NodeHost {
   UsageLedger usage_{cluster_, now_};
   UnschedulableTime unschedulable_{now_};
   std::uint64_t pods_created_ = 0;
+  std::uint64_t idle_retries_ = 0;  ///< see count_idle_retries
+  TimeMs idle_since_ = 0;
   std::vector<PodTimes> pod_times_;  // by PodInfo::sequence - 1: each pod instance
   // With SimulationOptions::record_pod_spans, the same instances' names and what they held
   // (their times are pod_times_'s, joined in take_result).

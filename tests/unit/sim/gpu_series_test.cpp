@@ -52,4 +52,28 @@ TEST_CASE("a far-future apply after GPU nodes keeps the GPU series bounded", "[s
   CHECK(hours == Approx(8.0 * 2'562'047));
 }
 
+TEST_CASE("a pending pod and a far-future action stop with an error, not a run of days",
+          "[sim][usage]") {
+  // The pod is retried every 5 minutes against a cluster that never changes until 2562047h: some
+  // 3e10 cycles. The run stops once a million retries in a row have changed nothing.
+  const std::string text = R"({"name": "far", "cluster": [
+      {"kind": "Node", "metadata": {"name": "n1"},
+       "status": {"allocatable": {"cpu": "1", "memory": "1Gi", "nvidia.com/gpu": "1"}}},
+      {"kind": "Pod", "metadata": {"name": "a"}, "spec": {"containers": [{"name": "c",
+       "resources": {"limits": {"nvidia.com/gpu": "1"}}}]}},
+      {"kind": "Pod", "metadata": {"name": "b"}, "spec": {"containers": [{"name": "c",
+       "resources": {"limits": {"nvidia.com/gpu": "1"}}}]}}],
+    "timeline": [{"at": "2562047h", "delete": {"kind": "Pod", "name": "a"}}]})";
+  const Scenario scenario = io::parse_scenario(text, "far.json");
+  CHECK_THROWS_WITH(simulate(scenario),
+                    Catch::StartsWith("far.json: from 0s on nothing changes but pods wait") &&
+                        Catch::Contains("1000000 such retries later") &&
+                        Catch::Contains("the run still goes on until 2562047h"));
+  // A week of the same stretch is replayed in full.
+  Scenario week = scenario;
+  week.until = 7LL * 24 * 3'600'000;
+  const SimulationResult result = simulate(week);
+  CHECK(result.time == *week.until);
+}
+
 }  // namespace gpusched
