@@ -75,29 +75,11 @@ std::optional<TaintEffect> taint_effect_from(std::string_view text) {
   return std::nullopt;
 }
 
-std::string_view operator_name(SelectorOperator op) {
-  switch (op) {
-    case SelectorOperator::In:
-      return "In";
-    case SelectorOperator::NotIn:
-      return "NotIn";
-    case SelectorOperator::Exists:
-      return "Exists";
-    case SelectorOperator::DoesNotExist:
-      return "DoesNotExist";
-    case SelectorOperator::Gt:
-      return "Gt";
-    case SelectorOperator::Lt:
-      return "Lt";
-  }
-  return "In";
-}
-
 std::optional<SelectorOperator> operator_from(std::string_view text) {
   for (SelectorOperator op :
        {SelectorOperator::In, SelectorOperator::NotIn, SelectorOperator::Exists,
         SelectorOperator::DoesNotExist, SelectorOperator::Gt, SelectorOperator::Lt}) {
-    if (operator_name(op) == text) return op;
+    if (to_string(op) == text) return op;
   }
   return std::nullopt;
 }
@@ -1421,7 +1403,7 @@ json metadata_json(const ObjectMeta& meta) {
 }
 
 json requirement_json(const SelectorRequirement& req) {
-  json out = {{"key", req.key}, {"operator", operator_name(req.op)}};
+  json out = {{"key", req.key}, {"operator", to_string(req.op)}};
   if (!req.values.empty()) out["values"] = req.values;
   return out;
 }

@@ -6,6 +6,25 @@
 #include <charconv>
 
 namespace gpusched {
+
+std::string_view to_string(SelectorOperator op) noexcept {
+  switch (op) {
+    case SelectorOperator::In:
+      return "In";
+    case SelectorOperator::NotIn:
+      return "NotIn";
+    case SelectorOperator::Exists:
+      return "Exists";
+    case SelectorOperator::DoesNotExist:
+      return "DoesNotExist";
+    case SelectorOperator::Gt:
+      return "Gt";
+    case SelectorOperator::Lt:
+      return "Lt";
+  }
+  return "In";
+}
+
 namespace {
 
 bool contains(const std::vector<std::string>& values, const std::string& value) {

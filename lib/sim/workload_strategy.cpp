@@ -10,24 +10,6 @@ namespace {
 // apimachineryvalidation.FieldImmutableErrorMsg.
 constexpr std::string_view kFieldImmutable = "field is immutable";
 
-std::string_view operator_name(SelectorOperator op) {
-  switch (op) {
-    case SelectorOperator::In:
-      return "In";
-    case SelectorOperator::NotIn:
-      return "NotIn";
-    case SelectorOperator::Exists:
-      return "Exists";
-    case SelectorOperator::DoesNotExist:
-      return "DoesNotExist";
-    case SelectorOperator::Gt:
-      return "Gt";
-    case SelectorOperator::Lt:
-      return "Lt";
-  }
-  return "In";
-}
-
 // field.Invalid prints a *metav1.LabelSelector through its element, a value without a String
 // method, so with Go's %#v (k8s.io/apimachinery/pkg/util/validation/field/errors.go).
 std::string go_label_selector(const LabelSelector& selector) {
@@ -44,7 +26,7 @@ std::string go_label_selector(const LabelSelector& selector) {
       if (!first) out += ", ";
       first = false;
       out += "v1.LabelSelectorRequirement{Key:" + go_quote(r.key) +
-             ", Operator:" + go_quote(operator_name(r.op)) + ", Values:";
+             ", Operator:" + go_quote(to_string(r.op)) + ", Values:";
       if (r.values.empty()) {
         out += "[]string(nil)";
       } else {

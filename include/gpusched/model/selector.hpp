@@ -13,6 +13,8 @@ namespace gpusched {
 
 /// NodeSelectorOperator and LabelSelectorOperator share their names; Gt/Lt only for nodes.
 enum class SelectorOperator { In, NotIn, Exists, DoesNotExist, Gt, Lt };
+/// The operator's name as the API spells it ("In", "DoesNotExist", ...).
+[[nodiscard]] std::string_view to_string(SelectorOperator op) noexcept;
 
 struct SelectorRequirement {
   std::string key;
