@@ -1,6 +1,7 @@
 #include "io/json_source.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <new>
 #include <optional>
@@ -176,7 +177,11 @@ std::optional<std::size_t> array_index(const std::string& token) {
   if (token.empty() || token.find_first_not_of("0123456789") != std::string::npos) {
     return std::nullopt;
   }
-  return std::stoul(token);
+  // Beyond std::size_t no array has such an element: not an index (std::stoul would throw).
+  std::size_t index = 0;
+  const auto [end, error] = std::from_chars(token.data(), token.data() + token.size(), index);
+  if (error != std::errc{} || end != token.data() + token.size()) return std::nullopt;
+  return index;
 }
 
 /// Moves the scanner from an array element (or from just after the '[') `count` elements on;

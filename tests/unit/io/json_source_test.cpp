@@ -32,8 +32,9 @@ TEST_CASE("JsonSource::line_of walks the raw text along a pointer", "[io]") {
       {"/list/1", 5},
       {"/list/1/key \"quoted\"/1", 6},
       {"/list/2/\xc3\xa9", 7},
-      {"/list/9", 3},          // out of range: the deepest value on the way
-      {"/list/1/missing", 5},  // absent member
+      {"/list/9", 3},                        // out of range: the deepest value on the way
+      {"/list/99999999999999999999999", 3},  // beyond std::size_t: no such element either
+      {"/list/1/missing", 5},                // absent member
       {"/a/skip/1/x/deeper", 2},
   };
   for (const Row& row : rows) {
