@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 
+#include "gpusched/error.hpp"
 #include "gpusched/model/resource_list.hpp"
 #include "gpusched/model/well_known.hpp"
 #include "plugins/helpers.hpp"
@@ -42,10 +43,10 @@ bool kubelet_checks(const NodeInfo& node, const ResourceRegistry& registry, ResI
 
 std::optional<Rejection> predicate_admission(const PodInfo& pod, const NodeInfo& node,
                                              const ClusterState& cluster) {
-  // The kubelet's NodeInfo holds the node's other active pods.
-  const bool counted = std::find(node.pods.begin(), node.pods.end(), &pod) != node.pods.end();
-  auto used = [&](ResId id) { return node.requested[id] - (counted ? pod.request(id) : 0); };
-  const auto others = static_cast<std::int64_t>(node.pods.size()) - (counted ? 1 : 0);
+  // The kubelet's NodeInfo holds the node's other active pods: the pod already holds the node.
+  GPUSCHED_CHECK(pod.node == &node, "a pod the kubelet admits holds its node");
+  auto used = [&](ResId id) { return node.requested[id] - pod.request(id); };
+  const auto others = static_cast<std::int64_t>(node.pods.size()) - 1;
   // noderesources.Fits: the pod count first, then cpu, memory, ephemeral-storage and the scalar
   // resources (upstream iterates a Go map there; gpusched goes in resource-id order).
   if (others + 1 > node.allowed_pods) {
@@ -68,11 +69,9 @@ std::optional<Rejection> predicate_admission(const PodInfo& pod, const NodeInfo&
   if (!pod.host_ports.empty()) {
     // The node's ports without the pod's own.
     std::vector<HostPort> ports = node.used_ports;
-    if (counted) {
-      for (const HostPort& p : pod.host_ports) {
-        auto it = std::find(ports.begin(), ports.end(), p);
-        if (it != ports.end()) ports.erase(it);
-      }
+    for (const HostPort& p : pod.host_ports) {
+      auto it = std::find(ports.begin(), ports.end(), p);
+      if (it != ports.end()) ports.erase(it);
     }
     const StrId wildcard = cluster.find_interned("0.0.0.0");
     for (const HostPort& wanted : pod.host_ports) {

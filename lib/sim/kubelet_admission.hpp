@@ -23,8 +23,8 @@ struct Rejection {
 /// resources), nor for names that are neither cpu, memory, ephemeral-storage nor scalar.
 [[nodiscard]] bool kubelet_checks(const NodeInfo& node, const ResourceRegistry& registry, ResId id);
 
-/// generalFilter on the node as its other pods hold it (`pod` already counts among them and is
-/// left out): scheduler.AdmissionCheck (NodeResourcesFit's Fits, required node affinity,
+/// generalFilter on the node as its other pods hold it (`pod`, which holds `node` already, left
+/// out): scheduler.AdmissionCheck (NodeResourcesFit's Fits, required node affinity,
 /// NodePorts), then untolerated NoExecute taints. The first failure, or nullopt when it fits.
 [[nodiscard]] std::optional<Rejection> predicate_admission(const PodInfo& pod, const NodeInfo& node,
                                                            const ClusterState& cluster);

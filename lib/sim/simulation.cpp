@@ -505,13 +505,13 @@ void Simulation::cycle_done() {
   if (++progress_.cycles % kCyclesPerReport == 0) report_progress(now_);
 }
 
-void Simulation::count_idle_retries(std::optional<std::size_t> cycles) {
-  if (!cycles) {
+void Simulation::count_idle_retries(bool idle, std::size_t cycles) {
+  if (!idle) {
     idle_retries_ = 0;
     return;
   }
   if (idle_retries_ == 0) idle_since_ = now_;
-  idle_retries_ += *cycles;
+  idle_retries_ += cycles;
   if (idle_retries_ <= kMaxIdleRetries) return;
   // Each retry gives the answer the last one gave (only the FailedScheduling event's count
   // grows), so the rest of the stretch would cost time and tell nothing new: an instant far
@@ -933,8 +933,7 @@ bool Simulation::step() {
     cluster_.set_service_selectors(std::move(services));
   }
   const std::size_t cycles = scheduler_.run(now_);
-  count_idle_retries(changes || !scheduler_.quiescent() ? std::nullopt
-                                                        : std::optional<std::size_t>(cycles));
+  count_idle_retries(!changes && scheduler_.quiescent(), cycles);
   if (invariants_) invariants_->check(cluster_, kubelets_, now_);
   while (auto entry = event_queue_.pop_at<CheckExpectation>(now_)) dispatch(entry->event);
   return true;

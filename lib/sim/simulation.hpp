@@ -84,9 +84,9 @@ class Simulation final : public SchedulerHooks, private NodeHost {
   void cycle_done() override;
   /// SimulationOptions::progress, if set, with the clock at `now`.
   void report_progress(TimeMs now);
-  /// Counts an instant's retries against an unchanged cluster (nullopt: the instant changed
-  /// something, or a pod may now fit) and stops past kMaxIdleRetries in a row.
-  void count_idle_retries(std::optional<std::size_t> cycles);
+  /// Counts an instant's `cycles` when `idle` (no event, and every waiting pod already failed
+  /// against the cluster as it is), else starts over; stops past kMaxIdleRetries in a row.
+  void count_idle_retries(bool idle, std::size_t cycles);
   void preempt(const PodInfo& preemptor, const NodeInfo& node,
                const std::vector<PodInfo*>& victims) override;
 
