@@ -67,6 +67,9 @@ struct Job {
   std::optional<std::int32_t> completions;  ///< nullopt: done when any pod succeeds
   std::int32_t backoff_limit =
       6;  ///< spec.backoffLimit: failed pods tolerated before the Job fails
+  /// spec.suspend: a suspended Job has no active pods (Kueue creates its Jobs suspended and
+  /// resumes them on admission).
+  bool suspend = false;
   PodTemplateSpec template_;
   friend bool operator==(const Job&, const Job&) = default;
 };

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gpusched/config/device_plugin_config.hpp"
+#include "gpusched/config/kueue_config.hpp"
 #include "gpusched/config/scheduler_config.hpp"
 #include "gpusched/model/object.hpp"
 #include "gpusched/model/time.hpp"
@@ -170,6 +171,8 @@ struct Scenario {
   devices::DevicePluginSettings device_plugin;
   std::vector<NodePool> node_pools;              ///< `nodePools`
   ClusterAutoscalerSettings cluster_autoscaler;  ///< `clusterAutoscaler`
+  /// `kueue.configuration`; Kueue runs when this is given or any kueue.x-k8s.io object is.
+  std::optional<KueueConfiguration> kueue;
   std::vector<Object> cluster;
   std::vector<std::string> cluster_pointers;  ///< "/cluster/<i>" for each object
   std::vector<Action> timeline;

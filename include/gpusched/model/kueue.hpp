@@ -1,0 +1,238 @@
+#pragma once
+/// Kueue's objects (kueue.x-k8s.io/v1beta2, Kueue v0.19.2: apis/kueue/v1beta2/*_types.go) as
+/// values: the queues and quotas a scenario declares, and the Workload Kueue creates for each Job
+/// it manages. Field defaults are the CRD's (kubebuilder:default markers).
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpusched/model/node.hpp"
+#include "gpusched/model/object_meta.hpp"
+#include "gpusched/model/pod.hpp"
+#include "gpusched/model/quantity.hpp"
+#include "gpusched/model/resource_list.hpp"
+#include "gpusched/model/selector.hpp"
+#include "gpusched/model/time.hpp"
+#include "gpusched/model/workload.hpp"
+
+namespace gpusched::kueue {
+
+/// The API group and the version gpusched writes.
+inline constexpr std::string_view kGroup = "kueue.x-k8s.io";
+inline constexpr std::string_view kApiVersion = "kueue.x-k8s.io/v1beta2";
+/// The label a Job or pod names its LocalQueue with (constants.QueueLabel).
+inline constexpr std::string_view kQueueLabel = "kueue.x-k8s.io/queue-name";
+/// The label naming a WorkloadPriorityClass (constants.WorkloadPriorityClassLabel).
+inline constexpr std::string_view kPriorityClassLabel = "kueue.x-k8s.io/priority-class";
+/// The pod set of a batch/v1 Job (kueue.DefaultPodSetName).
+inline constexpr std::string_view kDefaultPodSetName = "main";
+
+/// spec.stopPolicy of a ClusterQueue or LocalQueue.
+enum class StopPolicy : std::uint8_t { None, Hold, HoldAndDrain };
+
+/// ResourceQuota: a resource's quota in one flavor.
+struct ResourceQuota {
+  std::string name;
+  Quantity nominal_quota;
+  std::optional<Quantity> borrowing_limit;  ///< nullopt: no limit (within the cohort)
+  std::optional<Quantity> lending_limit;    ///< nullopt: everything unused may be lent
+  friend bool operator==(const ResourceQuota&, const ResourceQuota&) = default;
+};
+
+/// FlavorQuotas: one flavor's quotas, one per covered resource, in the group's order.
+struct FlavorQuotas {
+  std::string name;
+  std::vector<ResourceQuota> resources;
+  friend bool operator==(const FlavorQuotas&, const FlavorQuotas&) = default;
+};
+
+/// ResourceGroup: resources that are assigned flavors together, flavors in preference order.
+struct ResourceGroup {
+  std::vector<std::string> covered_resources;
+  std::vector<FlavorQuotas> flavors;
+  friend bool operator==(const ResourceGroup&, const ResourceGroup&) = default;
+};
+
+/// spec.fairSharing: the weight of a ClusterQueue, Cohort or LocalQueue in fair sharing.
+struct FairSharing {
+  /// nullopt: the default, 1. Zero is allowed (the node only borrows when nobody else wants).
+  std::optional<Quantity> weight;
+  friend bool operator==(const FairSharing&, const FairSharing&) = default;
+};
+
+/// ResourceFlavor (cluster-scoped): the node labels, taints and tolerations that a flavor stands
+/// for; an admitted workload's pods get its labels as a node selector and its tolerations.
+struct ResourceFlavor {
+  ObjectMeta metadata;
+  std::map<std::string, std::string> node_labels;
+  std::vector<Taint> node_taints;
+  std::vector<Toleration> tolerations;
+  /// spec.topologyName: Topology Aware Scheduling, not modelled (a warning).
+  std::optional<std::string> topology_name;
+  friend bool operator==(const ResourceFlavor&, const ResourceFlavor&) = default;
+};
+
+/// PreemptionPolicy of withinClusterQueue and reclaimWithinCohort.
+enum class PreemptionPolicy : std::uint8_t { Never, Any, LowerPriority, LowerOrNewerEqualPriority };
+
+/// BorrowWithinCohortPolicy.
+enum class BorrowWithinCohortPolicy : std::uint8_t { Never, LowerPriority };
+
+struct BorrowWithinCohort {
+  BorrowWithinCohortPolicy policy = BorrowWithinCohortPolicy::Never;
+  std::optional<std::int32_t> max_priority_threshold;
+  friend bool operator==(const BorrowWithinCohort&, const BorrowWithinCohort&) = default;
+};
+
+/// spec.preemption, with the CRD's defaults.
+struct ClusterQueuePreemption {
+  PreemptionPolicy reclaim_within_cohort = PreemptionPolicy::Never;
+  BorrowWithinCohort borrow_within_cohort;
+  PreemptionPolicy within_cluster_queue = PreemptionPolicy::Never;
+  friend bool operator==(const ClusterQueuePreemption&, const ClusterQueuePreemption&) = default;
+};
+
+enum class FlavorFungibilityPolicy : std::uint8_t { MayStopSearch, TryNextFlavor };
+enum class FlavorFungibilityPreference : std::uint8_t {
+  BorrowingOverPreemption,
+  PreemptionOverBorrowing
+};
+
+/// spec.flavorFungibility, with the CRD's defaults (whenCanBorrow MayStopSearch, whenCanPreempt
+/// TryNextFlavor).
+struct FlavorFungibility {
+  FlavorFungibilityPolicy when_can_borrow = FlavorFungibilityPolicy::MayStopSearch;
+  FlavorFungibilityPolicy when_can_preempt = FlavorFungibilityPolicy::TryNextFlavor;
+  std::optional<FlavorFungibilityPreference> preference;
+  friend bool operator==(const FlavorFungibility&, const FlavorFungibility&) = default;
+};
+
+enum class QueueingStrategy : std::uint8_t { StrictFIFO, BestEffortFIFO };
+
+/// ClusterQueue (cluster-scoped).
+struct ClusterQueue {
+  ObjectMeta metadata;
+  std::vector<ResourceGroup> resource_groups;
+  std::string cohort_name;  ///< spec.cohortName; empty: no cohort
+  QueueingStrategy queueing_strategy = QueueingStrategy::BestEffortFIFO;
+  /// spec.namespaceSelector: nullopt (absent or null) matches no namespace, `{}` every one.
+  std::optional<LabelSelector> namespace_selector;
+  FlavorFungibility flavor_fungibility;
+  ClusterQueuePreemption preemption;
+  StopPolicy stop_policy = StopPolicy::None;
+  std::optional<FairSharing> fair_sharing;
+  /// spec.admissionChecksStrategy.admissionChecks[].name (each on every flavor unless
+  /// onFlavors lists some).
+  struct AdmissionCheckRule {
+    std::string name;
+    std::vector<std::string> on_flavors;
+    friend bool operator==(const AdmissionCheckRule&, const AdmissionCheckRule&) = default;
+  };
+  std::vector<AdmissionCheckRule> admission_checks;
+  friend bool operator==(const ClusterQueue&, const ClusterQueue&) = default;
+};
+
+/// LocalQueue (namespaced): where a namespace's jobs are queued, pointing at a ClusterQueue.
+struct LocalQueue {
+  ObjectMeta metadata;
+  std::string cluster_queue;
+  StopPolicy stop_policy = StopPolicy::None;
+  std::optional<FairSharing> fair_sharing;
+  friend bool operator==(const LocalQueue&, const LocalQueue&) = default;
+};
+
+/// Cohort (cluster-scoped, v1beta2): a node of the cohort tree with quotas of its own. A cohort a
+/// ClusterQueue names without an object exists implicitly, with no quota and no parent.
+struct Cohort {
+  ObjectMeta metadata;
+  std::string parent_name;  ///< spec.parentName; empty: a root
+  std::vector<ResourceGroup> resource_groups;
+  std::optional<FairSharing> fair_sharing;
+  friend bool operator==(const Cohort&, const Cohort&) = default;
+};
+
+/// WorkloadPriorityClass (cluster-scoped): the priority of workloads that name it with the
+/// kueue.x-k8s.io/priority-class label, independent of the pods' PriorityClass.
+struct WorkloadPriorityClass {
+  ObjectMeta metadata;
+  std::int32_t value = 0;
+  std::string description;
+  friend bool operator==(const WorkloadPriorityClass&, const WorkloadPriorityClass&) = default;
+};
+
+/// AdmissionCheck (cluster-scoped): an extra gate before admission; gpusched models the
+/// ProvisioningRequest controller's checks against its node pools.
+struct AdmissionCheck {
+  ObjectMeta metadata;
+  std::string controller_name;  ///< spec.controllerName
+  /// spec.parameters naming a ProvisioningRequestConfig, when given ("" otherwise).
+  std::string parameters_kind;
+  std::string parameters_name;
+  friend bool operator==(const AdmissionCheck&, const AdmissionCheck&) = default;
+};
+
+/// metav1.Condition as Kueue keeps them on Workloads and queues.
+struct Condition {
+  std::string type;
+  std::string status;  ///< "True", "False" or "Unknown"
+  std::string reason;
+  std::string message;
+  TimeMs last_transition_time = 0;
+  std::int64_t observed_generation = 0;
+  friend bool operator==(const Condition&, const Condition&) = default;
+};
+
+/// PodSet: a group of identical pods of a workload (a Job's pods: one set, `main`).
+struct PodSet {
+  std::string name;
+  PodTemplateSpec template_;
+  std::int32_t count = 1;
+  std::optional<std::int32_t> min_count;  ///< partial admission, not modelled
+  friend bool operator==(const PodSet&, const PodSet&) = default;
+};
+
+/// PodSetAssignment: the flavor of each resource of a pod set and the usage it reserves.
+struct PodSetAssignment {
+  std::string name;
+  std::map<std::string, std::string> flavors;  ///< resource -> flavor
+  ResourceList resource_usage;                 ///< the whole pod set's requests
+  std::int32_t count = 0;
+  friend bool operator==(const PodSetAssignment&, const PodSetAssignment&) = default;
+};
+
+struct Admission {
+  std::string cluster_queue;
+  std::vector<PodSetAssignment> pod_set_assignments;
+  friend bool operator==(const Admission&, const Admission&) = default;
+};
+
+/// RequeueState: the backoff after an eviction by waitForPodsReady.
+struct RequeueState {
+  std::optional<std::int32_t> count;
+  std::optional<TimeMs> requeue_at;
+  friend bool operator==(const RequeueState&, const RequeueState&) = default;
+};
+
+/// Workload (namespaced): the unit Kueue queues and admits. Kueue creates one per Job it
+/// manages; a scenario does not need to give them.
+struct Workload {
+  ObjectMeta metadata;
+  std::vector<PodSet> pod_sets;
+  std::string queue_name;
+  /// spec.priorityClassRef: the class the priority came from ("" when none), and its source
+  /// ("kueue.x-k8s.io/workloadpriorityclass" or "scheduling.k8s.io/priorityclass").
+  std::string priority_class_name;
+  std::string priority_class_source;
+  std::int32_t priority = 0;
+  bool active = true;  ///< spec.active
+  // status
+  std::vector<Condition> conditions;
+  std::optional<Admission> admission;
+  std::optional<RequeueState> requeue_state;
+  friend bool operator==(const Workload&, const Workload&) = default;
+};
+
+}  // namespace gpusched::kueue
