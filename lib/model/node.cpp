@@ -57,6 +57,12 @@ std::string_view to_string(TaintEffect effect) noexcept {
   return "NoSchedule";
 }
 
+std::string to_string(const Taint& taint) {
+  std::string text = taint.key;
+  if (!taint.value.empty()) text += "=" + taint.value;
+  return text + ":" + std::string(to_string(taint.effect));
+}
+
 bool Node::ready() const {
   return std::none_of(conditions.begin(), conditions.end(), [](const NodeCondition& c) {
     return c.type == "Ready" && c.status != "True";

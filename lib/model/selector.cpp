@@ -54,6 +54,18 @@ bool requirement_matches(const SelectorRequirement& req, const Labels& labels) {
 
 }  // namespace
 
+bool node_requirement_matches(const SelectorRequirement& req, const Labels& labels) {
+  if (req.op != SelectorOperator::Gt && req.op != SelectorOperator::Lt)
+    return requirement_matches(req, labels);
+  // Gt/Lt: exactly one integer value, and the label an integer too.
+  const auto it = labels.find(req.key);
+  if (it == labels.end() || req.values.size() != 1) return false;
+  const auto bound = parse_selector_integer(req.values.front());
+  const auto value = parse_selector_integer(it->second);
+  if (!bound || !value) return false;
+  return req.op == SelectorOperator::Gt ? *value > *bound : *value < *bound;
+}
+
 std::optional<std::int64_t> parse_selector_integer(std::string_view text) {
   // from_chars takes no '+' and no spaces: the loader has always refused those.
   std::int64_t value = 0;

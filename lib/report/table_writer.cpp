@@ -112,13 +112,6 @@ void write_events(std::string& out, const SimulationResult& result) {
   out += align_tabs(text, kDescribeSettings);
 }
 
-/// Taint.ToString: `key=value:Effect`, or `key:Effect` without a value.
-std::string taint_text(const Taint& taint) {
-  std::string text = taint.key;
-  if (!taint.value.empty()) text += "=" + taint.value;
-  return text + ":" + std::string(to_string(taint.effect));
-}
-
 /// printTaintsMultiline: sorted by effect then key, the first on the title line.
 void describe_taints(std::string& text, const Node& node) {
   std::vector<Taint> taints = node.effective_taints();
@@ -132,7 +125,7 @@ void describe_taints(std::string& text, const Node& node) {
     return key_a < key_b;
   });
   for (std::size_t i = 0; i < taints.size(); ++i) {
-    text += (i == 0 ? "Taints:\t" : "\t") + taint_text(taints[i]) + '\n';
+    text += (i == 0 ? "Taints:\t" : "\t") + to_string(taints[i]) + '\n';
   }
 }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gpusched/framework/cluster_state.hpp"
+#include "gpusched/model/kueue.hpp"
 #include "gpusched/model/object.hpp"
 #include "gpusched/model/time.hpp"
 
@@ -78,6 +79,14 @@ class ApiServer {
   std::map<std::string, Service> services;
   std::map<std::string, PodDisruptionBudget> budgets;
   std::vector<PriorityClass> priority_classes;  ///< in creation order
+  // Kueue's objects: the cluster-scoped by name, the namespaced by "ns/name".
+  std::map<std::string, kueue::ResourceFlavor> resource_flavors;
+  std::map<std::string, kueue::ClusterQueue> cluster_queues;
+  std::map<std::string, kueue::Cohort> cohorts;
+  std::map<std::string, kueue::LocalQueue> local_queues;
+  std::map<std::string, kueue::WorkloadPriorityClass> workload_priority_classes;
+  std::map<std::string, kueue::AdmissionCheck> admission_checks;
+  std::map<std::string, kueue::Workload> workloads;  ///< Kueue's Workloads
 
  private:
   ClusterState& cluster_;

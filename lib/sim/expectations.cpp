@@ -344,6 +344,10 @@ SimulationResult Simulation::take_result() {
     out.jobs.push_back(
         JobRecord{key, state.job.metadata.creation_ms, state.ended, state.failed, state.succeeded});
   }
+  if (kueue_) {
+    out.workloads = kueue_->workload_records();
+    out.cluster_queues = kueue_->cluster_queue_records();
+  }
   // A DaemonSet that no node admitted is valid and silent upstream (desiredNumberScheduled 0).
   for (const auto& [key, state] : api_.daemonsets) {
     if (state.matched_a_node) continue;

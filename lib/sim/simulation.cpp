@@ -118,6 +118,8 @@ Simulation::Simulation(const Scenario& scenario, const SimulationOptions& option
   controllers_.add(std::make_unique<JobController>(*controller_host_));
   controllers_.add(std::make_unique<DaemonSetController>(*controller_host_));
   controllers_.add(std::make_unique<StatefulSetController>(*controller_host_));
+  if (scenario.kueue)
+    kueue_ = std::make_unique<KueueController>(*controller_host_, *scenario.kueue);
   cluster_.set_node_observer([this](const NodeInfo& node, NodeChange change) {
     usage_.observe(node, change);
     // The cluster autoscaler watches its pools' nodes: one may have just emptied or filled.
@@ -246,6 +248,7 @@ void Simulation::apply(Object object, const std::string& pointer) {
     if (it != api_.jobs.end()) {
       it->second.job = std::move(*job);
     } else {
+      if (kueue_) kueue_->default_job(*job);
       api_.jobs[key] = JobState{std::move(*job), 0, false, false, std::nullopt};
     }
     controllers_.sync("Job", key);
@@ -932,6 +935,7 @@ bool Simulation::step() {
     }
     cluster_.set_service_selectors(std::move(services));
   }
+  if (kueue_) kueue_->run();
   const std::size_t cycles = scheduler_.run(now_);
   count_idle_retries(!changes && scheduler_.quiescent(), cycles);
   if (invariants_) invariants_->check(cluster_, kubelets_, now_);

@@ -23,6 +23,7 @@
 #include "sim/event_recorder.hpp"
 #include "sim/invariants.hpp"
 #include "sim/kubelet.hpp"
+#include "sim/kueue_controller.hpp"
 #include "sim/node_host.hpp"
 #include "sim/pod_gc.hpp"
 #include "sim/pool_provisioner.hpp"
@@ -187,6 +188,8 @@ class Simulation final : public SchedulerHooks, private NodeHost {
   class ControllerHost;
   std::unique_ptr<ControllerHost> controller_host_;
   ControllerManager controllers_;
+  /// Kueue, when the scenario uses it.
+  std::unique_ptr<KueueController> kueue_;
   DisruptionController disruption_{api_};
   PodGarbageCollector pod_gc_{now_, event_queue_};
   bool stepped_ = false;  ///< the first instant has run

@@ -67,7 +67,7 @@ struct FairSharing {
 /// for; an admitted workload's pods get its labels as a node selector and its tolerations.
 struct ResourceFlavor {
   ObjectMeta metadata;
-  std::map<std::string, std::string> node_labels;
+  Labels node_labels;
   std::vector<Taint> node_taints;
   std::vector<Toleration> tolerations;
   /// spec.topologyName: Topology Aware Scheduling, not modelled (a warning).
@@ -228,6 +228,7 @@ struct Workload {
   std::string priority_class_source;
   std::int32_t priority = 0;
   bool active = true;  ///< spec.active
+  std::int64_t generation = 1;  ///< metadata.generation: raised by each spec change
   // status
   std::vector<Condition> conditions;
   std::optional<Admission> admission;

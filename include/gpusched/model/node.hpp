@@ -46,5 +46,7 @@ struct Node {
 };
 
 [[nodiscard]] std::string_view to_string(TaintEffect effect) noexcept;
+/// Taint.ToString: `key=value:Effect`, or `key:Effect` without a value.
+[[nodiscard]] std::string to_string(const Taint& taint);
 
 }  // namespace gpusched

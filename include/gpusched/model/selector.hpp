@@ -28,6 +28,10 @@ struct SelectorRequirement {
 /// the text is not such an integer, which validation rejects.
 [[nodiscard]] std::optional<std::int64_t> parse_selector_integer(std::string_view text);
 
+/// A node selector requirement against a node's labels (nodeaffinity's
+/// NodeSelectorRequirementsAsSelector): In/NotIn need values, Gt/Lt compare integers.
+[[nodiscard]] bool node_requirement_matches(const SelectorRequirement& req, const Labels& labels);
+
 /// core/v1 NodeSelectorTerm: requirements are ANDed.
 struct NodeSelectorTerm {
   std::vector<SelectorRequirement> match_expressions;

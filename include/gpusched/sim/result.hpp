@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "gpusched/model/kueue.hpp"
 #include "gpusched/model/object.hpp"
 #include "gpusched/model/time.hpp"
 
@@ -150,6 +151,33 @@ struct JobRecord {
   std::int32_t succeeded = 0;
 };
 
+/// A Kueue Workload as the run left it (scenario-format.md §6 `workloads`).
+struct WorkloadRecord {
+  std::string namespace_;
+  std::string name;
+  std::string queue_name;
+  /// The ClusterQueue of its admission, else the one its LocalQueue names; nullopt: neither.
+  std::optional<std::string> cluster_queue;
+  std::string owner;  ///< "Job/ns/name"
+  std::int32_t priority = 0;
+  bool admitted = false;
+  std::optional<TimeMs> admitted_at;  ///< the last Admitted=True transition
+  /// Pod set -> resource -> flavor of the admission; empty when not admitted.
+  std::map<std::string, std::map<std::string, std::string>> flavors;
+  std::vector<kueue::Condition> conditions;  ///< in the order Kueue keeps them
+};
+
+/// A ClusterQueue as the run left it (scenario-format.md §6 `clusterQueues`).
+struct ClusterQueueRecord {
+  std::string name;
+  std::optional<std::string> cohort;
+  /// status.flavorsUsage: flavor -> resource -> quantity, every covered flavor and resource.
+  std::map<std::string, std::map<std::string, Quantity>> usage;
+  std::int32_t pending_workloads = 0;
+  std::int32_t reserving_workloads = 0;
+  std::int32_t admitted_workloads = 0;
+};
+
 /// One pod instance over the run, including those deleted before its end (which `pods` leaves
 /// out): pending from `created` until it started holding `node`, then holding the node (and
 /// `gpus`) until `finished`. A pod instance is bound once, so it holds at most one node.
@@ -187,6 +215,8 @@ struct SimulationResult {
   bool passed = true;
   std::vector<NodeUsage> usage;  ///< ordered by node name, then from
   std::vector<JobRecord> jobs;   ///< ordered by namespace, then name
+  std::vector<WorkloadRecord> workloads;          ///< Kueue's, by namespace then name
+  std::vector<ClusterQueueRecord> cluster_queues;  ///< by name
   /// Pod-milliseconds spent unschedulable, by the reason of the scheduling attempt that left the
   /// pod waiting (each "<reason>" of "0/N nodes are available: <count> <reason>, ..."; a pod
   /// rejected for several reasons counts in each). From a failed attempt to the next attempt's

@@ -19,8 +19,8 @@ namespace {
 /// The layers, lowest first. `error` is include/gpusched/error.hpp (and lib/error.cpp), the
 /// one type every layer may throw; `umbrella` is include/gpusched/gpusched.hpp.
 const std::vector<std::string> kLayers = {
-    "error",   "model", "config",  "scenario", "framework", "plugins", "scheduler",
-    "devices", "sim",   "explain", "io",       "report",    "plan",    "umbrella",
+    "error", "model", "config",  "scenario", "framework", "plugins", "scheduler", "devices",
+    "kueue", "sim",   "explain", "io",       "report",    "plan",    "umbrella",
 };
 
 std::string layer_of_file(const fs::path& relative) {

@@ -1,0 +1,230 @@
+#include "kueue/admission_scheduler.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "kueue/workload_status.hpp"
+
+namespace gpusched::kueue {
+
+namespace {
+
+enum class EntryStatus : std::uint8_t { NotNominated, Nominated, Skipped, Assumed };
+
+// scheduler.go's entry: a head with its assignment and what became of it in the cycle.
+struct Entry {
+  Head head;
+  WorkloadInfo info;
+  Assignment assignment;
+  EntryStatus status = EntryStatus::NotNominated;
+  std::string inadmissible_msg;
+  RequeueReason requeue_reason = RequeueReason::Generic;
+};
+
+// The queue-order timestamp (workload.Ordering.GetQueueOrderTimestamp with the Eviction
+// requeuing timestamp): the last eviction by the PodsReady timeout, else creation.
+TimeMs queue_order_timestamp(const Workload& wl, const KueueConfiguration& config) {
+  if (config.wait_for_pods_ready.requeuing_timestamp == KueueRequeuingTimestamp::Eviction) {
+    const Condition* evicted = find_condition(wl.conditions, kEvicted);
+    if (evicted != nullptr && evicted->status == "True" && evicted->reason == "PodsReadyTimeout")
+      return evicted->last_transition_time;
+  }
+  return wl.metadata.creation_ms;
+}
+
+// workload.QueuedWaitTime: since creation, or since the last Requeued transition.
+TimeMs queued_since(const Workload& wl) {
+  const Condition* requeued = find_condition(wl.conditions, kRequeued);
+  return requeued != nullptr ? requeued->last_transition_time : wl.metadata.creation_ms;
+}
+
+// "%.0fs" of a duration in seconds (Go rounds half to even).
+std::string seconds_text(TimeMs ms) {
+  return std::to_string(
+             static_cast<std::int64_t>(std::nearbyint(static_cast<double>(ms) / 1000.0))) +
+         "s";
+}
+
+}  // namespace
+
+QueuedWorkload AdmissionScheduler::queued(const std::string& key, const Workload& wl,
+                                          TimeMs now) const {
+  QueuedWorkload q;
+  q.key = key;
+  q.priority = wl.priority;
+  q.timestamp = queue_order_timestamp(wl, *state_.config);
+  q.uid = wl.metadata.uid;
+  // backoffWaitingTimeExpired.
+  const Condition* requeued = find_condition(wl.conditions, kRequeued);
+  if (requeued != nullptr && requeued->status == "False") {
+    q.backoff_expired = false;
+  } else if (wl.requeue_state && wl.requeue_state->requeue_at) {
+    q.backoff_expired = now >= *wl.requeue_state->requeue_at;
+  }
+  return q;
+}
+
+bool AdmissionScheduler::schedule(TimeMs now) {
+  ++scheduling_cycle_;
+  std::set<std::string> active;
+  for (const auto& [name, cq] : state_.cache->cluster_queues()) {
+    if (!state_.inactive.contains(name)) active.insert(name);
+  }
+  const std::vector<Head> heads = state_.queues->heads(active);
+  if (heads.empty()) return false;
+
+  // 2. The snapshot: the cache as it is, for this cycle's arithmetic.
+  QuotaTree snapshot = *state_.cache;
+
+  // 3. nominate.
+  std::vector<Entry> entries;
+  std::vector<Entry> inadmissible;
+  for (const Head& head : heads) {
+    auto wl_it = state_.workloads->find(head.key);
+    if (wl_it == state_.workloads->end()) continue;
+    const Workload& wl = wl_it->second;
+    if (has_quota_reservation(wl)) continue;  // already in the cache
+    Entry e;
+    e.head = head;
+    e.info = make_info(wl, head.key);
+    e.info.cluster_queue = head.cluster_queue;
+    if (auto last = state_.queues->last_assignment.find(head.key);
+        last != state_.queues->last_assignment.end())
+      e.info.last_assignment = last->second;
+    ClusterQueueNode* cq = snapshot.cluster_queue(head.cluster_queue);
+    std::optional<Labels> ns_labels = state_.namespace_labels(wl.metadata.namespace_);
+    if (state_.inactive.contains(head.cluster_queue)) {
+      e.inadmissible_msg = "ClusterQueue " + head.cluster_queue + " is inactive";
+    } else if (cq == nullptr) {
+      e.inadmissible_msg = "ClusterQueue " + head.cluster_queue + " not found";
+    } else if (!ns_labels) {
+      // workload.ValidateAdmissibility.
+      e.inadmissible_msg = "workload namespace \"" + wl.metadata.namespace_ +
+                           "\" does not exist: namespaces \"" + wl.metadata.namespace_ +
+                           "\" not found";
+    } else if (!cq->namespace_selector || !cq->namespace_selector->matches(*ns_labels)) {
+      e.inadmissible_msg = "workload namespace doesn't match ClusterQueue selector";
+      e.requeue_reason = RequeueReason::NamespaceMismatch;
+    } else {
+      // getAssignments: a scan progress older than the last cycle is dropped when the queue's
+      // quotas changed since (lastAssignmentOutdated with FlavorFungibilityPreserveScanProgress).
+      if (e.info.last_assignment &&
+          scheduling_cycle_ - e.info.last_assignment->scheduling_cycle > 1 &&
+          cq->allocatable_generation > e.info.last_assignment->cluster_queue_generation)
+        e.info.last_assignment.reset();
+      AssignerContext ctx;
+      ctx.cq = cq;
+      ctx.flavors = state_.flavors;
+      ctx.enable_fair_sharing = state_.config->fair_sharing.has_value();
+      ctx.oracle = &oracle_;
+      ctx.scheduling_cycle = scheduling_cycle_;
+      e.assignment = assign_flavors(e.info, ctx);
+      e.inadmissible_msg = e.assignment.message();
+      state_.queues->last_assignment[head.key] = e.assignment.last_state;
+      entries.push_back(std::move(e));
+      continue;
+    }
+    inadmissible.push_back(std::move(e));
+  }
+
+  // 4. The classical iterator's order (makeClassicalIterator): non-borrowing first, then
+  // priority, then queue-order time. Ties keep the heads' order (by ClusterQueue name).
+  std::stable_sort(entries.begin(), entries.end(), [&](const Entry& a, const Entry& b) {
+    if (a.assignment.borrowing != b.assignment.borrowing)
+      return a.assignment.borrowing < b.assignment.borrowing;
+    if (a.info.obj->priority != b.info.obj->priority)
+      return a.info.obj->priority > b.info.obj->priority;
+    return queue_order_timestamp(*a.info.obj, *state_.config) <
+           queue_order_timestamp(*b.info.obj, *state_.config);
+  });
+
+  // 5. processEntry.
+  bool changed = false;
+  for (Entry& e : entries) {
+    ClusterQueueNode& cq = *snapshot.cluster_queue(e.head.cluster_queue);
+    const FlavorResourceAmounts& usage = e.assignment.usage;
+    const bool fits = cq.fits(usage);
+    const AssignmentMode mode = e.assignment.representative_mode();
+    if (mode == AssignmentMode::NoFit) {
+      e.requeue_reason = RequeueReason::NoFit;
+      continue;
+    }
+    if (mode == AssignmentMode::Preempt) {
+      // No preemption targets (the preemptor finds none): the quota that the ClusterQueue may
+      // not be able to reclaim is held for it, so that lower entries cannot take it
+      // (reserveCapacityForUnreclaimablePreempt).
+      e.requeue_reason = RequeueReason::PreemptionNoCandidates;
+      if (cq.preemption.reclaim_within_cohort != PreemptionPolicy::Any) {
+        FlavorResourceAmounts reserved;
+        for (const auto& [fr, amount] : usage) {
+          const NodeQuota quota = cq.quota_for(fr);
+          if (e.assignment.borrowing > 0) {
+            reserved[fr] =
+                quota.borrowing_limit
+                    ? min(amount, quota.nominal + *quota.borrowing_limit - cq.resources.used(fr))
+                    : amount;
+          } else {
+            reserved[fr] = max(Amount(), min(amount, quota.nominal - cq.resources.used(fr)));
+          }
+        }
+        cq.add_usage(reserved);
+      }
+      continue;
+    }
+    if (!fits) {
+      e.status = EntryStatus::Skipped;
+      e.inadmissible_msg = "Workload no longer fits after processing another workload";
+      continue;
+    }
+    cq.add_usage(usage);
+    e.status = EntryStatus::Nominated;
+
+    // admit: QuotaReserved and (no admission checks) Admitted, into the cache.
+    Workload& wl = state_.workloads->at(e.head.key);
+    const std::string flavors_considered = format_attempts_for_events(e.assignment);
+    Admission admission{e.head.cluster_queue, e.assignment.to_api()};
+    set_quota_reservation(wl, std::move(admission), now);
+    sync_admitted_condition(wl, now);
+    e.status = EntryStatus::Assumed;
+    e.info.cluster_queue = e.head.cluster_queue;
+    const WorkloadInfo admitted = make_info(wl, e.head.key);
+    state_.cache->cluster_queue(e.head.cluster_queue)->add_usage(admitted.usage());
+    state_.cache->cluster_queue(e.head.cluster_queue)->workloads.insert(e.head.key);
+    state_.queues->remove(e.head.key);
+    changed = true;
+    std::string reserved = "Quota reserved in ClusterQueue " + e.head.cluster_queue +
+                           ", wait time since queued was " + seconds_text(now - queued_since(wl));
+    if (!flavors_considered.empty()) reserved += "; Flavors considered: " + flavors_considered;
+    sink_.workload_event(e.head.key, "Normal", "QuotaReserved", std::move(reserved));
+    sink_.workload_event(e.head.key, "Normal", "Admitted",
+                         "Admitted by ClusterQueue " + e.head.cluster_queue +
+                             ", wait time since reservation was 0s");
+    sink_.admitted(e.head.key);
+  }
+
+  // 6. requeueAndUpdate of the heads not admitted.
+  auto requeue = [&](Entry& e) {
+    if (e.status != EntryStatus::NotNominated && e.requeue_reason == RequeueReason::Generic)
+      e.requeue_reason = RequeueReason::FailedAfterNomination;
+    auto wl_it = state_.workloads->find(e.head.key);
+    if (wl_it == state_.workloads->end()) return;
+    Workload& wl = wl_it->second;
+    const std::string lq_key = wl.metadata.namespace_ + "/" + wl.queue_name;
+    const bool to_inadmissible =
+        state_.queues->requeue(lq_key, queued(e.head.key, wl, now), e.requeue_reason) &&
+        !state_.queues->queued_in_heap(e.head.key);
+    changed = changed || to_inadmissible;
+    if (e.status == EntryStatus::NotNominated || e.status == EntryStatus::Skipped) {
+      if (unset_quota_reservation(wl, "Pending", e.inadmissible_msg, now)) changed = true;
+      sink_.workload_event(e.head.key, "Warning", "Pending", e.inadmissible_msg);
+    }
+  };
+  for (Entry& e : entries) {
+    if (e.status != EntryStatus::Assumed) requeue(e);
+  }
+  for (Entry& e : inadmissible) requeue(e);
+  return changed;
+}
+
+}  // namespace gpusched::kueue

@@ -1,0 +1,67 @@
+#pragma once
+// Kueue's scheduler (Kueue v0.19.2 pkg/scheduler/scheduler.go: schedule): each cycle takes the
+// head of every active ClusterQueue, assigns flavors against a snapshot of the quota tree
+// (nominate), orders the entries (reserved first, non-borrowing before borrowing, priority,
+// queue-order time), then admits each that still fits, and requeues the rest with their
+// QuotaReserved=False message and a Pending event.
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+
+#include "gpusched/config/kueue_config.hpp"
+#include "gpusched/model/kueue.hpp"
+#include "kueue/flavor_assigner.hpp"
+#include "kueue/queue_manager.hpp"
+#include "kueue/quota_tree.hpp"
+
+namespace gpusched::kueue {
+
+/// What the scheduler works on: the Workloads, the quota tree with the usage of those holding
+/// quota (the cache), the queues, the flavors and the configuration.
+struct AdmissionState {
+  std::map<std::string, Workload>* workloads = nullptr;  ///< by "ns/name"
+  QuotaTree* cache = nullptr;
+  QueueManager* queues = nullptr;
+  const std::map<std::string, ResourceFlavor>* flavors = nullptr;
+  const KueueConfiguration* config = nullptr;
+  /// ClusterQueues that are not active (stopped, a flavor missing, a cohort cycle).
+  std::set<std::string> inactive;
+  /// The labels of a namespace, nullopt when it does not exist.
+  std::function<std::optional<Labels>(const std::string&)> namespace_labels;
+};
+
+/// The scheduler's effects on the rest of the cluster.
+class AdmissionSink {
+ public:
+  virtual ~AdmissionSink() = default;
+  /// An event on the Workload "ns/name".
+  virtual void workload_event(const std::string& key, std::string_view type,
+                              std::string_view reason, std::string message) = 0;
+  /// The workload "ns/name" now holds quota and is admitted.
+  virtual void admitted(const std::string& key) = 0;
+};
+
+class AdmissionScheduler {
+ public:
+  AdmissionScheduler(AdmissionState& state, AdmissionSink& sink, PreemptionOracle& oracle)
+      : state_(state), sink_(sink), oracle_(oracle) {}
+
+  /// One cycle at `now`. Returns whether it changed anything (a workload admitted or moved to
+  /// the inadmissible list): cycles at one instant repeat until one changes nothing.
+  bool schedule(TimeMs now);
+
+  /// The queue entry for a workload as Kueue orders it (priority, queue-order time, UID).
+  [[nodiscard]] QueuedWorkload queued(const std::string& key, const Workload& wl, TimeMs now) const;
+
+ private:
+  std::int64_t scheduling_cycle_ = 0;
+  AdmissionState& state_;
+  AdmissionSink& sink_;
+  PreemptionOracle& oracle_;
+};
+
+}  // namespace gpusched::kueue

@@ -1,0 +1,48 @@
+#pragma once
+// The status of a Kueue Workload as Kueue's helpers write it (Kueue v0.19.2
+// pkg/workload/workload.go, admissionchecks.go; apimachinery's meta.SetStatusCondition).
+
+#include <string>
+#include <string_view>
+
+#include "gpusched/model/kueue.hpp"
+
+namespace gpusched::kueue {
+
+// Condition types (apis/kueue/v1beta2/workload_types.go).
+inline constexpr std::string_view kQuotaReserved = "QuotaReserved";
+inline constexpr std::string_view kAdmitted = "Admitted";
+inline constexpr std::string_view kEvicted = "Evicted";
+inline constexpr std::string_view kPreempted = "Preempted";
+inline constexpr std::string_view kRequeued = "Requeued";
+inline constexpr std::string_view kPodsReady = "PodsReady";
+inline constexpr std::string_view kFinished = "Finished";
+
+[[nodiscard]] const Condition* find_condition(const std::vector<Condition>& conditions,
+                                              std::string_view type);
+[[nodiscard]] bool condition_true(const std::vector<Condition>& conditions, std::string_view type);
+
+/// meta.SetStatusCondition: adds the condition, or updates it in place (its transition time only
+/// when the status changes). Returns whether anything changed.
+bool set_condition(std::vector<Condition>& conditions, Condition condition);
+
+[[nodiscard]] inline bool has_quota_reservation(const Workload& wl) {
+  return condition_true(wl.conditions, kQuotaReserved);
+}
+[[nodiscard]] inline bool is_admitted(const Workload& wl) {
+  return condition_true(wl.conditions, kAdmitted);
+}
+[[nodiscard]] inline bool is_finished(const Workload& wl) {
+  return condition_true(wl.conditions, kFinished);
+}
+
+/// SetQuotaReservation: the admission, QuotaReserved=True, and active Evicted / Preempted reset.
+bool set_quota_reservation(Workload& wl, Admission admission, TimeMs now);
+/// UnsetQuotaReservationWithCondition: QuotaReserved=False with the reason and message, the
+/// admission cleared, Admitted synced.
+bool unset_quota_reservation(Workload& wl, std::string_view reason, std::string message,
+                             TimeMs now);
+/// SyncAdmittedCondition (no admission checks, no delayed topology requests).
+bool sync_admitted_condition(Workload& wl, TimeMs now);
+
+}  // namespace gpusched::kueue

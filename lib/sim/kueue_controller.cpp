@@ -1,0 +1,369 @@
+#include "sim/kueue_controller.hpp"
+
+#include <algorithm>
+
+#include "gpusched/error.hpp"
+#include "kueue/workload_name.hpp"
+#include "kueue/workload_status.hpp"
+
+namespace gpusched::sim {
+
+namespace {
+
+// Cycles at one instant before the replay stops with an internal error: each cycle that changes
+// something admits a workload or moves one to the inadmissible list, so a run needs at most a
+// few per workload.
+constexpr int kMaxCyclesPerInstant = 1'000'000;
+
+std::string key_of(const ObjectMeta& meta) {
+  return meta.namespace_ + "/" + meta.name;
+}
+
+std::optional<std::string> label(const ObjectMeta& meta, std::string_view key) {
+  auto it = meta.labels->find(key);
+  if (it == meta.labels->end()) return std::nullopt;
+  return it->second;
+}
+
+}  // namespace
+
+KueueController::KueueController(ControllerContext& context, KueueConfiguration config)
+    : context_(context), config_(std::move(config)), scheduler_(state_, *this, oracle_) {
+  ApiServer& api = context_.api();
+  state_.workloads = &api.workloads;
+  state_.cache = &cache_;
+  state_.queues = &queues_;
+  state_.flavors = &api.resource_flavors;
+  state_.config = &config_;
+  state_.namespace_labels = [&api](const std::string& ns) -> std::optional<Labels> {
+    return api.cluster().namespace_labels(ns);
+  };
+}
+
+bool KueueController::manages(const Job& job) const {
+  return label(job.metadata, kueue::kQueueLabel).has_value() ||
+         config_.manage_jobs_without_queue_name;
+}
+
+void KueueController::default_job(Job& job) const {
+  if (manages(job)) job.suspend = true;
+}
+
+void KueueController::run() {
+  sync_queue_objects();
+  reconcile_jobs();
+  reconcile_pending();
+  const TimeMs now = context_.now();
+  int cycles = 0;
+  while (scheduler_.schedule(now)) {
+    GPUSCHED_CHECK(++cycles < kMaxCyclesPerInstant, "Kueue's admission cycles did not settle");
+  }
+  std::vector<std::string> starting;
+  starting.swap(to_start_);
+  for (const std::string& key : starting) start_job(key);
+}
+
+void KueueController::sync_queue_objects() {
+  const ApiServer& api = context_.api();
+  if (built_ && built_cqs_ == api.cluster_queues && built_cohorts_ == api.cohorts &&
+      built_flavors_ == api.resource_flavors && built_lqs_ == api.local_queues)
+    return;
+  // A ClusterQueue keeps its generation while its quotas stay as they were
+  // (AllocatableResourceGeneration), so that flavor scans in progress stay valid.
+  std::map<std::string, std::int64_t> generations;
+  for (const auto& [name, cq] : cache_.cluster_queues()) {
+    auto it = built_cqs_.find(name);
+    auto now = api.cluster_queues.find(name);
+    const bool same = it != built_cqs_.end() && now != api.cluster_queues.end() &&
+                      it->second.resource_groups == now->second.resource_groups;
+    generations[name] = cq->allocatable_generation + (same ? 0 : 1);
+  }
+  cache_ = kueue::QuotaTree::build(api.cluster_queues, api.cohorts);
+  for (const auto& [name, cq] : cache_.cluster_queues()) {
+    if (auto it = generations.find(name); it != generations.end())
+      cq->allocatable_generation = it->second;
+  }
+  for (const auto& [key, wl] : api.workloads) {
+    if (!kueue::has_quota_reservation(wl) || kueue::is_finished(wl)) continue;
+    kueue::ClusterQueueNode* cq = cache_.cluster_queue(wl.admission->cluster_queue);
+    if (cq == nullptr) continue;
+    cq->add_usage(kueue::make_info(wl, key).usage());
+    cq->workloads.insert(key);
+  }
+  // The ClusterQueues that cannot admit (ClusterQueue status Active=False): stopped, or naming
+  // a flavor that does not exist.
+  state_.inactive.clear();
+  for (const auto& [name, cq] : api.cluster_queues) {
+    bool active = cq.stop_policy == kueue::StopPolicy::None;
+    for (const kueue::ResourceGroup& group : cq.resource_groups) {
+      for (const kueue::FlavorQuotas& flavor : group.flavors) {
+        if (!api.resource_flavors.contains(flavor.name)) active = false;
+      }
+    }
+    if (!active) state_.inactive.insert(name);
+  }
+  for (const auto& [name, cq] : built_cqs_) {
+    if (!api.cluster_queues.contains(name)) queues_.delete_cluster_queue(name);
+  }
+  for (const auto& [name, cq] : api.cluster_queues)
+    queues_.set_cluster_queue(name, cq.queueing_strategy);
+  for (const auto& [key, lq] : built_lqs_) {
+    if (!api.local_queues.contains(key)) queues_.delete_local_queue(key);
+  }
+  for (const auto& [key, lq] : api.local_queues) queues_.set_local_queue(key, lq.cluster_queue);
+  built_cqs_ = api.cluster_queues;
+  built_cohorts_ = api.cohorts;
+  built_flavors_ = api.resource_flavors;
+  built_lqs_ = api.local_queues;
+  built_ = true;
+  // The queue handlers requeue every inadmissible workload after such a change.
+  std::set<std::string> all;
+  for (const auto& [name, cq] : api.cluster_queues) all.insert(name);
+  queues_.queue_inadmissible(all, [this](const std::string& k) { return backoff_expired(k); });
+}
+
+bool KueueController::backoff_expired(const std::string& key) const {
+  auto it = context_.api().workloads.find(key);
+  return it == context_.api().workloads.end() ||
+         scheduler_.queued(key, it->second, context_.now()).backoff_expired;
+}
+
+void KueueController::reconcile_jobs() {
+  ApiServer& api = context_.api();
+  for (const auto& [key, state] : api.jobs) {
+    if (!manages(state.job)) continue;
+    auto wl_key = workload_of_job_.find(key);
+    if (wl_key == workload_of_job_.end()) {
+      if (!state.complete) create_workload(key, state.job);
+      continue;
+    }
+    kueue::Workload& wl = api.workloads.at(wl_key->second);
+    if (state.complete && !kueue::is_finished(wl)) {
+      // jobframework step 3: the Job finished, so does its Workload (workloadfinish.Finish).
+      const bool succeeded = !state.failed;
+      kueue::set_condition(
+          wl.conditions, kueue::Condition{std::string(kueue::kFinished), "True",
+                                          succeeded ? "Succeeded" : "Failed",
+                                          succeeded ? "Reached expected number of succeeded pods"
+                                                    : "Job has reached the specified backoff limit",
+                                          context_.now(), wl.generation});
+      context_.record_event("Job/" + key, "Normal", "FinishedWorkload",
+                            "Workload '" + wl_key->second + "' is declared finished");
+      release(wl_key->second);
+    }
+  }
+  // A Workload whose Job is gone is deleted with it (its owner reference).
+  std::vector<std::string> orphaned;
+  for (const auto& [job_key, wl_key] : workload_of_job_) {
+    if (!api.jobs.contains(job_key)) orphaned.push_back(job_key);
+  }
+  for (const std::string& job_key : orphaned) {
+    const std::string wl_key = workload_of_job_.at(job_key);
+    release(wl_key);
+    api.workloads.erase(wl_key);
+    job_of_workload_.erase(wl_key);
+    workload_of_job_.erase(job_key);
+  }
+}
+
+void KueueController::create_workload(const std::string& job_key, const Job& job) {
+  ApiServer& api = context_.api();
+  kueue::Workload wl;
+  wl.metadata.namespace_ = job.metadata.namespace_;
+  wl.metadata.name =
+      kueue::workload_name_for_owner(job.metadata.name, job.metadata.uid, "Job", "batch");
+  wl.metadata.uid = api.new_uid();
+  wl.metadata.creation_ms = context_.now();
+  wl.metadata.owner_references =
+      std::vector<OwnerReference>{OwnerReference{"Job", job.metadata.name, job.metadata.uid, true}};
+  kueue::PodSet ps;
+  ps.name = std::string(kueue::kDefaultPodSetName);
+  ps.template_ = job.template_;
+  // podsCount: parallelism, capped by completions.
+  ps.count = job.completions ? std::min(job.parallelism, *job.completions) : job.parallelism;
+  wl.pod_sets.push_back(std::move(ps));
+  wl.queue_name = label(job.metadata, kueue::kQueueLabel).value_or("");
+  // jobframework's priority: a WorkloadPriorityClass named by label, else the pods'
+  // PriorityClass, else the global default PriorityClass with the lowest value, else 0.
+  if (auto wpc = label(job.metadata, kueue::kPriorityClassLabel);
+      wpc && api.workload_priority_classes.contains(*wpc)) {
+    wl.priority_class_name = *wpc;
+    wl.priority_class_source = "kueue.x-k8s.io/workloadpriorityclass";
+    wl.priority = api.workload_priority_classes.at(*wpc).value;
+  } else {
+    const std::string& name = job.template_.spec.priority_class_name;
+    const PriorityClass* chosen = nullptr;
+    for (const PriorityClass& pc : api.priority_classes) {
+      if (name.empty() ? pc.global_default && (chosen == nullptr || pc.value < chosen->value)
+                       : pc.metadata.name == name)
+        chosen = &pc;
+    }
+    if (chosen != nullptr) {
+      wl.priority_class_name = chosen->metadata.name;
+      wl.priority_class_source = "scheduling.k8s.io/priorityclass";
+      wl.priority = chosen->value;
+    }
+  }
+  const std::string wl_key = key_of(wl.metadata);
+  api.workloads[wl_key] = std::move(wl);
+  workload_of_job_[job_key] = wl_key;
+  job_of_workload_[wl_key] = job_key;
+  context_.record_event("Job/" + job_key, "Normal", "CreatedWorkload",
+                        "Created Workload: " + wl_key);
+}
+
+void KueueController::reconcile_pending() {
+  ApiServer& api = context_.api();
+  const TimeMs now = context_.now();
+  for (auto& [key, wl] : api.workloads) {
+    if (kueue::is_finished(wl) || kueue::has_quota_reservation(wl)) continue;
+    // getQueueBlocker, with UnadmittedWorkloadsObservability off: reason Inadmissible.
+    const std::string lq_key = local_queue_key(wl);
+    std::string blocker;
+    auto lq = api.local_queues.find(lq_key);
+    if (lq == api.local_queues.end()) {
+      blocker = "LocalQueue " + wl.queue_name + " doesn't exist";
+    } else if (lq->second.stop_policy != kueue::StopPolicy::None) {
+      blocker = "LocalQueue " + wl.queue_name + " is inactive";
+    } else if (!api.cluster_queues.contains(lq->second.cluster_queue)) {
+      blocker = "ClusterQueue " + lq->second.cluster_queue + " doesn't exist";
+    } else if (state_.inactive.contains(lq->second.cluster_queue)) {
+      blocker = "ClusterQueue " + lq->second.cluster_queue + " is inactive";
+    }
+    if (!blocker.empty()) {
+      kueue::unset_quota_reservation(wl, "Inadmissible", blocker, now);
+      queues_.remove(key);
+      continue;
+    }
+    if (!queues_.queued(key)) queues_.add_or_update(lq_key, scheduler_.queued(key, wl, now));
+  }
+}
+
+void KueueController::release(const std::string& key) {
+  ApiServer& api = context_.api();
+  auto it = api.workloads.find(key);
+  if (it == api.workloads.end()) return;
+  queues_.remove(key);
+  const kueue::Workload& wl = it->second;
+  if (!wl.admission) return;
+  kueue::ClusterQueueNode* cq = cache_.cluster_queue(wl.admission->cluster_queue);
+  if (cq == nullptr || !cq->workloads.contains(key)) return;
+  cq->remove_usage(kueue::make_info(wl, key).usage());
+  cq->workloads.erase(key);
+  queues_.queue_inadmissible(cohort_members(cq->name),
+                             [this](const std::string& k) { return backoff_expired(k); });
+}
+
+std::set<std::string> KueueController::cohort_members(const std::string& cluster_queue) const {
+  const kueue::ClusterQueueNode* cq = cache_.cluster_queue(cluster_queue);
+  if (cq == nullptr || cq->parent == nullptr) return {cluster_queue};
+  std::set<std::string> out;
+  std::vector<const kueue::CohortNode*> stack{&cq->parent->root()};
+  while (!stack.empty()) {
+    const kueue::CohortNode* node = stack.back();
+    stack.pop_back();
+    for (const kueue::ClusterQueueNode* child : node->child_cqs) out.insert(child->name);
+    for (const kueue::CohortNode* child : node->child_cohorts) stack.push_back(child);
+  }
+  return out;
+}
+
+void KueueController::workload_event(const std::string& key, std::string_view type,
+                                     std::string_view reason, std::string message) {
+  context_.record_event("Workload/" + key, type, reason, std::move(message));
+}
+
+void KueueController::admitted(const std::string& key) {
+  to_start_.push_back(key);
+}
+
+void KueueController::start_job(const std::string& key) {
+  ApiServer& api = context_.api();
+  auto job_key = job_of_workload_.find(key);
+  auto wl = api.workloads.find(key);
+  if (job_key == job_of_workload_.end() || wl == api.workloads.end() || !wl->second.admission)
+    return;
+  auto job = api.jobs.find(job_key->second);
+  if (job == api.jobs.end()) return;
+  // podset.FromAssignment then Merge: the flavors' node labels join the template's node
+  // selector and their tolerations its tolerations.
+  PodSpec& spec = job->second.job.template_.spec;
+  std::set<std::string> flavors;
+  for (const kueue::PodSetAssignment& psa : wl->second.admission->pod_set_assignments) {
+    for (const auto& [resource, flavor] : psa.flavors) flavors.insert(flavor);
+  }
+  for (const std::string& name : flavors) {
+    auto flavor = api.resource_flavors.find(name);
+    if (flavor == api.resource_flavors.end()) continue;
+    for (const auto& [k, v] : *flavor->second.node_labels) spec.node_selector[k] = v;
+    for (const Toleration& t : flavor->second.tolerations) {
+      if (std::find(spec.tolerations->begin(), spec.tolerations->end(), t) ==
+          spec.tolerations->end())
+        spec.tolerations.push_back(t);
+    }
+  }
+  job->second.job.suspend = false;
+  context_.record_event("Job/" + job_key->second, "Normal", "Started",
+                        "Admitted by clusterQueue " + wl->second.admission->cluster_queue);
+  context_.controllers().sync("Job", job_key->second);
+}
+
+std::vector<WorkloadRecord> KueueController::workload_records() const {
+  std::vector<WorkloadRecord> out;
+  const ApiServer& api = context_.api();
+  for (const auto& [key, wl] : api.workloads) {
+    WorkloadRecord rec;
+    rec.namespace_ = wl.metadata.namespace_;
+    rec.name = wl.metadata.name;
+    rec.queue_name = wl.queue_name;
+    if (wl.admission) {
+      rec.cluster_queue = wl.admission->cluster_queue;
+    } else if (auto lq = api.local_queues.find(local_queue_key(wl)); lq != api.local_queues.end()) {
+      rec.cluster_queue = lq->second.cluster_queue;
+    }
+    if (auto job = job_of_workload_.find(key); job != job_of_workload_.end())
+      rec.owner = "Job/" + job->second;
+    rec.priority = wl.priority;
+    rec.admitted = kueue::is_admitted(wl);
+    if (const kueue::Condition* c = kueue::find_condition(wl.conditions, kueue::kAdmitted);
+        c != nullptr && c->status == "True")
+      rec.admitted_at = c->last_transition_time;
+    if (wl.admission) {
+      for (const kueue::PodSetAssignment& psa : wl.admission->pod_set_assignments)
+        rec.flavors[psa.name] = psa.flavors;
+    }
+    rec.conditions = wl.conditions;
+    out.push_back(std::move(rec));
+  }
+  return out;
+}
+
+std::vector<ClusterQueueRecord> KueueController::cluster_queue_records() const {
+  std::vector<ClusterQueueRecord> out;
+  const ApiServer& api = context_.api();
+  for (const auto& [name, cq] : api.cluster_queues) {
+    ClusterQueueRecord rec;
+    rec.name = name;
+    if (!cq.cohort_name.empty()) rec.cohort = cq.cohort_name;
+    const kueue::ClusterQueueNode* node = cache_.cluster_queue(name);
+    for (const kueue::ResourceGroup& group : cq.resource_groups) {
+      for (const kueue::FlavorQuotas& flavor : group.flavors) {
+        for (const std::string& resource : group.covered_resources) {
+          const kueue::Amount used =
+              node != nullptr ? node->resources.used({flavor.name, resource}) : kueue::Amount();
+          rec.usage[flavor.name][resource] = kueue::amount_quantity(resource, used);
+        }
+      }
+    }
+    rec.pending_workloads = queues_.pending(name);
+    for (const auto& [key, wl] : api.workloads) {
+      if (!wl.admission || wl.admission->cluster_queue != name || kueue::is_finished(wl)) continue;
+      if (kueue::has_quota_reservation(wl)) ++rec.reserving_workloads;
+      if (kueue::is_admitted(wl)) ++rec.admitted_workloads;
+    }
+    out.push_back(std::move(rec));
+  }
+  return out;
+}
+
+}  // namespace gpusched::sim

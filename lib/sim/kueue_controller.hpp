@@ -1,0 +1,88 @@
+#pragma once
+// Kueue (v0.19.2) as a component of the replay: its Job webhook and reconciler
+// (pkg/controller/jobframework, pkg/controller/jobs/job), its Workload controller's queue
+// checks (pkg/controller/core/workload_controller.go), its cache and queues, and its scheduler
+// (lib/kueue/). It runs when the scenario has any kueue.x-k8s.io object or `kueue` settings.
+// Everything it does takes no virtual time: at each instant, after the instant's events and
+// before kube-scheduler's cycles, it reconciles and admits until nothing changes.
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "gpusched/config/kueue_config.hpp"
+#include "gpusched/sim/result.hpp"
+#include "kueue/admission_scheduler.hpp"
+#include "kueue/preemptor.hpp"
+#include "kueue/queue_manager.hpp"
+#include "kueue/quota_tree.hpp"
+#include "sim/controller.hpp"
+
+namespace gpusched::sim {
+
+class KueueController final : private kueue::AdmissionSink {
+ public:
+  KueueController(ControllerContext& context, KueueConfiguration config);
+
+  /// The Job webhook's Default on create (jobframework.ApplyDefaultForSuspend): a Job Kueue
+  /// manages is created suspended.
+  void default_job(Job& job) const;
+  /// Reconciles the queues, the Jobs and their Workloads at the current instant, then runs
+  /// admission cycles until one changes nothing, and starts the Jobs admitted.
+  void run();
+  /// The Workloads and ClusterQueues as they are now.
+  [[nodiscard]] std::vector<WorkloadRecord> workload_records() const;
+  [[nodiscard]] std::vector<ClusterQueueRecord> cluster_queue_records() const;
+
+ private:
+  // kueue::AdmissionSink
+  void workload_event(const std::string& key, std::string_view type, std::string_view reason,
+                      std::string message) override;
+  void admitted(const std::string& key) override;
+
+  /// Whether Kueue manages the Job (a queue-name label, or manageJobsWithoutQueueName).
+  [[nodiscard]] bool manages(const Job& job) const;
+  /// Rebuilds the quota tree and the queues when the queue objects changed.
+  void sync_queue_objects();
+  /// The Job reconciler: a Workload for each managed Job, finished with it, gone with it.
+  void reconcile_jobs();
+  /// The Workload controller for pending workloads: the queue blocker as their QuotaReserved
+  /// condition, or their place in their ClusterQueue.
+  void reconcile_pending();
+  void create_workload(const std::string& job_key, const Job& job);
+  /// A Workload stops holding quota (finished or deleted): its usage leaves the cache and the
+  /// inadmissible workloads of its cohort get another chance.
+  void release(const std::string& key);
+  /// Starts the Job of an admitted Workload (RunWithPodSetsInfo): unsuspended, with its flavors'
+  /// node labels and tolerations.
+  void start_job(const std::string& key);
+  /// Every ClusterQueue of the cohort tree of `cluster_queue` (notifyRetryInadmissible).
+  [[nodiscard]] std::set<std::string> cohort_members(const std::string& cluster_queue) const;
+  /// Whether the workload's requeue backoff is over (for QueueInadmissibleWorkloads).
+  [[nodiscard]] bool backoff_expired(const std::string& key) const;
+  /// The LocalQueue key "ns/queue" of a workload.
+  [[nodiscard]] static std::string local_queue_key(const kueue::Workload& wl) {
+    return wl.metadata.namespace_ + "/" + wl.queue_name;
+  }
+
+  ControllerContext& context_;
+  KueueConfiguration config_;
+  kueue::QuotaTree cache_;
+  kueue::QueueManager queues_;
+  kueue::NoCandidatesOracle oracle_;
+  kueue::AdmissionState state_;
+  kueue::AdmissionScheduler scheduler_;
+  // The queue objects the tree was last built from.
+  std::map<std::string, kueue::ClusterQueue> built_cqs_;
+  std::map<std::string, kueue::Cohort> built_cohorts_;
+  std::map<std::string, kueue::ResourceFlavor> built_flavors_;
+  std::map<std::string, kueue::LocalQueue> built_lqs_;
+  bool built_ = false;
+  std::map<std::string, std::string> workload_of_job_;  // job key -> workload key
+  std::map<std::string, std::string> job_of_workload_;  // workload key -> job key
+  std::vector<std::string> to_start_;                   // admitted in this run, in order
+};
+
+}  // namespace gpusched::sim
