@@ -129,6 +129,56 @@ PdbExpectation parse_pdb(const JsonNode& node) {
   return out;
 }
 
+WorkloadExpectation parse_workload(const JsonNode& node) {
+  node.reject_unknown_keys(
+      {"at", "workload", "admitted", "finished", "clusterQueue", "flavors", "condition"});
+  WorkloadExpectation out;
+  out.workload = node.required("workload").string();
+  if (out.workload.empty()) node.required("workload").fail("workload name must not be empty");
+  if (auto admitted = node.get("admitted")) out.admitted = admitted->boolean();
+  if (auto finished = node.get("finished")) out.finished = finished->boolean();
+  if (auto cq = node.get("clusterQueue")) out.cluster_queue = cq->string();
+  if (auto flavors = node.get("flavors")) {
+    out.flavors.emplace();
+    for (const auto& [pod_set, resources] : flavors->entries()) {
+      for (const auto& [resource, flavor] : resources.entries())
+        (*out.flavors)[pod_set][resource] = flavor.string();
+    }
+  }
+  if (auto condition = node.get("condition")) {
+    condition->reject_unknown_keys({"type", "status", "reason", "message", "messageContains"});
+    ConditionExpectation c;
+    c.type = condition->required("type").string();
+    if (auto status = condition->get("status")) c.status = status->string();
+    if (auto reason = condition->get("reason")) c.reason = reason->string();
+    if (auto message = condition->get("message")) c.message = message->string();
+    if (auto contains = condition->get("messageContains")) c.message_contains = contains->string();
+    out.condition = std::move(c);
+  }
+  return out;
+}
+
+ClusterQueueExpectation parse_cluster_queue(const JsonNode& node) {
+  node.reject_unknown_keys({"at", "clusterQueue", "usage", "pendingWorkloads", "admittedWorkloads",
+                            "reservingWorkloads"});
+  ClusterQueueExpectation out;
+  out.cluster_queue = node.required("clusterQueue").string();
+  if (auto usage = node.get("usage")) {
+    for (const auto& [flavor, resources] : usage->entries())
+      out.usage[flavor] = parse_quantities(resources);
+  }
+  auto count = [&](std::string_view key) -> std::optional<std::int32_t> {
+    if (auto v = node.get(key)) {
+      return static_cast<std::int32_t>(v->integer_in(0, std::numeric_limits<std::int32_t>::max()));
+    }
+    return std::nullopt;
+  };
+  out.pending_workloads = count("pendingWorkloads");
+  out.admitted_workloads = count("admittedWorkloads");
+  out.reserving_workloads = count("reservingWorkloads");
+  return out;
+}
+
 Expectation parse_expectation(const JsonNode& node, std::optional<TimeMs> until) {
   Expectation out;
   out.pointer = node.pointer();
@@ -142,8 +192,12 @@ Expectation parse_expectation(const JsonNode& node, std::optional<TimeMs> until)
     }
   }
   int forms = 0;
-  for (std::string_view key : {"pod", "pods", "event", "pdb"}) forms += node.object().contains(key);
-  if (forms > 1) node.fail("an assertion has exactly one of \"pod\", \"pods\", \"event\", \"pdb\"");
+  for (std::string_view key : {"pod", "pods", "event", "pdb", "workload", "clusterQueue"})
+    forms += node.object().contains(key);
+  if (forms > 1)
+    node.fail(
+        "an assertion has exactly one of \"pod\", \"pods\", \"event\", \"pdb\", \"workload\", "
+        "\"clusterQueue\"");
   if (node.get("pod")) {
     out.check = parse_pod(node);
   } else if (node.get("pods")) {
@@ -152,10 +206,16 @@ Expectation parse_expectation(const JsonNode& node, std::optional<TimeMs> until)
     out.check = parse_event(node);
   } else if (node.get("pdb")) {
     out.check = parse_pdb(node);
+  } else if (node.get("workload")) {
+    out.check = parse_workload(node);
+  } else if (node.get("clusterQueue")) {
+    out.check = parse_cluster_queue(node);
   } else if (node.get("node")) {
     out.check = parse_node(node);
   } else {
-    node.fail("an assertion needs one of \"pod\", \"pods\", \"node\", \"event\" or \"pdb\"");
+    node.fail(
+        "an assertion needs one of \"pod\", \"pods\", \"node\", \"event\", \"pdb\", "
+        "\"workload\" or \"clusterQueue\"");
   }
   return out;
 }
@@ -234,6 +294,36 @@ json check_json(const PdbExpectation& e) {
   put(out, "currentHealthy", e.current_healthy);
   put(out, "desiredHealthy", e.desired_healthy);
   put(out, "expectedPods", e.expected_pods);
+  return out;
+}
+
+json check_json(const WorkloadExpectation& e) {
+  json out = {{"workload", e.workload}};
+  if (e.admitted) out["admitted"] = *e.admitted;
+  if (e.finished) out["finished"] = *e.finished;
+  put(out, "clusterQueue", e.cluster_queue);
+  if (e.flavors) out["flavors"] = *e.flavors;
+  if (e.condition) {
+    json c = {{"type", e.condition->type}};
+    put(c, "status", e.condition->status);
+    put(c, "reason", e.condition->reason);
+    put(c, "message", e.condition->message);
+    put(c, "messageContains", e.condition->message_contains);
+    out["condition"] = std::move(c);
+  }
+  return out;
+}
+
+json check_json(const ClusterQueueExpectation& e) {
+  json out = {{"clusterQueue", e.cluster_queue}};
+  if (!e.usage.empty()) {
+    json usage = json::object();
+    for (const auto& [flavor, resources] : e.usage) usage[flavor] = resources_json(resources);
+    out["usage"] = std::move(usage);
+  }
+  put(out, "pendingWorkloads", e.pending_workloads);
+  put(out, "admittedWorkloads", e.admitted_workloads);
+  put(out, "reservingWorkloads", e.reserving_workloads);
   return out;
 }
 

@@ -16,6 +16,15 @@ namespace gpusched::report {
 /// {"time", "preemptor", "node", "victims": [{"pod", "priority", "gpus", "ran", "lostGpuTime"}]}.
 [[nodiscard]] nlohmann::ordered_json preemption_json(const PreemptionRecord& preemption);
 
+/// A Kueue Workload as scenario-format.md §6 writes it ("apiVersion", "namespace", "name",
+/// "owner", "queueName", "clusterQueue", "priority", "admitted", "admittedAt", "flavors",
+/// "conditions").
+[[nodiscard]] nlohmann::ordered_json workload_json(const WorkloadRecord& wl);
+
+/// A ClusterQueue: {"name", "cohort", "usage": {flavor: {resource: qty}}, "pendingWorkloads",
+/// "reservingWorkloads", "admittedWorkloads"}.
+[[nodiscard]] nlohmann::ordered_json cluster_queue_json(const ClusterQueueRecord& cq);
+
 /// {"<metric>": value, ...} in the metrics' order; values as plain_metric gives them (durations
 /// in milliseconds, ratios as fractions), as JSON numbers.
 [[nodiscard]] nlohmann::ordered_json metrics_json(const std::vector<Metric>& metrics);

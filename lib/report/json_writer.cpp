@@ -150,6 +150,52 @@ nlohmann::ordered_json preemption_json(const PreemptionRecord& preemption) {
   return json;
 }
 
+nlohmann::ordered_json workload_json(const WorkloadRecord& wl) {
+  Json json;
+  json["apiVersion"] = kueue::kApiVersion;
+  json["namespace"] = wl.namespace_;
+  json["name"] = wl.name;
+  json["owner"] = wl.owner;
+  json["queueName"] = wl.queue_name;
+  json["clusterQueue"] = wl.cluster_queue ? Json(*wl.cluster_queue) : Json();
+  json["priority"] = wl.priority;
+  json["admitted"] = wl.admitted;
+  json["admittedAt"] = wl.admitted_at ? Json(format_duration(*wl.admitted_at)) : Json();
+  json["flavors"] = Json::object();
+  for (const auto& [pod_set, flavors] : wl.flavors) {
+    Json resources = Json::object();
+    for (const auto& [resource, flavor] : flavors) resources[resource] = flavor;
+    json["flavors"][pod_set] = std::move(resources);
+  }
+  json["conditions"] = Json::array();
+  for (const kueue::Condition& c : wl.conditions) {
+    Json condition;
+    condition["type"] = c.type;
+    condition["status"] = c.status;
+    condition["reason"] = c.reason;
+    condition["message"] = c.message;
+    condition["lastTransitionTime"] = format_duration(c.last_transition_time);
+    json["conditions"].push_back(std::move(condition));
+  }
+  return json;
+}
+
+nlohmann::ordered_json cluster_queue_json(const ClusterQueueRecord& cq) {
+  Json json;
+  json["name"] = cq.name;
+  json["cohort"] = cq.cohort ? Json(*cq.cohort) : Json();
+  json["usage"] = Json::object();
+  for (const auto& [flavor, resources] : cq.usage) {
+    Json usage = Json::object();
+    for (const auto& [resource, q] : resources) usage[resource] = q.to_string();
+    json["usage"][flavor] = std::move(usage);
+  }
+  json["pendingWorkloads"] = cq.pending_workloads;
+  json["reservingWorkloads"] = cq.reserving_workloads;
+  json["admittedWorkloads"] = cq.admitted_workloads;
+  return json;
+}
+
 void write_json(std::ostream& out, const SimulationResult& result) {
   Json json;
   json["scenario"] = result.scenario;
@@ -158,6 +204,15 @@ void write_json(std::ostream& out, const SimulationResult& result) {
   for (const PodRecord& record : result.pods) json["pods"].push_back(pod_json(record));
   json["nodes"] = Json::array();
   for (const NodeRecord& record : result.nodes) json["nodes"].push_back(node_json(record));
+  // Kueue's objects (scenario-format.md §6), when the replay ran Kueue.
+  if (!result.workloads.empty() || !result.cluster_queues.empty()) {
+    json["workloads"] = Json::array();
+    for (const WorkloadRecord& wl : result.workloads)
+      json["workloads"].push_back(workload_json(wl));
+    json["clusterQueues"] = Json::array();
+    for (const ClusterQueueRecord& cq : result.cluster_queues)
+      json["clusterQueues"].push_back(cluster_queue_json(cq));
+  }
   json["events"] = Json::array();
   for (const EventRecord& event : result.events) json["events"].push_back(event_json(event));
   json["preemptions"] = Json::array();

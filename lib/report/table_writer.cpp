@@ -64,6 +64,15 @@ std::string_view event_source(const EventRecord& event) {
     return "default-scheduler";
   }
   const std::string_view kind = kind_of_ref(event.object);
+  // Kueue's recorders (cmd/kueue/main.go, jobframework/setup.go): its scheduler's on Workloads,
+  // the batch/job integration's on the Jobs it manages.
+  if (kind == "Workload") return "kueue-admission";
+  static constexpr std::string_view kKueueJobReasons[] = {"CreatedWorkload", "Started", "Stopped",
+                                                          "FinishedWorkload"};
+  if (kind == "Job" && std::find(std::begin(kKueueJobReasons), std::end(kKueueJobReasons),
+                                 event.reason) != std::end(kKueueJobReasons)) {
+    return "batch/job-kueue-controller";
+  }
   if (kind == "Deployment") return "deployment-controller";
   if (kind == "ReplicaSet") return "replicaset-controller";
   if (kind == "DaemonSet") return "daemonset-controller";
@@ -290,6 +299,50 @@ void write_preemptions(std::string& out, const SimulationResult& result) {
          " victim(s), " + format_duration(lost) + " of GPU time lost\n";
 }
 
+/// `kubectl get workloads` (the CRD's printer columns), with the QuotaReserved message of those
+/// waiting.
+void write_workloads(std::string& out, const SimulationResult& result) {
+  if (result.workloads.empty() && result.cluster_queues.empty()) return;
+  out += "\nWORKLOADS\n";
+  if (result.workloads.empty()) {
+    out += "<none>\n";
+  } else {
+    std::string table = "NAMESPACE\tNAME\tQUEUE\tRESERVED IN\tADMITTED\tFINISHED\tMESSAGE\n";
+    for (const WorkloadRecord& wl : result.workloads) {
+      const auto status = [&](std::string_view type) {
+        for (const kueue::Condition& c : wl.conditions) {
+          if (c.type == type) return c.status;
+        }
+        return std::string();
+      };
+      std::string reserved_in;
+      std::string message;
+      for (const kueue::Condition& c : wl.conditions) {
+        if (c.type != "QuotaReserved") continue;
+        if (c.status == "True") reserved_in = wl.cluster_queue.value_or("");
+        if (c.status == "False") message = c.message;
+      }
+      table += wl.namespace_ + '\t' + wl.name + '\t' + wl.queue_name + '\t' + reserved_in + '\t' +
+               status("Admitted") + '\t' + status("Finished") + '\t' + message + '\n';
+    }
+    out += align_tabs(table, kGetSettings);
+  }
+  out += "\nCLUSTER QUEUES\n";
+  std::string table = "NAME\tCOHORT\tPENDING WORKLOADS\tADMITTED WORKLOADS\tUSAGE\n";
+  for (const ClusterQueueRecord& cq : result.cluster_queues) {
+    std::string usage;
+    for (const auto& [flavor, resources] : cq.usage) {
+      for (const auto& [resource, q] : resources) {
+        if (!usage.empty()) usage += ", ";
+        usage += flavor + "/" + resource + "=" + q.to_string();
+      }
+    }
+    table += cq.name + '\t' + cq.cohort.value_or("") + '\t' + std::to_string(cq.pending_workloads) +
+             '\t' + std::to_string(cq.admitted_workloads) + '\t' + usage + '\n';
+  }
+  out += align_tabs(table, kGetSettings);
+}
+
 void write_expectations(std::string& out, const SimulationResult& result) {
   if (result.expectations.empty()) return;
   out += "\nEXPECTATIONS\n";
@@ -318,6 +371,7 @@ void write_table(std::ostream& out, const SimulationResult& result) {
   write_nodes(text, result);
   write_devices(text, result);
   write_preemptions(text, result);
+  write_workloads(text, result);
   write_expectations(text, result);
   out << text;
 }

@@ -261,6 +261,110 @@ ExpectationResult Simulation::check(std::size_t index) const {
     }
   }
 
+  if (const auto* we = std::get_if<WorkloadExpectation>(&e.check)) {
+    what = "workload " + we->workload;
+    const std::vector<WorkloadRecord> records =
+        kueue_ ? kueue_->workload_records() : std::vector<WorkloadRecord>{};
+    // By owner ("Job/ns/name") or by the Workload's own "ns/name".
+    const auto it = std::find_if(records.begin(), records.end(), [&](const WorkloadRecord& w) {
+      return w.owner == we->workload || w.namespace_ + "/" + w.name == we->workload;
+    });
+    if (it == records.end()) {
+      failures.push_back("no such Workload");
+    } else {
+      const auto expect_bool = [&](const char* field, const std::optional<bool>& want, bool got) {
+        if (!want) return;
+        what += std::string(" ") + field + "=" + (*want ? "true" : "false");
+        if (*want != got)
+          failures.push_back(std::string(field) + ": expected " + (*want ? "true" : "false") +
+                             ", got " + (got ? "true" : "false"));
+      };
+      expect_bool("admitted", we->admitted, it->admitted);
+      const bool finished = std::any_of(
+          it->conditions.begin(), it->conditions.end(),
+          [](const kueue::Condition& c) { return c.type == "Finished" && c.status == "True"; });
+      expect_bool("finished", we->finished, finished);
+      if (we->cluster_queue) {
+        what += " clusterQueue " + *we->cluster_queue;
+        const std::string got = it->cluster_queue.value_or("<none>");
+        if (got != *we->cluster_queue)
+          failures.push_back("clusterQueue: expected " + *we->cluster_queue + ", got " + got);
+      }
+      if (we->flavors && *we->flavors != it->flavors) {
+        const auto text = [](const std::map<std::string, std::map<std::string, std::string>>& f) {
+          std::string out;
+          for (const auto& [ps, resources] : f) {
+            for (const auto& [resource, flavor] : resources) {
+              if (!out.empty()) out += ", ";
+              out += ps + "/" + resource + "=" + flavor;
+            }
+          }
+          return out.empty() ? std::string("none") : out;
+        };
+        failures.push_back("flavors: expected " + text(*we->flavors) + ", got " +
+                           text(it->flavors));
+      }
+      if (we->condition) {
+        const ConditionExpectation& ce = *we->condition;
+        what += " condition " + ce.type;
+        const auto c = std::find_if(it->conditions.begin(), it->conditions.end(),
+                                    [&](const kueue::Condition& k) { return k.type == ce.type; });
+        if (c == it->conditions.end()) {
+          failures.push_back("no " + ce.type + " condition");
+        } else {
+          const auto compare = [&](const char* field, const std::optional<std::string>& want,
+                                   const std::string& got) {
+            if (want && *want != got)
+              failures.push_back(ce.type + " " + field + ": expected \"" + *want + "\", got \"" +
+                                 got + "\"");
+          };
+          compare("status", ce.status, c->status);
+          compare("reason", ce.reason, c->reason);
+          compare("message", ce.message, c->message);
+          if (ce.message_contains && c->message.find(*ce.message_contains) == std::string::npos)
+            failures.push_back(ce.type + " message: expected to contain \"" + *ce.message_contains +
+                               "\", got \"" + c->message + "\"");
+        }
+      }
+    }
+  }
+
+  if (const auto* ce = std::get_if<ClusterQueueExpectation>(&e.check)) {
+    what = "clusterQueue " + ce->cluster_queue;
+    const std::vector<ClusterQueueRecord> records =
+        kueue_ ? kueue_->cluster_queue_records() : std::vector<ClusterQueueRecord>{};
+    const auto it = std::find_if(records.begin(), records.end(), [&](const ClusterQueueRecord& c) {
+      return c.name == ce->cluster_queue;
+    });
+    if (it == records.end()) {
+      failures.push_back("no such ClusterQueue");
+    } else {
+      for (const auto& [flavor, resources] : ce->usage) {
+        for (const auto& [resource, want] : resources) {
+          Quantity got;
+          if (auto f = it->usage.find(flavor); f != it->usage.end()) {
+            if (auto q = f->second.find(resource); q != f->second.end()) got = q->second;
+          }
+          what += " usage " + flavor + "/" + resource + "=" + want.to_string();
+          if (got != want)
+            failures.push_back("usage " + flavor + "/" + resource + ": expected " +
+                               want.to_string() + ", got " + got.to_string());
+        }
+      }
+      const auto compare = [&](const char* field, const std::optional<std::int32_t>& want,
+                               std::int32_t got) {
+        if (!want) return;
+        what += std::string(" ") + field + "=" + std::to_string(*want);
+        if (*want != got)
+          failures.push_back(std::string(field) + ": expected " + std::to_string(*want) + ", got " +
+                             std::to_string(got));
+      };
+      compare("pendingWorkloads", ce->pending_workloads, it->pending_workloads);
+      compare("admittedWorkloads", ce->admitted_workloads, it->admitted_workloads);
+      compare("reservingWorkloads", ce->reserving_workloads, it->reserving_workloads);
+    }
+  }
+
   r.ok = failures.empty();
   r.message = what;
   for (const std::string& f : failures) r.message += "\n  " + f;

@@ -84,10 +84,43 @@ struct PdbExpectation {
   std::optional<std::int32_t> expected_pods;
 };
 
+/// `{"condition": {"type", "status", "reason", "message" | "messageContains"}}` of a workload.
+struct ConditionExpectation {
+  std::string type;
+  std::optional<std::string> status;
+  std::optional<std::string> reason;
+  std::optional<std::string> message;
+  std::optional<std::string> message_contains;
+};
+
+/// `{"workload": "Job/ns/name" | "ns/name", "admitted": true, "clusterQueue": "cq", "flavors":
+/// {"main": {"nvidia.com/gpu": "h100"}}, "condition": {...}}`: a Kueue Workload, named by its
+/// owner or by its own name; fields left out are not checked.
+struct WorkloadExpectation {
+  std::string workload;
+  std::optional<bool> admitted;
+  std::optional<bool> finished;
+  std::optional<std::string> cluster_queue;
+  std::optional<std::map<std::string, std::map<std::string, std::string>>> flavors;
+  std::optional<ConditionExpectation> condition;
+};
+
+/// `{"clusterQueue": "name", "usage": {"h100": {"nvidia.com/gpu": "8"}}, "pendingWorkloads": 1,
+/// "admittedWorkloads": 2, "reservingWorkloads": 2}`: fields left out are not checked; usage
+/// only for the flavors and resources given.
+struct ClusterQueueExpectation {
+  std::string cluster_queue;
+  std::map<std::string, ResourceList> usage;
+  std::optional<std::int32_t> pending_workloads;
+  std::optional<std::int32_t> admitted_workloads;
+  std::optional<std::int32_t> reserving_workloads;
+};
+
 struct Expectation {
   std::optional<TimeMs> at;  ///< nullopt: "end"
   std::string pointer;       ///< e.g. "/expect/2"
-  std::variant<PodExpectation, PodsExpectation, NodeExpectation, EventExpectation, PdbExpectation>
+  std::variant<PodExpectation, PodsExpectation, NodeExpectation, EventExpectation, PdbExpectation,
+               WorkloadExpectation, ClusterQueueExpectation>
       check;
   int line = 0;  ///< 1-based line in its file; 0 when unknown (built in code)
 };

@@ -213,9 +213,9 @@ struct SimulationResult {
   std::vector<PreemptionRecord> preemptions;
   std::vector<ExpectationResult> expectations;
   bool passed = true;
-  std::vector<NodeUsage> usage;  ///< ordered by node name, then from
-  std::vector<JobRecord> jobs;   ///< ordered by namespace, then name
-  std::vector<WorkloadRecord> workloads;          ///< Kueue's, by namespace then name
+  std::vector<NodeUsage> usage;                    ///< ordered by node name, then from
+  std::vector<JobRecord> jobs;                     ///< ordered by namespace, then name
+  std::vector<WorkloadRecord> workloads;           ///< Kueue's, by namespace then name
   std::vector<ClusterQueueRecord> cluster_queues;  ///< by name
   /// Pod-milliseconds spent unschedulable, by the reason of the scheduling attempt that left the
   /// pod waiting (each "<reason>" of "0/N nodes are available: <count> <reason>, ..."; a pod

@@ -336,7 +336,9 @@ TEST_CASE("parse_scenario rejects bad input with file, pointer, line and reason"
        "Absent)"},
       {"assertion with two forms",
        "{\"name\": \"t\",\n\"expect\": [{\"pod\": \"p\", \"event\": {\"reason\": \"x\"}}]}",
-       "/expect/0", 2, "an assertion has exactly one of \"pod\", \"pods\", \"event\", \"pdb\""},
+       "/expect/0", 2,
+       "an assertion has exactly one of \"pod\", \"pods\", \"event\", \"pdb\", \"workload\", "
+       "\"clusterQueue\""},
       {"bad Kubernetes version", with_scheduler(R"({"kubernetesVersion": "1.20"})"),
        "/scheduler/kubernetesVersion", 2,
        "unsupported Kubernetes version \"1.20\": minor release not supported; supported versions "
