@@ -155,6 +155,11 @@ bool AdmissionScheduler::schedule(TimeMs now) {
       // not be able to reclaim is held for it, so that lower entries cannot take it
       // (reserveCapacityForUnreclaimablePreempt).
       e.requeue_reason = RequeueReason::PreemptionNoCandidates;
+      const ClusterQueuePreemption& p = cq.preemption;
+      if (p.within_cluster_queue != PreemptionPolicy::Never ||
+          p.reclaim_within_cohort != PreemptionPolicy::Never ||
+          p.borrow_within_cohort.policy != BorrowWithinCohortPolicy::Never)
+        sink_.needs_preemption(e.head.key, e.head.cluster_queue);
       if (cq.preemption.reclaim_within_cohort != PreemptionPolicy::Any) {
         FlavorResourceAmounts reserved;
         for (const auto& [fr, amount] : usage) {

@@ -43,6 +43,9 @@ class AdmissionSink {
                               std::string_view reason, std::string message) = 0;
   /// The workload "ns/name" now holds quota and is admitted.
   virtual void admitted(const std::string& key) = 0;
+  /// The workload "ns/name" could be admitted only by preempting in `cluster_queue`, whose
+  /// preemption policies allow it: Kueue's preemptor is not modelled yet, so it stays pending.
+  virtual void needs_preemption(const std::string& key, const std::string& cluster_queue) = 0;
 };
 
 class AdmissionScheduler {

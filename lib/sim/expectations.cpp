@@ -449,8 +449,10 @@ SimulationResult Simulation::take_result() {
         JobRecord{key, state.job.metadata.creation_ms, state.ended, state.failed, state.succeeded});
   }
   if (kueue_) {
+    kueue_->check_pods_ready();
     out.workloads = kueue_->workload_records();
     out.cluster_queues = kueue_->cluster_queue_records();
+    out.notices.insert(out.notices.end(), kueue_->notices().begin(), kueue_->notices().end());
   }
   // A DaemonSet that no node admitted is valid and silent upstream (desiredNumberScheduled 0).
   for (const auto& [key, state] : api_.daemonsets) {

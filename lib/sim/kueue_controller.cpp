@@ -61,6 +61,7 @@ void KueueController::run() {
   std::vector<std::string> starting;
   starting.swap(to_start_);
   for (const std::string& key : starting) start_job(key);
+  check_pods_ready();
 }
 
 void KueueController::sync_queue_objects() {
@@ -275,6 +276,42 @@ void KueueController::workload_event(const std::string& key, std::string_view ty
 
 void KueueController::admitted(const std::string& key) {
   to_start_.push_back(key);
+}
+
+void KueueController::needs_preemption(const std::string& key, const std::string& cluster_queue) {
+  if (!noticed_.insert("preempt " + key).second) return;
+  notices_.push_back("Workload " + key + " can only be admitted by preempting in ClusterQueue " +
+                     cluster_queue +
+                     ", whose spec.preemption allows it; Kueue's preemption is not modelled yet, "
+                     "so gpusched leaves it pending");
+}
+
+void KueueController::check_pods_ready() {
+  const ApiServer& api = context_.api();
+  const TimeMs now = context_.now();
+  for (const auto& [key, wl] : api.workloads) {
+    if (!kueue::is_admitted(wl) || kueue::is_finished(wl) || noticed_.contains("ready " + key))
+      continue;
+    const kueue::Condition* admitted_cond = kueue::find_condition(wl.conditions, kueue::kAdmitted);
+    if (now - admitted_cond->last_transition_time < config_.wait_for_pods_ready.timeout_ms)
+      continue;
+    auto job_key = job_of_workload_.find(key);
+    if (job_key == job_of_workload_.end()) continue;
+    auto job = api.jobs.find(job_key->second);
+    if (job == api.jobs.end()) continue;
+    // Job.PodsReady: succeeded plus ready (Running: gpusched has no readiness probes) pods
+    // reach the pod set's count.
+    std::int32_t ready = job->second.succeeded;
+    for (const PodInfo* pod : api.owned_pods(job->second.job.metadata.uid)) {
+      if (pod->pod.status.phase == PodPhase::Running && !pod->pod.metadata.deletion_ms) ++ready;
+    }
+    if (ready >= wl.pod_sets.front().count) continue;
+    noticed_.insert("ready " + key);
+    notices_.push_back("Workload " + key + ": its pods were not all ready " +
+                       format_duration(config_.wait_for_pods_ready.timeout_ms) +
+                       " after its admission; Kueue's waitForPodsReady would evict and requeue it, "
+                       "which gpusched does not model yet");
+  }
 }
 
 void KueueController::start_job(const std::string& key) {

@@ -35,12 +35,20 @@ class KueueController final : private kueue::AdmissionSink {
   /// The Workloads and ClusterQueues as they are now.
   [[nodiscard]] std::vector<WorkloadRecord> workload_records() const;
   [[nodiscard]] std::vector<ClusterQueueRecord> cluster_queue_records() const;
+  /// What Kueue would have done that gpusched does not model yet, each naming its Workload
+  /// (SimulationResult::notices).
+  [[nodiscard]] const std::vector<std::string>& notices() const { return notices_; }
+  /// waitForPodsReady: an admitted Workload whose pods are not all ready by the timeout would be
+  /// evicted and requeued; gpusched names it in a notice until that is modelled. Run at each
+  /// instant and at the end of the replay.
+  void check_pods_ready();
 
  private:
   // kueue::AdmissionSink
   void workload_event(const std::string& key, std::string_view type, std::string_view reason,
                       std::string message) override;
   void admitted(const std::string& key) override;
+  void needs_preemption(const std::string& key, const std::string& cluster_queue) override;
 
   /// Whether Kueue manages the Job (a queue-name label, or manageJobsWithoutQueueName).
   [[nodiscard]] bool manages(const Job& job) const;
@@ -83,6 +91,8 @@ class KueueController final : private kueue::AdmissionSink {
   std::map<std::string, std::string> workload_of_job_;  // job key -> workload key
   std::map<std::string, std::string> job_of_workload_;  // workload key -> job key
   std::vector<std::string> to_start_;                   // admitted in this run, in order
+  std::vector<std::string> notices_;
+  std::set<std::string> noticed_;  // workload keys already named in a notice
 };
 
 }  // namespace gpusched::sim

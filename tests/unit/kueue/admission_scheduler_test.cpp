@@ -58,6 +58,9 @@ struct Events final : AdmissionSink {
     log.push_back(key + " " + std::string(type) + " " + std::string(reason) + ": " + message);
   }
   void admitted(const std::string& key) override { admitted_keys.push_back(key); }
+  void needs_preemption(const std::string& key, const std::string& cq) override {
+    log.push_back(key + " needs preemption in " + cq);
+  }
 };
 
 /// A Kueue with some ClusterQueues and one LocalQueue team-a/team-a pointing at `lq_target`.
