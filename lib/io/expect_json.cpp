@@ -111,21 +111,23 @@ EventExpectation parse_event(const JsonNode& node) {
   return out;
 }
 
+/// A non-negative int32 count at `key`, when given.
+std::optional<std::int32_t> optional_count(const JsonNode& node, std::string_view key) {
+  if (auto v = node.get(key)) {
+    return static_cast<std::int32_t>(v->integer_in(0, std::numeric_limits<std::int32_t>::max()));
+  }
+  return std::nullopt;
+}
+
 PdbExpectation parse_pdb(const JsonNode& node) {
   node.reject_unknown_keys(
       {"at", "pdb", "disruptionsAllowed", "currentHealthy", "desiredHealthy", "expectedPods"});
   PdbExpectation out;
   out.pdb = pod_name(node.required("pdb"));
-  auto count = [&](std::string_view key) -> std::optional<std::int32_t> {
-    if (auto v = node.get(key)) {
-      return static_cast<std::int32_t>(v->integer_in(0, std::numeric_limits<std::int32_t>::max()));
-    }
-    return std::nullopt;
-  };
-  out.disruptions_allowed = count("disruptionsAllowed");
-  out.current_healthy = count("currentHealthy");
-  out.desired_healthy = count("desiredHealthy");
-  out.expected_pods = count("expectedPods");
+  out.disruptions_allowed = optional_count(node, "disruptionsAllowed");
+  out.current_healthy = optional_count(node, "currentHealthy");
+  out.desired_healthy = optional_count(node, "desiredHealthy");
+  out.expected_pods = optional_count(node, "expectedPods");
   return out;
 }
 
@@ -167,15 +169,9 @@ ClusterQueueExpectation parse_cluster_queue(const JsonNode& node) {
     for (const auto& [flavor, resources] : usage->entries())
       out.usage[flavor] = parse_quantities(resources);
   }
-  auto count = [&](std::string_view key) -> std::optional<std::int32_t> {
-    if (auto v = node.get(key)) {
-      return static_cast<std::int32_t>(v->integer_in(0, std::numeric_limits<std::int32_t>::max()));
-    }
-    return std::nullopt;
-  };
-  out.pending_workloads = count("pendingWorkloads");
-  out.admitted_workloads = count("admittedWorkloads");
-  out.reserving_workloads = count("reservingWorkloads");
+  out.pending_workloads = optional_count(node, "pendingWorkloads");
+  out.admitted_workloads = optional_count(node, "admittedWorkloads");
+  out.reserving_workloads = optional_count(node, "reservingWorkloads");
   return out;
 }
 

@@ -82,6 +82,15 @@ ExpectationResult Simulation::check(std::size_t index) const {
   r.at = e.at ? format_duration(*e.at) : "end";
   std::vector<std::string> failures;
   std::string what;
+  // A count the assertion gives, against the one found.
+  const auto compare_count = [&](const char* field, const std::optional<std::int32_t>& want,
+                                 std::int32_t got) {
+    if (!want) return;
+    what += std::string(" ") + field + "=" + std::to_string(*want);
+    if (*want != got)
+      failures.push_back(std::string(field) + ": expected " + std::to_string(*want) + ", got " +
+                         std::to_string(got));
+  };
 
   if (const auto* pe = std::get_if<PodExpectation>(&e.check)) {
     const std::string pattern = with_default_namespace(pe->pod);
@@ -245,19 +254,10 @@ ExpectationResult Simulation::check(std::size_t index) const {
       failures.push_back("the PodDisruptionBudget does not exist");
     } else {
       const PdbStatus status = disruption_.status(it->second);
-      auto compare = [&](const char* field, const std::optional<std::int32_t>& want,
-                         std::int32_t got) {
-        if (!want) return;
-        what += std::string(" ") + field + "=" + std::to_string(*want);
-        if (*want != got) {
-          failures.push_back(std::string(field) + ": expected " + std::to_string(*want) + ", got " +
-                             std::to_string(got));
-        }
-      };
-      compare("disruptionsAllowed", pd->disruptions_allowed, status.disruptions_allowed);
-      compare("currentHealthy", pd->current_healthy, status.current_healthy);
-      compare("desiredHealthy", pd->desired_healthy, status.desired_healthy);
-      compare("expectedPods", pd->expected_pods, status.expected_pods);
+      compare_count("disruptionsAllowed", pd->disruptions_allowed, status.disruptions_allowed);
+      compare_count("currentHealthy", pd->current_healthy, status.current_healthy);
+      compare_count("desiredHealthy", pd->desired_healthy, status.desired_healthy);
+      compare_count("expectedPods", pd->expected_pods, status.expected_pods);
     }
   }
 
@@ -351,17 +351,9 @@ ExpectationResult Simulation::check(std::size_t index) const {
                                want.to_string() + ", got " + got.to_string());
         }
       }
-      const auto compare = [&](const char* field, const std::optional<std::int32_t>& want,
-                               std::int32_t got) {
-        if (!want) return;
-        what += std::string(" ") + field + "=" + std::to_string(*want);
-        if (*want != got)
-          failures.push_back(std::string(field) + ": expected " + std::to_string(*want) + ", got " +
-                             std::to_string(got));
-      };
-      compare("pendingWorkloads", ce->pending_workloads, it->pending_workloads);
-      compare("admittedWorkloads", ce->admitted_workloads, it->admitted_workloads);
-      compare("reservingWorkloads", ce->reserving_workloads, it->reserving_workloads);
+      compare_count("pendingWorkloads", ce->pending_workloads, it->pending_workloads);
+      compare_count("admittedWorkloads", ce->admitted_workloads, it->admitted_workloads);
+      compare_count("reservingWorkloads", ce->reserving_workloads, it->reserving_workloads);
     }
   }
 
