@@ -300,8 +300,12 @@ class Assigner {
         return std::any_of(tolerations.begin(), tolerations.end(),
                            [&](const Toleration& t) { return t.tolerates(taint); });
       };
+      // flavorassigner.go checkFlavorForPodSets: appendf("untolerated taint %s in flavor %s",
+      // taint, ...) formats the corev1.Taint struct (it has no String method) with Go's %v
+      // layout: {Key Value Effect TimeAdded}, and a ResourceFlavor's taint has no timeAdded.
       if (!tolerated(spec.tolerations) && !tolerated(flavor.tolerations))
-        return "untolerated taint " + to_string(taint) + " in flavor " + flavor_name;
+        return "untolerated taint {" + taint.key + " " + taint.value + " " +
+               std::string(to_string(taint.effect)) + " <nil>} in flavor " + flavor_name;
     }
     if (!flavor_selector_matches(spec, flavor.node_labels))
       return "flavor " + flavor_name + " doesn't match node affinity";
