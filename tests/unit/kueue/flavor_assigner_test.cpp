@@ -121,6 +121,8 @@ struct AssignCase {
   FlavorResourceAmounts secondary_usage;
   bool enable_fair_sharing = false;
   std::map<FlavorResource, std::pair<PreemptionPossibility, int>> simulation;
+  /// The ResourceFlavors that exist; nullopt: TestAssignFlavors' resourceFlavors.
+  std::optional<std::map<std::string, ResourceFlavor>> flavors;
   AssignmentMode want_mode = NoFit;
   int want_borrowing = 0;
   std::vector<WantPodSet> want_pod_sets;
@@ -186,28 +188,42 @@ std::vector<std::string> sorted(std::vector<std::string> v) {
   return v;
 }
 
-void check(const AssignCase& c) {
-  std::vector<ClusterQueue> cqs{c.cluster_queue};
-  if (c.secondary) cqs.push_back(*c.secondary);
-  QuotaTree tree = build_tree(cqs);
-  ClusterQueueNode* cq = tree.cluster_queue(c.cluster_queue.metadata.name);
+// Builds the snapshot (the queues, the cohorts, each queue's usage) and runs the flavor
+// assigner for `pods` in `cq_name`, as the upstream tests' drivers do.
+Assignment assign_in(const std::vector<ClusterQueue>& cqs, const std::vector<Cohort>& cohorts,
+                     const std::map<std::string, FlavorResourceAmounts>& usage,
+                     const std::string& cq_name, const std::vector<PodSet>& pods,
+                     const std::map<std::string, ResourceFlavor>& flavors,
+                     const std::map<FlavorResource, std::pair<PreemptionPossibility, int>>& sim,
+                     bool enable_fair_sharing = false) {
+  QuotaTree tree = build_tree(cqs, cohorts);
+  for (const auto& [name, u] : usage) tree.cluster_queue(name)->add_usage(u);
+  ClusterQueueNode* cq = tree.cluster_queue(cq_name);
   REQUIRE(cq != nullptr);
-  cq->add_usage(c.usage);
-  if (c.secondary) tree.cluster_queue(c.secondary->metadata.name)->add_usage(c.secondary_usage);
-
   Workload wl;
   wl.metadata.namespace_ = "default";
   wl.metadata.name = "wl";
-  wl.pod_sets = c.pods;
+  wl.pod_sets = pods;
   const WorkloadInfo info = make_info(wl, "default/wl");
-  const auto flavors = test_flavors();
-  TestOracle oracle(c.simulation);
+  TestOracle oracle(sim);
   AssignerContext ctx;
   ctx.cq = cq;
   ctx.flavors = &flavors;
-  ctx.enable_fair_sharing = c.enable_fair_sharing;
+  ctx.enable_fair_sharing = enable_fair_sharing;
   ctx.oracle = &oracle;
-  const Assignment got = assign_flavors(info, ctx);
+  return assign_flavors(info, ctx);
+}
+
+void check(const AssignCase& c) {
+  std::vector<ClusterQueue> cqs{c.cluster_queue};
+  std::map<std::string, FlavorResourceAmounts> usage{{c.cluster_queue.metadata.name, c.usage}};
+  if (c.secondary) {
+    cqs.push_back(*c.secondary);
+    usage[c.secondary->metadata.name] = c.secondary_usage;
+  }
+  const Assignment got =
+      assign_in(cqs, {}, usage, c.cluster_queue.metadata.name, c.pods,
+                c.flavors ? *c.flavors : test_flavors(), c.simulation, c.enable_fair_sharing);
 
   CHECK(got.representative_mode() == c.want_mode);
   CHECK(got.borrowing == c.want_borrowing);
@@ -1795,5 +1811,325 @@ TEST_CASE(
                          "requests (0) + current podset request (5) > maximum capacity (2)"}}}}};
   c.want_usage = fr_amounts({{{"one", "cpu"}, 1000}});
   check(c);
+}
+
+// TestDeletedFlavors: the ClusterQueue names a flavor that no longer exists.
+namespace {
+
+std::map<std::string, ResourceFlavor> flavors_named(const std::vector<std::string>& names) {
+  std::map<std::string, ResourceFlavor> out;
+  for (const std::string& name : names) out[name].metadata.name = name;
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("TestDeletedFlavors/multiple flavors, skip missing ResourceFlavor",
+          "[kueue][flavor_assigner]") {
+  AssignCase c;
+  c.pods = {PodSetBuilder("main", 1).request("cpu", "3")};
+  c.cluster_queue = ClusterQueueBuilder("test-clusterqueue")
+                        .resource_group({FlavorQuotasBuilder("deleted-flavor").resource("cpu", "4"),
+                                         FlavorQuotasBuilder("flavor").resource("cpu", "4")});
+  c.flavors = flavors_named({"flavor"});
+  c.want_mode = Fit;
+  c.want_pod_sets = {WantPodSet{
+      .name = "main",
+      .flavors = {{"cpu", {"flavor", Fit, -1}}},
+      .requests = {{"cpu", "3"}},
+      .count = 1,
+      .reasons = {},
+      .attempts = {{"deleted-flavor", NoFit, 0, std::nullopt, {"flavor deleted-flavor not found"}},
+                   {"flavor", Fit, 0, std::nullopt, {}}}}};
+  c.want_usage = fr_amounts({{{"flavor", "cpu"}, 3'000}});
+  check(c);
+}
+
+TEST_CASE("TestDeletedFlavors/flavor not found", "[kueue][flavor_assigner]") {
+  AssignCase c;
+  c.pods = {PodSetBuilder("main", 1).request("cpu", "1")};
+  c.cluster_queue =
+      ClusterQueueBuilder("test-clusterqueue")
+          .resource_group({FlavorQuotasBuilder("deleted-flavor").resource("cpu", "4")});
+  c.flavors = flavors_named({"flavor"});
+  c.want_mode = NoFit;
+  c.want_pod_sets = {WantPodSet{
+      .name = "main",
+      .flavors = {},
+      .requests = {{"cpu", "1"}},
+      .count = 1,
+      .reasons = {"flavor deleted-flavor not found"},
+      .attempts = {
+          {"deleted-flavor", NoFit, 0, std::nullopt, {"flavor deleted-flavor not found"}}}}};
+  check(c);
+}
+
+// TestReclaimBeforePriorityPreemption and TestHierarchical compare the representative mode and
+// the flavor of each resource of the only pod set.
+namespace {
+
+struct FlavorChoiceCase {
+  PodSet pod_set;
+  FlavorResourceAmounts test_usage;
+  FlavorResourceAmounts other_usage;
+  std::optional<FlavorFungibility> flavor_fungibility;
+  std::map<FlavorResource, std::pair<PreemptionPossibility, int>> simulation;
+  AssignmentMode want_mode = NoFit;
+  std::map<std::string, std::string> want_flavors;
+};
+
+void check_choice(const FlavorChoiceCase& c, ClusterQueue test_cq, const ClusterQueue& other_cq,
+                  const std::vector<Cohort>& cohorts,
+                  const std::map<std::string, ResourceFlavor>& flavors) {
+  if (c.flavor_fungibility) test_cq.flavor_fungibility = *c.flavor_fungibility;
+  const Assignment got =
+      assign_in({test_cq, other_cq}, cohorts,
+                {{other_cq.metadata.name, c.other_usage}, {test_cq.metadata.name, c.test_usage}},
+                test_cq.metadata.name, {c.pod_set}, flavors, c.simulation);
+  CHECK(got.representative_mode() == c.want_mode);
+  REQUIRE(!got.pod_sets.empty());
+  std::map<std::string, std::string> flavors_got;
+  for (const auto& [r, f] : got.pod_sets[0].flavors) flavors_got[r] = f.name;
+  CHECK(flavors_got == c.want_flavors);
+}
+
+// We have 3 flavors: uno, due, tre. Each has 10 compute and 10 gpu. These FlavorResources are
+// provided by test-clusterqueue, and made available to its Cohort.
+void check_reclaim(const FlavorChoiceCase& c) {
+  const ClusterQueue test_cq =
+      ClusterQueueBuilder("test-clusterqueue")
+          .cohort("cohort")
+          .preemption(preemption(PreemptionPolicy::LowerPriority, BorrowWithinCohortPolicy::Never,
+                                 PreemptionPolicy::LowerPriority))
+          // FlavorFungibility{WhenCanPreempt: TryNextFlavor}: an unset whenCanBorrow acts as
+          // MayStopSearch (shouldTryNextFlavor only tests for TryNextFlavor).
+          .flavor_fungibility(fungibility(FlavorFungibilityPolicy::MayStopSearch,
+                                          FlavorFungibilityPolicy::TryNextFlavor))
+          .resource_group(
+              {FlavorQuotasBuilder("uno").resource("compute", "10").resource("gpu", "10"),
+               FlavorQuotasBuilder("due").resource("compute", "10").resource("gpu", "10"),
+               FlavorQuotasBuilder("tre").resource("compute", "10").resource("gpu", "10")});
+  const ClusterQueue other_cq =
+      ClusterQueueBuilder("other-clusterqueue")
+          .cohort("cohort")
+          .resource_group(
+              {FlavorQuotasBuilder("uno").resource("compute", "0").resource("gpu", "0"),
+               FlavorQuotasBuilder("due").resource("compute", "0").resource("gpu", "0"),
+               FlavorQuotasBuilder("tre").resource("compute", "0").resource("gpu", "0")});
+  check_choice(c, test_cq, other_cq, {}, flavors_named({"uno", "due", "tre"}));
+}
+
+constexpr auto kPreempt = PreemptionPossibility::Preempt;
+constexpr auto kReclaim = PreemptionPossibility::Reclaim;
+constexpr auto kNoCandidates = PreemptionPossibility::NoCandidates;
+
+// Both policies MayStopSearch as far as this test goes: {WhenCanPreempt: MayStopSearch}.
+const FlavorFungibility kStopOnPreempt =
+    fungibility(FlavorFungibilityPolicy::MayStopSearch, FlavorFungibilityPolicy::MayStopSearch);
+
+}  // namespace
+
+TEST_CASE("TestReclaimBeforePriorityPreemption/Select first flavor which fits",
+          "[kueue][flavor_assigner]") {
+  FlavorChoiceCase c;
+  c.pod_set = PodSetBuilder("main", 1).request("gpu", "10");
+  c.test_usage = fr_amounts({{{"uno", "gpu"}, 1}});
+  c.other_usage = fr_amounts({{{"due", "gpu"}, 1}});
+  c.want_mode = Fit;
+  c.want_flavors = {{"gpu", "tre"}};
+  check_reclaim(c);
+}
+
+TEST_CASE(
+    "TestReclaimBeforePriorityPreemption/Select first flavor where gpu reclamation is possible",
+    "[kueue][flavor_assigner]") {
+  FlavorChoiceCase c;
+  c.pod_set = PodSetBuilder("main", 1).request("gpu", "10");
+  c.test_usage = fr_amounts({{{"uno", "gpu"}, 1}});
+  c.other_usage = fr_amounts({{{"due", "gpu"}, 1}, {{"tre", "gpu"}, 1}});
+  c.simulation = {{{"uno", "gpu"}, {kPreempt, 0}}, {{"due", "gpu"}, {kReclaim, 0}}};
+  c.want_mode = Preempt;
+  c.want_flavors = {{"gpu", "due"}};
+  check_reclaim(c);
+}
+
+TEST_CASE(
+    "TestReclaimBeforePriorityPreemption/Select first flavor when flavor fungibility is disabled",
+    "[kueue][flavor_assigner]") {
+  FlavorChoiceCase c;
+  c.pod_set = PodSetBuilder("main", 1).request("gpu", "10");
+  c.test_usage = fr_amounts({{{"uno", "gpu"}, 1}});
+  c.other_usage = fr_amounts({{{"due", "gpu"}, 1}, {{"tre", "gpu"}, 1}});
+  c.flavor_fungibility = kStopOnPreempt;
+  c.want_mode = Preempt;
+  c.want_flavors = {{"gpu", "uno"}};
+  check_reclaim(c);
+}
+
+TEST_CASE(
+    "TestReclaimBeforePriorityPreemption/Select first flavor when flavor fungibility is "
+    "disabled; using deprecated WhenCanPreempt=MayStopSearch",
+    "[kueue][flavor_assigner]") {
+  FlavorChoiceCase c;
+  c.pod_set = PodSetBuilder("main", 1).request("gpu", "10");
+  c.test_usage = fr_amounts({{{"uno", "gpu"}, 1}});
+  c.other_usage = fr_amounts({{{"due", "gpu"}, 1}, {{"tre", "gpu"}, 1}});
+  c.flavor_fungibility = kStopOnPreempt;
+  c.want_mode = Preempt;
+  c.want_flavors = {{"gpu", "uno"}};
+  check_reclaim(c);
+}
+
+TEST_CASE(
+    "TestReclaimBeforePriorityPreemption/Select first flavor where priority based preemption is "
+    "possible",
+    "[kueue][flavor_assigner]") {
+  FlavorChoiceCase c;
+  c.pod_set = PodSetBuilder("main", 1).request("gpu", "10");
+  c.test_usage = fr_amounts({{{"uno", "gpu"}, 1}, {{"due", "gpu"}, 1}, {{"tre", "gpu"}, 1}});
+  c.want_mode = Preempt;
+  c.want_flavors = {{"gpu", "uno"}};
+  check_reclaim(c);
+}
+
+TEST_CASE(
+    "TestReclaimBeforePriorityPreemption/Select second flavor where gpu reclamation is possible, "
+    "as compute Fits",
+    "[kueue][flavor_assigner]") {
+  FlavorChoiceCase c;
+  c.pod_set = PodSetBuilder("main", 1).request("gpu", "10").request("compute", "10");
+  c.test_usage =
+      fr_amounts({{{"uno", "gpu"}, 1}, {{"uno", "compute"}, 1}, {{"due", "compute"}, 1}});
+  c.other_usage = fr_amounts({{{"due", "gpu"}, 1}, {{"tre", "gpu"}, 1}});
+  c.simulation = {{{"uno", "gpu"}, {kPreempt, 0}},
+                  {{"due", "gpu"}, {kReclaim, 0}},
+                  {{"tre", "gpu"}, {kReclaim, 0}}};
+  c.want_mode = Preempt;
+  c.want_flavors = {{"gpu", "tre"}, {"compute", "tre"}};
+  check_reclaim(c);
+}
+
+// TestHierarchical: 3 flavors, one, two, three, and a 3-level cohort hierarchy where each cohort
+// gets 4 units of CPU in a different flavor.
+namespace {
+
+std::vector<FlavorQuotas> default_test_cluster_queue_flavors() {
+  return {FlavorQuotasBuilder("one").resource("cpu", "0"),
+          FlavorQuotasBuilder("two").resource("cpu", "0"),
+          FlavorQuotasBuilder("three").resource("cpu", "0")};
+}
+
+void check_hierarchical(const FlavorChoiceCase& c, std::vector<FlavorQuotas> test_flavors) {
+  const std::vector<Cohort> cohorts = {
+      CohortBuilder("three").resource_group({FlavorQuotasBuilder("three").resource("cpu", "4")}),
+      CohortBuilder("two").parent("three").resource_group(
+          {FlavorQuotasBuilder("two").resource("cpu", "4")}),
+      CohortBuilder("one").parent("two").resource_group(
+          {FlavorQuotasBuilder("one").resource("cpu", "4")}),
+  };
+  const ClusterQueue test_cq =
+      ClusterQueueBuilder("test-clusterqueue")
+          .cohort("one")
+          .preemption(preemption(PreemptionPolicy::LowerPriority, BorrowWithinCohortPolicy::Never,
+                                 PreemptionPolicy::LowerPriority))
+          .resource_group(std::move(test_flavors))
+          // FlavorFungibility{WhenCanPreempt: TryNextFlavor}; whenCanBorrow unset.
+          .flavor_fungibility(fungibility(FlavorFungibilityPolicy::MayStopSearch,
+                                          FlavorFungibilityPolicy::TryNextFlavor));
+  const ClusterQueue other_cq = ClusterQueueBuilder("other-clusterqueue")
+                                    .cohort("two")
+                                    .resource_group(default_test_cluster_queue_flavors());
+  check_choice(c, test_cq, other_cq, cohorts, flavors_named({"one", "two", "three"}));
+}
+
+}  // namespace
+
+TEST_CASE("TestHierarchical/Select the top flavor", "[kueue][flavor_assigner]") {
+  FlavorChoiceCase c;
+  c.pod_set = PodSetBuilder("main", 1).request("cpu", "4");
+  c.test_usage = fr_amounts({{{"one", "cpu"}, 4'000}});
+  c.other_usage = fr_amounts({{{"two", "cpu"}, 4'000}});
+  c.want_mode = Fit;
+  c.want_flavors = {{"cpu", "three"}};
+  check_hierarchical(c, default_test_cluster_queue_flavors());
+}
+
+TEST_CASE("TestHierarchical/Select the first flavor which fits", "[kueue][flavor_assigner]") {
+  FlavorChoiceCase c;
+  c.pod_set = PodSetBuilder("main", 1).request("cpu", "4");
+  c.test_usage = fr_amounts({{{"one", "cpu"}, 4'000}});
+  c.want_mode = Fit;
+  c.want_flavors = {{"cpu", "two"}};
+  check_hierarchical(c, default_test_cluster_queue_flavors());
+}
+
+TEST_CASE(
+    "TestHierarchical/Select deeper-borrowing flavor that fits when shallower-borrowing flavor "
+    "has no preemption candidates",
+    "[kueue][flavor_assigner]") {
+  FlavorChoiceCase c;
+  c.pod_set = PodSetBuilder("main", 1).request("cpu", "4");
+  c.test_usage = fr_amounts({{{"one", "cpu"}, 4'000}});
+  c.flavor_fungibility =
+      fungibility(FlavorFungibilityPolicy::TryNextFlavor, FlavorFungibilityPolicy::TryNextFlavor,
+                  FlavorFungibilityPreference::PreemptionOverBorrowing);
+  c.simulation = {{{"one", "cpu"}, {kNoCandidates, 1}}};
+  c.want_mode = Fit;
+  c.want_flavors = {{"cpu", "two"}};
+  check_hierarchical(c, {FlavorQuotasBuilder("one").resource("cpu", "4", "0"),
+                         FlavorQuotasBuilder("two").resource("cpu", "0"),
+                         FlavorQuotasBuilder("three").resource("cpu", "0")});
+}
+
+// FormatFlavorAssignmentAttemptsForEvents, as TestSchedule (pkg/scheduler/scheduler_test.go)
+// checks it in the QuotaReserved event ("...; Flavors considered: <this>").
+TEST_CASE("TestSchedule/pending admission check with nofit and fit flavors: flavors considered",
+          "[kueue][flavor_assigner]") {
+  // TestSchedule's eng cohort: eng-alpha and eng-beta.
+  const ClusterQueue eng_alpha =
+      ClusterQueueBuilder("eng-alpha")
+          .cohort("eng")
+          .resource_group({FlavorQuotasBuilder("on-demand").resource("cpu", "50", "50"),
+                           FlavorQuotasBuilder("spot").resource("cpu", "100", "0")});
+  const ClusterQueue eng_beta =
+      ClusterQueueBuilder("eng-beta")
+          .cohort("eng")
+          .preemption(preemption(PreemptionPolicy::Any, BorrowWithinCohortPolicy::Never,
+                                 PreemptionPolicy::LowerPriority))
+          .resource_group({FlavorQuotasBuilder("on-demand").resource("cpu", "50", "10"),
+                           FlavorQuotasBuilder("spot").resource("cpu", "0", "100")})
+          .resource_group({FlavorQuotasBuilder("model-a").resource("example.com/gpu", "20", "0")});
+  const Assignment got = assign_in({eng_alpha, eng_beta}, {}, {}, "eng-beta",
+                                   {PodSetBuilder("main", 1).request("cpu", "80")},
+                                   flavors_named({"default", "on-demand", "spot", "model-a"}), {});
+  CHECK(got.representative_mode() == Fit);
+  CHECK(format_attempts_for_events(got) ==
+        "main: on-demand(NoFit;insufficient quota for cpu in flavor on-demand, previously "
+        "considered podsets requests (0) + current podset request (80) > maximum capacity (60)), "
+        "spot(Fit;borrow=1)");
+}
+
+TEST_CASE(
+    "TestSchedule/admit to second flavor when first needs preemption; WhenCanPreempt: "
+    "TryNextFlavor: flavors considered",
+    "[kueue][flavor_assigner]") {
+  // The blocker (priority 50) holds on-demand; the preemptor finds it a candidate, as the
+  // test oracle's default Preempt says.
+  const ClusterQueue cq =
+      ClusterQueueBuilder("preempt-attempts-cq")
+          .preemption(preemption(PreemptionPolicy::Never, BorrowWithinCohortPolicy::Never,
+                                 PreemptionPolicy::LowerPriority))
+          .flavor_fungibility(fungibility(FlavorFungibilityPolicy::MayStopSearch,
+                                          FlavorFungibilityPolicy::TryNextFlavor))
+          .resource_group({FlavorQuotasBuilder("on-demand").resource("cpu", "1"),
+                           FlavorQuotasBuilder("spot").resource("cpu", "1")});
+  const Assignment got =
+      assign_in({cq}, {}, {{"preempt-attempts-cq", fr_amounts({{{"on-demand", "cpu"}, 1'000}})}},
+                "preempt-attempts-cq", {PodSetBuilder("main", 1).request("cpu", "1")},
+                flavors_named({"default", "on-demand", "spot"}), {});
+  CHECK(got.representative_mode() == Fit);
+  CHECK(format_attempts_for_events(got) ==
+        "main: on-demand(preemptionMode=Preempt;insufficient unused quota for cpu in flavor "
+        "on-demand, 1 more needed)");
 }
 }  // namespace gpusched::kueue
