@@ -2,6 +2,13 @@
 // - TestAvailable (pkg/cache/scheduler/resource_test.go): Available and PotentialAvailable of
 //   every ClusterQueue's (flavor, resource) before usage, with usage and after removing it
 //   again, across cohorts with quotas, borrowing and lending limits, and cohort trees.
+// - TestSnapshot (pkg/cache/scheduler/snapshot_test.go), the cases about quotas and usage:
+//   each node's subtree quota and usage, usage coming from admitted workloads (workload.NewInfo).
+//   Its other cases cover what the snapshot carries besides quotas (preemption, fair sharing
+//   weights, TAS) or leave out queues under a cohort cycle, which gpusched decides in the
+//   admission scheduler, not in the quota tree.
+// - TestDeleteCohortUpdatesAncestorSubtreeQuota (pkg/cache/scheduler/cache_test.go): the tree
+//   is rebuilt from the objects, so deleting a Cohort is building without it.
 // - TestSnapshotAddRemoveWorkload and TestSnapshotAddRemoveWorkloadWithLendingLimit
 //   (pkg/cache/scheduler/snapshot_test.go): the usage of every ClusterQueue and cohort and the
 //   subtree quotas after workloads leave and return (addUsage / removeUsage through the tree).
@@ -16,6 +23,7 @@
 #include <catch2/catch.hpp>
 
 #include "kueue/quota_tree.hpp"
+#include "kueue/workload_info.hpp"
 #include "unit/kueue/kueue_test_support.hpp"
 
 namespace gpusched::kueue {
@@ -393,6 +401,186 @@ TEST_CASE("TestSnapshotAddRemoveWorkloadWithLendingLimit", "[kueue][quota_tree]"
   SECTION("remove all then add workload, using quota over GuaranteedQuota") {
     run(all, {"/lend-a-2"}, 3'000, 9'000, 0);
   }
+}
+
+namespace {
+
+// MakeWorkload(name).PodSets(MakePodSet("main", count).Request(...)).ReserveQuotaAt(
+// MakeAdmission(cq).PodSets(MakePodSetAssignment("main").Assignment(resource, flavor, ...))).
+Workload admitted_workload(const std::string& name, std::int32_t count,
+                           const std::vector<std::pair<std::string, std::string>>& requests,
+                           const std::string& cq,
+                           const std::map<std::string, std::string>& flavors) {
+  PodSetBuilder ps("main", count);
+  for (const auto& [r, q] : requests) ps.request(r, q);
+  Workload wl;
+  wl.metadata.name = name;
+  wl.pod_sets = {ps};
+  PodSetAssignment psa;
+  psa.name = "main";
+  psa.flavors = flavors;
+  psa.count = count;
+  wl.admission = Admission{cq, {psa}};
+  return wl;
+}
+
+// The cache's usage: each admitted workload's usage added to its ClusterQueue.
+void add_workloads(QuotaTree& tree, const std::vector<Workload>& workloads) {
+  for (const Workload& wl : workloads) {
+    const WorkloadInfo info = make_info(wl, "/" + wl.metadata.name);
+    tree.cluster_queue(info.cluster_queue)->add_usage(info.usage());
+  }
+}
+
+}  // namespace
+
+TEST_CASE("TestSnapshot/cohort", "[kueue][quota_tree]") {
+  QuotaTree tree = build_tree({
+      ClusterQueueBuilder("a")
+          .cohort("borrowing")
+          .resource_group({FlavorQuotasBuilder("demand").resource("cpu", "100"),
+                           FlavorQuotasBuilder("spot").resource("cpu", "200")}),
+      ClusterQueueBuilder("b")
+          .cohort("borrowing")
+          .resource_group({FlavorQuotasBuilder("spot").resource("cpu", "100")})
+          .resource_group({FlavorQuotasBuilder("default").resource("example.com/gpu", "50")}),
+      ClusterQueueBuilder("c").resource_group(
+          {FlavorQuotasBuilder("default").resource("cpu", "100")}),
+  });
+  // sigma has no admission: it holds no quota.
+  add_workloads(tree, {admitted_workload("alpha", 5, {{"cpu", "2"}}, "a", {{"cpu", "demand"}}),
+                       admitted_workload("beta", 5, {{"cpu", "1"}, {"example.com/gpu", "2"}}, "b",
+                                         {{"cpu", "spot"}, {"example.com/gpu", "default"}}),
+                       admitted_workload("gamma", 5, {{"cpu", "1"}, {"example.com/gpu", "1"}}, "b",
+                                         {{"cpu", "spot"}, {"example.com/gpu", "default"}})});
+  check_node(*tree.cohort("borrowing"), {fr_amounts({{{"demand", "cpu"}, 10'000},
+                                                     {{"spot", "cpu"}, 10'000},
+                                                     {{"default", "example.com/gpu"}, 15}}),
+                                         fr_amounts({{{"demand", "cpu"}, 100'000},
+                                                     {{"spot", "cpu"}, 300'000},
+                                                     {{"default", "example.com/gpu"}, 50}})});
+  check_node(*tree.cluster_queue("a"),
+             {fr_amounts({{{"demand", "cpu"}, 10'000}, {{"spot", "cpu"}, 0}}),
+              fr_amounts({{{"demand", "cpu"}, 100'000}, {{"spot", "cpu"}, 200'000}})});
+  check_node(*tree.cluster_queue("b"),
+             {fr_amounts({{{"spot", "cpu"}, 10'000}, {{"default", "example.com/gpu"}, 15}}),
+              fr_amounts({{{"spot", "cpu"}, 100'000}, {{"default", "example.com/gpu"}, 50}})});
+  check_node(*tree.cluster_queue("c"),
+             {fr_amounts({{{"default", "cpu"}, 0}}), fr_amounts({{{"default", "cpu"}, 100'000}})});
+  CHECK(tree.cluster_queue("c")->parent == nullptr);
+}
+
+TEST_CASE(
+    "TestSnapshot/lendingLimit with 2 clusterQueues and 2 flavors(whenCanBorrow: MayStopSearch)",
+    "[kueue][quota_tree]") {
+  QuotaTree tree = build_tree({
+      ClusterQueueBuilder("a").cohort("lending").resource_group(
+          {FlavorQuotasBuilder("arm").resource("cpu", "10", "", "5"),
+           FlavorQuotasBuilder("x86").resource("cpu", "20", "", "10")}),
+      ClusterQueueBuilder("b").cohort("lending").resource_group(
+          {FlavorQuotasBuilder("arm").resource("cpu", "10", "", "5"),
+           FlavorQuotasBuilder("x86").resource("cpu", "20", "", "10")}),
+  });
+  add_workloads(tree, {admitted_workload("alpha", 5, {{"cpu", "2"}}, "a", {{"cpu", "arm"}}),
+                       admitted_workload("beta", 5, {{"cpu", "1"}}, "a", {{"cpu", "arm"}}),
+                       admitted_workload("gamma", 5, {{"cpu", "2"}}, "a", {{"cpu", "x86"}})});
+  check_node(*tree.cohort("lending"),
+             {fr_amounts({{{"arm", "cpu"}, 10'000}, {{"x86", "cpu"}, 0}}),
+              fr_amounts({{{"arm", "cpu"}, 10'000}, {{"x86", "cpu"}, 20'000}})});
+  check_node(*tree.cluster_queue("a"),
+             {fr_amounts({{{"arm", "cpu"}, 15'000}, {{"x86", "cpu"}, 10'000}}),
+              fr_amounts({{{"arm", "cpu"}, 10'000}, {{"x86", "cpu"}, 20'000}})});
+  check_node(*tree.cluster_queue("b"),
+             {fr_amounts({{{"arm", "cpu"}, 0}, {{"x86", "cpu"}, 0}}),
+              fr_amounts({{{"arm", "cpu"}, 10'000}, {{"x86", "cpu"}, 20'000}})});
+}
+
+TEST_CASE("TestSnapshot/cohort provides resources", "[kueue][quota_tree]") {
+  const QuotaTree tree =
+      build_tree({ClusterQueueBuilder("cq").cohort("cohort").resource_group(
+                     {FlavorQuotasBuilder("arm").resource("cpu", "7", "", "3"),
+                      FlavorQuotasBuilder("x86").resource("cpu", "5")})},
+                 {CohortBuilder("cohort")
+                      .resource_group({FlavorQuotasBuilder("arm").resource("cpu", "10"),
+                                       FlavorQuotasBuilder("x86").resource("cpu", "20")})
+                      .resource_group({FlavorQuotasBuilder("mips").resource("cpu", "42")})});
+  check_node(*tree.cohort("cohort"), {{},
+                                      fr_amounts({{{"arm", "cpu"}, 13'000},
+                                                  {{"x86", "cpu"}, 25'000},
+                                                  {{"mips", "cpu"}, 42'000}})});
+  check_node(*tree.cluster_queue("cq"),
+             {{}, fr_amounts({{{"arm", "cpu"}, 7'000}, {{"x86", "cpu"}, 5'000}})});
+  const NodeQuota arm = tree.cluster_queue("cq")->quota_for({"arm", "cpu"});
+  CHECK(arm.nominal == Amount(7'000));
+  CHECK_FALSE(arm.borrowing_limit.has_value());
+  CHECK(arm.lending_limit == Amount(3'000));
+}
+
+namespace {
+
+void check_subtree_quotas(const std::vector<ClusterQueue>& cqs, const std::vector<Cohort>& cohorts,
+                          const std::map<std::string, FlavorResourceAmounts>& want) {
+  const QuotaTree tree = build_tree(cqs, cohorts);
+  for (const auto& [name, quota] : want) {
+    INFO("cohort " << name);
+    CHECK(tree.cohort(name)->resources.subtree_quota == quota);
+  }
+}
+
+std::vector<Cohort> without(std::vector<Cohort> cohorts, const std::string& name) {
+  std::erase_if(cohorts, [&](const Cohort& c) { return c.metadata.name == name; });
+  return cohorts;
+}
+
+FlavorResourceAmounts default_cpu(std::int64_t v) {
+  return fr_amounts({{{"default", "cpu"}, v}});
+}
+
+}  // namespace
+
+TEST_CASE(
+    "TestDeleteCohortUpdatesAncestorSubtreeQuota/deleting child cohort updates parent "
+    "SubtreeQuota",
+    "[kueue][quota_tree]") {
+  const std::vector<Cohort> cohorts = {
+      CohortBuilder("root").resource_group({FlavorQuotasBuilder("default").resource("cpu", "10")}),
+      CohortBuilder("child").parent("root").resource_group(
+          {FlavorQuotasBuilder("default").resource("cpu", "5")}),
+  };
+  check_subtree_quotas({}, cohorts, {{"root", default_cpu(15'000)}});
+  check_subtree_quotas({}, without(cohorts, "child"), {{"root", default_cpu(10'000)}});
+}
+
+TEST_CASE(
+    "TestDeleteCohortUpdatesAncestorSubtreeQuota/deleting grandchild cohort updates all "
+    "ancestors SubtreeQuota",
+    "[kueue][quota_tree]") {
+  const std::vector<Cohort> cohorts = {
+      CohortBuilder("root").resource_group({FlavorQuotasBuilder("default").resource("cpu", "10")}),
+      CohortBuilder("mid").parent("root").resource_group(
+          {FlavorQuotasBuilder("default").resource("cpu", "5")}),
+      CohortBuilder("leaf").parent("mid").resource_group(
+          {FlavorQuotasBuilder("default").resource("cpu", "3")}),
+  };
+  check_subtree_quotas({}, cohorts, {{"mid", default_cpu(8'000)}, {"root", default_cpu(18'000)}});
+  check_subtree_quotas({}, without(cohorts, "leaf"),
+                       {{"mid", default_cpu(5'000)}, {"root", default_cpu(15'000)}});
+}
+
+TEST_CASE(
+    "TestDeleteCohortUpdatesAncestorSubtreeQuota/deleting cohort with children updates parent "
+    "SubtreeQuota",
+    "[kueue][quota_tree]") {
+  const std::vector<Cohort> cohorts = {
+      CohortBuilder("root").resource_group({FlavorQuotasBuilder("default").resource("cpu", "10")}),
+      CohortBuilder("mid").parent("root").resource_group(
+          {FlavorQuotasBuilder("default").resource("cpu", "5")}),
+  };
+  const std::vector<ClusterQueue> cqs = {ClusterQueueBuilder("cq").cohort("mid").resource_group(
+      {FlavorQuotasBuilder("default").resource("cpu", "7")})};
+  check_subtree_quotas(cqs, cohorts, {{"root", default_cpu(22'000)}});
+  // The queue still names "mid": an implicit cohort with no parent and no quota of its own.
+  check_subtree_quotas(cqs, without(cohorts, "mid"), {{"root", default_cpu(10'000)}});
 }
 
 }  // namespace gpusched::kueue
