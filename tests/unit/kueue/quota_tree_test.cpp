@@ -405,12 +405,18 @@ TEST_CASE("TestSnapshotAddRemoveWorkloadWithLendingLimit", "[kueue][quota_tree]"
 
 namespace {
 
+struct AssignmentOf {
+  std::string resource;
+  std::string flavor;
+  std::string usage;
+};
+
 // MakeWorkload(name).PodSets(MakePodSet("main", count).Request(...)).ReserveQuotaAt(
-// MakeAdmission(cq).PodSets(MakePodSetAssignment("main").Assignment(resource, flavor, ...))).
+// MakeAdmission(cq).PodSets(MakePodSetAssignment("main").Assignment(resource, flavor, usage)...
+// .Count(count))).
 Workload admitted_workload(const std::string& name, std::int32_t count,
                            const std::vector<std::pair<std::string, std::string>>& requests,
-                           const std::string& cq,
-                           const std::map<std::string, std::string>& flavors) {
+                           const std::string& cq, const std::vector<AssignmentOf>& assignments) {
   PodSetBuilder ps("main", count);
   for (const auto& [r, q] : requests) ps.request(r, q);
   Workload wl;
@@ -418,7 +424,10 @@ Workload admitted_workload(const std::string& name, std::int32_t count,
   wl.pod_sets = {ps};
   PodSetAssignment psa;
   psa.name = "main";
-  psa.flavors = flavors;
+  for (const AssignmentOf& a : assignments) {
+    psa.flavors[a.resource] = a.flavor;
+    psa.resource_usage[a.resource] = qty(a.usage);
+  }
   psa.count = count;
   wl.admission = Admission{cq, {psa}};
   return wl;
@@ -448,11 +457,12 @@ TEST_CASE("TestSnapshot/cohort", "[kueue][quota_tree]") {
           {FlavorQuotasBuilder("default").resource("cpu", "100")}),
   });
   // sigma has no admission: it holds no quota.
-  add_workloads(tree, {admitted_workload("alpha", 5, {{"cpu", "2"}}, "a", {{"cpu", "demand"}}),
-                       admitted_workload("beta", 5, {{"cpu", "1"}, {"example.com/gpu", "2"}}, "b",
-                                         {{"cpu", "spot"}, {"example.com/gpu", "default"}}),
-                       admitted_workload("gamma", 5, {{"cpu", "1"}, {"example.com/gpu", "1"}}, "b",
-                                         {{"cpu", "spot"}, {"example.com/gpu", "default"}})});
+  add_workloads(
+      tree, {admitted_workload("alpha", 5, {{"cpu", "2"}}, "a", {{"cpu", "demand", "10000m"}}),
+             admitted_workload("beta", 5, {{"cpu", "1"}, {"example.com/gpu", "2"}}, "b",
+                               {{"cpu", "spot", "5000m"}, {"example.com/gpu", "default", "10"}}),
+             admitted_workload("gamma", 5, {{"cpu", "1"}, {"example.com/gpu", "1"}}, "b",
+                               {{"cpu", "spot", "5000m"}, {"example.com/gpu", "default", "5"}})});
   check_node(*tree.cohort("borrowing"), {fr_amounts({{{"demand", "cpu"}, 10'000},
                                                      {{"spot", "cpu"}, 10'000},
                                                      {{"default", "example.com/gpu"}, 15}}),
@@ -481,9 +491,10 @@ TEST_CASE(
           {FlavorQuotasBuilder("arm").resource("cpu", "10", "", "5"),
            FlavorQuotasBuilder("x86").resource("cpu", "20", "", "10")}),
   });
-  add_workloads(tree, {admitted_workload("alpha", 5, {{"cpu", "2"}}, "a", {{"cpu", "arm"}}),
-                       admitted_workload("beta", 5, {{"cpu", "1"}}, "a", {{"cpu", "arm"}}),
-                       admitted_workload("gamma", 5, {{"cpu", "2"}}, "a", {{"cpu", "x86"}})});
+  add_workloads(tree,
+                {admitted_workload("alpha", 5, {{"cpu", "2"}}, "a", {{"cpu", "arm", "10000m"}}),
+                 admitted_workload("beta", 5, {{"cpu", "1"}}, "a", {{"cpu", "arm", "5000m"}}),
+                 admitted_workload("gamma", 5, {{"cpu", "2"}}, "a", {{"cpu", "x86", "10000m"}})});
   check_node(*tree.cohort("lending"),
              {fr_amounts({{{"arm", "cpu"}, 10'000}, {{"x86", "cpu"}, 0}}),
               fr_amounts({{{"arm", "cpu"}, 10'000}, {{"x86", "cpu"}, 20'000}})});
