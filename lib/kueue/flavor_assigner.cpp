@@ -173,7 +173,6 @@ class Assigner {
       std::map<std::string, FlavorAssignment> group_flavors;
       AssignStatus group_status;
       Attempts considered;
-      bool failed = false;
       for (const auto& [resource, quantity] : resource_order(requests)) {
         // Zero requests of resources the ClusterQueue does not declare need no flavor (#8079).
         if (cq_.group_of(resource) == nullptr && quantity == 0) continue;
@@ -184,7 +183,6 @@ class Assigner {
         if (flavors.empty() && !requests.empty()) {
           group_flavors.clear();
           group_status = std::move(status);
-          failed = true;
           break;
         }
         for (auto& [r, f] : flavors) group_flavors[r] = f;
@@ -197,6 +195,10 @@ class Assigner {
       }
       ps.status = std::move(group_status);
       for (auto& [flavor, at] : considered) ps.attempts.push_back(std::move(at));
+      // assignFlavors' atLeastOnePodsAssignmentFailed: a pod set that requests something but
+      // got no flavor ends the assignment, also when every request was a zero of a resource
+      // the ClusterQueue does not declare (skipped above); later pod sets are left out.
+      const bool failed = !requests.empty() && ps.flavors.empty();
       append(assignment, requests, std::move(ps));
       if (failed) return assignment;
     }

@@ -2132,4 +2132,23 @@ TEST_CASE(
         "main: on-demand(preemptionMode=Preempt;insufficient unused quota for cpu in flavor "
         "on-demand, 1 more needed)");
 }
+
+// Not an upstream case: assignFlavors returns as soon as a pod set that requests something got
+// no flavor (atLeastOnePodsAssignmentFailed), and a pod set whose only requests are zeros of
+// resources the ClusterQueue does not declare gets none; the pod sets after it are left out.
+TEST_CASE("Kueue: a pod set requesting only undeclared zeros ends the assignment",
+          "[kueue][flavor_assigner]") {
+  const ClusterQueue cq =
+      ClusterQueueBuilder("test-clusterqueue")
+          .resource_group({FlavorQuotasBuilder("default").resource("cpu", "4")});
+  const Assignment got = assign_in({cq}, {}, {}, "test-clusterqueue",
+                                   {PodSetBuilder("zeros", 1).request("example.com/gpu", "0"),
+                                    PodSetBuilder("main", 1).request("cpu", "1")},
+                                   test_flavors(), {});
+  REQUIRE(got.pod_sets.size() == 1);
+  CHECK(got.pod_sets[0].name == "zeros");
+  CHECK(got.pod_sets[0].flavors.empty());
+  CHECK(got.representative_mode() == Fit);
+  CHECK(got.usage.empty());
+}
 }  // namespace gpusched::kueue
