@@ -21,8 +21,14 @@ Amount Amount::from_quantity(std::string_view resource, const Quantity& q) {
 
 Quantity amount_quantity(std::string_view resource, Amount a) {
   if (resource == "cpu") return Quantity(a.value());
-  return Quantity::from_units(
-      a.value(), binary_formatted(resource) ? QuantityFormat::BinarySI : QuantityFormat::DecimalSI);
+  const std::int64_t v = a.value();
+  if (!binary_formatted(resource)) return Quantity::from_units(v, QuantityFormat::DecimalSI);
+  // newCanonicalQuantity: the BinarySI quantity's text is parsed again, so a value that prints
+  // without a binary suffix (under 1024, or not a whole multiple of 1024) reads as DecimalSI:
+  // 2000000 bytes print "2M", not "2000000".
+  const bool binary_suffix = (v >= 1024 || v <= -1024) && v % 1024 == 0;
+  return Quantity::from_units(v,
+                              binary_suffix ? QuantityFormat::BinarySI : QuantityFormat::DecimalSI);
 }
 
 std::string amount_text(std::string_view resource, Amount a) {

@@ -173,7 +173,6 @@ class Assigner {
       std::map<std::string, FlavorAssignment> group_flavors;
       AssignStatus group_status;
       Attempts considered;
-      bool failed = false;
       for (const auto& [resource, quantity] : resource_order(requests)) {
         // Zero requests of resources the ClusterQueue does not declare need no flavor (#8079).
         if (cq_.group_of(resource) == nullptr && quantity == 0) continue;
@@ -184,7 +183,6 @@ class Assigner {
         if (flavors.empty() && !requests.empty()) {
           group_flavors.clear();
           group_status = std::move(status);
-          failed = true;
           break;
         }
         for (auto& [r, f] : flavors) group_flavors[r] = f;
@@ -197,6 +195,10 @@ class Assigner {
       }
       ps.status = std::move(group_status);
       for (auto& [flavor, at] : considered) ps.attempts.push_back(std::move(at));
+      // assignFlavors' atLeastOnePodsAssignmentFailed: a pod set that requests something but
+      // got no flavor ends the assignment, also when every request was a zero of a resource
+      // the ClusterQueue does not declare (skipped above); later pod sets are left out.
+      const bool failed = !requests.empty() && ps.flavors.empty();
       append(assignment, requests, std::move(ps));
       if (failed) return assignment;
     }
@@ -300,8 +302,12 @@ class Assigner {
         return std::any_of(tolerations.begin(), tolerations.end(),
                            [&](const Toleration& t) { return t.tolerates(taint); });
       };
+      // flavorassigner.go checkFlavorForPodSets: appendf("untolerated taint %s in flavor %s",
+      // taint, ...) formats the corev1.Taint struct (it has no String method) with Go's %v
+      // layout: {Key Value Effect TimeAdded}, and a ResourceFlavor's taint has no timeAdded.
       if (!tolerated(spec.tolerations) && !tolerated(flavor.tolerations))
-        return "untolerated taint " + to_string(taint) + " in flavor " + flavor_name;
+        return "untolerated taint {" + taint.key + " " + taint.value + " " +
+               std::string(to_string(taint.effect)) + " <nil>} in flavor " + flavor_name;
     }
     if (!flavor_selector_matches(spec, flavor.node_labels))
       return "flavor " + flavor_name + " doesn't match node affinity";

@@ -32,26 +32,38 @@ WorkloadInfo make_info(const Workload& wl, std::string key) {
   WorkloadInfo info;
   info.obj = &wl;
   info.key = std::move(key);
+  if (wl.admission) {
+    // workload.go totalRequestsFromAdmission: an admitted workload holds what its admission
+    // recorded (each PodSetAssignment's resourceUsage, count and flavors), not what its pod
+    // templates ask for now. The recorded usage includes `pods` when the ClusterQueue covers
+    // it, which the templates never request.
+    info.cluster_queue = wl.admission->cluster_queue;
+    for (const PodSetAssignment& psa : wl.admission->pod_set_assignments) {
+      PodSetResources res;
+      res.name = psa.name;
+      res.count = psa.count;
+      res.flavors = psa.flavors;
+      for (const auto& [name, q] : psa.resource_usage)
+        res.requests[name] = Amount::from_quantity(name, q).value();
+      info.total_requests.push_back(std::move(res));
+    }
+    return info;
+  }
+  // workload.go totalRequestsFromPodSets: each pod's requests, negative ones floored to zero
+  // (Requests.FloorToZero), times the count.
   for (const PodSet& ps : wl.pod_sets) {
     PodSetResources res;
     res.name = ps.name;
     res.count = ps.count;
     for (const auto& [name, v] : pod_requests_of(ps.template_.spec)) {
-      // Requests.ScaledTo saturates like the rest of Kueue's arithmetic.
+      // Requests.Mul saturates like the rest of Kueue's arithmetic.
       std::int64_t total = 0;
-      if (__builtin_mul_overflow(v, static_cast<std::int64_t>(ps.count), &total))
+      if (__builtin_mul_overflow(std::max<std::int64_t>(v, 0), static_cast<std::int64_t>(ps.count),
+                                 &total))
         total = std::numeric_limits<std::int64_t>::max();
       res.requests[name] = total;
     }
     info.total_requests.push_back(std::move(res));
-  }
-  if (wl.admission) {
-    info.cluster_queue = wl.admission->cluster_queue;
-    for (const PodSetAssignment& psa : wl.admission->pod_set_assignments) {
-      for (PodSetResources& res : info.total_requests) {
-        if (res.name == psa.name) res.flavors = psa.flavors;
-      }
-    }
   }
   return info;
 }

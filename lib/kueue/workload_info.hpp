@@ -51,7 +51,8 @@ struct WorkloadInfo {
 /// (resources.NewRequestsFromPodSpec after jobframework's UseLimitsAsMissingRequestsInPod).
 [[nodiscard]] Requests pod_requests_of(const PodSpec& spec);
 
-/// NewInfo: the totals of each pod set; when admitted, with the admission's flavors and counts.
+/// NewInfo: the totals of each pod set (negative requests floored to zero); when admitted, the
+/// admission's usage, counts and flavors of each pod set instead.
 [[nodiscard]] WorkloadInfo make_info(const Workload& wl, std::string key);
 
 }  // namespace gpusched::kueue
