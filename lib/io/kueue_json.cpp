@@ -72,11 +72,12 @@ constexpr std::string_view kWorkloadSpec[] = {
     "active",   "maximumExecutionTimeSeconds", "podSets",          "preemptionGates",
     "priority", "priorityClassName",           "priorityClassRef", "priorityClassSource",
     "queueName"};
-constexpr std::string_view kPodSetFields[] = {
-    "count",    "minCount",        "minimumCount",    "name",
-    "template", "topologyRequest", "schedulingGroup", "podSetGroupName"};
+constexpr std::string_view kPodSetFields[] = {"count", "minCount", "name", "template",
+                                              "topologyRequest"};
 constexpr std::string_view kPriorityClassRefFields[] = {"group", "kind", "name"};
+// v1beta1 spells one status field accumulatedPastExexcutionTimeSeconds.
 constexpr std::string_view kWorkloadStatus[] = {"accumulatedPastExecutionTimeSeconds",
+                                                "accumulatedPastExexcutionTimeSeconds",
                                                 "admission",
                                                 "admissionChecks",
                                                 "clusterName",
@@ -827,6 +828,11 @@ class KueueParser {
       }
       // v1beta2's minCount (v1beta1: minCount too; minimumCount before it).
       if (auto min = item.get("minCount")) ps.min_count = min->int32();
+      if (auto topology = item.get("topologyRequest")) {
+        topology->note_not_modelled(
+            "Kueue's Topology Aware Scheduling is not modelled: the pod set gets no topology "
+            "assignment");
+      }
       required(item, "template");
       ps.template_ = fields_.pod_template(item);
       if (ps.min_count) {
@@ -840,6 +846,11 @@ class KueueParser {
       wl.pod_sets.push_back(std::move(ps));
     }
     if (auto queue = spec->get("queueName")) wl.queue_name = reference(*queue);
+    if (auto limit = spec->get("maximumExecutionTimeSeconds")) {
+      limit->note_not_modelled(
+          "maximumExecutionTimeSeconds is not modelled: the workload is not evicted when it "
+          "runs longer");
+    }
     if (auto priority = spec->get("priority")) wl.priority = priority->int32();
     if (auto active = spec->get("active")) wl.active = active->boolean();
     if (v1beta1()) {
