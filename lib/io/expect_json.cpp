@@ -188,8 +188,10 @@ Expectation parse_expectation(const JsonNode& node, std::optional<TimeMs> until)
     }
   }
   int forms = 0;
-  for (std::string_view key : {"pod", "pods", "event", "pdb", "workload", "clusterQueue"})
+  for (std::string_view key : {"pod", "pods", "event", "pdb", "workload"})
     forms += node.object().contains(key);
+  // A workload assertion may name its ClusterQueue; alone, "clusterQueue" is a form of its own.
+  if (!node.object().contains("workload")) forms += node.object().contains("clusterQueue");
   if (forms > 1)
     node.fail(
         "an assertion has exactly one of \"pod\", \"pods\", \"event\", \"pdb\", \"workload\", "

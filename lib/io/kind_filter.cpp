@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "gpusched/error.hpp"
+#include "io/kueue_json.hpp"
 #include "io/object_json.hpp"
 
 namespace gpusched::io {
@@ -79,8 +80,18 @@ constexpr KindRule kRules[] = {
      "the cluster autoscaler's ProvisioningRequests are not modelled"},
     {"karpenter.sh", "*", kIgnored,
      "Karpenter is not modelled: it provisions no node (nodePools with autoscaling do)"},
-    {"kueue.x-k8s.io", "*", kIgnored,
-     "Kueue is not modelled: no queue or quota holds workloads back"},
+    // Kueue (v0.19.2): ResourceFlavor, ClusterQueue, LocalQueue, Cohort, WorkloadPriorityClass,
+    // AdmissionCheck and Workload are modelled (kueue_json.cpp); the rest is named here.
+    {"kueue.x-k8s.io", "Topology", kIgnored,
+     "Kueue's Topology Aware Scheduling is not modelled: workloads are admitted without a "
+     "topology assignment"},
+    {"kueue.x-k8s.io", "MultiKueueCluster", kIgnored,
+     "MultiKueue is not modelled: workloads are admitted in this cluster only"},
+    {"kueue.x-k8s.io", "MultiKueueConfig", kIgnored,
+     "MultiKueue is not modelled: workloads are admitted in this cluster only"},
+    {"kueue.x-k8s.io", "ProvisioningRequestConfig", kIgnored,
+     "the parameters of ProvisioningRequest admission checks are not read"},
+    {"kueue.x-k8s.io", "*", kIgnored, "this Kueue kind is not modelled"},
     {"scheduling.x-k8s.io", "*", kIgnored,
      "scheduler-plugins' coscheduling and quotas are not modelled"},
     {"scheduling.volcano.sh", "*", kIgnored, "Volcano is not modelled"},
@@ -143,6 +154,11 @@ constexpr FieldRule kFieldRules[] = {
 KindVerdict classify_kind(std::string_view api_version, std::string_view kind) {
   const std::string_view group = group_of(api_version);
   if (is_known_kind(kind) && (api_version.empty() || kubernetes_group(group))) {
+    return {KindHandling::Modelled, {}};
+  }
+  // Kueue's kinds; without an apiVersion, all but Workload (scheduling.k8s.io has one too).
+  if (is_kueue_kind(kind) &&
+      (group == "kueue.x-k8s.io" || (api_version.empty() && kind != "Workload"))) {
     return {KindHandling::Modelled, {}};
   }
   for (const KindRule& rule : kRules) {

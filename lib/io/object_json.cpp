@@ -13,6 +13,8 @@
 #include "gpusched/model/well_known.hpp"
 #include "io/api_fields.hpp"
 #include "io/api_validation.hpp"
+#include "io/kueue_json.hpp"
+#include "io/object_fields.hpp"
 #include "io/time_json.hpp"
 #include "model/priority_admission.hpp"
 
@@ -104,13 +106,16 @@ std::string go_toleration(const Toleration& t, std::string_view op, std::string_
 }
 
 /// Reads one object and checks it as the API server would on create.
-class ObjectParser {
+class ObjectParser final : public ObjectFields {
  public:
   explicit ObjectParser(const JsonNode& node) : root_(node.rebased()) {}
 
   Object parse() {
     JsonNode kind_node = root_.required("kind");
     kind_ = kind_node.string();
+    // Other API groups have parsers of their own; a kind of the same name in two groups is
+    // told apart by the apiVersion's group.
+    if (is_kueue_object(root_)) return parse_kueue_object(*this, kind_);
     std::string_view api_version = api_version_of(kind_);
     if (api_version.empty()) {
       kind_node.fail("unknown kind \"" + kind_ + "\" (known kinds: " + known_kinds() + ")");
@@ -138,6 +143,19 @@ class ObjectParser {
   }
 
  private:
+  // --- ObjectFields, for the parsers of other API groups ---------------------------------
+
+  const JsonNode& root() const override { return root_; }
+  ObjectMeta metadata(bool namespaced) override { return parse_metadata(namespaced); }
+  Labels labels(const JsonNode& node) const override { return parse_labels(node); }
+  LabelSelector label_selector(const JsonNode& node) const override {
+    return parse_label_selector(node);
+  }
+  ResourceList resources(const JsonNode& node) const override { return parse_resources(node); }
+  PodTemplateSpec pod_template(const JsonNode& owner) const override {
+    return parse_template(owner);
+  }
+
   // --- errors ---------------------------------------------------------------------------
 
   std::string prefix() const { return "The " + kind_ + " " + go_quote(name_) + " is invalid: "; }
@@ -1222,6 +1240,7 @@ class ObjectParser {
       if (auto parallelism = spec->get("parallelism")) job.parallelism = parse_count(*parallelism);
       if (auto completions = spec->get("completions")) job.completions = parse_count(*completions);
       if (auto limit = spec->get("backoffLimit")) job.backoff_limit = parse_count(*limit);
+      if (auto suspend = spec->get("suspend")) job.suspend = suspend->boolean();
     }
     job.template_ = parse_template(place);
     // pkg/apis/batch/validation: a Job's pods must not restart forever.
@@ -1485,15 +1504,7 @@ json pod_spec_json(const PodSpec& spec) {
   if (spec.affinity->pod_anti_affinity) {
     out["affinity"]["podAntiAffinity"] = pod_affinity_json(*spec.affinity->pod_anti_affinity);
   }
-  for (const Toleration& t : spec.tolerations) {
-    json tol = json::object();
-    if (!t.key.empty()) tol["key"] = t.key;
-    tol["operator"] = t.op == TolerationOperator::Exists ? "Exists" : "Equal";
-    if (!t.value.empty()) tol["value"] = t.value;
-    if (t.effect) tol["effect"] = to_string(*t.effect);
-    if (t.toleration_seconds) tol["tolerationSeconds"] = *t.toleration_seconds;
-    out["tolerations"].push_back(std::move(tol));
-  }
+  for (const Toleration& t : spec.tolerations) out["tolerations"].push_back(toleration_json(t));
   for (const TopologySpreadConstraint& c : spec.topology_spread_constraints) {
     json tsc = {{"maxSkew", c.max_skew},
                 {"topologyKey", c.topology_key},
@@ -1558,11 +1569,7 @@ json conditions_json(const auto& conditions) {
 json object_json(const Node& node) {
   json spec = json::object();
   if (node.unschedulable) spec["unschedulable"] = true;
-  for (const Taint& taint : node.taints) {
-    json item = {{"key", taint.key}, {"effect", to_string(taint.effect)}};
-    if (!taint.value.empty()) item["value"] = taint.value;
-    spec["taints"].push_back(std::move(item));
-  }
+  for (const Taint& taint : node.taints) spec["taints"].push_back(taint_json(taint));
   json status = {{"capacity", resources_json(node.capacity)},
                  {"allocatable", resources_json(node.allocatable)}};
   if (!node.conditions.empty()) status["conditions"] = conditions_json(node.conditions);
@@ -1615,6 +1622,7 @@ json object_json(const Job& job) {
   json spec = {{"parallelism", job.parallelism}, {"template", template_json(job.template_)}};
   if (job.completions) spec["completions"] = *job.completions;
   spec["backoffLimit"] = job.backoff_limit;
+  if (job.suspend) spec["suspend"] = true;
   return {{"spec", std::move(spec)}};
 }
 
@@ -1662,6 +1670,30 @@ void keep_times(const Object& current, Object& next) {
 
 }  // namespace
 
+json toleration_json(const Toleration& t) {
+  json out = json::object();
+  if (!t.key.empty()) out["key"] = t.key;
+  out["operator"] = t.op == TolerationOperator::Exists ? "Exists" : "Equal";
+  if (!t.value.empty()) out["value"] = t.value;
+  if (t.effect) out["effect"] = to_string(*t.effect);
+  if (t.toleration_seconds) out["tolerationSeconds"] = *t.toleration_seconds;
+  return out;
+}
+
+json taint_json(const Taint& taint) {
+  json out = {{"key", taint.key}, {"effect", to_string(taint.effect)}};
+  if (!taint.value.empty()) out["value"] = taint.value;
+  return out;
+}
+
+json pod_template_json(const PodTemplateSpec& pod_template) {
+  return template_json(pod_template);
+}
+
+json label_selector_json(const LabelSelector& selector) {
+  return selector_json(selector);
+}
+
 json resources_json(const ResourceList& list) {
   json out = json::object();
   for (const auto& [name, quantity] : list) out[name] = quantity.to_string();
@@ -1697,7 +1729,15 @@ Object parse_object(const JsonNode& node) {
 json to_json(const Object& object) {
   json out = std::visit([](const auto& o) { return object_json(o); }, object);
   std::string_view kind = kind_of(object);
-  out["apiVersion"] = api_version_of(kind);
+  out["apiVersion"] = std::visit(
+      [&](const auto& o) -> std::string_view {
+        if constexpr (requires { kueue_api_version(o); }) {
+          return kueue_api_version(o);
+        } else {
+          return api_version_of(kind);
+        }
+      },
+      object);
   out["kind"] = kind;
   out["metadata"] = metadata_json(meta_of(object));
   return out;

@@ -36,6 +36,12 @@ namespace gpusched::io {
 [[nodiscard]] nlohmann::json to_json(const Object& object);
 /// A resource list as Kubernetes writes one: {"cpu": "500m", "nvidia.com/gpu": "1"}.
 [[nodiscard]] nlohmann::json resources_json(const ResourceList& list);
+/// A toleration, a taint, a PodTemplateSpec and a metav1.LabelSelector as to_json writes them
+/// inside objects.
+[[nodiscard]] nlohmann::json toleration_json(const Toleration& toleration);
+[[nodiscard]] nlohmann::json taint_json(const Taint& taint);
+[[nodiscard]] nlohmann::json pod_template_json(const PodTemplateSpec& pod_template);
+[[nodiscard]] nlohmann::json label_selector_json(const LabelSelector& selector);
 /// to_json as compact text.
 [[nodiscard]] std::string to_json_text(const Object& object);
 

@@ -15,6 +15,7 @@
 #include "io/json_node.hpp"
 #include "io/json_source.hpp"
 #include "io/kind_filter.hpp"
+#include "io/kueue_config_json.hpp"
 #include "io/node_pool_json.hpp"
 #include "io/scheduler_json.hpp"
 #include "io/time_json.hpp"
@@ -92,10 +93,10 @@ std::vector<std::pair<fs::path, JsonNode>> included_files(const JsonNode& includ
 }
 
 /// A scenario's top-level keys.
-constexpr std::array<std::string_view, 14> kScenarioKeys = {
+constexpr std::array<std::string_view, 15> kScenarioKeys = {
     "apiVersion", "name",         "description", "startTime", "include",
     "scheduler",  "devicePlugin", "migConfigs",  "nodePools", "clusterAutoscaler",
-    "cluster",    "timeline",     "expect",      "until"};
+    "kueue",      "cluster",      "timeline",    "expect",    "until"};
 
 /// Where a manifest goes instead of being read as a scenario.
 constexpr std::string_view kManifestHint =
@@ -179,6 +180,7 @@ Scenario parse_scenario(std::string_view text, const std::string& file,
     }
   }
   if (auto pools = root.get("nodePools")) scenario.node_pools = parse_node_pools(*pools);
+  if (auto kueue = root.get("kueue")) scenario.kueue = parse_kueue(*kueue);
   if (auto autoscaler = root.get("clusterAutoscaler")) {
     scenario.cluster_autoscaler = parse_cluster_autoscaler(*autoscaler);
   }

@@ -4,6 +4,7 @@
 
 #include "io/device_plugin_json.hpp"
 #include "io/expect_json.hpp"
+#include "io/kueue_config_json.hpp"
 #include "io/node_pool_json.hpp"
 #include "io/object_json.hpp"
 #include "io/timeline_json.hpp"
@@ -35,6 +36,7 @@ std::string scenario_json_text(const Scenario& scenario) {
     out["devicePlugin"] = ordered::parse(plugin.dump());
   }
   if (!scenario.node_pools.empty()) out["nodePools"] = node_pools_json(scenario.node_pools);
+  if (scenario.kueue) out["kueue"] = ordered::parse(kueue_json(*scenario.kueue).dump());
   if (scenario.cluster_autoscaler != ClusterAutoscalerSettings{}) {
     out["clusterAutoscaler"] = cluster_autoscaler_json(scenario.cluster_autoscaler);
   }

@@ -12,6 +12,7 @@
 #include "io/cluster_json.hpp"
 #include "io/input_text.hpp"
 #include "io/kind_filter.hpp"
+#include "io/kueue_json.hpp"
 #include "io/timestamps.hpp"
 #include "model/priority_admission.hpp"
 
@@ -26,7 +27,7 @@ namespace {
 bool kept_kind(std::string_view kind) {
   return kind == "Node" || kind == "Pod" || kind == "PriorityClass" ||
          kind == "PodDisruptionBudget" || kind == "Namespace" || kind == "Service" ||
-         kind == "StatefulSet";
+         kind == "StatefulSet" || is_kueue_kind(kind);
 }
 
 std::string plural(std::size_t count, std::string_view noun) {
@@ -146,7 +147,8 @@ std::string dumped_identity(const JsonNode& item, const std::string& kind) {
   const std::optional<JsonNode> name = metadata->get("name");
   if (!name || !name->is_string()) return {};
   std::string identity = kind + " \"";
-  if (kind == "Pod" || kind == "PodDisruptionBudget") {
+  if (kind == "Pod" || kind == "PodDisruptionBudget" ||
+      (is_kueue_kind(kind) && is_namespaced(kind))) {
     const std::optional<JsonNode> ns = metadata->get("namespace");
     identity += (ns && ns->is_string() && !ns->string().empty() ? ns->string() : "default") + "/";
   }
@@ -277,7 +279,8 @@ void read_snapshot(const std::vector<const ParsedText*>& files, const SnapshotOp
   for (const auto& [kind, count] : skipped) {
     snapshot.notes.push_back(plural(count, kind + " object") +
                              " left out: a snapshot keeps nodes, pods, PriorityClasses, "
-                             "PodDisruptionBudgets, Namespaces, Services and StatefulSets");
+                             "PodDisruptionBudgets, Namespaces, Services, StatefulSets and "
+                             "Kueue's objects");
   }
   kinds.notes(scenario.notes);
 }

@@ -2,6 +2,7 @@
 // "kind/namespace/name" keys.
 #include "gpusched/model/object.hpp"
 
+#include <initializer_list>
 #include <type_traits>
 
 namespace gpusched {
@@ -49,6 +50,20 @@ std::string_view kind_of(const Object& object) noexcept {
           return "PodDisruptionBudget";
         } else if constexpr (std::is_same_v<T, Service>) {
           return "Service";
+        } else if constexpr (std::is_same_v<T, kueue::ResourceFlavor>) {
+          return "ResourceFlavor";
+        } else if constexpr (std::is_same_v<T, kueue::ClusterQueue>) {
+          return "ClusterQueue";
+        } else if constexpr (std::is_same_v<T, kueue::LocalQueue>) {
+          return "LocalQueue";
+        } else if constexpr (std::is_same_v<T, kueue::Cohort>) {
+          return "Cohort";
+        } else if constexpr (std::is_same_v<T, kueue::WorkloadPriorityClass>) {
+          return "WorkloadPriorityClass";
+        } else if constexpr (std::is_same_v<T, kueue::AdmissionCheck>) {
+          return "AdmissionCheck";
+        } else if constexpr (std::is_same_v<T, kueue::Workload>) {
+          return "Workload";
         } else {
           static_assert(std::is_same_v<T, Namespace>, "every Object alternative needs a kind");
           return "Namespace";
@@ -66,8 +81,13 @@ ObjectRef ref_of(const Object& object) {
 
 bool is_namespaced(std::string_view kind) noexcept {
   // Of the kinds gpusched models only Node, Namespace and PriorityClass (scheduling.k8s.io/v1)
-  // are cluster-scoped.
-  return kind != "Node" && kind != "PriorityClass" && kind != "Namespace";
+  // are cluster-scoped, and Kueue's (the CRDs' scope: Cluster) but LocalQueue and Workload.
+  for (std::string_view cluster_scoped :
+       {"Node", "PriorityClass", "Namespace", "ResourceFlavor", "ClusterQueue", "Cohort",
+        "WorkloadPriorityClass", "AdmissionCheck"}) {
+    if (kind == cluster_scoped) return false;
+  }
+  return true;
 }
 
 }  // namespace gpusched

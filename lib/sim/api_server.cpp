@@ -77,8 +77,18 @@ std::optional<std::string> ApiServer::apply_priority_class(PriorityClass pc) {
   return std::nullopt;
 }
 
+std::string store_key(const ObjectRef& ref) {
+  return ref.namespace_.empty() ? ref.name : ref.namespace_ + "/" + ref.name;
+}
+
 std::optional<Object> ApiServer::find(const ObjectRef& ref) const {
   const std::string key = ref.namespace_ + "/" + ref.name;
+  std::optional<Object> found;
+  if (kueue.visit(ref.kind, [&](const auto& store) {
+        if (auto it = store.find(store_key(ref)); it != store.end()) found = it->second;
+      })) {
+    return found;
+  }
   if (ref.kind == "Node") {
     if (const NodeInfo* node = cluster_.find_node(ref.name)) return node->node;
   } else if (ref.kind == "Pod") {

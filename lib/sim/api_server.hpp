@@ -9,6 +9,8 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "gpusched/framework/cluster_state.hpp"
@@ -25,6 +27,11 @@ struct JobState {
   bool complete = false;
   bool failed = false;          ///< BackoffLimitExceeded
   std::optional<TimeMs> ended;  ///< when it completed or failed
+  /// status.startTime: set when the Job first runs unsuspended, reset when it is resumed.
+  std::optional<TimeMs> start_time;
+  /// The JobSuspended condition: nullopt before the Job is first suspended, then true
+  /// (JobSuspended) or false (JobResumed).
+  std::optional<bool> suspended_condition;
 };
 
 /// A DaemonSet with the generation of its template.
@@ -35,6 +42,73 @@ struct DaemonSetState {
   /// Whether some node has admitted its pod (status.desiredNumberScheduled above 0) in the run.
   bool matched_a_node = false;
 };
+
+/// Kueue's objects (kueue.x-k8s.io) as applied: cluster-scoped ones by name, LocalQueues and
+/// Workloads by "ns/name". The Kueue component reads them.
+struct KueueStores {
+  std::map<std::string, kueue::ResourceFlavor> resource_flavors;
+  std::map<std::string, kueue::ClusterQueue> cluster_queues;
+  std::map<std::string, kueue::LocalQueue> local_queues;
+  std::map<std::string, kueue::Cohort> cohorts;
+  std::map<std::string, kueue::WorkloadPriorityClass> workload_priority_classes;
+  std::map<std::string, kueue::AdmissionCheck> admission_checks;
+  std::map<std::string, kueue::Workload> workloads;
+
+  /// Whether T is one of Kueue's kinds.
+  template <typename T>
+  static constexpr bool kHolds =
+      std::is_same_v<T, kueue::ResourceFlavor> || std::is_same_v<T, kueue::ClusterQueue> ||
+      std::is_same_v<T, kueue::LocalQueue> || std::is_same_v<T, kueue::Cohort> ||
+      std::is_same_v<T, kueue::WorkloadPriorityClass> || std::is_same_v<T, kueue::AdmissionCheck> ||
+      std::is_same_v<T, kueue::Workload>;
+
+  /// The store of kind T.
+  template <typename T>
+  requires kHolds<T>
+  [[nodiscard]] std::map<std::string, T>& of() noexcept {
+    if constexpr (std::is_same_v<T, kueue::ResourceFlavor>) {
+      return resource_flavors;
+    } else if constexpr (std::is_same_v<T, kueue::ClusterQueue>) {
+      return cluster_queues;
+    } else if constexpr (std::is_same_v<T, kueue::LocalQueue>) {
+      return local_queues;
+    } else if constexpr (std::is_same_v<T, kueue::Cohort>) {
+      return cohorts;
+    } else if constexpr (std::is_same_v<T, kueue::WorkloadPriorityClass>) {
+      return workload_priority_classes;
+    } else if constexpr (std::is_same_v<T, kueue::AdmissionCheck>) {
+      return admission_checks;
+    } else {
+      return workloads;
+    }
+  }
+
+  /// Calls `f` with the store of `kind` (a Kueue kind name); false when there is none.
+  template <typename F>
+  bool visit(std::string_view kind, F&& f) {
+    return visit_in(*this, kind, f);
+  }
+  template <typename F>
+  bool visit(std::string_view kind, F&& f) const {
+    return visit_in(*this, kind, f);
+  }
+
+ private:
+  template <typename Self, typename F>
+  static bool visit_in(Self& self, std::string_view kind, F& f) {
+    if (kind == "ResourceFlavor") return f(self.resource_flavors), true;
+    if (kind == "ClusterQueue") return f(self.cluster_queues), true;
+    if (kind == "LocalQueue") return f(self.local_queues), true;
+    if (kind == "Cohort") return f(self.cohorts), true;
+    if (kind == "WorkloadPriorityClass") return f(self.workload_priority_classes), true;
+    if (kind == "AdmissionCheck") return f(self.admission_checks), true;
+    if (kind == "Workload") return f(self.workloads), true;
+    return false;
+  }
+};
+
+/// The key of an object in its store: "ns/name", or the name of a cluster-scoped object.
+[[nodiscard]] std::string store_key(const ObjectRef& ref);
 
 class ApiServer {
  public:
@@ -79,14 +153,7 @@ class ApiServer {
   std::map<std::string, Service> services;
   std::map<std::string, PodDisruptionBudget> budgets;
   std::vector<PriorityClass> priority_classes;  ///< in creation order
-  // Kueue's objects: the cluster-scoped by name, the namespaced by "ns/name".
-  std::map<std::string, kueue::ResourceFlavor> resource_flavors;
-  std::map<std::string, kueue::ClusterQueue> cluster_queues;
-  std::map<std::string, kueue::Cohort> cohorts;
-  std::map<std::string, kueue::LocalQueue> local_queues;
-  std::map<std::string, kueue::WorkloadPriorityClass> workload_priority_classes;
-  std::map<std::string, kueue::AdmissionCheck> admission_checks;
-  std::map<std::string, kueue::Workload> workloads;  ///< Kueue's Workloads
+  KueueStores kueue;
 
  private:
   ClusterState& cluster_;

@@ -9,7 +9,7 @@ void JobController::sync_all() {
 }
 
 // Pods until `completions` have succeeded, at most `parallelism` at a time; without
-// completions, the Job is done once any pod succeeds.
+// completions, the Job is done once any pod succeeds. A suspended Job (spec.suspend) has none.
 void JobController::sync(const std::string& key) {
   auto it = context_.api().jobs.find(key);
   if (it == context_.api().jobs.end() || it->second.complete) return;
@@ -50,6 +50,37 @@ void JobController::sync(const std::string& key) {
     context_.record_event("Job/" + key, "Normal", "Completed", "Job completed");
     return;
   }
+  if (job.suspend) {
+    // manageJob of a suspended Job deletes its active pods (pkg/controller/job/
+    // job_controller.go), then syncJob sets JobSuspended=True once, with its event.
+    for (PodInfo* p : pods) {
+      if (!active(*p)) continue;
+      const std::string name = p->pod.metadata.name;
+      context_.delete_pod(*p, p->pod.spec.termination_grace_period_seconds);
+      context_.record_event("Job/" + key, "Normal", "SuccessfulDelete", "Deleted pod: " + name);
+    }
+    if (state.suspended_condition != true) {
+      state.suspended_condition = true;
+      context_.record_event("Job/" + key, "Normal", "Suspended", "Job suspended");
+    }
+    return;
+  }
+  if (!state.start_time) state.start_time = now;
+  create_pods(state, key, pods, running, last_success);
+  if (state.suspended_condition == true) {
+    // ensureJobConditionStatus(JobSuspended, False, "JobResumed"): a Job never suspended gets
+    // no condition; a resumed one restarts its startTime (the active deadline counts from it).
+    state.suspended_condition = false;
+    state.start_time = now;
+    context_.record_event("Job/" + key, "Normal", "Resumed", "Job resumed");
+  }
+}
+
+void JobController::create_pods(JobState& state, const std::string& key,
+                                const std::vector<PodInfo*>& pods, std::int64_t running,
+                                TimeMs last_success) {
+  const TimeMs now = context_.now();
+  const Job& job = state.job;
   std::int64_t want = job.parallelism;
   if (job.completions) want = std::min<std::int64_t>(want, *job.completions - state.succeeded);
   if (running < want) {

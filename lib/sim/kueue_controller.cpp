@@ -30,10 +30,10 @@ std::optional<std::string> label(const ObjectMeta& meta, std::string_view key) {
 KueueController::KueueController(ControllerContext& context, KueueConfiguration config)
     : context_(context), config_(std::move(config)), scheduler_(state_, *this, oracle_) {
   ApiServer& api = context_.api();
-  state_.workloads = &api.workloads;
+  state_.workloads = &api.kueue.workloads;
   state_.cache = &cache_;
   state_.queues = &queues_;
-  state_.flavors = &api.resource_flavors;
+  state_.flavors = &api.kueue.resource_flavors;
   state_.config = &config_;
   state_.namespace_labels = [&api](const std::string& ns) -> std::optional<Labels> {
     return api.cluster().namespace_labels(ns);
@@ -66,25 +66,25 @@ void KueueController::run() {
 
 void KueueController::sync_queue_objects() {
   const ApiServer& api = context_.api();
-  if (built_ && built_cqs_ == api.cluster_queues && built_cohorts_ == api.cohorts &&
-      built_flavors_ == api.resource_flavors && built_lqs_ == api.local_queues)
+  if (built_ && built_cqs_ == api.kueue.cluster_queues && built_cohorts_ == api.kueue.cohorts &&
+      built_flavors_ == api.kueue.resource_flavors && built_lqs_ == api.kueue.local_queues)
     return;
   // A ClusterQueue keeps its generation while its quotas stay as they were
   // (AllocatableResourceGeneration), so that flavor scans in progress stay valid.
   std::map<std::string, std::int64_t> generations;
   for (const auto& [name, cq] : cache_.cluster_queues()) {
     auto it = built_cqs_.find(name);
-    auto now = api.cluster_queues.find(name);
-    const bool same = it != built_cqs_.end() && now != api.cluster_queues.end() &&
+    auto now = api.kueue.cluster_queues.find(name);
+    const bool same = it != built_cqs_.end() && now != api.kueue.cluster_queues.end() &&
                       it->second.resource_groups == now->second.resource_groups;
     generations[name] = cq->allocatable_generation + (same ? 0 : 1);
   }
-  cache_ = kueue::QuotaTree::build(api.cluster_queues, api.cohorts);
+  cache_ = kueue::QuotaTree::build(api.kueue.cluster_queues, api.kueue.cohorts);
   for (const auto& [name, cq] : cache_.cluster_queues()) {
     if (auto it = generations.find(name); it != generations.end())
       cq->allocatable_generation = it->second;
   }
-  for (const auto& [key, wl] : api.workloads) {
+  for (const auto& [key, wl] : api.kueue.workloads) {
     if (!kueue::has_quota_reservation(wl) || kueue::is_finished(wl)) continue;
     kueue::ClusterQueueNode* cq = cache_.cluster_queue(wl.admission->cluster_queue);
     if (cq == nullptr) continue;
@@ -94,38 +94,39 @@ void KueueController::sync_queue_objects() {
   // The ClusterQueues that cannot admit (ClusterQueue status Active=False): stopped, or naming
   // a flavor that does not exist.
   state_.inactive.clear();
-  for (const auto& [name, cq] : api.cluster_queues) {
+  for (const auto& [name, cq] : api.kueue.cluster_queues) {
     bool active = cq.stop_policy == kueue::StopPolicy::None;
     for (const kueue::ResourceGroup& group : cq.resource_groups) {
       for (const kueue::FlavorQuotas& flavor : group.flavors) {
-        if (!api.resource_flavors.contains(flavor.name)) active = false;
+        if (!api.kueue.resource_flavors.contains(flavor.name)) active = false;
       }
     }
     if (!active) state_.inactive.insert(name);
   }
   for (const auto& [name, cq] : built_cqs_) {
-    if (!api.cluster_queues.contains(name)) queues_.delete_cluster_queue(name);
+    if (!api.kueue.cluster_queues.contains(name)) queues_.delete_cluster_queue(name);
   }
-  for (const auto& [name, cq] : api.cluster_queues)
+  for (const auto& [name, cq] : api.kueue.cluster_queues)
     queues_.set_cluster_queue(name, cq.queueing_strategy);
   for (const auto& [key, lq] : built_lqs_) {
-    if (!api.local_queues.contains(key)) queues_.delete_local_queue(key);
+    if (!api.kueue.local_queues.contains(key)) queues_.delete_local_queue(key);
   }
-  for (const auto& [key, lq] : api.local_queues) queues_.set_local_queue(key, lq.cluster_queue);
-  built_cqs_ = api.cluster_queues;
-  built_cohorts_ = api.cohorts;
-  built_flavors_ = api.resource_flavors;
-  built_lqs_ = api.local_queues;
+  for (const auto& [key, lq] : api.kueue.local_queues)
+    queues_.set_local_queue(key, lq.cluster_queue);
+  built_cqs_ = api.kueue.cluster_queues;
+  built_cohorts_ = api.kueue.cohorts;
+  built_flavors_ = api.kueue.resource_flavors;
+  built_lqs_ = api.kueue.local_queues;
   built_ = true;
   // The queue handlers requeue every inadmissible workload after such a change.
   std::set<std::string> all;
-  for (const auto& [name, cq] : api.cluster_queues) all.insert(name);
+  for (const auto& [name, cq] : api.kueue.cluster_queues) all.insert(name);
   queues_.queue_inadmissible(all, [this](const std::string& k) { return backoff_expired(k); });
 }
 
 bool KueueController::backoff_expired(const std::string& key) const {
-  auto it = context_.api().workloads.find(key);
-  return it == context_.api().workloads.end() ||
+  auto it = context_.api().kueue.workloads.find(key);
+  return it == context_.api().kueue.workloads.end() ||
          scheduler_.queued(key, it->second, context_.now()).backoff_expired;
 }
 
@@ -138,7 +139,7 @@ void KueueController::reconcile_jobs() {
       if (!state.complete) create_workload(key, state.job);
       continue;
     }
-    kueue::Workload& wl = api.workloads.at(wl_key->second);
+    kueue::Workload& wl = api.kueue.workloads.at(wl_key->second);
     if (state.complete && !kueue::is_finished(wl)) {
       // jobframework step 3: the Job finished, so does its Workload (workloadfinish.Finish).
       const bool succeeded = !state.failed;
@@ -161,7 +162,7 @@ void KueueController::reconcile_jobs() {
   for (const std::string& job_key : orphaned) {
     const std::string wl_key = workload_of_job_.at(job_key);
     release(wl_key);
-    api.workloads.erase(wl_key);
+    api.kueue.workloads.erase(wl_key);
     job_of_workload_.erase(wl_key);
     workload_of_job_.erase(job_key);
   }
@@ -187,10 +188,10 @@ void KueueController::create_workload(const std::string& job_key, const Job& job
   // jobframework's priority: a WorkloadPriorityClass named by label, else the pods'
   // PriorityClass, else the global default PriorityClass with the lowest value, else 0.
   if (auto wpc = label(job.metadata, kueue::kPriorityClassLabel);
-      wpc && api.workload_priority_classes.contains(*wpc)) {
+      wpc && api.kueue.workload_priority_classes.contains(*wpc)) {
     wl.priority_class_name = *wpc;
     wl.priority_class_source = "kueue.x-k8s.io/workloadpriorityclass";
-    wl.priority = api.workload_priority_classes.at(*wpc).value;
+    wl.priority = api.kueue.workload_priority_classes.at(*wpc).value;
   } else {
     const std::string& name = job.template_.spec.priority_class_name;
     const PriorityClass* chosen = nullptr;
@@ -206,7 +207,7 @@ void KueueController::create_workload(const std::string& job_key, const Job& job
     }
   }
   const std::string wl_key = key_of(wl.metadata);
-  api.workloads[wl_key] = std::move(wl);
+  api.kueue.workloads[wl_key] = std::move(wl);
   workload_of_job_[job_key] = wl_key;
   job_of_workload_[wl_key] = job_key;
   context_.record_event("Job/" + job_key, "Normal", "CreatedWorkload",
@@ -216,17 +217,17 @@ void KueueController::create_workload(const std::string& job_key, const Job& job
 void KueueController::reconcile_pending() {
   ApiServer& api = context_.api();
   const TimeMs now = context_.now();
-  for (auto& [key, wl] : api.workloads) {
+  for (auto& [key, wl] : api.kueue.workloads) {
     if (kueue::is_finished(wl) || kueue::has_quota_reservation(wl)) continue;
     // getQueueBlocker, with UnadmittedWorkloadsObservability off: reason Inadmissible.
     const std::string lq_key = local_queue_key(wl);
     std::string blocker;
-    auto lq = api.local_queues.find(lq_key);
-    if (lq == api.local_queues.end()) {
+    auto lq = api.kueue.local_queues.find(lq_key);
+    if (lq == api.kueue.local_queues.end()) {
       blocker = "LocalQueue " + wl.queue_name + " doesn't exist";
     } else if (lq->second.stop_policy != kueue::StopPolicy::None) {
       blocker = "LocalQueue " + wl.queue_name + " is inactive";
-    } else if (!api.cluster_queues.contains(lq->second.cluster_queue)) {
+    } else if (!api.kueue.cluster_queues.contains(lq->second.cluster_queue)) {
       blocker = "ClusterQueue " + lq->second.cluster_queue + " doesn't exist";
     } else if (state_.inactive.contains(lq->second.cluster_queue)) {
       blocker = "ClusterQueue " + lq->second.cluster_queue + " is inactive";
@@ -242,8 +243,8 @@ void KueueController::reconcile_pending() {
 
 void KueueController::release(const std::string& key) {
   ApiServer& api = context_.api();
-  auto it = api.workloads.find(key);
-  if (it == api.workloads.end()) return;
+  auto it = api.kueue.workloads.find(key);
+  if (it == api.kueue.workloads.end()) return;
   queues_.remove(key);
   const kueue::Workload& wl = it->second;
   if (!wl.admission) return;
@@ -289,7 +290,7 @@ void KueueController::needs_preemption(const std::string& key, const std::string
 void KueueController::check_pods_ready() {
   const ApiServer& api = context_.api();
   const TimeMs now = context_.now();
-  for (const auto& [key, wl] : api.workloads) {
+  for (const auto& [key, wl] : api.kueue.workloads) {
     if (!kueue::is_admitted(wl) || kueue::is_finished(wl) || noticed_.contains("ready " + key))
       continue;
     const kueue::Condition* admitted_cond = kueue::find_condition(wl.conditions, kueue::kAdmitted);
@@ -317,8 +318,8 @@ void KueueController::check_pods_ready() {
 void KueueController::start_job(const std::string& key) {
   ApiServer& api = context_.api();
   auto job_key = job_of_workload_.find(key);
-  auto wl = api.workloads.find(key);
-  if (job_key == job_of_workload_.end() || wl == api.workloads.end() || !wl->second.admission)
+  auto wl = api.kueue.workloads.find(key);
+  if (job_key == job_of_workload_.end() || wl == api.kueue.workloads.end() || !wl->second.admission)
     return;
   auto job = api.jobs.find(job_key->second);
   if (job == api.jobs.end()) return;
@@ -330,8 +331,8 @@ void KueueController::start_job(const std::string& key) {
     for (const auto& [resource, flavor] : psa.flavors) flavors.insert(flavor);
   }
   for (const std::string& name : flavors) {
-    auto flavor = api.resource_flavors.find(name);
-    if (flavor == api.resource_flavors.end()) continue;
+    auto flavor = api.kueue.resource_flavors.find(name);
+    if (flavor == api.kueue.resource_flavors.end()) continue;
     for (const auto& [k, v] : *flavor->second.node_labels) spec.node_selector[k] = v;
     for (const Toleration& t : flavor->second.tolerations) {
       if (std::find(spec.tolerations->begin(), spec.tolerations->end(), t) ==
@@ -348,14 +349,15 @@ void KueueController::start_job(const std::string& key) {
 std::vector<WorkloadRecord> KueueController::workload_records() const {
   std::vector<WorkloadRecord> out;
   const ApiServer& api = context_.api();
-  for (const auto& [key, wl] : api.workloads) {
+  for (const auto& [key, wl] : api.kueue.workloads) {
     WorkloadRecord rec;
     rec.namespace_ = wl.metadata.namespace_;
     rec.name = wl.metadata.name;
     rec.queue_name = wl.queue_name;
     if (wl.admission) {
       rec.cluster_queue = wl.admission->cluster_queue;
-    } else if (auto lq = api.local_queues.find(local_queue_key(wl)); lq != api.local_queues.end()) {
+    } else if (auto lq = api.kueue.local_queues.find(local_queue_key(wl));
+               lq != api.kueue.local_queues.end()) {
       rec.cluster_queue = lq->second.cluster_queue;
     }
     if (auto job = job_of_workload_.find(key); job != job_of_workload_.end())
@@ -378,7 +380,7 @@ std::vector<WorkloadRecord> KueueController::workload_records() const {
 std::vector<ClusterQueueRecord> KueueController::cluster_queue_records() const {
   std::vector<ClusterQueueRecord> out;
   const ApiServer& api = context_.api();
-  for (const auto& [name, cq] : api.cluster_queues) {
+  for (const auto& [name, cq] : api.kueue.cluster_queues) {
     ClusterQueueRecord rec;
     rec.name = name;
     if (!cq.cohort_name.empty()) rec.cohort = cq.cohort_name;
@@ -393,7 +395,7 @@ std::vector<ClusterQueueRecord> KueueController::cluster_queue_records() const {
       }
     }
     rec.pending_workloads = queues_.pending(name);
-    for (const auto& [key, wl] : api.workloads) {
+    for (const auto& [key, wl] : api.kueue.workloads) {
       if (!wl.admission || wl.admission->cluster_queue != name || kueue::is_finished(wl)) continue;
       if (kueue::has_quota_reservation(wl)) ++rec.reserving_workloads;
       if (kueue::is_admitted(wl)) ++rec.admitted_workloads;

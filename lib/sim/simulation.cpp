@@ -23,6 +23,19 @@
 namespace gpusched::sim {
 namespace {
 
+// Kueue runs when the scenario has a `kueue` key (checked by the caller) or any kueue.x-k8s.io
+// object, in the starting cluster or applied later.
+bool uses_kueue(const Scenario& scenario) {
+  const auto is_kueue = [](const Object& o) {
+    return std::visit([](const auto& x) { return KueueStores::kHolds<std::decay_t<decltype(x)>>; },
+                      o);
+  };
+  if (std::any_of(scenario.cluster.begin(), scenario.cluster.end(), is_kueue)) return true;
+  return std::any_of(scenario.timeline.begin(), scenario.timeline.end(), [&](const Action& a) {
+    return std::any_of(a.objects.begin(), a.objects.end(), is_kueue);
+  });
+}
+
 SchedulerConfig effective_config(const Scenario& scenario, const SimulationOptions& options) {
   SchedulerConfig config = scenario.scheduler;
   if (options.seed) config.seed = *options.seed;
@@ -118,8 +131,9 @@ Simulation::Simulation(const Scenario& scenario, const SimulationOptions& option
   controllers_.add(std::make_unique<JobController>(*controller_host_));
   controllers_.add(std::make_unique<DaemonSetController>(*controller_host_));
   controllers_.add(std::make_unique<StatefulSetController>(*controller_host_));
-  if (scenario.kueue)
-    kueue_ = std::make_unique<KueueController>(*controller_host_, *scenario.kueue);
+  if (scenario.kueue || uses_kueue(scenario))
+    kueue_ = std::make_unique<KueueController>(*controller_host_,
+                                               scenario.kueue.value_or(KueueConfiguration{}));
   cluster_.set_node_observer([this](const NodeInfo& node, NodeChange change) {
     usage_.observe(node, change);
     // The cluster autoscaler watches its pools' nodes: one may have just emptied or filled.
@@ -243,15 +257,35 @@ void Simulation::apply(Object object, const std::string& pointer) {
   } else if (auto* job = std::get_if<Job>(&object)) {
     const std::string key = key_of(meta);
     auto it = api_.jobs.find(key);
-    if (it != api_.jobs.end()) check_update(it->second.job, *job, pointer);
+    if (it != api_.jobs.end()) {
+      if (auto error = validate_update(it->second.job, *job, it->second.start_time.has_value())) {
+        input_error(pointer, *error);
+      }
+    }
     api_.stamp(meta, it == api_.jobs.end() ? nullptr : &it->second.job.metadata);
     if (it != api_.jobs.end()) {
       it->second.job = std::move(*job);
     } else {
       if (kueue_) kueue_->default_job(*job);
-      api_.jobs[key] = JobState{std::move(*job), 0, false, false, std::nullopt};
+      JobState state;
+      state.job = std::move(*job);
+      api_.jobs[key] = std::move(state);
     }
     controllers_.sync("Job", key);
+  } else {
+    // Kueue's objects wait in their stores for the Kueue component.
+    std::visit(
+        [&](auto& o) {
+          using T = std::decay_t<decltype(o)>;
+          if constexpr (KueueStores::kHolds<T>) {
+            auto& store = api_.kueue.of<T>();
+            const std::string key = store_key(ref_of(object));
+            auto it = store.find(key);
+            api_.stamp(o.metadata, it == store.end() ? nullptr : &it->second.metadata);
+            store.insert_or_assign(key, std::move(o));
+          }
+        },
+        object);
   }
 }
 
@@ -768,6 +802,13 @@ void Simulation::delete_object(const ObjectRef& ref, std::int64_t grace_seconds,
   } else if (ref.kind == "Service") {
     if (api_.services.erase(key) == 0)
       input_error(pointer, "Service \"" + key + "\" does not exist at " + format_duration(now_));
+    return;
+  } else if (std::size_t erased = 0; api_.kueue.visit(
+                 ref.kind, [&](auto& store) { erased = store.erase(store_key(ref)); })) {
+    if (erased == 0) {
+      input_error(pointer, ref.kind + " \"" + store_key(ref) + "\" does not exist at " +
+                               format_duration(now_));
+    }
     return;
   } else {
     input_error(pointer, "cannot delete kind \"" + ref.kind + "\"");

@@ -90,17 +90,32 @@ std::optional<std::string> validate_update(const StatefulSet& old_object,
                   "'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden"});
 }
 
-std::optional<std::string> validate_update(const Job& old_object, const Job& object) {
+std::optional<std::string> validate_update(const Job& old_object, const Job& object, bool started) {
   // ValidateJobSpecUpdate: validateCompletions (a NonIndexed Job's completions are immutable;
-  // gpusched models NonIndexed Jobs only) and validatePodTemplateUpdate (a Job that is not
-  // suspended, as every modelled Job is, may not change its template).
+  // gpusched models NonIndexed Jobs only) and validatePodTemplateUpdate: the template is
+  // immutable, except that a Job suspended and never started may change its node affinity,
+  // node selector, tolerations, scheduling gates, labels and annotations
+  // (AllowMutableSchedulingDirectives in pkg/registry/batch/job/strategy.go), which Kueue
+  // relies on to inject its flavors' node labels and tolerations before it resumes the Job.
   std::vector<std::string> errors;
   if (old_object.completions != object.completions) {
     errors.push_back("spec.completions: Invalid value: " +
                      (object.completions ? std::to_string(*object.completions) : "null") + ": " +
                      std::string(kFieldImmutable));
   }
-  if (old_object.template_ != object.template_) {
+  PodTemplateSpec before = old_object.template_;
+  if (old_object.suspend && !started) {
+    const PodTemplateSpec& after = object.template_;
+    Affinity affinity = before.spec.affinity.get();
+    affinity.node_affinity = after.spec.affinity->node_affinity;
+    before.spec.affinity = affinity == Affinity{} ? Shared<Affinity>() : Shared<Affinity>(affinity);
+    before.spec.node_selector = after.spec.node_selector;
+    before.spec.tolerations = after.spec.tolerations;
+    before.spec.scheduling_gates = after.spec.scheduling_gates;
+    before.metadata.labels = after.metadata.labels;
+    before.metadata.annotations = after.metadata.annotations;
+  }
+  if (before != object.template_) {
     // Upstream prints its Go dump of the whole core.PodTemplateSpec; gpusched leaves it out.
     errors.push_back("spec.template: Invalid value: core.PodTemplateSpec{…}: " +
                      std::string(kFieldImmutable));

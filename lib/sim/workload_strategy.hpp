@@ -25,6 +25,8 @@ namespace gpusched::sim {
                                                          const StatefulSet& object);
 /// ValidateJobSpecUpdate: spec.completions (of a NonIndexed Job) and spec.template are
 /// immutable.
-[[nodiscard]] std::optional<std::string> validate_update(const Job& old_object, const Job& object);
+/// `started`: the Job has a status.startTime (it ran unsuspended at some point).
+[[nodiscard]] std::optional<std::string> validate_update(const Job& old_object, const Job& object,
+                                                         bool started);
 
 }  // namespace gpusched::sim

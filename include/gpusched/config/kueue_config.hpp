@@ -37,8 +37,8 @@ struct KueueConfiguration {
     friend bool operator==(const WaitForPodsReady&, const WaitForPodsReady&) = default;
   } wait_for_pods_ready;
 
-  /// fairSharing: present (even `{}`) turns fair sharing on; the strategies default to
-  /// [LessThanOrEqualToFinalShare, LessThanInitialShare].
+  /// fairSharing: present turns fair sharing on; v1beta2 has no default for the strategies
+  /// (pkg/config/validation.go requires one of the valid sets).
   struct FairSharing {
     std::vector<KueuePreemptionStrategy> preemption_strategies;
     friend bool operator==(const FairSharing&, const FairSharing&) = default;

@@ -168,7 +168,8 @@ struct WorkloadPriorityClass {
 struct AdmissionCheck {
   ObjectMeta metadata;
   std::string controller_name;  ///< spec.controllerName
-  /// spec.parameters naming a ProvisioningRequestConfig, when given ("" otherwise).
+  /// spec.parameters (e.g. a ProvisioningRequestConfig), when given ("" otherwise).
+  std::string parameters_api_group;
   std::string parameters_kind;
   std::string parameters_name;
   friend bool operator==(const AdmissionCheck&, const AdmissionCheck&) = default;

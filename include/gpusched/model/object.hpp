@@ -5,6 +5,7 @@
 #include <string_view>
 #include <variant>
 
+#include "gpusched/model/kueue.hpp"
 #include "gpusched/model/node.hpp"
 #include "gpusched/model/pod.hpp"
 #include "gpusched/model/policy.hpp"
@@ -32,13 +33,17 @@ struct Service {
 /// The label the API server sets on every namespace (v1.LabelMetadataName).
 inline constexpr std::string_view kLabelMetadataName = "kubernetes.io/metadata.name";
 
-using Object = std::variant<Node, Pod, Deployment, ReplicaSet, DaemonSet, StatefulSet, Job,
-                            PriorityClass, PodDisruptionBudget, Namespace, Service>;
+using Object =
+    std::variant<Node, Pod, Deployment, ReplicaSet, DaemonSet, StatefulSet, Job, PriorityClass,
+                 PodDisruptionBudget, Namespace, Service, kueue::ResourceFlavor,
+                 kueue::ClusterQueue, kueue::LocalQueue, kueue::Cohort,
+                 kueue::WorkloadPriorityClass, kueue::AdmissionCheck, kueue::Workload>;
 
 /// kind / namespace / name of an object.
 struct ObjectRef {
   std::string kind;
-  std::string namespace_;  ///< empty for cluster-scoped kinds (Node, PriorityClass, Namespace)
+  std::string namespace_;  ///< empty for cluster-scoped kinds (Node, PriorityClass, Namespace,
+                           ///< Kueue's ResourceFlavor, ClusterQueue, Cohort, ...)
   std::string name;
   friend auto operator<=>(const ObjectRef&, const ObjectRef&) = default;
   /// "Pod/default/x" or "Node/w1".

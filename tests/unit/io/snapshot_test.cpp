@@ -157,8 +157,8 @@ TEST_CASE("a snapshot leaves out what it cannot replay, with a note for each", "
                                  "1 terminated pod (Succeeded or Failed) left out: they hold no "
                                  "resources",
                                  "1 ReplicaSet object left out: a snapshot keeps nodes, pods, "
-                                 "PriorityClasses, PodDisruptionBudgets, Namespaces, Services and "
-                                 "StatefulSets"});
+                                 "PriorityClasses, PodDisruptionBudgets, Namespaces, Services, "
+                                 "StatefulSets and Kueue's objects"});
   // A kind gpusched does not model is left out as from any manifest, placed at the first one.
   CHECK(snapshot.scenario.notes ==
         std::vector<std::string>{file + ":12: /items/2: 2 ConfigMap objects skipped: they do not "
@@ -174,6 +174,33 @@ TEST_CASE("a snapshot leaves out what it cannot replay, with a note for each", "
   REQUIRE(result.pods.size() == 1);
   CHECK(result.pods[0].pod.key() == "ml/classy");
   CHECK(result.pods[0].pod.spec.priority == 7);
+}
+
+TEST_CASE("a snapshot keeps Kueue's objects as kubectl lists them", "[snapshot][kueue]") {
+  const TempDir dir;
+  const std::string cq = R"({"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "ClusterQueue",
+    "metadata": {"name": "research", "uid": "cq-1", "resourceVersion": "7"},
+    "spec": {"namespaceSelector": {}, "resourceGroups": [{"coveredResources": ["nvidia.com/gpu"],
+      "flavors": [{"name": "h100", "resources": [{"name": "nvidia.com/gpu", "nominalQuota": "8"}]}]}]},
+    "status": {"pendingWorkloads": 0, "admittedWorkloads": 0}})";
+  const std::string lq = R"({"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "LocalQueue",
+    "metadata": {"name": "team-a", "namespace": "ml"}, "spec": {"clusterQueue": "research"},
+    "status": {"pendingWorkloads": 0}})";
+  const std::string topology = R"({"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "Topology",
+    "metadata": {"name": "dc"}, "spec": {"levels": [{"nodeLabel": "rack"}]}})";
+  const std::string file =
+      dir.write("snap.json", list_of(kNode + "," + cq + "," + lq + "," + topology));
+  const Snapshot snapshot = load_snapshot(file);
+  REQUIRE(snapshot.scenario.cluster.size() == 3);
+  CHECK(std::get<kueue::ClusterQueue>(snapshot.scenario.cluster[1]).metadata.uid == "cq-1");
+  CHECK(std::get<kueue::LocalQueue>(snapshot.scenario.cluster[2]).cluster_queue == "research");
+  CHECK(snapshot.scenario.notes ==
+        std::vector<std::string>{file + ":14: /items/3: 1 Topology (kueue.x-k8s.io/v1beta2) object "
+                                        "ignored: Kueue's Topology Aware Scheduling is not "
+                                        "modelled: workloads are admitted without a topology "
+                                        "assignment (refused under --strict)"});
+  // They replay: the objects wait in the API server's stores.
+  CHECK(simulate(snapshot.scenario).pods.empty());
 }
 
 TEST_CASE("a pod terminating in the snapshot holds its node until its deletionTimestamp",

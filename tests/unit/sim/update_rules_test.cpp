@@ -149,6 +149,32 @@ TEST_CASE("workload fields the API server keeps immutable are refused", "[sim][a
   CHECK(run_error(scenario_of(std::string(kNode) + "," + job,
                               patch_of("Job", "train", R"({"spec": {"parallelism": 2}})"))) == "");
 
+  // A Job suspended and never started may change its template's scheduling directives
+  // (AllowMutableSchedulingDirectives, pkg/registry/batch/job/strategy.go), nothing else of it;
+  // once it has run, none of them.
+  const std::string suspended =
+      R"({"kind": "Job", "apiVersion": "batch/v1", "metadata": {"name": "train"},
+          "spec": {"suspend": true, "template": {"spec": {"restartPolicy": "Never",
+                   "containers": [{"name": "c"}]}}}})";
+  const std::string directives =
+      R"({"spec": {"suspend": false, "template": {"metadata": {"labels": {"kueue": "x"}},
+          "spec": {"nodeSelector": {"gpu": "h100"},
+                   "tolerations": [{"key": "spot", "operator": "Exists"}]}}}})";
+  CHECK(run_error(scenario_of(std::string(kNode) + "," + suspended,
+                              patch_of("Job", "train", directives))) == "");
+  CHECK(run_error(scenario_of(
+            std::string(kNode) + "," + suspended,
+            patch_of("Job", "train",
+                     R"({"spec": {"template": {"spec": {"priorityClassName": "x"}}}})"))) ==
+        "Job.batch \"train\" is invalid: spec.template: Invalid value: core.PodTemplateSpec{…}: "
+        "field is immutable");
+  CHECK(run_error(scenario_of(
+            std::string(kNode) + "," + job,
+            patch_of("Job", "train",
+                     R"({"spec": {"template": {"spec": {"nodeSelector": {"gpu": "h100"}}}}})"))) ==
+        "Job.batch \"train\" is invalid: spec.template: Invalid value: core.PodTemplateSpec{…}: "
+        "field is immutable");
+
   const std::string set =
       R"({"kind": "StatefulSet", "apiVersion": "apps/v1", "metadata": {"name": "db"},
           "spec": {"replicas": 1, "selector": {"matchLabels": {"app": "db"}},

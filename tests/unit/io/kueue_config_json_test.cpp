@@ -1,0 +1,120 @@
+// A scenario's `kueue.configuration` in lib/io/kueue_config_json.cpp: Kueue v0.19.2's v1beta2
+// defaults (apis/config/v1beta2/defaults.go), its validation texts (pkg/config/validation.go),
+// notes for what changes admission but is not modelled, and the scenario writer's round trip.
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "gpusched/error.hpp"
+#include "gpusched/io/scenario_loader.hpp"
+#include "gpusched/io/scenario_writer.hpp"
+
+namespace gpusched {
+namespace {
+
+Scenario scenario_with(const std::string& kueue) {
+  return io::parse_scenario(R"({"name": "k", "kueue": )" + kueue + "}", "k.json");
+}
+
+TEST_CASE("kueue.configuration takes v1beta2's defaults", "[io][kueue]") {
+  const Scenario bare = scenario_with(R"({"configuration": {
+      "apiVersion": "config.kueue.x-k8s.io/v1beta2", "kind": "Configuration"}})");
+  REQUIRE(bare.kueue);
+  CHECK(*bare.kueue == KueueConfiguration{});
+  CHECK(bare.kueue->wait_for_pods_ready.timeout_ms == 30 * 60 * 1000);
+  CHECK_FALSE(bare.kueue->fair_sharing);
+  CHECK_FALSE(io::parse_scenario(R"({"name": "k"})", "k.json").kueue);
+
+  const Scenario set = scenario_with(R"({"configuration": {
+      "apiVersion": "config.kueue.x-k8s.io/v1beta2", "kind": "Configuration",
+      "manageJobsWithoutQueueName": true, "webhook": {"port": 9443},
+      "waitForPodsReady": {"timeout": "5m", "blockAdmission": true,
+                           "requeuingStrategy": {"timestamp": "Creation", "backoffLimitCount": 3}},
+      "fairSharing": {"preemptionStrategies": ["LessThanInitialShare"]},
+      "featureGates": {"TopologyAwareScheduling": false}}})");
+  REQUIRE(set.kueue);
+  const KueueConfiguration& c = *set.kueue;
+  CHECK(c.manage_jobs_without_queue_name);
+  CHECK(c.wait_for_pods_ready.timeout_ms == 300'000);
+  CHECK(c.wait_for_pods_ready.recovery_timeout_ms == 300'000);  // defaults to the timeout
+  CHECK(c.wait_for_pods_ready.block_admission);
+  CHECK(c.wait_for_pods_ready.requeuing_timestamp == KueueRequeuingTimestamp::Creation);
+  CHECK(c.wait_for_pods_ready.backoff_limit_count == 3);
+  CHECK(c.wait_for_pods_ready.backoff_base_seconds == 60);
+  REQUIRE(c.fair_sharing);
+  CHECK(c.fair_sharing->preemption_strategies ==
+        std::vector<KueuePreemptionStrategy>{KueuePreemptionStrategy::LessThanInitialShare});
+  CHECK(c.feature_gates.at("TopologyAwareScheduling") == false);
+
+  // Written back and read again, equal.
+  const Scenario again = io::parse_scenario(io::scenario_json_text(set), "again.json");
+  REQUIRE(again.kueue);
+  CHECK(*again.kueue == c);
+}
+
+TEST_CASE("kueue.configuration refused as Kueue's validation refuses it", "[io][kueue]") {
+  struct Row {
+    const char* name;
+    std::string kueue;
+    std::string pointer;
+    std::string reason;
+  };
+  const std::vector<Row> rows = {
+      {"negative timeout", R"({"configuration": {"waitForPodsReady": {"timeout": "-90s"}}})",
+       "/kueue/configuration/waitForPodsReady/timeout",
+       "waitForPodsReady.timeout: Invalid value: -1m30s: must be greater than or equal to 0"},
+      {"timestamp enum",
+       R"({"configuration": {"waitForPodsReady": {"requeuingStrategy": {"timestamp": "Now"}}}})",
+       "/kueue/configuration/waitForPodsReady/requeuingStrategy/timestamp",
+       "waitForPodsReady.requeuingStrategy.timestamp: Unsupported value: \"Now\": supported "
+       "values: \"Creation\", \"Eviction\""},
+      {"negative backoff", R"({"configuration": {"waitForPodsReady": {"requeuingStrategy": {
+           "backoffBaseSeconds": -1}}}})",
+       "/kueue/configuration/waitForPodsReady/requeuingStrategy/backoffBaseSeconds",
+       "waitForPodsReady.requeuingStrategy.backoffBaseSeconds: Invalid value: -1: must be "
+       "greater than or equal to 0"},
+      {"fair sharing without strategies", R"({"configuration": {"fairSharing": {}}})",
+       "/kueue/configuration/fairSharing/preemptionStrategies",
+       "fairSharing.preemptionStrategies: Required value: must be specified"},
+      {"fair sharing strategies out of order", R"({"configuration": {"fairSharing": {
+           "preemptionStrategies": ["LessThanInitialShare", "LessThanOrEqualToFinalShare"]}}})",
+       "/kueue/configuration/fairSharing/preemptionStrategies",
+       "fairSharing.preemptionStrategies: Unsupported value: "
+       "[]v1beta2.PreemptionStrategy{\"LessThanInitialShare\", \"LessThanOrEqualToFinalShare\"}: "
+       "supported values: \"LessThanOrEqualToFinalShare\", \"LessThanInitialShare\", "
+       "\"LessThanOrEqualToFinalShare,LessThanInitialShare\""},
+      {"another version", R"({"configuration": {"apiVersion": "config.kueue.x-k8s.io/v1beta1"}})",
+       "/kueue/configuration/apiVersion",
+       "apiVersion \"config.kueue.x-k8s.io/v1beta1\" is not a Kueue Configuration gpusched reads; "
+       "use \"config.kueue.x-k8s.io/v1beta2\""},
+      {"unknown key", R"({"config": {}})", "/kueue/config",
+       "unknown key \"config\" (known keys: configuration)"},
+  };
+  for (const Row& row : rows) {
+    DYNAMIC_SECTION(row.name) {
+      try {
+        (void)scenario_with(row.kueue);
+        FAIL("no error for " << row.name);
+      } catch (const InputError& e) {
+        CHECK(e.pointer() == row.pointer);
+        CHECK(e.reason() == row.reason);
+      }
+    }
+  }
+}
+
+TEST_CASE("kueue.configuration fields that change admission are noted", "[io][kueue]") {
+  const std::string text = R"({"name": "k", "kueue": {"configuration": {
+      "managedJobsNamespaceSelector": {"matchLabels": {"a": "b"}}}}})";
+  const Scenario scenario = io::parse_scenario(text, "k.json");
+  REQUIRE(scenario.notes.size() == 1);
+  CHECK(scenario.notes[0].find("managedJobsNamespaceSelector is not modelled") !=
+        std::string::npos);
+  io::LoadOptions strict;
+  strict.strict = true;
+  CHECK_THROWS_AS(io::parse_scenario(text, "k.json", strict), InputError);
+}
+
+}  // namespace
+}  // namespace gpusched
