@@ -49,6 +49,8 @@ std::string_view kind_of(const Object& object) noexcept {
           return "PodDisruptionBudget";
         } else if constexpr (std::is_same_v<T, Service>) {
           return "Service";
+        } else if constexpr (std::is_same_v<T, SchedulingWorkload>) {
+          return "Workload";
         } else {
           static_assert(std::is_same_v<T, Namespace>, "every Object alternative needs a kind");
           return "Namespace";

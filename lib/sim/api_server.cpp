@@ -97,6 +97,8 @@ std::optional<Object> ApiServer::find(const ObjectRef& ref) const {
     if (auto it = services.find(key); it != services.end()) return it->second;
   } else if (ref.kind == "Namespace") {
     if (const ObjectMeta* ns = cluster_.find_namespace(ref.name)) return Namespace{*ns};
+  } else if (ref.kind == "Workload") {
+    if (const SchedulingWorkload* w = cluster_.find_workload(ref.namespace_, ref.name)) return *w;
   } else if (ref.kind == "PodDisruptionBudget") {
     if (auto it = budgets.find(key); it != budgets.end()) return it->second;
   } else if (ref.kind == "PriorityClass") {
