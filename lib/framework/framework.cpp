@@ -138,6 +138,13 @@ Plugin* Framework::find(std::string_view name) const noexcept {
   return nullptr;
 }
 
+Plugin* Framework::find_plugin(std::string_view name) const noexcept {
+  for (const auto& plugin : plugins_) {
+    if (plugin->name() == name) return plugin.get();
+  }
+  return nullptr;
+}
+
 Status Framework::run_pre_enqueue(const PodInfo& pod) const {
   for (const PreEnqueuePlugin* p : pre_enqueue_) {
     Status status = p->pre_enqueue(pod);

@@ -7,6 +7,7 @@
 #include "gpusched/framework/diagnosis.hpp"
 #include "gpusched/framework/rng.hpp"
 #include "model/go_text.hpp"
+#include "plugins/gang_scheduling.hpp"
 #include "plugins/inter_pod_affinity.hpp"
 #include "plugins/pod_topology_spread.hpp"
 #include "plugins/registry.hpp"
@@ -109,6 +110,36 @@ void Scheduler::pod_removed(const PodInfo& pod) {
     forgotten(assumed, pod, now_);
   }
   queue_->remove(pod);
+}
+
+std::optional<GangStatus> Scheduler::gang_status(const PodInfo& pod) const {
+  const Framework* fwk = framework_for(pod.pod);
+  const auto* gang = fwk == nullptr ? nullptr
+                                    : dynamic_cast<const plugins::GangScheduling*>(
+                                          fwk->find_plugin(plugins::GangScheduling::kName));
+  const std::optional<WorkloadReference>& ref = pod.pod.spec.workload_ref;
+  if (gang == nullptr || !ref) return std::nullopt;
+  GangStatus out;
+  out.workload = ref->name;
+  out.pod_group = ref->pod_group;
+  out.replica_key = ref->pod_group_replica_key;
+  if (const SchedulingWorkload* workload =
+          cluster_.find_workload(pod.pod.metadata.namespace_, ref->name)) {
+    if (const WorkloadPodGroup* group = workload->pod_group(ref->pod_group))
+      out.min_count = group->gang_min_count;
+  }
+  const plugins::PodGroupCounts counts = gang->counts(pod);
+  out.known = counts.all.size();
+  out.waiting = counts.assumed;
+  out.bound = counts.assigned;
+  out.deadline = gang->deadline(pod);
+  if (auto it = waiting_.find(pod.sequence); it != waiting_.end()) out.waiting_on = it->second.node;
+  if (const QueuedPod* qp = queue_->find(pod);
+      qp != nullptr && qp->where == QueuedPod::Where::Gated &&
+      qp->gating_plugin == plugins::GangScheduling::kName) {
+    out.held = gang->pre_enqueue(pod).message(cluster_.pool());
+  }
+  return out;
 }
 
 bool Scheduler::waiting_on_permit(const PodInfo& pod) const {

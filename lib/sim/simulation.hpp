@@ -71,6 +71,8 @@ class Simulation final : public SchedulerHooks, private NodeHost {
   [[nodiscard]] FitCount count_fits(Pod pod, std::int64_t limit);
   /// Scheduler::last_failure_current for the pod `key`; false when there is no such pod.
   [[nodiscard]] bool last_attempt_current(std::string_view key);
+  /// Scheduler::gang_status of the pod `key` ("ns/name"), if it exists.
+  [[nodiscard]] std::optional<GangStatus> gang_status(std::string_view key);
   /// Scheduler::report_cycle for the unbound pod `key` ("ns/name") of the replay, or for a copy
   /// of it with `priority` instead of its own. Throws InputError when there is no such pod or
   /// it is bound.

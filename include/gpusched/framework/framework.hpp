@@ -94,6 +94,8 @@ class Framework {
   [[nodiscard]] const Profile& profile() const noexcept { return profile_; }
   [[nodiscard]] Handle& handle() noexcept { return handle_; }
   [[nodiscard]] std::size_t num_plugins() const noexcept { return plugins_.size(); }
+  /// The profile's plugin named `name`, or nullptr.
+  [[nodiscard]] Plugin* find_plugin(std::string_view name) const noexcept;
 
   [[nodiscard]] const QueueSortPlugin& queue_sort() const { return *queue_sort_; }
   [[nodiscard]] bool has_filter_plugins() const noexcept { return !filter_.empty(); }

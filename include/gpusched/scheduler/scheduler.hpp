@@ -33,6 +33,23 @@ struct Diagnosis;
 class SchedulingQueue;
 struct QueuedPod;
 
+/// A pod's gang as GangScheduling sees it (for explain): its Workload pod group instance, the
+/// group's pods, and what holds the pod back.
+struct GangStatus {
+  std::string workload;
+  std::string pod_group;
+  std::string replica_key;
+  std::optional<std::int32_t> min_count;  ///< nullopt: no Workload, no such group, or basic
+  std::size_t known = 0;                  ///< pods of the group the scheduler knows
+  std::size_t waiting = 0;                ///< assumed: past Reserve, waiting at Permit
+  std::size_t bound = 0;                  ///< assigned
+  std::optional<TimeMs> deadline;         ///< the group's Permit deadline, if one is set
+  /// The pod waits at Permit, holding this node.
+  std::optional<std::string> waiting_on;
+  /// PreEnqueue's message while it keeps the pod out of the queue.
+  std::optional<std::string> held;
+};
+
 /// What the scheduler reports to the simulation around it.
 class SchedulerHooks : public PreemptionSink {
  public:
@@ -80,6 +97,9 @@ class Scheduler final : public SchedulerServices {
   /// The earliest time a pod waiting at Permit may time out: expire_waiting_pods is then due
   /// (the simulation keeps it on its clock).
   [[nodiscard]] std::optional<TimeMs> next_permit_deadline() const;
+  /// The pod's gang, when the GangScheduling plugin of its profile runs and it has a
+  /// workloadRef.
+  [[nodiscard]] std::optional<GangStatus> gang_status(const PodInfo& pod) const;
   /// The pod waits at Permit (its node held, unbound).
   [[nodiscard]] bool waiting_on_permit(const PodInfo& pod) const;
 
