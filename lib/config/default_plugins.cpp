@@ -24,6 +24,9 @@ std::vector<PluginRef> default_plugins(const KubernetesVersion& version,
   out.push_back({std::string(names::kDefaultPreemption), 0});
   out.push_back({std::string(names::kNodeResourcesBalancedAllocation), 1});
   out.push_back({std::string(names::kDefaultBinder), 0});
+  // applyGangScheduling (1.35): GangScheduling is appended while its gate is on.
+  if (gates.enabled(FeatureGate::GangScheduling, version))
+    out.push_back({std::string(names::kGangScheduling), 0});
   return out;
 }
 

@@ -112,16 +112,22 @@ constexpr GateInfo kGates[] = {
      "the DynamicResources plugin in the default profile (its PostFilter adds \"no new claims "
      "to deallocate\" to the message of a pod without claims) and pods' resource claims, which "
      "the API server drops while it is off"},
-    {kOther,
+    // applyFeatureGates (pkg/scheduler/apis/config/v1/default_plugins.go): the GangScheduling
+    // plugin joins the default profile, last.
+    {FeatureGate::GangScheduling,
      "GangScheduling",
      {kAbsent, kAbsent, alpha(), alpha()},
-     NotModelled,
-     "gang scheduling of Workload pod groups"},
-    {kOther,
+     Modelled,
+     "the GangScheduling plugin in the default profile: pods of a Workload's gang pod group wait "
+     "at PreEnqueue and Permit until minCount of them can be placed"},
+    // kube-apiserver: serves scheduling.k8s.io/v1alpha1 Workload and keeps pods'
+    // spec.workloadRef (dropDisabledFields drops it while the gate is off).
+    {FeatureGate::GenericWorkload,
      "GenericWorkload",
      {kAbsent, kAbsent, alpha(), alpha()},
-     NotModelled,
-     "the Workload and PodGroup APIs"},
+     Modelled,
+     "the Workload API (scheduling.k8s.io/v1alpha1 Workload objects and pods' "
+     "spec.workloadRef)"},
     {kOther,
      "InPlacePodVerticalScaling",
      {beta(true), beta(true), ga_locked(), ga_locked()},

@@ -138,6 +138,39 @@ void explain_bound(const PodRecord& record, const std::vector<NodeRecord>& nodes
                   ", bound" + when + ". Nothing to fix.";
 }
 
+// A pod GangScheduling holds back: waiting at Permit for the rest of its gang, or kept out of
+// the scheduling queue by PreEnqueue. Empty when neither.
+std::string gang_diagnosis(const GangStatus& gang) {
+  const std::string group = "pod group \"" + gang.pod_group + "\" of Workload \"" + gang.workload +
+                            "\"" +
+                            (gang.replica_key.empty() ? "" : " (replica " + gang.replica_key + ")");
+  const std::string counts = std::to_string(gang.known) + " pod(s) of the group exist, " +
+                             std::to_string(gang.waiting) + " waiting at Permit and " +
+                             std::to_string(gang.bound) + " bound";
+  const std::string min_count =
+      gang.min_count ? "minCount " + std::to_string(*gang.min_count) : std::string("minCount");
+  if (gang.waiting_on) {
+    std::string out = "It waits at Permit on node " + *gang.waiting_on +
+                      ", which it holds (Pending, not bound): GangScheduling lets its gang, " +
+                      group + ", bind only once " + min_count +
+                      " of its pods are waiting or bound; " + counts + ".";
+    if (gang.deadline) {
+      out += " At " + format_duration(*gang.deadline) +
+             " (5 minutes after the group's first Permit) every pod still waiting is rejected "
+             "(\"rejected due to timeout after waiting … at plugin GangScheduling\") and "
+             "releases its node; the gang then tries again.";
+    }
+    return out + " Room for the rest of the gang, or its missing pods, would let it bind.";
+  }
+  if (gang.held) {
+    return "GangScheduling's PreEnqueue keeps it out of the scheduling queue (\"" + *gang.held +
+           "\"): " + group + ", " + min_count + "; " + counts +
+           ". The scheduler has not tried it, so it has no event or condition; the missing "
+           "pods (or the Workload) queue the gang when they are created.";
+  }
+  return {};
+}
+
 // Explains `record` as `at` stands now: the pod's cycle told in full, the layer and the
 // diagnosis, and with `remedies` (the replays' options) the remedies.
 Explanation explain_here(const Scenario& scenario, Simulator& at, const PodRecord& record,
@@ -175,6 +208,15 @@ Explanation explain_here(const Scenario& scenario, Simulator& at, const PodRecor
                     "such as Kueue) removes them when it admits the pod; until the last one is "
                     "gone, no node can help.";
     return out;
+  }
+  if (record.pod.spec.workload_ref) {
+    if (const std::optional<GangStatus> gang = at.gang_status(out.pod)) {
+      if (std::string diagnosis = gang_diagnosis(*gang); !diagnosis.empty()) {
+        out.layer = Layer::Scheduling;
+        out.diagnosis = std::move(diagnosis);
+        return out;
+      }
+    }
   }
   if (const std::vector<std::string>& claims = record.pod.spec.resource_claims; !claims.empty()) {
     out.layer = Layer::Scheduling;

@@ -288,6 +288,42 @@ void ClusterState::forget(PodInfo& pod) {
   pod.pod.spec.node_name.clear();
 }
 
+void ClusterState::hold_waiting(PodInfo& pod, NodeInfo& node) {
+  GPUSCHED_CHECK(pod.node == nullptr && pod.pod.spec.node_name.empty(),
+                 "a pod waiting at Permit is not bound and holds no node");
+  // It holds the node itself now: a nomination of it must not count it there a second time.
+  unindex_nomination(pod);
+  attach(pod, node);
+  ++generation_;
+}
+
+void ClusterState::release_waiting(PodInfo& pod) {
+  GPUSCHED_CHECK(pod.pod.spec.node_name.empty(), "a pod released from Permit is unbound");
+  if (pod.node != nullptr) detach(pod);  // else its node was removed meanwhile
+  index_nomination(pod);
+  ++generation_;
+}
+
+bool ClusterState::apply_workload(SchedulingWorkload workload) {
+  std::string key = pod_key(workload.metadata.namespace_, workload.metadata.name);
+  const bool added = !workloads_.contains(key);
+  workloads_.insert_or_assign(std::move(key), std::move(workload));
+  ++generation_;
+  return added;
+}
+
+bool ClusterState::remove_workload(std::string_view namespace_, std::string_view name) {
+  if (workloads_.erase(pod_key(namespace_, name)) == 0) return false;
+  ++generation_;
+  return true;
+}
+
+const SchedulingWorkload* ClusterState::find_workload(std::string_view namespace_,
+                                                      std::string_view name) const {
+  auto it = workloads_.find(pod_key(namespace_, name));
+  return it == workloads_.end() ? nullptr : &it->second;
+}
+
 void ClusterState::drain_pods(const std::function<void(PodInfo&)>& take) {
   pods_.clear();
   nominated_.clear();
@@ -317,7 +353,10 @@ void ClusterState::nominate(PodInfo& info, const std::string& node_name) {
 }
 
 void ClusterState::index_nomination(PodInfo& pod) {
-  if (pod.pod.status.nominated_node_name.empty() || !pod.pod.spec.node_name.empty()) return;
+  // Bound pods and pods waiting at Permit (holding a node while unbound) hold their node.
+  if (pod.pod.status.nominated_node_name.empty() || !pod.pod.spec.node_name.empty() ||
+      pod.node != nullptr)
+    return;
   const StrId node_name = pool_->intern(pod.pod.status.nominated_node_name);
   if (node_name >= nominated_.size()) nominated_.resize(node_name + 1);
   auto& list = nominated_[node_name];

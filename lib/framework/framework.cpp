@@ -138,6 +138,13 @@ Plugin* Framework::find(std::string_view name) const noexcept {
   return nullptr;
 }
 
+Plugin* Framework::find_plugin(std::string_view name) const noexcept {
+  for (const auto& plugin : plugins_) {
+    if (plugin->name() == name) return plugin.get();
+  }
+  return nullptr;
+}
+
 Status Framework::run_pre_enqueue(const PodInfo& pod) const {
   for (const PreEnqueuePlugin* p : pre_enqueue_) {
     Status status = p->pre_enqueue(pod);
@@ -358,15 +365,20 @@ void Framework::run_unreserve(CycleState& state, const PodInfo& pod, NodeInfo& n
   for (auto it = reserve_.rbegin(); it != reserve_.rend(); ++it) (*it)->unreserve(state, pod, node);
 }
 
-Status Framework::run_permit(CycleState& state, const PodInfo& pod, const NodeInfo& node) {
+Status Framework::run_permit(CycleState& state, const PodInfo& pod, const NodeInfo& node,
+                             std::vector<PermitWait>& waits) {
+  constexpr TimeMs kMaxTimeout = 15 * 60 * 1000;  // maxTimeout (runtime/framework.go)
+  waits.clear();
   for (PermitPlugin* p : permit_) {
-    Status status = p->permit(state, pod, node);
-    if (!status.ok()) {
-      status.plugin = p->name();
-      return status;
-    }
+    TimeMs timeout = 0;
+    Status status = p->permit(state, pod, node, timeout);
+    if (status.ok()) continue;
+    status.plugin = p->name();
+    if (status.code != Code::Wait) return status;
+    waits.push_back({p->name(), std::min(timeout, kMaxTimeout)});
   }
-  return {};
+  if (waits.empty()) return {};
+  return Status{Code::Wait, waits.front().plugin};
 }
 
 Code Framework::run_bind(CycleState& state, PodInfo& pod, NodeInfo& node) {

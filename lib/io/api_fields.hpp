@@ -122,6 +122,16 @@ inline constexpr std::string_view kContainer[] = {"args",
                                                   "workingDir"};
 inline constexpr std::string_view kResourceRequirements[] = {"claims", "limits", "requests"};
 inline constexpr std::string_view kPodSchedulingGate[] = {"name"};
+/// core/v1 WorkloadReference (1.35).
+inline constexpr std::string_view kWorkloadReference[] = {"name", "podGroup", "podGroupReplicaKey"};
+
+// --- scheduling.k8s.io/v1alpha1: Workload (1.35) -----------------------------------------
+
+inline constexpr std::string_view kWorkloadSpec[] = {"controllerRef", "podGroups"};
+inline constexpr std::string_view kTypedLocalObjectReference[] = {"apiGroup", "kind", "name"};
+inline constexpr std::string_view kWorkloadPodGroup[] = {"name", "policy"};
+inline constexpr std::string_view kPodGroupPolicy[] = {"basic", "gang"};
+inline constexpr std::string_view kGangSchedulingPolicy[] = {"minCount"};
 inline constexpr std::string_view kContainerPort[] = {"containerPort", "hostIP", "hostPort", "name",
                                                       "protocol"};
 inline constexpr std::string_view kToleration[] = {"effect", "key", "operator", "tolerationSeconds",

@@ -154,4 +154,17 @@ std::vector<std::string> label_value_errors(std::string_view value) {
   return errors;
 }
 
+std::vector<std::string> path_segment_name_errors(std::string_view name) {
+  // NameMayNotBe and NameMayNotContain.
+  for (std::string_view illegal : {".", ".."}) {
+    if (name == illegal) return {"may not be '" + std::string(illegal) + "'"};
+  }
+  std::vector<std::string> errors;
+  for (std::string_view illegal : {"/", "%"}) {
+    if (name.find(illegal) != std::string_view::npos)
+      errors.push_back("may not contain '" + std::string(illegal) + "'");
+  }
+  return errors;
+}
+
 }  // namespace gpusched::io

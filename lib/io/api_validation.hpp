@@ -34,6 +34,9 @@ namespace gpusched::io {
 [[nodiscard]] std::vector<std::string> dns1123_subdomain_errors(std::string_view name);
 /// IsDNS1123Label: namespaces.
 [[nodiscard]] std::vector<std::string> dns1123_label_errors(std::string_view name);
+/// IsValidPathSegmentName (apimachinery/pkg/api/validation/path): "may not be '.'", "may not
+/// contain '/'". Empty when valid.
+[[nodiscard]] std::vector<std::string> path_segment_name_errors(std::string_view name);
 /// IsValidLabelValue: label values, toleration values.
 [[nodiscard]] std::vector<std::string> label_value_errors(std::string_view value);
 

@@ -68,10 +68,8 @@ constexpr KindRule kRules[] = {
      "a RuntimeClass's pod overhead and scheduling constraints are not added to its pods"},
     {"resource.k8s.io", "*", kIgnored,
      "Dynamic Resource Allocation is not modelled: no device is allocated through it"},
-    {"scheduling.k8s.io", "Workload", kIgnored,
-     "gang scheduling (the Workload API) is not modelled"},
     {"scheduling.k8s.io", "PodGroup", kIgnored,
-     "gang scheduling (the Workload API) is not modelled"},
+     "Kubernetes 1.36's PodGroup API is not modelled (1.35's Workload is)"},
     {"storage.k8s.io", "*", kIgnored, kVolumes},
     // Projects whose objects change placement
     {"autoscaling.k8s.io", "*", kIgnored,

@@ -28,6 +28,9 @@ using nlohmann::json;
 /// gpusched's own bound on workload sizes, so that a typo cannot create millions of pods.
 constexpr std::int64_t kMaxReplicas = 1'000'000;
 
+/// The Workload API's version in Kubernetes 1.35 (GenericWorkload).
+constexpr std::string_view kWorkloadApiVersion = "scheduling.k8s.io/v1alpha1";
+
 struct KindInfo {
   std::string_view kind;
   std::string_view api_version;
@@ -42,7 +45,8 @@ constexpr KindInfo kKinds[] = {{"Node", "v1"},
                                {"PriorityClass", "scheduling.k8s.io/v1"},
                                {"PodDisruptionBudget", "policy/v1"},
                                {"Namespace", "v1"},
-                               {"Service", "v1"}};
+                               {"Service", "v1"},
+                               {"Workload", kWorkloadApiVersion}};
 
 /// validation.IsValidPercent (k8s.io/apimachinery/pkg/util/validation/validation.go): the
 /// message for a string that does not match `[0-9]+%`.
@@ -138,6 +142,7 @@ class ObjectParser final : public ObjectFields {
     if (kind_ == "DaemonSet") return parse_daemon_set();
     if (kind_ == "StatefulSet") return parse_stateful_set();
     if (kind_ == "Service") return parse_service();
+    if (kind_ == "Workload") return parse_scheduling_workload();
     if (kind_ == "Deployment") return parse_replicated<Deployment>();
     return parse_replicated<ReplicaSet>();
   }
@@ -844,6 +849,7 @@ class ObjectParser final : public ObjectFields {
               "left "
               "Pending, its claims unallocated (1.33 drops them, as its API server does)");
     }
+    if (auto ref = node->get("workloadRef")) spec.workload_ref = parse_workload_ref(*ref);
     if (auto volumes = node->get("volumes")) note_unmodelled_volumes(*volumes);
     // The RuntimeClass admission plugin adds the class's overhead and scheduling (nodeSelector,
     // tolerations) on create; a pod read back from a cluster (it has a status) already has them.
@@ -873,6 +879,112 @@ class ObjectParser final : public ObjectFields {
         }
       }
     }
+  }
+
+  /// spec.workloadRef (1.35): the name and pod group are required (ValidatePodSpec).
+  WorkloadReference parse_workload_ref(const JsonNode& node) const {
+    node.note_unknown_keys(api_fields::kWorkloadReference);
+    WorkloadReference ref;
+    std::optional<JsonNode> name = node.get("name");
+    if (name) ref.name = name->string();
+    if (ref.name.empty()) invalid(name ? *name : node.missing("name"), required_value());
+    for (const std::string& message : dns1123_subdomain_errors(ref.name)) {
+      invalid(*name, invalid_value(ref.name, message));
+    }
+    std::optional<JsonNode> group = node.get("podGroup");
+    if (group) ref.pod_group = group->string();
+    if (ref.pod_group.empty()) invalid(group ? *group : node.missing("podGroup"), required_value());
+    for (const std::string& message : dns1123_label_errors(ref.pod_group)) {
+      invalid(*group, invalid_value(ref.pod_group, message));
+    }
+    if (auto key = node.get("podGroupReplicaKey")) ref.pod_group_replica_key = key->string();
+    return ref;
+  }
+
+  /// scheduling.k8s.io/v1alpha1 Workload, validated as pkg/apis/scheduling/validation
+  /// ValidateWorkload (1.35): a DNS-subdomain name (ValidateWorkloadName), at least one pod
+  /// group, unique DNS-label group names (ValidatePodGroupName), exactly one policy, a positive
+  /// gang minCount, and a controllerRef with kind and name.
+  Object parse_scheduling_workload() {
+    SchedulingWorkload workload;
+    workload.metadata = parse_metadata(true);
+    std::optional<JsonNode> spec = root_.get("spec");
+    JsonNode place = spec ? *spec : root_.missing("spec");
+    if (spec) spec->note_unknown_keys(api_fields::kWorkloadSpec);
+    if (auto ref = spec ? spec->get("controllerRef") : std::nullopt) {
+      workload.controller_ref = parse_controller_ref(*ref);
+    }
+    std::optional<JsonNode> groups = spec ? spec->get("podGroups") : std::nullopt;
+    std::vector<JsonNode> items = groups ? groups->elements() : std::vector<JsonNode>{};
+    if (items.empty()) {
+      invalid(groups ? *groups : place.missing("podGroups"),
+              required_value("must have at least one item"));
+    }
+    for (const JsonNode& item : items) {
+      item.note_unknown_keys(api_fields::kWorkloadPodGroup);
+      WorkloadPodGroup group;
+      std::optional<JsonNode> name = item.get("name");
+      if (name) group.name = name->string();
+      for (const std::string& message : dns1123_label_errors(group.name)) {
+        invalid(name ? *name : item.missing("name"), invalid_value(group.name, message));
+      }
+      if (workload.pod_group(group.name) != nullptr) {
+        invalid(*name, duplicate_value(group.name));
+      }
+      std::optional<JsonNode> policy = item.get("policy");
+      JsonNode policy_place = policy ? *policy : item.missing("policy");
+      if (policy) policy->note_unknown_keys(api_fields::kPodGroupPolicy);
+      const std::optional<JsonNode> basic = policy ? policy->get("basic") : std::nullopt;
+      const std::optional<JsonNode> gang = policy ? policy->get("gang") : std::nullopt;
+      const bool has_basic = basic && !basic->json().is_null();
+      const bool has_gang = gang && !gang->json().is_null();
+      if (!has_basic && !has_gang) {
+        invalid(policy_place, required_value("exactly one of `basic`, `gang` is required"));
+      }
+      if (has_basic && has_gang) {
+        invalid(policy_place,
+                invalid_value("{`basic`, `gang`}",
+                              "exactly one of `basic`, `gang` is required, but multiple fields "
+                              "are set"));
+      }
+      if (has_gang) {
+        gang->note_unknown_keys(api_fields::kGangSchedulingPolicy);
+        std::optional<JsonNode> min_count = gang->get("minCount");
+        const std::int32_t value = min_count ? min_count->int32() : 0;
+        if (value <= 0) {
+          // ValidatePositiveField.
+          invalid(min_count ? *min_count : gang->missing("minCount"),
+                  invalid_value(value, "must be greater than 0"));
+        }
+        group.gang_min_count = value;
+      }
+      workload.pod_groups.push_back(std::move(group));
+    }
+    return workload;
+  }
+
+  /// validateControllerRef: apiGroup a DNS subdomain when set; kind and name required, valid
+  /// path segment names (IsValidPathSegmentName).
+  WorkloadControllerRef parse_controller_ref(const JsonNode& node) const {
+    node.note_unknown_keys(api_fields::kTypedLocalObjectReference);
+    WorkloadControllerRef ref;
+    if (auto group = node.get("apiGroup")) {
+      ref.api_group = group->string();
+      if (!ref.api_group.empty()) {
+        for (const std::string& message : dns1123_subdomain_errors(ref.api_group)) {
+          invalid(*group, invalid_value(ref.api_group, message));
+        }
+      }
+    }
+    for (auto [key, field] : {std::pair{"kind", &ref.kind}, std::pair{"name", &ref.name}}) {
+      std::optional<JsonNode> value = node.get(key);
+      if (value) *field = value->string();
+      if (field->empty()) invalid(value ? *value : node.missing(key), required_value());
+      for (const std::string& message : path_segment_name_errors(*field)) {
+        invalid(*value, invalid_value(*field, message));
+      }
+    }
+    return ref;
   }
 
   /// spec.schedulingGates, validated as validateSchedulingGates does: qualified names, no repeats.
@@ -1536,6 +1648,12 @@ json pod_spec_json(const PodSpec& spec) {
   // Only the claims' names are kept: enough for the warning that DRA is not modelled.
   for (const std::string& claim : spec.resource_claims)
     out["resourceClaims"].push_back({{"name", claim}});
+  if (const auto& ref = spec.workload_ref) {
+    json workload = {{"name", ref->name}, {"podGroup", ref->pod_group}};
+    if (!ref->pod_group_replica_key.empty())
+      workload["podGroupReplicaKey"] = ref->pod_group_replica_key;
+    out["workloadRef"] = std::move(workload);
+  }
   return out;
 }
 
@@ -1615,6 +1733,23 @@ json object_json(const StatefulSet& ss) {
 json object_json(const Service& service) {
   json spec = json::object();
   if (!service.selector.empty()) spec["selector"] = service.selector;
+  return {{"spec", std::move(spec)}};
+}
+
+json object_json(const SchedulingWorkload& workload) {
+  json spec = json::object();
+  if (const auto& ref = workload.controller_ref) {
+    json out = {{"kind", ref->kind}, {"name", ref->name}};
+    if (!ref->api_group.empty()) out["apiGroup"] = ref->api_group;
+    spec["controllerRef"] = std::move(out);
+  }
+  json groups = json::array();
+  for (const WorkloadPodGroup& group : workload.pod_groups) {
+    json policy = group.gang_min_count ? json{{"gang", {{"minCount", *group.gang_min_count}}}}
+                                       : json{{"basic", json::object()}};
+    groups.push_back({{"name", group.name}, {"policy", std::move(policy)}});
+  }
+  spec["podGroups"] = std::move(groups);
   return {{"spec", std::move(spec)}};
 }
 

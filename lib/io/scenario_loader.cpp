@@ -21,6 +21,7 @@
 #include "io/time_json.hpp"
 #include "io/timeline_json.hpp"
 #include "io/timestamps.hpp"
+#include "sim/workload_api.hpp"
 
 namespace gpusched::io {
 namespace {
@@ -102,6 +103,20 @@ constexpr std::array<std::string_view, 15> kScenarioKeys = {
 constexpr std::string_view kManifestHint =
     "add it to a cluster with `gpusched whatif --cluster CLUSTER --add FILE`, name it in a "
     "scenario's `include`, or read a `kubectl get -o json` dump with `gpusched snapshot`";
+
+/// What the release's API server does not serve of the Workload API, refused at its place in the
+/// file (the simulation checks again the timeline's objects, and a release given on the command
+/// line).
+void check_workload_api(const std::vector<JsonNode>& items, const Scenario& scenario) {
+  for (std::size_t i = 0; i < items.size() && i < scenario.cluster.size(); ++i) {
+    const std::optional<std::string> error =
+        sim::unserved_workload_api(scenario.cluster[i], scenario.scheduler);
+    if (!error) continue;
+    const std::optional<JsonNode> spec = items[i].get("spec");
+    const std::optional<JsonNode> ref = spec ? spec->get("workloadRef") : std::nullopt;
+    (ref ? *ref : items[i]).fail(*error);
+  }
+}
 
 }  // namespace
 
@@ -185,6 +200,7 @@ Scenario parse_scenario(std::string_view text, const std::string& file,
     scenario.cluster_autoscaler = parse_cluster_autoscaler(*autoscaler);
   }
   if (cluster || include) parse_cluster(items, cluster ? *cluster : *include, scenario);
+  check_workload_api(items, scenario);
   check_pool_node_names(scenario.node_pools, scenario, items);
 
   if (auto until = root.get("until")) scenario.until = parse_time(*until);

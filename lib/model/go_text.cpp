@@ -71,4 +71,27 @@ std::string joined(const std::vector<std::string>& parts, std::string_view separ
   return out;
 }
 
+std::string go_duration(std::int64_t ms) {
+  if (ms == 0) return "0s";
+  std::string sign = ms < 0 ? "-" : "";
+  std::uint64_t u =
+      ms < 0 ? static_cast<std::uint64_t>(-(ms + 1)) + 1 : static_cast<std::uint64_t>(ms);
+  // Under a second Go prints the unit that keeps an integer part: milliseconds here.
+  if (u < 1000) return sign + std::to_string(u) + "ms";
+  std::string seconds = std::to_string(u / 1000 % 60);
+  if (const std::uint64_t frac = u % 1000; frac != 0) {
+    std::string digits = std::to_string(frac + 1000).substr(1);  // three digits, then trimmed
+    while (digits.back() == '0') digits.pop_back();
+    seconds += "." + digits;
+  }
+  std::string out = seconds + "s";
+  const std::uint64_t minutes = u / 60000;
+  if (minutes > 0) {
+    out = std::to_string(minutes % 60) + "m" + out;
+    if (const std::uint64_t hours = minutes / 60; hours > 0)
+      out = std::to_string(hours) + "h" + out;
+  }
+  return sign + out;
+}
+
 }  // namespace gpusched

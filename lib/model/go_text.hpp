@@ -2,6 +2,7 @@
 // Text in the forms the API server prints and JSON pointers use; shared by model validation and
 // the scenario loader.
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <string>
@@ -15,6 +16,10 @@ namespace gpusched {
 
 /// Go's %#v for a map[string]string: map[string]string{"a":"b", "c":"d"}.
 [[nodiscard]] std::string go_string_map(const std::map<std::string, std::string, std::less<>>& map);
+
+/// Go's time.Duration String() of `ms` milliseconds, as %v prints a duration: "0s", "500ms",
+/// "5m0s", "4m59.5s", "1h0m0s".
+[[nodiscard]] std::string go_duration(std::int64_t ms);
 
 /// RFC 6901 escaping of one reference token: "~" -> "~0", "/" -> "~1".
 [[nodiscard]] std::string escape_pointer_token(std::string_view token);

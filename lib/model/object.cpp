@@ -62,7 +62,8 @@ std::string_view kind_of(const Object& object) noexcept {
           return "WorkloadPriorityClass";
         } else if constexpr (std::is_same_v<T, kueue::AdmissionCheck>) {
           return "AdmissionCheck";
-        } else if constexpr (std::is_same_v<T, kueue::Workload>) {
+        } else if constexpr (std::is_same_v<T, kueue::Workload> ||
+                             std::is_same_v<T, SchedulingWorkload>) {
           return "Workload";
         } else {
           static_assert(std::is_same_v<T, Namespace>, "every Object alternative needs a kind");

@@ -6,6 +6,7 @@
 #include "plugins/default_binder.hpp"
 #include "plugins/default_preemption.hpp"
 #include "plugins/dynamic_resources.hpp"
+#include "plugins/gang_scheduling.hpp"
 #include "plugins/inter_pod_affinity.hpp"
 #include "plugins/node_affinity.hpp"
 #include "plugins/node_name.hpp"
@@ -52,6 +53,7 @@ Registry in_tree_registry() {
     return std::make_unique<BalancedAllocation>(handle, profile.balanced_allocation);
   });
   add<DefaultBinder>(registry);
+  add<GangScheduling>(registry);
   return registry;
 }
 

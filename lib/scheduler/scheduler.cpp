@@ -6,6 +6,8 @@
 #include "gpusched/framework/cluster_state.hpp"
 #include "gpusched/framework/diagnosis.hpp"
 #include "gpusched/framework/rng.hpp"
+#include "model/go_text.hpp"
+#include "plugins/gang_scheduling.hpp"
 #include "plugins/inter_pod_affinity.hpp"
 #include "plugins/pod_topology_spread.hpp"
 #include "plugins/registry.hpp"
@@ -52,7 +54,8 @@ Scheduler::Scheduler(const SchedulerConfig& config, ClusterState& cluster, Rng& 
   for (std::size_t i = 0; i < config_.profiles.size(); ++i) {
     try {
       frameworks_.push_back(std::make_unique<Framework>(
-          config_.profiles[i], Handle{cluster_, rng_, config_.kubernetes_version, config_, hooks_},
+          config_.profiles[i],
+          Handle{cluster_, rng_, config_.kubernetes_version, config_, hooks_, nullptr, this},
           registry));
     } catch (const ProfileError& e) {
       // The framework knows its profile, not which one of the configuration it is.
@@ -72,7 +75,16 @@ Framework* Scheduler::framework_for(const Pod& pod) const {
 
 void Scheduler::pod_added(PodInfo& pod, TimeMs now) {
   // Pods for a scheduler no profile serves are left alone, as another scheduler's would be.
-  if (Framework* fwk = framework_for(pod.pod)) queue_->add(pod, *fwk, now);
+  Framework* fwk = framework_for(pod.pod);
+  if (fwk == nullptr) return;
+  queue_->add(pod, *fwk, now);
+  // addPodToSchedulingQueue (1.35): with GangScheduling on, an unscheduled pod's add is an
+  // event for the waiting pods too (it may complete their gang).
+  if (config_.feature_gates.enabled(FeatureGate::GangScheduling, config_.kubernetes_version)) {
+    queue_->move_for_event({EventResource::Pod, action::kAdd, "UnscheduledPodAdd"},
+                           EventObjects{nullptr, nullptr, &pod}, now,
+                           [&pod](const QueuedPod& waiting) { return waiting.pod != &pod; });
+  }
 }
 
 void Scheduler::pod_updated(PodInfo& pod, const Pod& old_pod, TimeMs now) {
@@ -90,7 +102,206 @@ void Scheduler::pod_updated(PodInfo& pod, const Pod& old_pod, TimeMs now) {
 }
 
 void Scheduler::pod_removed(const PodInfo& pod) {
+  // deletePodFromSchedulingQueue: a pod waiting at Permit is rejected; it leaves the cache.
+  if (auto it = waiting_.find(pod.sequence); it != waiting_.end()) {
+    WaitingPod waiting = std::move(it->second);
+    waiting_.erase(it);
+    const PodInfo assumed = forget_waiting(waiting);
+    forgotten(assumed, pod, now_);
+  }
   queue_->remove(pod);
+}
+
+std::optional<GangStatus> Scheduler::gang_status(const PodInfo& pod) const {
+  const Framework* fwk = framework_for(pod.pod);
+  const auto* gang = fwk == nullptr ? nullptr
+                                    : dynamic_cast<const plugins::GangScheduling*>(
+                                          fwk->find_plugin(plugins::GangScheduling::kName));
+  const std::optional<WorkloadReference>& ref = pod.pod.spec.workload_ref;
+  if (gang == nullptr || !ref) return std::nullopt;
+  GangStatus out;
+  out.workload = ref->name;
+  out.pod_group = ref->pod_group;
+  out.replica_key = ref->pod_group_replica_key;
+  if (const SchedulingWorkload* workload =
+          cluster_.find_workload(pod.pod.metadata.namespace_, ref->name)) {
+    if (const WorkloadPodGroup* group = workload->pod_group(ref->pod_group))
+      out.min_count = group->gang_min_count;
+  }
+  const plugins::PodGroupCounts counts = gang->counts(pod);
+  out.known = counts.all.size();
+  out.waiting = counts.assumed;
+  out.bound = counts.assigned;
+  out.deadline = gang->deadline(pod);
+  if (auto it = waiting_.find(pod.sequence); it != waiting_.end()) out.waiting_on = it->second.node;
+  if (const QueuedPod* qp = queue_->find(pod);
+      qp != nullptr && qp->where == QueuedPod::Where::Gated &&
+      qp->gating_plugin == plugins::GangScheduling::kName) {
+    out.held = gang->pre_enqueue(pod).message(cluster_.pool());
+  }
+  return out;
+}
+
+bool Scheduler::waiting_on_permit(const PodInfo& pod) const {
+  return waiting_.contains(pod.sequence);
+}
+
+void Scheduler::allow_waiting_pod(std::string_view uid, std::string_view plugin) {
+  // waitingPod.Allow: once no plugin is pending the pod's binding cycle goes on.
+  for (auto& [sequence, waiting] : waiting_) {
+    if (waiting.queued->pod->pod.metadata.uid != uid) continue;
+    if (auto it = waiting.pending.find(plugin); it != waiting.pending.end()) {
+      waiting.pending.erase(it);
+      if (waiting.pending.empty()) allowed_.push_back(sequence);
+    }
+    return;
+  }
+}
+
+void Scheduler::activate(std::span<PodInfo* const> pods) {
+  for (PodInfo* pod : pods) queue_->activate(*pod);
+}
+
+void Scheduler::wait_on_permit(QueuedPod& qp, CycleState state, NodeInfo& node,
+                               const std::vector<PermitWait>& waits, TimeMs now) {
+  PodInfo& pod = *qp.pod;
+  // AssumePod: the pod holds the node in every later cycle while it waits.
+  cluster_.hold_waiting(pod, node);
+  WaitingPod waiting{&qp, std::move(state), node.node.metadata.name, {}};
+  TimeMs deadline = now;
+  for (const PermitWait& wait : waits) {
+    waiting.pending[std::string(wait.plugin)] = {now + wait.timeout, wait.timeout};
+    deadline =
+        waiting.pending.size() == 1 ? now + wait.timeout : std::min(deadline, now + wait.timeout);
+  }
+  waiting_.emplace(pod.sequence, std::move(waiting));
+  // bindingCycle (1.35): with NominatedNodeNameForExpectation the pod about to wait on Permit is
+  // nominated to its node, for the components outside the scheduler.
+  if (config_.feature_gates.enabled(FeatureGate::NominatedNodeNameForExpectation,
+                                    config_.kubernetes_version)) {
+    cluster_.nominate(pod, node.node.metadata.name);
+  }
+}
+
+std::optional<TimeMs> Scheduler::next_permit_deadline() const {
+  std::optional<TimeMs> next;
+  for (const auto& [sequence, waiting] : waiting_) {
+    for (const auto& [plugin, pending] : waiting.pending) {
+      if (!next || pending.deadline < *next) next = pending.deadline;
+    }
+  }
+  return next;
+}
+
+void Scheduler::bind_allowed(TimeMs now) {
+  while (!allowed_.empty()) {
+    const std::uint64_t sequence = allowed_.front();
+    allowed_.erase(allowed_.begin());
+    auto it = waiting_.find(sequence);
+    if (it == waiting_.end()) continue;
+    WaitingPod waiting = std::move(it->second);
+    waiting_.erase(it);
+    PodInfo& pod = *waiting.queued->pod;
+    cluster_.release_waiting(pod);
+    NodeInfo* node = cluster_.find_node(waiting.node);
+    if (node == nullptr) {
+      // Its node left while it waited: the binding fails (the API server refuses a missing node).
+      handle_failure(*waiting.queued, "binding rejected", std::nullopt, now);
+      continue;
+    }
+    binding_cycle(*waiting.queued, waiting.state, *node, now);
+  }
+}
+
+PodInfo Scheduler::forget_waiting(WaitingPod& waiting) {
+  PodInfo& pod = *waiting.queued->pod;
+  // The pod as it held its node, for the other pods' queueing hints.
+  Pod as_assumed = pod.pod;
+  as_assumed.spec.node_name = waiting.node;
+  PodInfo assumed = cluster_.detached_pod(std::move(as_assumed));
+  if (NodeInfo* node = cluster_.find_node(waiting.node))
+    waiting.queued->framework->run_unreserve(waiting.state, pod, *node);
+  cluster_.release_waiting(pod);
+  return assumed;
+}
+
+void Scheduler::forgotten(const PodInfo& assumed, const PodInfo& pod, TimeMs now) {
+  // "Forget"ing an assumed pod in the binding cycle is a PodDelete for the others (never for
+  // the pod itself).
+  queue_->move_for_event({EventResource::Pod, action::kDelete, "AssignedPodDelete"},
+                         EventObjects{nullptr, nullptr, &assumed}, now,
+                         [&pod](const QueuedPod& other) { return other.pod != &pod; });
+}
+
+void Scheduler::reject_waiting(std::uint64_t sequence, std::string_view plugin,
+                               const std::string& message, TimeMs now) {
+  auto it = waiting_.find(sequence);
+  WaitingPod waiting = std::move(it->second);
+  waiting_.erase(it);
+  QueuedPod& qp = *waiting.queued;
+  // handleBindingCycleError: Unreserve and ForgetPod, then the failure handler, which clears
+  // the nomination (clearNominatedNode); the others hear of the release after it.
+  const PodInfo assumed = forget_waiting(waiting);
+  // bindingCycle: a rejection at WaitOnPermit is a FitError over the one suggested node, the
+  // rejecting plugin its unschedulable plugin.
+  qp.unschedulable_plugins = {std::string(plugin)};
+  qp.pending_plugins.clear();
+  std::optional<std::string> cleared = std::string();
+  if (keeps_nomination_after_failure()) cleared.reset();
+  handle_failure(qp, "0/1 nodes are available: 1 " + message + ".", cleared, now);
+  forgotten(assumed, *qp.pod, now);
+}
+
+void Scheduler::expire_waiting_pods(TimeMs now) {
+  now_ = now;
+  std::vector<QueuedPod*> rejected;
+  std::vector<std::uint64_t> sequences;
+  for (const auto& [sequence, waiting] : waiting_) sequences.push_back(sequence);
+  for (std::uint64_t sequence : sequences) {
+    auto it = waiting_.find(sequence);
+    if (it == waiting_.end()) continue;
+    // The first pending plugin whose timer fired (time.AfterFunc in newWaitingPod).
+    const std::pair<const std::string, WaitingPod::Pending>* expired = nullptr;
+    for (const auto& entry : it->second.pending) {
+      if (entry.second.deadline <= now &&
+          (expired == nullptr || entry.second.deadline < expired->second.deadline))
+        expired = &entry;
+    }
+    if (expired == nullptr) continue;
+    const std::string plugin = expired->first;
+    const std::string message = "rejected due to timeout after waiting " +
+                                go_duration(expired->second.wait) + " at plugin " + plugin;
+    rejected.push_back(it->second.queued);
+    reject_waiting(sequence, plugin, message, now);
+  }
+  // A retry of a gang that timed out against an unchanged cluster times out again: such pods
+  // count as quiescent (they still go through Permit when retried).
+  for (QueuedPod* qp : rejected) {
+    qp->has_last_failure = true;
+    qp->permit_rejected = true;
+    qp->generation_seen = cluster_.generation();
+    qp->last_message = qp->pod->pod.status.condition("PodScheduled") != nullptr
+                           ? qp->pod->pod.status.condition("PodScheduled")->message
+                           : std::string();
+    qp->last_unschedulable_plugins = qp->unschedulable_plugins;
+    qp->last_pending_plugins = qp->pending_plugins;
+  }
+}
+
+void Scheduler::handle_failure(QueuedPod& qp, const std::string& message,
+                               const std::optional<std::string>& nominated, TimeMs now) {
+  PodInfo& pod = *qp.pod;
+  hooks_.record_event(pod, "Warning", "FailedScheduling", truncate_message(message));
+  set_condition(pod.pod, PodCondition{"PodScheduled", "False", "Unschedulable", message, now});
+  // nominatingInfo: ModeOverride sets (or with "" clears) the nomination; nullopt is ModeNoop.
+  // A nomination moved or given up releases the node it held (the pod update arrives after
+  // AddUnschedulableIfNotPresent).
+  const std::string& held = pod.pod.status.nominated_node_name;
+  std::optional<PodInfo> released;
+  if (nominated && !held.empty() && *nominated != held) released = cluster_.detached_pod(pod.pod);
+  if (nominated) cluster_.nominate(pod, *nominated);
+  queue_->add_unschedulable(qp, now);
+  if (released) nomination_released(*released, now);
 }
 
 void Scheduler::cluster_event(const ClusterEvent& event, const EventObjects& objects, TimeMs now) {
@@ -134,6 +345,7 @@ bool Scheduler::keeps_nomination_after_failure() const {
 }
 
 std::size_t Scheduler::run(TimeMs now) {
+  now_ = now;
   std::size_t cycles = 0;
   while (queue_->has_ready()) {
     schedule_one(now);
@@ -172,22 +384,12 @@ void Scheduler::schedule_one(TimeMs now) {
   const auto& all_nodes = cluster_.node_list();
 
   auto fail = [&](const std::string& message, const std::optional<std::string>& nominated) {
-    hooks_.record_event(pod, "Warning", "FailedScheduling", truncate_message(message));
-    set_condition(pod.pod, PodCondition{"PodScheduled", "False", "Unschedulable", message, now});
-    // nominatingInfo: ModeOverride sets (or with "" clears) the nomination; nullopt is ModeNoop.
-    // A nomination moved or given up releases the node it held (the pod update arrives after
-    // AddUnschedulableIfNotPresent).
-    const std::string& held = pod.pod.status.nominated_node_name;
-    std::optional<PodInfo> released;
-    if (nominated && !held.empty() && *nominated != held) released = cluster_.detached_pod(pod.pod);
-    if (nominated) cluster_.nominate(pod, *nominated);
-    queue_->add_unschedulable(*qp, now);
-    if (released) nomination_released(*released, now);
+    handle_failure(*qp, message, nominated, now);
   };
 
   // A retry against the very cluster state its last attempt saw gives the same answer: replay it
   // without filtering again (the search start still advances as it would).
-  if (!config_.reference_engine && qp->has_last_failure &&
+  if (!config_.reference_engine && qp->has_last_failure && !qp->permit_rejected &&
       qp->generation_seen == cluster_.generation()) {
     if (!all_nodes.empty()) {
       next_start_node_index_ =
@@ -200,6 +402,7 @@ void Scheduler::schedule_one(TimeMs now) {
   }
   const std::uint64_t generation = cluster_.generation();
   qp->has_last_failure = false;
+  qp->permit_rejected = false;
 
   auto remember = [&](const std::string& message, const std::optional<std::string>& nominated,
                       std::size_t processed) {
@@ -255,16 +458,32 @@ void Scheduler::schedule_one(TimeMs now) {
   CycleState& state = cycle.state;
 
   Status permit;
+  std::vector<PermitWait> waits;
   if (fwk.run_reserve(state, pod, *chosen) != Code::Success ||
-      !(permit = fwk.run_permit(state, pod, *chosen)).ok()) {
+      (!(permit = fwk.run_permit(state, pod, *chosen, waits)).ok() && permit.code != Code::Wait)) {
     fwk.run_unreserve(state, pod, *chosen);
     const std::string message = permit.message(cluster_.pool());
     fail(message.empty() ? "pod was rejected at reserve/permit" : message, std::nullopt);
     return;
   }
+  // The waiting pods this Permit allowed were already waiting in their binding cycles: they bind
+  // first.
+  if (permit.code == Code::Wait) {
+    wait_on_permit(*qp, std::move(state), *chosen, waits, now);
+    bind_allowed(now);
+    return;
+  }
+  bind_allowed(now);
+  binding_cycle(*qp, state, *chosen, now);
+}
+
+void Scheduler::binding_cycle(QueuedPod& qp, CycleState& state, NodeInfo& chosen_node, TimeMs now) {
+  PodInfo& pod = *qp.pod;
+  Framework& fwk = *qp.framework;
+  NodeInfo* chosen = &chosen_node;
   if (fwk.run_bind(state, pod, *chosen) != Code::Success) {
     fwk.run_unreserve(state, pod, *chosen);
-    fail("binding rejected", std::nullopt);
+    handle_failure(qp, "binding rejected", std::nullopt, now);
     return;
   }
   queue_->remove(pod);

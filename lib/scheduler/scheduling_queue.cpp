@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "gpusched/config/plugin_names.hpp"
+
 namespace gpusched {
 namespace {
 
@@ -81,8 +83,10 @@ void SchedulingQueue::remove(const PodInfo& pod) {
 
 bool SchedulingQueue::passes_pre_enqueue(QueuedPod& pod) const {
   const Status status = pod.framework->run_pre_enqueue(*pod.pod);
+  pod.gating_plugin.clear();
   if (status.ok()) return true;
-  pod.unschedulable_plugins.insert(std::string(status.plugin));
+  pod.gating_plugin = std::string(status.plugin);
+  pod.unschedulable_plugins.insert(pod.gating_plugin);
   return false;
 }
 
@@ -197,7 +201,22 @@ void SchedulingQueue::move_for_event(const ClusterEvent& event, const EventObjec
   for (const auto& [seq, pod] : unschedulable_) {
     if (!candidates || candidates(*pod)) waiting.push_back(pod);
   }
+  // Pods SchedulingGates gated wait for their own update only; other PreEnqueue plugins' (the
+  // gang's) may be helped by events (movePodsToActiveOrBackoffQueue, issue #124384).
+  for (const auto& [seq, pod] : gated_) {
+    if (pod->gating_plugin != names::kSchedulingGates && (!candidates || candidates(*pod)))
+      waiting.push_back(pod);
+  }
   for (QueuedPod* pod : waiting) requeue(*pod, worth_requeuing(*pod, event, objects), now);
+}
+
+void SchedulingQueue::activate(const PodInfo& info) {
+  QueuedPod* pod = find(info);
+  if (pod == nullptr || pod->where == QueuedPod::Where::Active ||
+      pod->where == QueuedPod::Where::InFlight)
+    return;
+  detach(*pod);
+  to_active(*pod);
 }
 
 void SchedulingQueue::requeue_if_helped(QueuedPod& pod, const ClusterEvent& event,

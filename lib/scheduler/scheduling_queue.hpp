@@ -37,6 +37,11 @@ struct QueuedPod {
   std::size_t last_processed_nodes = 0;
   std::set<std::string, std::less<>> last_unschedulable_plugins;
   std::set<std::string, std::less<>> last_pending_plugins;
+  /// The last failure was a rejection at Permit (a gang's timeout): a retry goes through the
+  /// cycle again, never replays it.
+  bool permit_rejected = false;
+  /// Gated by this PreEnqueue plugin (QueuedPodInfo.GatingPlugin).
+  std::string gating_plugin;
 };
 
 class SchedulingQueue {
@@ -56,10 +61,14 @@ class SchedulingQueue {
   /// AddUnschedulableIfNotPresent after a failed attempt (no events can arrive during a cycle in
   /// a replay): to the unschedulable pool, or to the error backoff queue when no plugin rejected.
   void add_unschedulable(QueuedPod& pod, TimeMs now);
-  /// movePodsToActiveOrBackoffQueue for the unschedulable pods the event may help (never gated
-  /// ones); with `candidates`, only among the pods it accepts (AssignedPodAdded's pre-filter).
+  /// movePodsToActiveOrBackoffQueue for the unschedulable pods the event may help (gated ones
+  /// too, unless SchedulingGates gated them); with `candidates`, only among the pods it accepts
+  /// (AssignedPodAdded's pre-filter).
   void move_for_event(const ClusterEvent& event, const EventObjects& objects, TimeMs now,
                       const std::function<bool(const QueuedPod&)>& candidates = {});
+  /// Activate (PodActivator): the pod moves to the active queue, through the PreEnqueue plugins,
+  /// when it waits in the unschedulable pool or a backoff queue.
+  void activate(const PodInfo& pod);
   /// The same for one pod, gated or not (Update: its own change).
   void requeue_if_helped(QueuedPod& pod, const ClusterEvent& event, const EventObjects& objects,
                          TimeMs now);

@@ -84,6 +84,10 @@ std::string store_key(const ObjectRef& ref) {
 std::optional<Object> ApiServer::find(const ObjectRef& ref) const {
   const std::string key = ref.namespace_ + "/" + ref.name;
   std::optional<Object> found;
+  // A "Workload" is the gang's (scheduling.k8s.io) when one has that name, else Kueue's.
+  if (ref.kind == "Workload") {
+    if (const SchedulingWorkload* w = cluster_.find_workload(ref.namespace_, ref.name)) return *w;
+  }
   if (kueue.visit(ref.kind, [&](const auto& store) {
         if (auto it = store.find(store_key(ref)); it != store.end()) found = it->second;
       })) {

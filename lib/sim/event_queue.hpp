@@ -43,6 +43,9 @@ struct ControllerSync {
 };
 /// The pod garbage collector's pass (pod_gc.hpp).
 struct PodGc {};
+/// Pods waiting at Permit may have waited their time out (waiting_pods_map.go's timers): the
+/// scheduler rejects those whose wait ended.
+struct PermitTimeout {};
 /// The timeline's `index`-th action.
 struct RunAction {
   std::size_t index = 0;
@@ -54,10 +57,10 @@ struct CheckExpectation {
 
 /// The alternatives' order ranks the events of one instant: pods finishing and terminations
 /// first, then reservations ending and nodes advancing through provisioning, the autoscaler,
-/// controller syncs, the pod garbage collector, timeline actions in file order, and
-/// expectations last.
+/// controller syncs, the pod garbage collector, Permit timeouts, timeline actions in file order,
+/// and expectations last.
 using Event = std::variant<PodFinished, TerminationDone, ReservationEnd, Provision, Autoscale,
-                           ControllerSync, PodGc, RunAction, CheckExpectation>;
+                           ControllerSync, PodGc, PermitTimeout, RunAction, CheckExpectation>;
 
 /// std::visit over lambdas, one per alternative.
 template <typename... Handlers>

@@ -34,6 +34,8 @@ std::string with_default_namespace(const std::string& name) {
 ResourceList allocated_on(const NodeInfo& node) {
   ResourceList total;
   for (const PodInfo* pod : node.pods) {
+    // A pod waiting at Permit holds the node in the scheduler's cache only: it is not bound.
+    if (pod->pod.spec.node_name.empty()) continue;
     for (const auto& [name, q] : pod_requests(pod->pod.spec)) add_to(total, name, q);
   }
   return total;
@@ -391,7 +393,9 @@ NodeRecord Simulation::node_record(const NodeInfo& node) const {
   NodeRecord rec;
   rec.node = node.node;
   rec.allocated = allocated_on(node);
-  for (const PodInfo* pod : node.pods) rec.pods.push_back(pod->pod.key());
+  for (const PodInfo* pod : node.pods) {
+    if (!pod->pod.spec.node_name.empty()) rec.pods.push_back(pod->pod.key());
+  }
   if (const devices::DeviceManager* manager = kubelets_.manager(node.node.metadata.name)) {
     const auto holders = manager->pods_per_gpu();
     for (const devices::PhysicalGpu& gpu : manager->node().gpus) {

@@ -57,7 +57,10 @@ void InvariantChecker::check_node(const NodeInfo& node, const ClusterState& clus
     if (pod->node != &node)
       broken("node " + name + " lists pod " + key + ", which does not hold it", now);
     if (pod->pod.terminated()) broken("pod " + key + " has ended but still holds " + name, now);
-    if (pod->pod.spec.node_name != name) {
+    // A pod waiting at Permit holds its node in the scheduler's cache while unbound and Pending.
+    const bool waiting_at_permit =
+        pod->pod.spec.node_name.empty() && pod->pod.status.phase == PodPhase::Pending;
+    if (pod->pod.spec.node_name != name && !waiting_at_permit) {
       broken("pod " + key + " holds node " + name + " but is bound to \"" +
                  pod->pod.spec.node_name + "\"",
              now);

@@ -87,6 +87,11 @@ bool Simulation::last_attempt_current(std::string_view key) {
   return pod != nullptr && scheduler_.last_failure_current(*pod);
 }
 
+std::optional<GangStatus> Simulation::gang_status(std::string_view key) {
+  const PodInfo* pod = find_by_key(cluster_, key);
+  return pod == nullptr ? std::nullopt : scheduler_.gang_status(*pod);
+}
+
 CycleReport Simulation::report_cycle(std::string_view key, std::optional<std::int32_t> priority) {
   PodInfo* pod = find_by_key(cluster_, key);
   if (pod == nullptr) throw InputError("pod " + std::string(key), "", "no such pod now");

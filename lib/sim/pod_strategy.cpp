@@ -85,6 +85,7 @@ std::vector<std::string> changed_fields(const PodSpec& before, const PodSpec& af
   field(before.scheduling_gates != after.scheduling_gates, "schedulingGates");
   field(before.resources != after.resources, "resources");
   field(before.resource_claims != after.resource_claims, "resourceClaims");
+  field(before.workload_ref != after.workload_ref, "workloadRef");
   return out;
 }
 
@@ -97,6 +98,9 @@ void drop_disabled_pod_fields(Pod& pod, const SchedulerConfig& config) {
     pod.spec.resources.reset();
   if (!config.feature_gates.enabled(FeatureGate::DynamicResourceAllocation, version))
     pod.spec.resource_claims.clear();
+  // dropDisabledWorkloadRefFields (1.35).
+  if (!config.feature_gates.enabled(FeatureGate::GenericWorkload, version))
+    pod.spec.workload_ref.reset();
 }
 
 void prepare_pod_for_create(Pod& pod, const SchedulerConfig& config, TimeMs now) {

@@ -18,6 +18,7 @@
 #include "sim/pod_strategy.hpp"
 #include "sim/replicaset_controller.hpp"
 #include "sim/statefulset_controller.hpp"
+#include "sim/workload_api.hpp"
 #include "sim/workload_strategy.hpp"
 
 namespace gpusched::sim {
@@ -178,10 +179,20 @@ void Simulation::dispatch(Event& event) {
                    }
                  },
                  [&](PodGc&) { collect_orphans(); },
+                 [&](PermitTimeout&) { scheduler_.expire_waiting_pods(now_); },
                  [&](RunAction& e) { run_action(scenario_.timeline[e.index]); },
                  [&](CheckExpectation& e) { expectation_results_[e.index] = check(e.index); },
              },
              event);
+}
+
+void Simulation::sync_permit_timeout() {
+  const std::optional<TimeMs> due = scheduler_.next_permit_deadline();
+  const EventQueue::Entry* queued =
+      event_queue_.find<PermitTimeout>([](TimeMs, const PermitTimeout&) { return true; });
+  if (queued != nullptr && due && queued->time == *due) return;
+  if (queued != nullptr) event_queue_.erase(queued);
+  if (due) event_queue_.push(*due, PermitTimeout{});
 }
 
 void Simulation::record_event(const PodInfo& pod, std::string_view type, std::string_view reason,
@@ -197,6 +208,7 @@ void Simulation::record_event(const PodInfo& pod, std::string_view type, std::st
 // ---- objects -------------------------------------------------------------------------------
 
 void Simulation::apply(Object object, const std::string& pointer) {
+  if (auto error = unserved_workload_api(object, config_)) input_error(pointer, *error);
   ObjectMeta& meta = meta_of(object);
   if (std::holds_alternative<Node>(object)) {
     apply_node(std::get<Node>(std::move(object)), pointer);
@@ -243,6 +255,8 @@ void Simulation::apply(Object object, const std::string& pointer) {
     auto it = api_.services.find(key);
     api_.stamp(meta, it == api_.services.end() ? nullptr : &it->second.metadata);
     api_.services[key] = std::move(*service);
+  } else if (auto* workload = std::get_if<SchedulingWorkload>(&object)) {
+    apply_workload(std::move(*workload), pointer);
   } else if (auto* pc = std::get_if<PriorityClass>(&object)) {
     if (auto error = api_.apply_priority_class(std::move(*pc))) input_error(pointer, *error);
   } else if (auto* pdb = std::get_if<PodDisruptionBudget>(&object)) {
@@ -287,6 +301,29 @@ void Simulation::apply(Object object, const std::string& pointer) {
         },
         object);
   }
+}
+
+void Simulation::apply_workload(SchedulingWorkload workload, const std::string& pointer) {
+  ObjectMeta& meta = workload.metadata;
+  const SchedulingWorkload* old = cluster_.find_workload(meta.namespace_, meta.name);
+  // ValidateWorkloadUpdate (pkg/apis/scheduling/validation, 1.35): podGroups, and a
+  // controllerRef once set, are immutable; upstream's paths lack the "spec." prefix.
+  if (old != nullptr) {
+    const std::string prefix = "Workload.scheduling.k8s.io \"" + meta.name + "\" is invalid: ";
+    if (old->controller_ref && old->controller_ref != workload.controller_ref)
+      input_error(pointer, prefix + "controllerRef: Invalid value: field is immutable");
+    if (old->pod_groups != workload.pod_groups)
+      input_error(pointer, prefix + "podGroups: Invalid value: field is immutable");
+  }
+  api_.stamp(meta, old == nullptr ? nullptr : &old->metadata);
+  SchedulingWorkload stored = std::move(workload);
+  const std::string ns = stored.metadata.namespace_, name = stored.metadata.name;
+  if (!cluster_.apply_workload(std::move(stored))) return;
+  // Workload/Add: GangScheduling's pods waiting for their Workload may go (its PodGroups are
+  // immutable, so no plugin registers Workload/Update).
+  scheduler_.cluster_event(
+      {EventResource::Workload, action::kAdd, "WorkloadAdd"},
+      EventObjects{nullptr, nullptr, nullptr, cluster_.find_workload(ns, name)}, now_);
 }
 
 template <typename T>
@@ -616,7 +653,8 @@ void Simulation::begin_termination(PodInfo& pod, std::int64_t grace_seconds) {
 }
 
 void Simulation::remove_pod(PodInfo& pod) {
-  const bool held = pod.node != nullptr;
+  // A pod waiting at Permit holds its node in the scheduler's cache only: the scheduler forgets it.
+  const bool held = pod.node != nullptr && !scheduler_.waiting_on_permit(pod);
   // The scheduler's cache holds every bound, running pod, its node there or not: its deletion is
   // an AssignedPodDelete.
   const bool assigned = !pod.pod.spec.node_name.empty() && !pod.pod.terminated();
@@ -803,6 +841,9 @@ void Simulation::delete_object(const ObjectRef& ref, std::int64_t grace_seconds,
     if (api_.services.erase(key) == 0)
       input_error(pointer, "Service \"" + key + "\" does not exist at " + format_duration(now_));
     return;
+  } else if (ref.kind == "Workload" && cluster_.remove_workload(ref.namespace_, ref.name)) {
+    // A scheduling.k8s.io Workload: the pods keep their workloadRef; the gang waits for the
+    // Workload to come back. Otherwise a "Workload" is Kueue's.
   } else if (std::size_t erased = 0; api_.kueue.visit(
                  ref.kind, [&](auto& store) { erased = store.erase(store_key(ref)); })) {
     if (erased == 0) {
@@ -978,6 +1019,7 @@ bool Simulation::step() {
   }
   if (kueue_) kueue_->run();
   const std::size_t cycles = scheduler_.run(now_);
+  sync_permit_timeout();
   count_idle_retries(!changes && scheduler_.quiescent(), cycles);
   if (invariants_) invariants_->check(cluster_, kubelets_, now_);
   while (auto entry = event_queue_.pop_at<CheckExpectation>(now_)) dispatch(entry->event);

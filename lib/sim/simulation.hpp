@@ -72,6 +72,8 @@ class Simulation final : public SchedulerHooks, private NodeHost {
   [[nodiscard]] FitCount count_fits(Pod pod, std::int64_t limit);
   /// Scheduler::last_failure_current for the pod `key`; false when there is no such pod.
   [[nodiscard]] bool last_attempt_current(std::string_view key);
+  /// Scheduler::gang_status of the pod `key` ("ns/name"), if it exists.
+  [[nodiscard]] std::optional<GangStatus> gang_status(std::string_view key);
   /// Scheduler::report_cycle for the unbound pod `key` ("ns/name") of the replay, or for a copy
   /// of it with `priority` instead of its own. Throws InputError when there is no such pod or
   /// it is bound.
@@ -83,6 +85,9 @@ class Simulation final : public SchedulerHooks, private NodeHost {
                     std::string message) override;
   void bound(PodInfo& pod) override;
   void cycle_done() override;
+  /// Keeps one PermitTimeout on the clock, at the scheduler's next Permit deadline (none when no
+  /// pod waits: a gang allowed early leaves no stale timer to run the clock on).
+  void sync_permit_timeout();
   /// SimulationOptions::progress, if set, with the clock at `now`.
   void report_progress(TimeMs now);
   /// Counts an instant's `cycles` when `idle` (no event, and every waiting pod already failed
@@ -113,6 +118,9 @@ class Simulation final : public SchedulerHooks, private NodeHost {
   void apply_node(Node node, const std::string& pointer) override;
   void update_node(NodeInfo& info, Node node);
   void apply_pod(Pod pod, const std::string& pointer);
+  /// A scheduling.k8s.io Workload: stored where the scheduler reads it; a new one is a
+  /// Workload/Add event for the queue.
+  void apply_workload(SchedulingWorkload workload, const std::string& pointer);
   void delete_object(const ObjectRef& ref, std::int64_t grace_seconds, const std::string& pointer);
   void patch_object(const Action& action);
   /// Runs a timeline action; an InputError it raises at the action's place without a line gets

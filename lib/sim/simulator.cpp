@@ -97,6 +97,10 @@ bool Simulator::last_attempt_current(std::string_view pod) const {
   return live().last_attempt_current(pod);
 }
 
+std::optional<GangStatus> Simulator::gang_status(std::string_view pod) const {
+  return live().gang_status(pod);
+}
+
 CycleReport Simulator::report_cycle(std::string_view pod, std::optional<std::int32_t> priority) {
   return live().report_cycle(pod, priority);
 }

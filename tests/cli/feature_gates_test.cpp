@@ -70,12 +70,13 @@ TEST_CASE("featureGates: a value gpusched does not model is a warning, an error 
           "[cli][gates]") {
   TempDir dir;
   const std::string file =
-      dir.write("gates.json", scenario(R"({"featureGates": {"GangScheduling": true}})"));
+      dir.write("gates.json",
+                scenario(R"({"featureGates": {"TaintTolerationComparisonOperators": true}})"));
   const std::string warning =
       file +
-      ":3: /scheduler/featureGates/GangScheduling: feature gate GangScheduling=true changes gang "
-      "scheduling of Workload pod groups, which gpusched does not model yet: Kubernetes 1.36 is "
-      "simulated with its default, false";
+      ":3: /scheduler/featureGates/TaintTolerationComparisonOperators: feature gate "
+      "TaintTolerationComparisonOperators=true changes tolerations with the Lt and Gt operators, "
+      "which gpusched does not model yet: Kubernetes 1.36 is simulated with its default, false";
   for (const char* command : {"replay", "validate", "check"}) {
     SECTION(command) {
       const auto plain = run_cli({command, file});

@@ -21,6 +21,8 @@ namespace gpusched {
 enum class FeatureGate : std::uint8_t {
   ClearingNominatedNodeNameAfterBinding,
   DynamicResourceAllocation,
+  GangScheduling,
+  GenericWorkload,
   NominatedNodeNameForExpectation,
   PodLevelResources,
   Other,  ///< a gate gpusched knows but never asks about (not modelled, or no effect)

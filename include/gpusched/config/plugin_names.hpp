@@ -13,6 +13,7 @@ inline constexpr std::string_view kPrioritySort = "PrioritySort";
 inline constexpr std::string_view kDefaultBinder = "DefaultBinder";
 inline constexpr std::string_view kDefaultPreemption = "DefaultPreemption";
 inline constexpr std::string_view kDynamicResources = "DynamicResources";
+inline constexpr std::string_view kGangScheduling = "GangScheduling";
 inline constexpr std::string_view kImageLocality = "ImageLocality";
 inline constexpr std::string_view kInterPodAffinity = "InterPodAffinity";
 inline constexpr std::string_view kNodeAffinity = "NodeAffinity";
@@ -32,16 +33,26 @@ inline constexpr std::string_view kVolumeZone = "VolumeZone";
 
 /// Every in-tree name, in names.go's order: what a configuration may mention. Names outside it
 /// are typos (or out-of-tree plugins, which a caller registers; framework/registry.hpp).
-inline constexpr std::array<std::string_view, 19> kInTree = {
-    kPrioritySort,      kDefaultBinder,
-    kDefaultPreemption, kDynamicResources,
-    kImageLocality,     kInterPodAffinity,
-    kNodeAffinity,      kNodeName,
-    kNodePorts,         kNodeResourcesBalancedAllocation,
-    kNodeResourcesFit,  kNodeUnschedulable,
-    kNodeVolumeLimits,  kPodTopologySpread,
-    kSchedulingGates,   kTaintToleration,
-    kVolumeBinding,     kVolumeRestrictions,
+inline constexpr std::array<std::string_view, 20> kInTree = {
+    kPrioritySort,
+    kDefaultBinder,
+    kDefaultPreemption,
+    kDynamicResources,
+    kGangScheduling,
+    kImageLocality,
+    kInterPodAffinity,
+    kNodeAffinity,
+    kNodeName,
+    kNodePorts,
+    kNodeResourcesBalancedAllocation,
+    kNodeResourcesFit,
+    kNodeUnschedulable,
+    kNodeVolumeLimits,
+    kPodTopologySpread,
+    kSchedulingGates,
+    kTaintToleration,
+    kVolumeBinding,
+    kVolumeRestrictions,
     kVolumeZone,
 };
 

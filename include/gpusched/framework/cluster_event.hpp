@@ -10,7 +10,8 @@ namespace gpusched {
 struct NodeInfo;
 struct PodInfo;
 
-enum class EventResource : std::uint8_t { Pod, Node, WildCard };
+/// The resources of the events gpusched sends (Workload: scheduling.k8s.io, 1.35).
+enum class EventResource : std::uint8_t { Pod, Node, Workload, WildCard };
 
 /// ActionType bits, as upstream.
 namespace action {
@@ -42,9 +43,10 @@ struct ClusterEvent {
 
 /// The objects an event is about, for the queueing hints.
 struct EventObjects {
-  const struct Node* old_node = nullptr;  ///< the node before an update
-  const NodeInfo* node = nullptr;         ///< the node after an add or an update
-  const PodInfo* pod = nullptr;           ///< the pod deleted or updated
+  const struct Node* old_node = nullptr;                ///< the node before an update
+  const NodeInfo* node = nullptr;                       ///< the node after an add or an update
+  const PodInfo* pod = nullptr;                         ///< the pod added, deleted or updated
+  const struct SchedulingWorkload* workload = nullptr;  ///< the Workload added
 };
 
 enum class QueueingHint : std::uint8_t { QueueSkip, Queue };

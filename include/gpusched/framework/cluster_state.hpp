@@ -16,6 +16,7 @@
 #include "gpusched/framework/node_info.hpp"
 #include "gpusched/framework/pod_info.hpp"
 #include "gpusched/framework/resources.hpp"
+#include "gpusched/model/scheduling_workload.hpp"
 #include "gpusched/model/selector.hpp"
 
 namespace gpusched {
@@ -154,6 +155,22 @@ class ClusterState {
     return service_selectors_;
   }
 
+  /// Adds or replaces a scheduling.k8s.io Workload (the scheduler's Workload lister); false when
+  /// it replaced one.
+  bool apply_workload(SchedulingWorkload workload);
+  /// Removes a Workload; false when there was none.
+  bool remove_workload(std::string_view namespace_, std::string_view name);
+  /// A Workload, or nullptr.
+  [[nodiscard]] const SchedulingWorkload* find_workload(std::string_view namespace_,
+                                                        std::string_view name) const;
+
+  /// The pod waits at Permit on `node` (upstream's assumed pod in the scheduler cache): it holds
+  /// the node for every later cycle while its spec.nodeName stays empty, as the API server's pod
+  /// does. The node observer does not hear of it (the pod does not run).
+  void hold_waiting(PodInfo& pod, NodeInfo& node);
+  /// Undoes hold_waiting() (ForgetPod, or before the pod is bound).
+  void release_waiting(PodInfo& pod);
+
   /// Adds or replaces a Namespace object (its metadata; labels feed namespaceSelectors).
   void apply_namespace(ObjectMeta meta);
   /// Removes a declared namespace; false when it was not declared.
@@ -213,6 +230,7 @@ class ClusterState {
   SelectorMap stateful_set_selectors_;
   ServiceSelectors service_selectors_;
   std::map<std::string, ObjectMeta, std::less<>> namespaces_;
+  std::map<std::string, SchedulingWorkload, std::less<>> workloads_;        // by "namespace/name"
   mutable std::map<std::string, Labels, std::less<>> implicit_namespaces_;  // labels by name
   std::uint32_t with_affinity_ = 0;
   std::uint32_t with_required_anti_affinity_ = 0;

@@ -35,6 +35,26 @@ class PreemptionSink {
                        const std::vector<PodInfo*>& victims) = 0;
 };
 
+/// What the scheduler lends its plugins beyond the cluster (framework.Handle's GetWaitingPod and
+/// Activate, and the scheduler's clock).
+class SchedulerServices {
+ public:
+  virtual ~SchedulerServices() = default;
+  /// WaitingPod.Allow(plugin) of the pod (by uid) waiting at Permit; nothing when none waits.
+  virtual void allow_waiting_pod(std::string_view uid, std::string_view plugin) = 0;
+  /// PodActivator.Activate: each pod waiting in the unschedulable pool or the backoff queue moves
+  /// to the active queue.
+  virtual void activate(std::span<PodInfo* const> pods) = 0;
+  /// The scheduler's current (virtual) time.
+  [[nodiscard]] virtual TimeMs now() const = 0;
+};
+
+/// A Permit plugin's request to hold the pod (RunPermitPlugins' pluginsWaitTime).
+struct PermitWait {
+  std::string_view plugin;
+  TimeMs timeout = 0;  ///< capped at 15 minutes (maxTimeout)
+};
+
 /// What plugins may use: the cluster, the random source, the mirrored release, and the sink for
 /// preemption's effects.
 struct Handle {
@@ -43,7 +63,8 @@ struct Handle {
   KubernetesVersion version;
   const SchedulerConfig& config;
   PreemptionSink& preemption;
-  Framework* framework = nullptr;  ///< the framework the plugin belongs to (dry-runs)
+  Framework* framework = nullptr;          ///< the framework the plugin belongs to (dry-runs)
+  SchedulerServices* scheduler = nullptr;  ///< the scheduler running the framework, if any
 };
 
 /// A profile the framework cannot run: a plugin the registry lacks, a factory that makes no
@@ -73,6 +94,8 @@ class Framework {
   [[nodiscard]] const Profile& profile() const noexcept { return profile_; }
   [[nodiscard]] Handle& handle() noexcept { return handle_; }
   [[nodiscard]] std::size_t num_plugins() const noexcept { return plugins_.size(); }
+  /// The profile's plugin named `name`, or nullptr.
+  [[nodiscard]] Plugin* find_plugin(std::string_view name) const noexcept;
 
   [[nodiscard]] const QueueSortPlugin& queue_sort() const { return *queue_sort_; }
   [[nodiscard]] bool has_filter_plugins() const noexcept { return !filter_.empty(); }
@@ -131,8 +154,10 @@ class Framework {
 
   [[nodiscard]] Code run_reserve(CycleState& state, const PodInfo& pod, NodeInfo& node);
   void run_unreserve(CycleState& state, const PodInfo& pod, NodeInfo& node);
-  /// RunPermitPlugins: Success, or the first plugin's other status.
-  [[nodiscard]] Status run_permit(CycleState& state, const PodInfo& pod, const NodeInfo& node);
+  /// RunPermitPlugins: the first rejection or error; else Wait when some plugins asked to
+  /// wait (each in `waits`, its timeout capped at 15 minutes); else Success.
+  [[nodiscard]] Status run_permit(CycleState& state, const PodInfo& pod, const NodeInfo& node,
+                                  std::vector<PermitWait>& waits);
   [[nodiscard]] Code run_bind(CycleState& state, PodInfo& pod, NodeInfo& node);
 
   /// Every event some plugin registered, with the plugin.

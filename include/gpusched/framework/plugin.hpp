@@ -15,6 +15,7 @@
 #include "gpusched/framework/node_info.hpp"
 #include "gpusched/framework/pod_info.hpp"
 #include "gpusched/framework/status.hpp"
+#include "gpusched/model/time.hpp"
 
 namespace gpusched {
 
@@ -121,8 +122,9 @@ class ReservePlugin : public virtual Plugin {
 /// Permit: approve, deny or hold a reserved pod (gang scheduling waits here).
 class PermitPlugin : public virtual Plugin {
  public:
-  [[nodiscard]] virtual Status permit(CycleState& state, const PodInfo& pod,
-                                      const NodeInfo& node) = 0;
+  /// Success, a rejection, or Wait with how long the pod may wait in `timeout` (virtual ms).
+  [[nodiscard]] virtual Status permit(CycleState& state, const PodInfo& pod, const NodeInfo& node,
+                                      TimeMs& timeout) = 0;
 };
 
 class BindPlugin : public virtual Plugin {

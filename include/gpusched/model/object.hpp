@@ -9,6 +9,7 @@
 #include "gpusched/model/node.hpp"
 #include "gpusched/model/pod.hpp"
 #include "gpusched/model/policy.hpp"
+#include "gpusched/model/scheduling_workload.hpp"
 #include "gpusched/model/workload.hpp"
 
 namespace gpusched {
@@ -33,11 +34,11 @@ struct Service {
 /// The label the API server sets on every namespace (v1.LabelMetadataName).
 inline constexpr std::string_view kLabelMetadataName = "kubernetes.io/metadata.name";
 
-using Object =
-    std::variant<Node, Pod, Deployment, ReplicaSet, DaemonSet, StatefulSet, Job, PriorityClass,
-                 PodDisruptionBudget, Namespace, Service, kueue::ResourceFlavor,
-                 kueue::ClusterQueue, kueue::LocalQueue, kueue::Cohort,
-                 kueue::WorkloadPriorityClass, kueue::AdmissionCheck, kueue::Workload>;
+using Object = std::variant<Node, Pod, Deployment, ReplicaSet, DaemonSet, StatefulSet, Job,
+                            PriorityClass, PodDisruptionBudget, Namespace, Service,
+                            kueue::ResourceFlavor, kueue::ClusterQueue, kueue::LocalQueue,
+                            kueue::Cohort, kueue::WorkloadPriorityClass, kueue::AdmissionCheck,
+                            kueue::Workload, SchedulingWorkload>;
 
 /// kind / namespace / name of an object.
 struct ObjectRef {

@@ -116,6 +116,15 @@ struct PodLevelResources {
   friend bool operator==(const PodLevelResources&, const PodLevelResources&) = default;
 };
 
+/// core/v1 WorkloadReference (1.35, GenericWorkload): the Workload pod group a pod belongs to.
+/// Immutable; pods with the same reference form one instance of the group.
+struct WorkloadReference {
+  std::string name;
+  std::string pod_group;
+  std::string pod_group_replica_key;
+  friend bool operator==(const WorkloadReference&, const WorkloadReference&) = default;
+};
+
 struct PodSpec {
   Shared<std::vector<Container>> containers;
   Shared<std::vector<Container>> init_containers;
@@ -138,6 +147,9 @@ struct PodSpec {
   /// The names of spec.resourceClaims and of the claims containers reference
   /// (resources.claims): Dynamic Resource Allocation, which gpusched does not model yet.
   std::vector<std::string> resource_claims;
+  /// spec.workloadRef; nullopt when absent (or dropped by an API server without
+  /// GenericWorkload).
+  std::optional<WorkloadReference> workload_ref;
   friend bool operator==(const PodSpec&, const PodSpec&) = default;
 };
 

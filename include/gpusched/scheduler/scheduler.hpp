@@ -3,6 +3,7 @@
 /// its queue (pkg/scheduler/backend/queue).
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -12,6 +13,7 @@
 
 #include "gpusched/config/scheduler_config.hpp"
 #include "gpusched/framework/cluster_event.hpp"
+#include "gpusched/framework/cycle_state.hpp"
 #include "gpusched/framework/framework.hpp"
 #include "gpusched/framework/registry.hpp"
 #include "gpusched/model/time.hpp"
@@ -29,6 +31,24 @@ struct Diagnosis;
 [[nodiscard]] std::size_t num_feasible_nodes_to_find(std::int64_t percentage,
                                                      std::size_t num_all_nodes);
 class SchedulingQueue;
+struct QueuedPod;
+
+/// A pod's gang as GangScheduling sees it (for explain): its Workload pod group instance, the
+/// group's pods, and what holds the pod back.
+struct GangStatus {
+  std::string workload;
+  std::string pod_group;
+  std::string replica_key;
+  std::optional<std::int32_t> min_count;  ///< nullopt: no Workload, no such group, or basic
+  std::size_t known = 0;                  ///< pods of the group the scheduler knows
+  std::size_t waiting = 0;                ///< assumed: past Reserve, waiting at Permit
+  std::size_t bound = 0;                  ///< assigned
+  std::optional<TimeMs> deadline;         ///< the group's Permit deadline, if one is set
+  /// The pod waits at Permit, holding this node.
+  std::optional<std::string> waiting_on;
+  /// PreEnqueue's message while it keeps the pod out of the queue.
+  std::optional<std::string> held;
+};
 
 /// What the scheduler reports to the simulation around it.
 class SchedulerHooks : public PreemptionSink {
@@ -42,7 +62,7 @@ class SchedulerHooks : public PreemptionSink {
   virtual void cycle_done() {}
 };
 
-class Scheduler {
+class Scheduler final : public SchedulerServices {
  public:
   /// Each profile's plugins come from the in-tree registry merged with `out_of_tree`. Throws
   /// ProfileError (with the profile's index) when a profile cannot run, e.g. names a plugin
@@ -50,7 +70,7 @@ class Scheduler {
   /// name.
   Scheduler(const SchedulerConfig& config, ClusterState& cluster, Rng& rng, SchedulerHooks& hooks,
             const Registry& out_of_tree = {});
-  ~Scheduler();
+  ~Scheduler() override;
   Scheduler(const Scheduler&) = delete;
   Scheduler& operator=(const Scheduler&) = delete;
 
@@ -69,6 +89,24 @@ class Scheduler {
   /// its nomination moved or was cleared, or it was deleted. Pods of equal or lower priority may
   /// fit there now.
   void nomination_released(const PodInfo& old_pod, TimeMs now);
+
+  /// Rejects the pods waiting at Permit whose wait ended by `now` (waiting_pods_map.go's timers)
+  /// as the binding cycle does (handleBindingCycleError): Unreserve, ForgetPod, a
+  /// FailedScheduling event and PodScheduled condition, and an AssignedPodDelete for the others.
+  void expire_waiting_pods(TimeMs now);
+  /// The earliest time a pod waiting at Permit may time out: expire_waiting_pods is then due
+  /// (the simulation keeps it on its clock).
+  [[nodiscard]] std::optional<TimeMs> next_permit_deadline() const;
+  /// The pod's gang, when the GangScheduling plugin of its profile runs and it has a
+  /// workloadRef.
+  [[nodiscard]] std::optional<GangStatus> gang_status(const PodInfo& pod) const;
+  /// The pod waits at Permit (its node held, unbound).
+  [[nodiscard]] bool waiting_on_permit(const PodInfo& pod) const;
+
+  // SchedulerServices, for plugins.
+  void allow_waiting_pod(std::string_view uid, std::string_view plugin) override;
+  void activate(std::span<PodInfo* const> pods) override;
+  [[nodiscard]] TimeMs now() const override { return now_; }
 
   /// Runs scheduling cycles until no pod is ready at `now`. Returns the number of cycles.
   std::size_t run(TimeMs now);
@@ -110,6 +148,38 @@ class Scheduler {
   };
 
   void schedule_one(TimeMs now);
+  /// A pod waiting at Permit (waiting_pods_map.go's waitingPod): its cycle's state, the node it
+  /// holds, and each pending plugin's deadline and wait.
+  struct WaitingPod {
+    struct Pending {
+      TimeMs deadline = 0;
+      TimeMs wait = 0;
+    };
+    QueuedPod* queued = nullptr;
+    CycleState state;
+    std::string node;
+    std::map<std::string, Pending, std::less<>> pending;
+  };
+  /// handleSchedulingFailure: the FailedScheduling event, the PodScheduled condition, the
+  /// nomination (nullopt: left as it is), and the pod back to the queue.
+  void handle_failure(QueuedPod& qp, const std::string& message,
+                      const std::optional<std::string>& nominated, TimeMs now);
+  /// The pod waits at Permit: it holds `node` (AssumePod), 1.35 nominates it there.
+  void wait_on_permit(QueuedPod& qp, CycleState state, NodeInfo& node,
+                      const std::vector<PermitWait>& waits, TimeMs now);
+  /// The binding cycles of the waiting pods a Permit allowed, in the order they were allowed.
+  void bind_allowed(TimeMs now);
+  /// bindingCycle after WaitOnPermit: Bind, then PodScheduled=True, the Scheduled event, and the
+  /// pod's AssignedPodAdd.
+  void binding_cycle(QueuedPod& qp, CycleState& state, NodeInfo& node, TimeMs now);
+  /// A waiting pod rejected with `message` by `plugin` (handleBindingCycleError).
+  void reject_waiting(std::uint64_t sequence, std::string_view plugin, const std::string& message,
+                      TimeMs now);
+  /// Unreserve and ForgetPod of a waiting pod leaving the map; returns the pod as it held its
+  /// node.
+  [[nodiscard]] PodInfo forget_waiting(WaitingPod& waiting);
+  /// The AssignedPodDelete the other pods hear of a forgotten pod (`assumed`: as it held its node).
+  void forgotten(const PodInfo& assumed, const PodInfo& pod, TimeMs now);
   /// schedulePod up to the choice of a host, for evaluate() and report_cycle(): the cycle's
   /// verdicts, scores and best nodes, and PostFilter when none fits and `post_filter`.
   [[nodiscard]] Placement evaluate(const PodInfo& pod, bool post_filter, CycleSink* sink);
@@ -139,6 +209,9 @@ class Scheduler {
   std::vector<std::unique_ptr<Framework>> frameworks_;
   std::unique_ptr<SchedulingQueue> queue_;
   std::size_t next_start_node_index_ = 0;
+  std::map<std::uint64_t, WaitingPod> waiting_;  // by pod sequence: deterministic order
+  std::vector<std::uint64_t> allowed_;           // waiting pods allowed, not bound yet
+  TimeMs now_ = 0;
 };
 
 }  // namespace gpusched

@@ -14,6 +14,7 @@
 #include "gpusched/scenario/scenario.hpp"
 #include "gpusched/scheduler/cycle_report.hpp"
 #include "gpusched/scheduler/placement.hpp"
+#include "gpusched/scheduler/scheduler.hpp"
 #include "gpusched/sim/result.hpp"
 
 namespace gpusched {
@@ -120,6 +121,10 @@ class Simulator {
   /// there is no such pod now or it is bound.
   [[nodiscard]] CycleReport report_cycle(std::string_view pod,
                                          std::optional<std::int32_t> priority = std::nullopt);
+
+  /// The gang of the pod `pod` ("ns/name") as GangScheduling sees it now; nullopt without such
+  /// a pod, a workloadRef, or the plugin.
+  [[nodiscard]] std::optional<GangStatus> gang_status(std::string_view pod) const;
 
   /// True when the unbound pod `pod`'s last scheduling attempt failed against the cluster as it
   /// is now (nothing the scheduler reads has changed since): report_cycle now tells that attempt.

@@ -110,9 +110,13 @@ TEST_CASE(
        std::nullopt},
       {"a locked gate to its value", "SchedulerQueueingHints", true, 34, std::nullopt,
        std::nullopt},
-      {"a gate not modelled, away from its default", "GangScheduling", true, 35, std::nullopt,
-       "feature gate GangScheduling=true changes gang scheduling of Workload pod groups, which "
-       "gpusched does not model yet: Kubernetes 1.35 is simulated with its default, false"},
+      {"a gate not modelled, away from its default", "TaintTolerationComparisonOperators", true,
+       35, std::nullopt,
+       "feature gate TaintTolerationComparisonOperators=true changes tolerations with the Lt and "
+       "Gt operators, which gpusched does not model yet: Kubernetes 1.35 is simulated with its "
+       "default, false"},
+      {"a modelled gate away from its default", "GangScheduling", true, 35, std::nullopt,
+       std::nullopt},
       {"a gate not modelled, to its default", "DRAExtendedResource", true, 36, std::nullopt,
        std::nullopt},
       {"a gate not modelled, turned off", "DRAExtendedResource", false, 36, std::nullopt,

@@ -26,6 +26,8 @@ TEST_CASE("classify_kind: modelled, skipped or ignored, by API group and kind", 
   const std::vector<Row> rows = {
       {"apps/v1", "StatefulSet", KindHandling::Modelled},
       {"v1", "Service", KindHandling::Modelled},
+      {"scheduling.k8s.io/v1alpha1", "Workload", KindHandling::Modelled},
+      {"kueue.x-k8s.io/v1beta2", "Workload", KindHandling::Ignored},
       {"", "Pod", KindHandling::Modelled},
       // A version that does not serve the kind is the parser's error, not a skip.
       {"extensions/v1beta1", "Deployment", KindHandling::Modelled},
@@ -45,7 +47,7 @@ TEST_CASE("classify_kind: modelled, skipped or ignored, by API group and kind", 
       {"autoscaling/v2", "HorizontalPodAutoscaler", KindHandling::Ignored},
       {"resource.k8s.io/v1", "ResourceClaimTemplate", KindHandling::Ignored},
       {"resource.k8s.io/v1beta1", "DeviceClass", KindHandling::Ignored},
-      {"scheduling.k8s.io/v1alpha1", "Workload", KindHandling::Ignored},
+      {"scheduling.k8s.io/v1alpha2", "PodGroup", KindHandling::Ignored},
       // Kueue's modelled kinds (kueue_json.cpp); the rest of kueue.x-k8s.io is named.
       {"kueue.x-k8s.io/v1beta1", "ClusterQueue", KindHandling::Modelled},
       {"kueue.x-k8s.io/v1beta2", "Workload", KindHandling::Modelled},

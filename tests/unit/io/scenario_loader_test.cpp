@@ -704,7 +704,7 @@ TEST_CASE("parse_scenario reads featureGates and lists what gpusched does not mo
   const std::string text = R"({"name": "g",
 "scheduler": {"kubernetesVersion": "1.35", "featureGates": {
   "ClearingNominatedNodeNameAfterBinding": false,
-  "GangScheduling": true}}})";
+  "TaintTolerationComparisonOperators": true}}})";
   const Scenario s = io::parse_scenario(text, "g.json");
   const FeatureGates& gates = s.scheduler.feature_gates;
   CHECK(gates.values.size() == 2);
@@ -713,9 +713,10 @@ TEST_CASE("parse_scenario reads featureGates and lists what gpusched does not mo
   // A gate gpusched does not model is listed, as a warning every command prints.
   REQUIRE(s.notes.size() == 1);
   CHECK(s.notes[0] ==
-        "g.json:4: /scheduler/featureGates/GangScheduling: feature gate GangScheduling=true "
-        "changes gang scheduling of Workload pod groups, which gpusched does not model yet: "
-        "Kubernetes 1.35 is simulated with its default, false");
+        "g.json:4: /scheduler/featureGates/TaintTolerationComparisonOperators: feature gate "
+        "TaintTolerationComparisonOperators=true changes tolerations with the Lt and Gt "
+        "operators, which gpusched does not model yet: Kubernetes 1.35 is simulated with its "
+        "default, false");
   CHECK(s.warnings.empty());
   // Strict: the same setting is refused.
   io::LoadOptions strict;
@@ -724,7 +725,7 @@ TEST_CASE("parse_scenario reads featureGates and lists what gpusched does not mo
     (void)io::parse_scenario(text, "g.json", strict);
     FAIL("a setting gpusched does not model was accepted under strict");
   } catch (const InputError& e) {
-    CHECK(e.pointer() == "/scheduler/featureGates/GangScheduling");
+    CHECK(e.pointer() == "/scheduler/featureGates/TaintTolerationComparisonOperators");
     CHECK(e.line() == 4);
   }
 }
