@@ -27,7 +27,6 @@ TEST_CASE("classify_kind: modelled, skipped or ignored, by API group and kind", 
       {"apps/v1", "StatefulSet", KindHandling::Modelled},
       {"v1", "Service", KindHandling::Modelled},
       {"scheduling.k8s.io/v1alpha1", "Workload", KindHandling::Modelled},
-      {"kueue.x-k8s.io/v1beta2", "Workload", KindHandling::Ignored},
       {"", "Pod", KindHandling::Modelled},
       // A version that does not serve the kind is the parser's error, not a skip.
       {"extensions/v1beta1", "Deployment", KindHandling::Modelled},
