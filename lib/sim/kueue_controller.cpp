@@ -306,8 +306,10 @@ void KueueController::check_pods_ready() {
     for (const PodInfo* pod : api.owned_pods(job->second.job.metadata.uid)) {
       if (pod->pod.status.phase == PodPhase::Running && !pod->pod.metadata.deletion_ms) ++ready;
     }
-    if (ready >= wl.pod_sets.front().count) continue;
+    // Checked once: ready by the timeout, Kueue no longer times it out (a later pod failure's
+    // recovery timeout is not modelled).
     noticed_.insert("ready " + key);
+    if (ready >= wl.pod_sets.front().count) continue;
     notices_.push_back("Workload " + key + ": its pods were not all ready " +
                        format_duration(config_.wait_for_pods_ready.timeout_ms) +
                        " after its admission; Kueue's waitForPodsReady would evict and requeue it, "
