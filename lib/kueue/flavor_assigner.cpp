@@ -106,9 +106,12 @@ void merge_attempts_for_resource(Attempts& dst, const std::vector<FlavorAttempt>
   if (src.empty()) return;
   const ResourceGroupInfo* group = cq.group_of(resource);
   if (group == nullptr) return;
-  for (auto& [flavor, at] : dst) {
+  for (auto& entry : dst) {
+    const std::string& flavor = entry.first;
+    FlavorAttempt& at = entry.second;
     if (std::find(group->flavors.begin(), group->flavors.end(), flavor) == group->flavors.end())
       continue;
+    // (Not a structured binding: clang before 16 cannot capture one in a lambda.)
     const bool present = std::any_of(src.begin(), src.end(),
                                      [&](const FlavorAttempt& a) { return a.flavor == flavor; });
     if (present) continue;
