@@ -136,7 +136,14 @@ void KueueController::reconcile_jobs() {
     if (!manages(state.job)) continue;
     auto wl_key = workload_of_job_.find(key);
     if (wl_key == workload_of_job_.end()) {
-      if (!state.complete) create_workload(key, state.job);
+      // A Workload the input already holds for the Job (a snapshot's) is the Job's: Kueue finds
+      // it by its owner reference instead of creating another (jobframework ensureOneWorkload).
+      if (auto owned = owned_workload(state.job)) {
+        workload_of_job_[key] = *owned;
+        job_of_workload_[*owned] = key;
+      } else if (!state.complete) {
+        create_workload(key, state.job);
+      }
       continue;
     }
     kueue::Workload& wl = api.kueue.workloads.at(wl_key->second);
@@ -166,6 +173,19 @@ void KueueController::reconcile_jobs() {
     job_of_workload_.erase(wl_key);
     workload_of_job_.erase(job_key);
   }
+}
+
+std::optional<std::string> KueueController::owned_workload(const Job& job) const {
+  for (const auto& [key, wl] : context_.api().kueue.workloads) {
+    if (wl.metadata.namespace_ != job.metadata.namespace_ || job_of_workload_.contains(key))
+      continue;
+    for (const OwnerReference& owner : *wl.metadata.owner_references) {
+      if (owner.kind == "Job" && owner.name == job.metadata.name &&
+          (owner.uid.empty() || owner.uid == job.metadata.uid))
+        return key;
+    }
+  }
+  return std::nullopt;
 }
 
 void KueueController::create_workload(const std::string& job_key, const Job& job) {

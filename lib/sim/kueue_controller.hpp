@@ -8,6 +8,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -60,6 +61,8 @@ class KueueController final : private kueue::AdmissionSink {
   /// condition, or their place in their ClusterQueue.
   void reconcile_pending();
   void create_workload(const std::string& job_key, const Job& job);
+  /// The key of a Workload not yet linked to a Job whose owner reference names `job`.
+  [[nodiscard]] std::optional<std::string> owned_workload(const Job& job) const;
   /// A Workload stops holding quota (finished or deleted): its usage leaves the cache and the
   /// inadmissible workloads of its cohort get another chance.
   void release(const std::string& key);
