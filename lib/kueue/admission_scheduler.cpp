@@ -215,7 +215,7 @@ bool AdmissionScheduler::schedule(TimeMs now) {
     auto wl_it = state_.workloads->find(e.head.key);
     if (wl_it == state_.workloads->end()) return;
     Workload& wl = wl_it->second;
-    const std::string lq_key = wl.metadata.namespace_ + "/" + wl.queue_name;
+    const std::string lq_key = local_queue_key(wl);
     const bool to_inadmissible =
         state_.queues->requeue(lq_key, queued(e.head.key, wl, now), e.requeue_reason) &&
         !state_.queues->queued_in_heap(e.head.key);

@@ -47,6 +47,11 @@ struct WorkloadInfo {
   [[nodiscard]] FlavorResourceAmounts usage() const;
 };
 
+/// The key "ns/queue" of the LocalQueue a workload names (queue.KeyFromWorkload).
+[[nodiscard]] inline std::string local_queue_key(const Workload& wl) {
+  return wl.metadata.namespace_ + "/" + wl.queue_name;
+}
+
 /// A pod's requests in Kueue's units, limits standing in for missing requests
 /// (resources.NewRequestsFromPodSpec after jobframework's UseLimitsAsMissingRequestsInPod).
 [[nodiscard]] Requests pod_requests_of(const PodSpec& spec);

@@ -77,6 +77,10 @@ std::optional<std::string> ApiServer::apply_priority_class(PriorityClass pc) {
   return std::nullopt;
 }
 
+std::string key_of(const ObjectMeta& meta) {
+  return meta.namespace_ + "/" + meta.name;
+}
+
 std::string store_key(const ObjectRef& ref) {
   return ref.namespace_.empty() ? ref.name : ref.namespace_ + "/" + ref.name;
 }

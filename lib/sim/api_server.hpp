@@ -109,6 +109,8 @@ struct KueueStores {
 
 /// The key of an object in its store: "ns/name", or the name of a cluster-scoped object.
 [[nodiscard]] std::string store_key(const ObjectRef& ref);
+/// "ns/name" of a namespaced object.
+[[nodiscard]] std::string key_of(const ObjectMeta& meta);
 
 class ApiServer {
  public:

@@ -15,10 +15,6 @@ namespace {
 // few per workload.
 constexpr int kMaxCyclesPerInstant = 1'000'000;
 
-std::string key_of(const ObjectMeta& meta) {
-  return meta.namespace_ + "/" + meta.name;
-}
-
 std::optional<std::string> label(const ObjectMeta& meta, std::string_view key) {
   auto it = meta.labels->find(key);
   if (it == meta.labels->end()) return std::nullopt;
@@ -240,7 +236,7 @@ void KueueController::reconcile_pending() {
   for (auto& [key, wl] : api.kueue.workloads) {
     if (kueue::is_finished(wl) || kueue::has_quota_reservation(wl)) continue;
     // getQueueBlocker, with UnadmittedWorkloadsObservability off: reason Inadmissible.
-    const std::string lq_key = local_queue_key(wl);
+    const std::string lq_key = kueue::local_queue_key(wl);
     std::string blocker;
     auto lq = api.kueue.local_queues.find(lq_key);
     if (lq == api.kueue.local_queues.end()) {
@@ -378,7 +374,7 @@ std::vector<WorkloadRecord> KueueController::workload_records() const {
     rec.queue_name = wl.queue_name;
     if (wl.admission) {
       rec.cluster_queue = wl.admission->cluster_queue;
-    } else if (auto lq = api.kueue.local_queues.find(local_queue_key(wl));
+    } else if (auto lq = api.kueue.local_queues.find(kueue::local_queue_key(wl));
                lq != api.kueue.local_queues.end()) {
       rec.cluster_queue = lq->second.cluster_queue;
     }

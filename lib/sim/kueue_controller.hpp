@@ -73,10 +73,6 @@ class KueueController final : private kueue::AdmissionSink {
   [[nodiscard]] std::set<std::string> cohort_members(const std::string& cluster_queue) const;
   /// Whether the workload's requeue backoff is over (for QueueInadmissibleWorkloads).
   [[nodiscard]] bool backoff_expired(const std::string& key) const;
-  /// The LocalQueue key "ns/queue" of a workload.
-  [[nodiscard]] static std::string local_queue_key(const kueue::Workload& wl) {
-    return wl.metadata.namespace_ + "/" + wl.queue_name;
-  }
 
   ControllerContext& context_;
   KueueConfiguration config_;

@@ -51,10 +51,6 @@ SchedulerConfig effective_config(const Scenario& scenario, const SimulationOptio
   return config;
 }
 
-std::string key_of(const ObjectMeta& meta) {
-  return meta.namespace_ + "/" + meta.name;
-}
-
 // framework.NodeSchedulingPropertiesChange (pkg/scheduler/framework/events.go): one event per
 // changed group, in upstream's order. A cordon sends nothing; an uncordon counts as a taint change.
 std::vector<ClusterEvent> node_change_events(const Node& old_node, const Node& new_node) {
