@@ -86,6 +86,12 @@ void KueueController::sync_queue_objects() {
     if (cq == nullptr) continue;
     cq->add_usage(kueue::make_info(wl, key).usage());
     cq->workloads.insert(key);
+    if (!open_span_.contains(key)) {
+      const kueue::Condition* reserved =
+          kueue::find_condition(wl.conditions, kueue::kQuotaReserved);
+      open_span(key, wl, wl.metadata.creation_ms).reserved =
+          reserved != nullptr ? reserved->last_transition_time : context_.now();
+    }
   }
   // The ClusterQueues that cannot admit (ClusterQueue status Active=False): stopped, or naming
   // a flavor that does not exist.
@@ -253,6 +259,7 @@ void KueueController::reconcile_pending() {
       queues_.remove(key);
       continue;
     }
+    open_span(key, wl, wl.metadata.creation_ms);
     if (!queues_.queued(key)) queues_.add_or_update(lq_key, scheduler_.queued(key, wl, now));
   }
 }
@@ -262,6 +269,10 @@ void KueueController::release(const std::string& key) {
   auto it = api.kueue.workloads.find(key);
   if (it == api.kueue.workloads.end()) return;
   queues_.remove(key);
+  if (auto span = open_span_.find(key); span != open_span_.end()) {
+    spans_[span->second].released = context_.now();
+    open_span_.erase(span);
+  }
   const kueue::Workload& wl = it->second;
   if (!wl.admission) return;
   kueue::ClusterQueueNode* cq = cache_.cluster_queue(wl.admission->cluster_queue);
@@ -292,7 +303,36 @@ void KueueController::workload_event(const std::string& key, std::string_view ty
 }
 
 void KueueController::admitted(const std::string& key) {
+  const kueue::Workload& wl = context_.api().kueue.workloads.at(key);
+  QuotaSpan& span = open_span(key, wl, wl.metadata.creation_ms);
+  span.reserved = context_.now();
+  span.cluster_queue = wl.admission->cluster_queue;
+  span.usage.clear();
+  for (const auto& [fr, amount] : kueue::make_info(wl, key).usage())
+    span.usage[fr.flavor][fr.resource] = kueue::amount_quantity(fr.resource, amount);
   to_start_.push_back(key);
+}
+
+QuotaSpan& KueueController::open_span(const std::string& key, const kueue::Workload& wl,
+                                      TimeMs queued) {
+  if (auto it = open_span_.find(key); it != open_span_.end()) return spans_[it->second];
+  QuotaSpan span;
+  span.workload = key;
+  span.local_queue = kueue::local_queue_key(wl);
+  if (wl.admission) {
+    span.cluster_queue = wl.admission->cluster_queue;
+  } else if (auto lq = context_.api().kueue.local_queues.find(span.local_queue);
+             lq != context_.api().kueue.local_queues.end()) {
+    span.cluster_queue = lq->second.cluster_queue;
+  }
+  span.queued = queued;
+  if (wl.admission) {
+    for (const auto& [fr, amount] : kueue::make_info(wl, key).usage())
+      span.usage[fr.flavor][fr.resource] = kueue::amount_quantity(fr.resource, amount);
+  }
+  open_span_[key] = spans_.size();
+  spans_.push_back(std::move(span));
+  return spans_.back();
 }
 
 void KueueController::needs_preemption(const std::string& key, const std::string& cluster_queue) {

@@ -36,6 +36,8 @@ class KueueController final : private kueue::AdmissionSink {
   /// The Workloads and ClusterQueues as they are now.
   [[nodiscard]] std::vector<WorkloadRecord> workload_records() const;
   [[nodiscard]] std::vector<ClusterQueueRecord> cluster_queue_records() const;
+  /// Every quota wait so far (SimulationResult::quota_spans).
+  [[nodiscard]] const std::vector<QuotaSpan>& quota_spans() const { return spans_; }
   /// What Kueue would have done that gpusched does not model yet, each naming its Workload
   /// (SimulationResult::notices).
   [[nodiscard]] const std::vector<std::string>& notices() const { return notices_; }
@@ -69,6 +71,9 @@ class KueueController final : private kueue::AdmissionSink {
   /// Starts the Job of an admitted Workload (RunWithPodSetsInfo): unsuspended, with its flavors'
   /// node labels and tolerations.
   void start_job(const std::string& key);
+  /// The span of the workload's current wait or reservation, opened (queued at `queued`) when
+  /// it has none.
+  QuotaSpan& open_span(const std::string& key, const kueue::Workload& wl, TimeMs queued);
   /// Every ClusterQueue of the cohort tree of `cluster_queue` (notifyRetryInadmissible).
   [[nodiscard]] std::set<std::string> cohort_members(const std::string& cluster_queue) const;
   /// Whether the workload's requeue backoff is over (for QueueInadmissibleWorkloads).
@@ -91,7 +96,9 @@ class KueueController final : private kueue::AdmissionSink {
   std::map<std::string, std::string> job_of_workload_;  // workload key -> job key
   std::vector<std::string> to_start_;                   // admitted in this run, in order
   std::vector<std::string> notices_;
-  std::set<std::string> noticed_;  // workload keys already named in a notice
+  std::vector<QuotaSpan> spans_;
+  std::map<std::string, std::size_t> open_span_;  // workload key -> index of its open span
+  std::set<std::string> noticed_;                 // workload keys already named in a notice
 };
 
 }  // namespace gpusched::sim

@@ -178,6 +178,22 @@ struct ClusterQueueRecord {
   std::int32_t admitted_workloads = 0;
 };
 
+/// One wait for quota and the reservation that ended it, of a Kueue Workload (Kueue's
+/// admission_wait_time runs from creation or requeue to quota reservation): queued at `queued`,
+/// holding `usage` of `cluster_queue` from `reserved` until `released` (finished, evicted or
+/// deleted). A Workload evicted and requeued has one span per wait.
+struct QuotaSpan {
+  std::string workload;       ///< "ns/name"
+  std::string local_queue;    ///< "ns/name"
+  std::string cluster_queue;  ///< of the reservation, else its LocalQueue's; empty: neither
+  TimeMs queued = 0;
+  std::optional<TimeMs> reserved;  ///< nullopt: never reserved
+  /// Stopped holding (or, never reserved, waiting for) quota; nullopt: not by the end.
+  std::optional<TimeMs> released;
+  /// flavor -> resource -> quantity held while reserved.
+  std::map<std::string, std::map<std::string, Quantity>> usage;
+};
+
 /// One pod instance over the run, including those deleted before its end (which `pods` leaves
 /// out): pending from `created` until it started holding `node`, then holding the node (and
 /// `gpus`) until `finished`. A pod instance is bound once, so it holds at most one node.
@@ -217,6 +233,9 @@ struct SimulationResult {
   std::vector<JobRecord> jobs;                     ///< ordered by namespace, then name
   std::vector<WorkloadRecord> workloads;           ///< Kueue's, by namespace then name
   std::vector<ClusterQueueRecord> cluster_queues;  ///< by name
+  /// Every quota wait of every Workload, in the order they began. Not part of the JSON result:
+  /// the per-queue metrics (wait percentiles, borrowed GPU-hours) are computed from them.
+  std::vector<QuotaSpan> quota_spans;
   /// Pod-milliseconds spent unschedulable, by the reason of the scheduling attempt that left the
   /// pod waiting (each "<reason>" of "0/N nodes are available: <count> <reason>, ..."; a pod
   /// rejected for several reasons counts in each). From a failed attempt to the next attempt's

@@ -1,0 +1,58 @@
+// SimulationResult::quota_spans: each Kueue Workload's wait for quota and the reservation that
+// ended it, from which the per-queue metrics are computed.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <string>
+
+#include "gpusched/io/scenario_loader.hpp"
+#include "gpusched/sim/simulator.hpp"
+
+namespace gpusched {
+namespace {
+
+const std::string kScenarios = std::string(GPUSCHED_SOURCE_DIR) + "/scenarios/";
+
+const QuotaSpan& span_of(const SimulationResult& result, const std::string& workload_prefix) {
+  auto it = std::find_if(
+      result.quota_spans.begin(), result.quota_spans.end(),
+      [&](const QuotaSpan& span) { return span.workload.rfind(workload_prefix, 0) == 0; });
+  REQUIRE(it != result.quota_spans.end());
+  return *it;
+}
+
+TEST_CASE("quota_spans record each workload's wait and the quota it held", "[sim][kueue]") {
+  const SimulationResult result =
+      simulate(io::load_scenario(kScenarios + "kueue-cohort-teams.json"));
+  REQUIRE(result.quota_spans.size() == 3);
+  // In the order their waits began.
+  CHECK(result.quota_spans[0].workload.rfind("team-a/job-train-", 0) == 0);
+  CHECK(result.quota_spans[2].workload.rfind("team-b/job-pretrain-", 0) == 0);
+
+  // train: admitted at once, borrowing team-b's H100s, held until its pods finished at 1h.
+  const QuotaSpan& train = span_of(result, "team-a/job-train-");
+  CHECK(train.local_queue == "team-a/team-a");
+  CHECK(train.cluster_queue == "team-a");
+  CHECK(train.queued == 0);
+  CHECK(train.reserved == TimeMs{0});
+  REQUIRE(train.released.has_value());
+  CHECK(*train.released >= 3'600'000);
+  CHECK(train.usage.at("h100").at("nvidia.com/gpu") == Quantity::from_units(16));
+
+  // finetune: no H100 left in the cohort, so A100, at once.
+  const QuotaSpan& finetune = span_of(result, "team-b/job-finetune-");
+  CHECK(finetune.queued == 10'000);
+  CHECK(finetune.reserved == TimeMs{10'000});
+  CHECK(finetune.usage.at("a100").at("nvidia.com/gpu") == Quantity::from_units(8));
+
+  // pretrain: waited from 20s until train released the H100s.
+  const QuotaSpan& pretrain = span_of(result, "team-b/job-pretrain-");
+  CHECK(pretrain.cluster_queue == "team-b");
+  CHECK(pretrain.queued == 20'000);
+  REQUIRE(pretrain.reserved.has_value());
+  CHECK(*pretrain.reserved == *train.released);
+  CHECK(pretrain.usage.at("h100").at("nvidia.com/gpu") == Quantity::from_units(16));
+}
+
+}  // namespace
+}  // namespace gpusched
