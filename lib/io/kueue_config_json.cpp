@@ -117,7 +117,13 @@ void parse_wait_for_pods_ready(const JsonNode& node, KueueConfiguration::WaitFor
   }
   out.recovery_timeout_ms = out.timeout_ms;
   if (auto recovery = node.get("recoveryTimeout")) out.recovery_timeout_ms = duration(*recovery);
-  if (auto block = node.get("blockAdmission")) out.block_admission = block->boolean();
+  if (auto block = node.get("blockAdmission")) {
+    out.block_admission = block->boolean();
+    if (out.block_admission)
+      block->note_not_modelled(
+          "blockAdmission is not modelled: admission is not held back while admitted workloads' "
+          "pods are not ready");
+  }
   if (auto strategy = node.get("requeuingStrategy")) {
     strategy->note_unknown_keys(kRequeuingStrategyFields);
     if (auto timestamp = strategy->get("timestamp")) {

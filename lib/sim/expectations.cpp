@@ -445,7 +445,6 @@ SimulationResult Simulation::take_result() {
         JobRecord{key, state.job.metadata.creation_ms, state.ended, state.failed, state.succeeded});
   }
   if (kueue_) {
-    kueue_->check_pods_ready();
     out.workloads = kueue_->workload_records();
     out.cluster_queues = kueue_->cluster_queue_records();
     out.quota_spans = kueue_->quota_spans();

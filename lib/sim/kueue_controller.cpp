@@ -50,6 +50,9 @@ void KueueController::default_job(Job& job) const {
 void KueueController::run() {
   sync_queue_objects();
   reconcile_jobs();
+  sync_pods_ready();
+  reconcile_not_ready_timeout();
+  if (handle_evictions()) sync_pods_ready();
   reconcile_pending();
   const TimeMs now = context_.now();
   int cycles = 0;
@@ -67,7 +70,6 @@ void KueueController::run() {
   std::vector<std::string> starting;
   starting.swap(to_start_);
   for (const std::string& key : starting) start_job(key);
-  check_pods_ready();
 }
 
 void KueueController::sync_queue_objects() {
@@ -254,6 +256,12 @@ void KueueController::reconcile_pending() {
   const TimeMs now = context_.now();
   for (auto& [key, wl] : api.kueue.workloads) {
     if (kueue::is_finished(wl) || kueue::has_quota_reservation(wl)) continue;
+    // A deactivated workload (spec.active false) is not queued.
+    if (!wl.active) {
+      queues_.remove(key);
+      continue;
+    }
+    end_backoff(key, wl);
     // getQueueBlocker, with UnadmittedWorkloadsObservability off: reason Inadmissible.
     const std::string lq_key = kueue::local_queue_key(wl);
     std::string blocker;
@@ -323,6 +331,8 @@ void KueueController::admitted(const std::string& key) {
   span.usage.clear();
   for (const auto& [fr, amount] : kueue::make_info(wl, key).usage())
     span.usage[fr.flavor][fr.resource] = kueue::amount_quantity(fr.resource, amount);
+  // The workload controller's RequeueAfter for the PodsReady timeout.
+  wake_at(context_.now() + config_.wait_for_pods_ready.timeout_ms);
   to_start_.push_back(key);
 }
 
@@ -416,33 +426,137 @@ void KueueController::stop_job(const std::string& job_key, JobState& state,
   context_.controllers().sync("Job", job_key);
 }
 
-void KueueController::check_pods_ready() {
-  const ApiServer& api = context_.api();
+void KueueController::wake_at(TimeMs at) {
+  if (at <= context_.now() || !wake_ups_.insert(at).second) return;
+  // A sync no controller claims: its instant runs Kueue (Simulation::step).
+  context_.clock().push(at, ControllerSync{"Kueue", ""});
+}
+
+void KueueController::sync_pods_ready() {
+  ApiServer& api = context_.api();
   const TimeMs now = context_.now();
-  for (const auto& [key, wl] : api.kueue.workloads) {
-    if (!kueue::is_admitted(wl) || kueue::is_finished(wl) || noticed_.contains("ready " + key))
+  for (const auto& [wl_key, job_key] : job_of_workload_) {
+    auto job = api.jobs.find(job_key);
+    auto wl_it = api.kueue.workloads.find(wl_key);
+    // A finished Job returns before step 5 (handle WaitForPodsReady).
+    if (job == api.jobs.end() || wl_it == api.kueue.workloads.end() || job->second.complete)
       continue;
-    const kueue::Condition* admitted_cond = kueue::find_condition(wl.conditions, kueue::kAdmitted);
-    if (now - admitted_cond->last_transition_time < config_.wait_for_pods_ready.timeout_ms)
-      continue;
-    auto job_key = job_of_workload_.find(key);
-    if (job_key == job_of_workload_.end()) continue;
-    auto job = api.jobs.find(job_key->second);
-    if (job == api.jobs.end()) continue;
-    // Job.PodsReady: succeeded plus ready (Running: gpusched has no readiness probes) pods
-    // reach the pod set's count.
-    std::int32_t ready = job->second.succeeded;
-    for (const PodInfo* pod : api.owned_pods(job->second.job.metadata.uid)) {
-      if (pod->pod.status.phase == PodPhase::Running && !pod->pod.metadata.deletion_ms) ++ready;
+    kueue::Workload& wl = wl_it->second;
+    if (kueue::is_finished(wl) || wl.pod_sets.empty()) continue;
+    const kueue::Condition* current = kueue::find_condition(wl.conditions, kueue::kPodsReady);
+    kueue::Condition next{std::string(kueue::kPodsReady),        "False", "WaitForStart",
+                          "Not all pods are ready or succeeded", now,     wl.generation};
+    if (kueue::is_admitted(wl)) {
+      // Job.PodsReady: succeeded plus ready pods (Running: gpusched has no readiness probes)
+      // reach the pod set's count. They became ready when the last of them started, which may
+      // be before this instant (pods start after Kueue runs at their instant).
+      std::int32_t ready = job->second.succeeded;
+      TimeMs ready_since = 0;
+      bool any = false;
+      for (const PodInfo* pod : api.owned_pods(job->second.job.metadata.uid)) {
+        if (pod->pod.status.phase != PodPhase::Running || pod->pod.metadata.deletion_ms) continue;
+        ++ready;
+        const TimeMs started = pod->pod.status.start_ms.value_or(now);
+        ready_since = any ? std::max(ready_since, started) : started;
+        any = true;
+      }
+      if (ready >= wl.pod_sets.front().count) {
+        const bool recovering = current != nullptr && (current->reason == "WaitForRecovery" ||
+                                                       current->reason == "Recovered");
+        next.status = "True";
+        next.reason = recovering ? "Recovered" : "Started";
+        next.message = "All pods reached readiness and the workload is running";
+        if (any) next.last_transition_time = std::min(now, ready_since);
+      } else if (current != nullptr &&
+                 (current->status == "True" || current->reason == "WaitForRecovery")) {
+        next.reason = "WaitForRecovery";
+        next.message = "At least one pod has failed, waiting for recovery";
+        if (current->reason != "WaitForRecovery")
+          wake_at(now + config_.wait_for_pods_ready.recovery_timeout_ms);
+      }
     }
-    // Checked once: ready by the timeout, Kueue no longer times it out (a later pod failure's
-    // recovery timeout is not modelled).
-    noticed_.insert("ready " + key);
-    if (ready >= wl.pod_sets.front().count) continue;
-    notices_.push_back("Workload " + key + ": its pods were not all ready " +
-                       format_duration(config_.wait_for_pods_ready.timeout_ms) +
-                       " after its admission; Kueue's waitForPodsReady would evict and requeue it, "
-                       "which gpusched does not model yet");
+    // HasConditionWithTypeAndReason: only a new status or reason is written.
+    if (current != nullptr && current->status == next.status && current->reason == next.reason)
+      continue;
+    kueue::set_condition(wl.conditions, std::move(next));
+  }
+}
+
+void KueueController::evict(const std::string& key, kueue::Workload& wl, const std::string& reason,
+                            const std::string& message) {
+  kueue::set_evicted_condition(wl, reason, message, context_.now());
+  // reportEvictedWorkload: "Evicted" + "DueTo" + the reason.
+  context_.record_event("Workload/" + key, "Normal", "EvictedDueTo" + reason, message);
+  evicted_.insert(key);
+}
+
+void KueueController::reconcile_not_ready_timeout() {
+  ApiServer& api = context_.api();
+  const TimeMs now = context_.now();
+  const KueueConfiguration::WaitForPodsReady& wait = config_.wait_for_pods_ready;
+  for (auto& [key, wl] : api.kueue.workloads) {
+    if (!wl.active || kueue::condition_true(wl.conditions, kueue::kEvicted) ||
+        !kueue::is_admitted(wl) || kueue::is_finished(wl))
+      continue;
+    // admittedNotReadyWorkload: the start timeout from the admission, the recovery timeout
+    // from the failure.
+    const kueue::Condition* ready = kueue::find_condition(wl.conditions, kueue::kPodsReady);
+    if (ready != nullptr && ready->status == "True") continue;
+    TimeMs deadline = 0;
+    if (ready == nullptr || ready->reason == "WaitForStart" || ready->reason == "PodsReady") {
+      deadline = kueue::find_condition(wl.conditions, kueue::kAdmitted)->last_transition_time +
+                 wait.timeout_ms;
+    } else if (ready->reason == "WaitForRecovery") {
+      deadline = ready->last_transition_time + wait.recovery_timeout_ms;
+    } else {
+      continue;
+    }
+    if (now < deadline) {
+      wake_at(deadline);
+      continue;
+    }
+    const std::int32_t count =
+        wl.requeue_state && wl.requeue_state->count ? *wl.requeue_state->count : 0;
+    if (wait.backoff_limit_count && count + 1 > *wait.backoff_limit_count) {
+      // triggerDeactivation, then the workload controller's inactive branch: spec.active false,
+      // evicted as Deactivated with the cause, its requeue state cleared.
+      wl.active = false;
+      ++wl.generation;
+      wl.requeue_state.reset();
+      evict(key, wl, "DeactivatedDueToRequeuingLimitExceeded",
+            "The workload is deactivated due to exceeding the maximum number of re-queuing "
+            "retries");
+      continue;
+    }
+    // UpdateRequeueState: the n-th requeue waits 60s*2^(n-1) (backoffBaseSeconds, doubled), at
+    // most backoffMaxSeconds; upstream's jitter of 0.0001 of it is left out.
+    const std::int32_t n = count + 1;
+    TimeMs backoff = static_cast<TimeMs>(wait.backoff_base_seconds) * 1000;
+    const TimeMs cap = static_cast<TimeMs>(wait.backoff_max_seconds) * 1000;
+    for (std::int32_t i = 1; i < n && backoff < cap; ++i) backoff *= 2;
+    backoff = std::min(backoff, cap);
+    kueue::RequeueState& state = wl.requeue_state ? *wl.requeue_state : wl.requeue_state.emplace();
+    if (!state.requeue_at || *state.requeue_at < now + backoff) state.requeue_at = now + backoff;
+    state.count = n;
+    evict(key, wl, "PodsReadyTimeout", "Exceeded the PodsReady timeout " + key);
+  }
+}
+
+void KueueController::end_backoff(const std::string& key, kueue::Workload& wl) {
+  const kueue::Condition* requeued = kueue::find_condition(wl.conditions, kueue::kRequeued);
+  if (wl.requeue_state && wl.requeue_state->requeue_at) {
+    if (context_.now() < *wl.requeue_state->requeue_at) {
+      wake_at(*wl.requeue_state->requeue_at);
+      return;
+    }
+    wl.requeue_state->requeue_at.reset();
+  }
+  // The backoff is over: Requeued=True, and the workload goes back to its queue's heap.
+  if (requeued != nullptr && requeued->status == "False" &&
+      (requeued->reason == "PodsReadyTimeout" || requeued->reason == "AdmissionCheck")) {
+    kueue::set_requeued_condition(wl, "BackoffFinished", "The workload backoff was finished", true,
+                                  context_.now());
+    queues_.remove(key);
   }
 }
 

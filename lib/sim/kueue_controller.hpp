@@ -40,10 +40,6 @@ class KueueController final : private kueue::AdmissionSink {
   /// What Kueue would have done that gpusched does not model yet, each naming its Workload
   /// (SimulationResult::notices).
   [[nodiscard]] const std::vector<std::string>& notices() const { return notices_; }
-  /// waitForPodsReady: an admitted Workload whose pods are not all ready by the timeout would be
-  /// evicted and requeued; gpusched names it in a notice until that is modelled. Run at each
-  /// instant and at the end of the replay.
-  void check_pods_ready();
 
  private:
   // kueue::AdmissionSink
@@ -79,6 +75,23 @@ class KueueController final : private kueue::AdmissionSink {
   /// workload requeued (Requeued, QuotaReserved=False) and its quota released. Returns whether
   /// any quota was released.
   bool handle_evictions();
+  /// jobframework's PodsReady condition (generatePodsReadyCondition) on each managed Job's
+  /// Workload: WaitForStart until all its pods are ready or succeeded, then Started, and
+  /// WaitForRecovery / Recovered when one fails after that.
+  void sync_pods_ready();
+  /// waitForPodsReady (workload_controller.go reconcileNotReadyTimeout): an admitted Workload
+  /// not ready by its timeout is evicted (PodsReadyTimeout) with its requeue backoff, or
+  /// deactivated once it has been requeued backoffLimitCount times.
+  void reconcile_not_ready_timeout();
+  /// A PodsReadyTimeout backoff: an instant asked for at its end, where the workload gets
+  /// Requeued=True (BackoffFinished) and goes back to its queue's heap (it waits as inadmissible
+  /// until then).
+  void end_backoff(const std::string& key, kueue::Workload& wl);
+  /// Evict: Evicted=True with the reason and message, its event, and the Job to stop.
+  void evict(const std::string& key, kueue::Workload& wl, const std::string& reason,
+             const std::string& message);
+  /// A reconcile.Result RequeueAfter: the replay gets an instant at `at`, where Kueue runs.
+  void wake_at(TimeMs at);
   /// jobframework stopJob for an evicted workload's running Job.
   void stop_job(const std::string& job_key, JobState& state, const kueue::Workload& wl,
                 const std::string& message);
@@ -107,6 +120,7 @@ class KueueController final : private kueue::AdmissionSink {
   std::vector<QuotaSpan> spans_;
   std::map<std::string, std::size_t> open_span_;  // workload key -> index of its open span
   std::set<std::string> noticed_;                 // workload keys already named in a notice
+  std::set<TimeMs> wake_ups_;                     // instants already asked for
 };
 
 }  // namespace gpusched::sim
