@@ -80,7 +80,7 @@ int AdmissionScheduler::issue_preemptions(const Head& preemptor_head,
     sink_.workload_event(preemptor_head.key, "Normal", "PreemptedWorkload",
                          "Preempted workload " + t.key + " (UID: " + victim.metadata.uid +
                              ") in ClusterQueue " + t.cluster_queue + priorities);
-    sink_.evicted(t.key);
+    sink_.preempted(t.key, preemptor_head.key, t.reason, message);
   }
   return preempted;
 }

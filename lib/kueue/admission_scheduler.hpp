@@ -45,9 +45,10 @@ class AdmissionSink {
                               std::string_view reason, std::string message) = 0;
   /// The workload "ns/name" now holds quota and is admitted.
   virtual void admitted(const std::string& key) = 0;
-  /// The admitted workload "ns/name" was evicted (Evicted=True): its job is to be stopped and
-  /// its quota released once its pods are gone.
-  virtual void evicted(const std::string& key) = 0;
+  /// The admitted workload `victim` was evicted (Evicted=True, reason Preempted) to admit
+  /// `preemptor`: its job is to be stopped and its quota released once its pods are gone.
+  virtual void preempted(const std::string& victim, const std::string& preemptor,
+                         const std::string& reason, const std::string& message) = 0;
   /// The workload "ns/name" could be admitted only by preempting in `cluster_queue` under fair
   /// sharing, whose preemption gpusched does not model: it stays pending.
   virtual void needs_preemption(const std::string& key, const std::string& cluster_queue) = 0;

@@ -448,6 +448,7 @@ SimulationResult Simulation::take_result() {
     out.workloads = kueue_->workload_records();
     out.cluster_queues = kueue_->cluster_queue_records();
     out.quota_spans = kueue_->quota_spans();
+    out.kueue_preemptions = kueue_->preemptions();
     out.notices.insert(out.notices.end(), kueue_->notices().begin(), kueue_->notices().end());
   }
   // A DaemonSet that no node admitted is valid and silent upstream (desiredNumberScheduled 0).

@@ -366,8 +366,10 @@ void KueueController::needs_preemption(const std::string& key, const std::string
                      "which gpusched does not model yet, so it leaves it pending");
 }
 
-void KueueController::evicted(const std::string& key) {
-  evicted_.insert(key);
+void KueueController::preempted(const std::string& victim, const std::string& preemptor,
+                                const std::string& reason, const std::string& message) {
+  preemptions_.push_back(KueuePreemptionRecord{context_.now(), preemptor, victim, reason, message});
+  evicted_.insert(victim);
 }
 
 bool KueueController::handle_evictions() {

@@ -37,6 +37,10 @@ class KueueController final : private kueue::AdmissionSink {
   [[nodiscard]] std::vector<ClusterQueueRecord> cluster_queue_records() const;
   /// Every quota wait so far (SimulationResult::quota_spans).
   [[nodiscard]] const std::vector<QuotaSpan>& quota_spans() const { return spans_; }
+  /// Every preemption issued so far (SimulationResult::kueue_preemptions).
+  [[nodiscard]] const std::vector<KueuePreemptionRecord>& preemptions() const {
+    return preemptions_;
+  }
   /// What Kueue would have done that gpusched does not model yet, each naming its Workload
   /// (SimulationResult::notices).
   [[nodiscard]] const std::vector<std::string>& notices() const { return notices_; }
@@ -46,7 +50,8 @@ class KueueController final : private kueue::AdmissionSink {
   void workload_event(const std::string& key, std::string_view type, std::string_view reason,
                       std::string message) override;
   void admitted(const std::string& key) override;
-  void evicted(const std::string& key) override;
+  void preempted(const std::string& victim, const std::string& preemptor, const std::string& reason,
+                 const std::string& message) override;
   void needs_preemption(const std::string& key, const std::string& cluster_queue) override;
 
   /// Whether Kueue manages the Job (a queue-name label, or manageJobsWithoutQueueName).
@@ -118,6 +123,7 @@ class KueueController final : private kueue::AdmissionSink {
   std::set<std::string> evicted_;                       // evicted, still holding quota
   std::vector<std::string> notices_;
   std::vector<QuotaSpan> spans_;
+  std::vector<KueuePreemptionRecord> preemptions_;
   std::map<std::string, std::size_t> open_span_;  // workload key -> index of its open span
   std::set<std::string> noticed_;                 // workload keys already named in a notice
   std::set<TimeMs> wake_ups_;                     // instants already asked for

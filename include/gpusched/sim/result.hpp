@@ -178,6 +178,16 @@ struct ClusterQueueRecord {
   std::int32_t admitted_workloads = 0;
 };
 
+/// One workload Kueue's preemptor evicted to admit another (its IssuePreemptions).
+struct KueuePreemptionRecord {
+  TimeMs time = 0;
+  std::string preemptor;  ///< the Workload admitted by it, "ns/name"
+  std::string victim;     ///< the Workload evicted, "ns/name"
+  /// InClusterQueue, InCohortReclamation or InCohortReclaimWhileBorrowing.
+  std::string reason;
+  std::string message;  ///< its Preempted condition's message
+};
+
 /// One wait for quota and the reservation that ended it, of a Kueue Workload (Kueue's
 /// admission_wait_time runs from creation or requeue to quota reservation): queued at `queued`,
 /// holding `usage` of `cluster_queue` from `reserved` until `released` (finished, evicted or
@@ -236,6 +246,9 @@ struct SimulationResult {
   /// Every quota wait of every Workload, in the order they began. Not part of the JSON result:
   /// the per-queue metrics (wait percentiles, borrowed GPU-hours) are computed from them.
   std::vector<QuotaSpan> quota_spans;
+  /// Kueue's preemptions in the order they were issued. Not part of the JSON result (the
+  /// victims' Preempted conditions and events say the same); whatif names an addition's victims.
+  std::vector<KueuePreemptionRecord> kueue_preemptions;
   /// Pod-milliseconds spent unschedulable, by the reason of the scheduling attempt that left the
   /// pod waiting (each "<reason>" of "0/N nodes are available: <count> <reason>, ..."; a pod
   /// rejected for several reasons counts in each). From a failed attempt to the next attempt's

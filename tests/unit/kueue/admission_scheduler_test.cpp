@@ -59,7 +59,10 @@ struct Events final : AdmissionSink {
     log.push_back(key + " " + std::string(type) + " " + std::string(reason) + ": " + message);
   }
   void admitted(const std::string& key) override { admitted_keys.push_back(key); }
-  void evicted(const std::string& key) override { evicted_keys.push_back(key); }
+  void preempted(const std::string& victim, const std::string& /*preemptor*/,
+                 const std::string& /*reason*/, const std::string& /*message*/) override {
+    evicted_keys.push_back(victim);
+  }
   void needs_preemption(const std::string& key, const std::string& cq) override {
     log.push_back(key + " needs preemption in " + cq);
   }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "gpusched/io/scenario_loader.hpp"
 #include "gpusched/sim/simulator.hpp"
@@ -52,6 +53,40 @@ TEST_CASE("quota_spans record each workload's wait and the quota it held", "[sim
   REQUIRE(pretrain.reserved.has_value());
   CHECK(*pretrain.reserved == *train.released);
   CHECK(pretrain.usage.at("h100").at("nvidia.com/gpu") == Quantity::from_units(16));
+}
+
+TEST_CASE("a preempted workload gets a second span, from its requeue", "[sim][kueue]") {
+  const SimulationResult result =
+      simulate(io::load_scenario(kScenarios + "kueue-spot-preempted-by-production.json"));
+  std::vector<const QuotaSpan*> spot_a;
+  for (const QuotaSpan& span : result.quota_spans) {
+    if (span.workload.rfind("research/job-spot-a-", 0) == 0) spot_a.push_back(&span);
+  }
+  REQUIRE(spot_a.size() == 2);
+  // Admitted at once, evicted when production reclaimed its quota at 10m.
+  CHECK(spot_a[0]->queued == 0);
+  CHECK(spot_a[0]->reserved == TimeMs{0});
+  CHECK(spot_a[0]->released == TimeMs{600'000});
+  // Waiting again from the requeue until production finished at 1h10m30s.
+  CHECK(spot_a[1]->queued == 600'000);
+  CHECK(spot_a[1]->reserved == TimeMs{4'230'000});
+  CHECK_FALSE(spot_a[1]->released);
+  CHECK(spot_a[1]->cluster_queue == "spot");
+}
+
+TEST_CASE("kueue_preemptions name the preemptor, its victims and why", "[sim][kueue]") {
+  const SimulationResult result =
+      simulate(io::load_scenario(kScenarios + "kueue-spot-preempted-by-production.json"));
+  REQUIRE(result.kueue_preemptions.size() == 2);
+  for (const KueuePreemptionRecord& p : result.kueue_preemptions) {
+    CHECK(p.time == 600'000);
+    CHECK(p.preemptor.rfind("prod/job-train-", 0) == 0);
+    CHECK(p.reason == "InCohortReclamation");
+    CHECK(p.message.find("due to reclamation within the cohort; preemptor path: /gpus/production; "
+                         "preemptee path: /gpus/spot") != std::string::npos);
+  }
+  CHECK(result.kueue_preemptions[0].victim.rfind("research/job-spot-a-", 0) == 0);
+  CHECK(result.kueue_preemptions[1].victim.rfind("research/job-spot-b-", 0) == 0);
 }
 
 }  // namespace
