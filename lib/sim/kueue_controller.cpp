@@ -48,6 +48,7 @@ void KueueController::default_job(Job& job) const {
 }
 
 void KueueController::run() {
+  forget_deleted_workloads();
   sync_queue_objects();
   reconcile_jobs();
   sync_pods_ready();
@@ -70,6 +71,39 @@ void KueueController::run() {
   std::vector<std::string> starting;
   starting.swap(to_start_);
   for (const std::string& key : starting) start_job(key);
+}
+
+void KueueController::forget_deleted_workloads() {
+  const auto& workloads = context_.api().kueue.workloads;
+  std::vector<std::string> gone;
+  for (const auto& [wl_key, job_key] : job_of_workload_) {
+    if (!workloads.contains(wl_key)) gone.push_back(wl_key);
+  }
+  for (const std::string& key : gone) {
+    workload_of_job_.erase(job_of_workload_.at(key));
+    job_of_workload_.erase(key);
+  }
+  gone.clear();
+  for (const auto& [key, index] : open_span_) {
+    if (!workloads.contains(key)) gone.push_back(key);
+  }
+  for (const std::string& key : gone) {
+    spans_[open_span_.at(key)].released = context_.now();
+    open_span_.erase(key);
+    queues_.remove(key);
+    evicted_.erase(key);
+  }
+  // The quota a deleted workload held leaves the cache, which is rebuilt from those left.
+  for (const auto& [name, cq] : cache_.cluster_queues()) {
+    for (const std::string& key : cq->workloads) {
+      if (workloads.contains(key)) continue;
+      built_ = false;
+      notices_.push_back("Workload " + key + " was deleted while it held quota in ClusterQueue " +
+                         name +
+                         ": gpusched releases its quota at once, while Kueue's resource-in-use "
+                         "finalizer may keep it until its pods are gone");
+    }
+  }
 }
 
 void KueueController::sync_queue_objects() {
@@ -155,9 +189,14 @@ void KueueController::reconcile_jobs() {
       if (auto owned = owned_workload(state.job)) {
         workload_of_job_[key] = *owned;
         job_of_workload_[*owned] = key;
-      } else if (!state.complete) {
-        create_workload(key, state.job);
+        continue;
       }
+      // handleJobWithNoWorkload: a Job whose Workload was deleted gets a new one once it has
+      // no active pod; until then it runs as it is.
+      bool active = false;
+      for (const PodInfo* pod : api.owned_pods(state.job.metadata.uid))
+        active = active || Controller::active(*pod);
+      if (!state.complete && !active) create_workload(key, state.job);
       continue;
     }
     kueue::Workload& wl = api.kueue.workloads.at(wl_key->second);

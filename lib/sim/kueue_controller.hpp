@@ -56,6 +56,9 @@ class KueueController final : private kueue::AdmissionSink {
 
   /// Whether Kueue manages the Job (a queue-name label, or manageJobsWithoutQueueName).
   [[nodiscard]] bool manages(const Job& job) const;
+  /// A Workload deleted through the API: it leaves its Job, its queue and the cache (Kueue's
+  /// finalizer, which would keep an admitted one until its Job ends, is not modelled).
+  void forget_deleted_workloads();
   /// Rebuilds the quota tree and the queues when the queue objects changed.
   void sync_queue_objects();
   /// The Job reconciler: a Workload for each managed Job, finished with it, gone with it.

@@ -3,8 +3,11 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <fstream>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "gpusched/io/scenario_loader.hpp"
 #include "gpusched/sim/simulator.hpp"
@@ -87,6 +90,30 @@ TEST_CASE("kueue_preemptions name the preemptor, its victims and why", "[sim][ku
   }
   CHECK(result.kueue_preemptions[0].victim.rfind("research/job-spot-a-", 0) == 0);
   CHECK(result.kueue_preemptions[1].victim.rfind("research/job-spot-b-", 0) == 0);
+}
+
+TEST_CASE("a Workload deleted while it holds quota releases it, with a notice", "[sim][kueue]") {
+  // kueue-cohort-teams with team-a's Workload deleted at 5m, while its Job runs.
+  std::ifstream in(kScenarios + "kueue-cohort-teams.json");
+  nlohmann::json doc = nlohmann::json::parse(in);
+  doc["expect"] = nlohmann::json::array();
+  doc["timeline"].push_back(
+      {{"at", "5m"},
+       {"delete", {{"kind", "Workload"}, {"namespace", "team-a"}, {"name", "job-train-4e03c"}}}});
+  const SimulationResult result = simulate(io::parse_scenario(doc.dump(), "deleted.json"));
+  const QuotaSpan& train = span_of(result, "team-a/job-train-");
+  CHECK(train.released == TimeMs{300'000});
+  // Its quota went back to the cohort: team-b's pretrain got it at 5m.
+  const QuotaSpan& pretrain = span_of(result, "team-b/job-pretrain-");
+  CHECK(pretrain.reserved == TimeMs{300'000});
+  REQUIRE(result.notices.size() == 1);
+  CHECK(result.notices[0] ==
+        "Workload team-a/job-train-4e03c was deleted while it held quota in ClusterQueue team-a: "
+        "gpusched releases its quota at once, while Kueue's resource-in-use finalizer may keep it "
+        "until its pods are gone");
+  // The Job still runs its pods (a Job with active pods gets no new Workload).
+  CHECK(std::none_of(result.workloads.begin(), result.workloads.end(),
+                     [](const WorkloadRecord& w) { return w.owner == "Job/team-a/train"; }));
 }
 
 }  // namespace
