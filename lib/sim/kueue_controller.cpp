@@ -536,9 +536,18 @@ void KueueController::reconcile_not_ready_timeout() {
   const TimeMs now = context_.now();
   const KueueConfiguration::WaitForPodsReady& wait = config_.wait_for_pods_ready;
   for (auto& [key, wl] : api.kueue.workloads) {
-    if (!wl.active || kueue::condition_true(wl.conditions, kueue::kEvicted) ||
-        !kueue::is_admitted(wl) || kueue::is_finished(wl))
+    if (kueue::is_finished(wl) || !kueue::has_quota_reservation(wl)) continue;
+    if (kueue::condition_true(wl.conditions, kueue::kEvicted)) {
+      // Evicted before (a snapshot's): the Job reconciler finishes the eviction.
+      evicted_.insert(key);
       continue;
+    }
+    if (!wl.active) {
+      // The workload controller's inactive branch: a deactivated workload is evicted.
+      evict(key, wl, "Deactivated", "The workload is deactivated");
+      continue;
+    }
+    if (!kueue::is_admitted(wl)) continue;
     // admittedNotReadyWorkload: the start timeout from the admission, the recovery timeout
     // from the failure.
     const kueue::Condition* ready = kueue::find_condition(wl.conditions, kueue::kPodsReady);

@@ -87,9 +87,11 @@ class KueueController final : private kueue::AdmissionSink {
   /// Workload: WaitForStart until all its pods are ready or succeeded, then Started, and
   /// WaitForRecovery / Recovered when one fails after that.
   void sync_pods_ready();
-  /// waitForPodsReady (workload_controller.go reconcileNotReadyTimeout): an admitted Workload
-  /// not ready by its timeout is evicted (PodsReadyTimeout) with its requeue backoff, or
-  /// deactivated once it has been requeued backoffLimitCount times.
+  /// The workload controller on workloads holding quota: a deactivated one (spec.active false)
+  /// is evicted, one already evicted goes on to its Job's stop; and waitForPodsReady
+  /// (reconcileNotReadyTimeout): an admitted Workload not ready by its timeout is evicted
+  /// (PodsReadyTimeout) with its requeue backoff, or deactivated once it has been requeued
+  /// backoffLimitCount times.
   void reconcile_not_ready_timeout();
   /// A PodsReadyTimeout backoff: an instant asked for at its end, where the workload gets
   /// Requeued=True (BackoffFinished) and goes back to its queue's heap (it waits as inadmissible
