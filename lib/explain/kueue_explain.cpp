@@ -165,7 +165,7 @@ KueueExplanation explain_workload(const Scenario& scenario, std::string_view obj
     }
   }
   const std::vector<WorkloadRecord> records = replay.workloads();
-  const WorkloadRecord& record = find_workload(records, named, replay.now());
+  const WorkloadRecord& record = find_workload(records, named, options.at.value_or(replay.now()));
   const KueueState state = replay.kueue_state();
   const std::string key = record.namespace_ + "/" + record.name;
   const kueue::Workload& wl = state.workloads.at(key);
@@ -182,8 +182,11 @@ KueueExplanation explain_workload(const Scenario& scenario, std::string_view obj
   out.admitted = record.admitted;
   out.finished = kueue::is_finished(wl);
   out.flavors = record.flavors;
-  // Admitted says it is; while it is not, QuotaReserved carries Kueue's reason.
-  const std::string_view told = out.admitted ? kueue::kAdmitted : kueue::kQuotaReserved;
+  // Finished or Admitted says it is; while it is not admitted, QuotaReserved carries Kueue's
+  // reason.
+  const std::string_view told = out.finished   ? kueue::kFinished
+                                : out.admitted ? kueue::kAdmitted
+                                               : kueue::kQuotaReserved;
   if (const kueue::Condition* c = kueue::find_condition(wl.conditions, told)) out.condition = *c;
   if (!out.admitted && !out.finished && !kueue::has_quota_reservation(wl)) {
     out.quota = quota_story(state, wl, key, out.cluster_queue);

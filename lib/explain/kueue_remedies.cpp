@@ -1,6 +1,6 @@
 // Remedies for a Workload Kueue has not admitted, each a change to its ClusterQueue applied at
-// the instant explained and verified by replaying the scenario with it: the Workload must get
-// quota sooner than without the change (or at all) and its first pods must all get a node. The
+// the instant explained and verified by replaying the scenario with it: the pods the Job creates
+// when Kueue admits it must all get a node sooner than without the change (or at all). The
 // smallest changes come first: a flavor's nominal quota raised by what is missing, its borrowing
 // limit raised by as much, then a flavor the ClusterQueue does not have yet.
 #include <algorithm>
@@ -209,7 +209,7 @@ class KueueRemedies {
   }
 
   // Replays the scenario with `cq` applied at the explained instant; keeps the remedy when the
-  // Workload gets quota sooner than without it and its pods then all get a node.
+  // pods of the Workload's admission all get a node sooner than without it (or at all).
   void verify(kueue::ClusterQueue cq, const std::string& change) {
     Scenario changed = without_expectations();
     Action apply;
@@ -225,7 +225,8 @@ class KueueRemedies {
       return;  // a change the replay refuses is no remedy
     }
     const Outcome& without = baseline();
-    if (!with.running || (without.reserved && *with.reserved >= *without.reserved)) return;
+    // Quota sooner counts only when the pods run sooner too: nodes may be what they wait for.
+    if (!with.running || (without.running && *with.running >= *without.running)) return;
     out_.push_back(Remedy{change, true, with.running, with.nodes, {}});
   }
 

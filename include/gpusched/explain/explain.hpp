@@ -126,7 +126,8 @@ struct KueueExplanation {
   std::int32_t priority = 0;
   bool admitted = false;
   bool finished = false;
-  /// Admitted when admitted, else QuotaReserved: Kueue's reason and message, word for word.
+  /// Finished when finished, Admitted when admitted, else QuotaReserved: Kueue's reason and
+  /// message, word for word.
   std::optional<kueue::Condition> condition;
   /// Pod set -> resource -> flavor of its admission; empty when it holds no quota.
   std::map<std::string, std::map<std::string, std::string>> flavors;
