@@ -131,6 +131,11 @@ TEST_CASE("snapshot --to-scenario keeps Kueue's objects, and the scenario replay
           "[cli][snapshot][kueue]") {
   const auto summary = run_cli({"snapshot", kSnapshot});
   REQUIRE(summary.code == 0);
+  CHECK(summary.out ==
+        "snapshot kueue-lab.json taken at 2026-12-01T10:00:00Z (6 objects)\n"
+        "nodes: 2, nvidia.com/gpu allocatable: 16, requested by bound pods: 4\n"
+        "pods bound: 1\n"
+        "kueue: 1 ClusterQueue, 1 LocalQueue, 1 ResourceFlavor\n");
   const auto written = run_cli({"snapshot", kSnapshot, "--to-scenario", "--add", kJobs});
   REQUIRE(written.code == 0);
   const auto json = nlohmann::json::parse(written.out);
