@@ -124,6 +124,11 @@ TEST_CASE("cli explain: a Workload that does not exist then, or nothing named, i
         "gpusched: error: explain: name what to explain: --pod NS/NAME, or Job/NS/NAME or "
         "Workload/NS/NAME\n");
   CHECK(run_cli({"explain", kScenario, "Job/team-b/pretrain", "--pod", "team-b/x"}).code == 2);
+  const auto deployment = run_cli({"explain", kScenario, "Deployment/team-b/web"});
+  CHECK(deployment.code == 2);
+  CHECK(deployment.err ==
+        "gpusched: error: Deployment/team-b/web: explain tells a Pod (Pod/NS/NAME or NS/NAME), or "
+        "a Kueue Workload (Job/NS/NAME or Workload/NS/NAME)\n");
 }
 
 }  // namespace

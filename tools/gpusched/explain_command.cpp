@@ -3,6 +3,7 @@
 // Job/NS/NAME` (or Workload/NS/NAME): why Kueue has not admitted its Workload, per flavor and
 // resource, and which quota changes would (each replayed).
 
+#include <algorithm>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -55,7 +56,13 @@ int run_explain(const ExplainCommandOptions& options, std::ostream& out, std::os
     return 0;
   }
   std::string named = options.pod.empty() ? options.object : options.pod;
-  if (named.starts_with("Pod/")) named.erase(0, 4);
+  if (named.starts_with("Pod/")) {
+    named.erase(0, 4);
+  } else if (std::count(named.begin(), named.end(), '/') > 1) {
+    throw InputError(named, "",
+                     "explain tells a Pod (Pod/NS/NAME or NS/NAME), or a Kueue Workload "
+                     "(Job/NS/NAME or Workload/NS/NAME)");
+  }
   // A pod named without its namespace is in "default", as kubectl reads it.
   const std::string pod = named.find('/') == std::string::npos ? "default/" + named : named;
   const Explanation explanation = explain(scenario, pod, explain_options);
