@@ -76,18 +76,22 @@ std::string text(const std::string& resource, kueue::Amount amount) {
 // Per pod set and resource, every flavor of the ClusterQueue's group that covers it, as Kueue's
 // flavor assigner weighs them now: its quotas, the queue's usage and what it can still take,
 // and the assigner's own reasons (one fresh assignment, its scan started at the first flavor).
-std::vector<KueueResourceQuota> quota_story(const KueueState& state, const kueue::Workload& wl,
-                                            const std::string& key,
-                                            const std::string& cluster_queue) {
-  const kueue::QuotaTree tree = explain_detail::quota_tree(state);
-  kueue::ClusterQueueNode* cq = tree.cluster_queue(cluster_queue);
-  if (cq == nullptr) return {};
+void quota_story(const KueueState& state, const KueueConfiguration& config, TimeMs now,
+                 const kueue::Workload& wl, const std::string& key, KueueExplanation& e) {
+  kueue::QuotaTree tree = explain_detail::quota_tree(state);
+  kueue::ClusterQueueNode* cq = tree.cluster_queue(e.cluster_queue);
+  if (cq == nullptr) return;
   kueue::WorkloadInfo info = kueue::make_info(wl, key);
-  info.cluster_queue = cluster_queue;
-  kueue::NoCandidatesOracle oracle;
-  const kueue::AssignerContext context{cq, &state.resource_flavors, false, &oracle, 0};
+  info.cluster_queue = e.cluster_queue;
+  // Kueue's preemptor is the assigner's oracle, as in an admission cycle (scheduler.go).
+  kueue::Preemptor preemptor(tree, state.workloads, config, now);
+  const kueue::AssignerContext context{cq, &state.resource_flavors, false, &preemptor, 0};
   const kueue::Assignment assignment = kueue::assign_flavors(info, context);
-  std::vector<KueueResourceQuota> out;
+  if (assignment.representative_mode() == kueue::AssignmentMode::Preempt) {
+    for (const kueue::PreemptionTarget& t : preemptor.get_targets(info, assignment))
+      e.would_preempt.push_back(KueueVictim{t.key, t.cluster_queue, t.reason});
+  }
+  std::vector<KueueResourceQuota>& out = e.quota;
   for (const kueue::PodSetResources& pod_set : info.total_requests) {
     const auto assigned =
         std::find_if(assignment.pod_sets.begin(), assignment.pod_sets.end(),
@@ -120,7 +124,6 @@ std::vector<KueueResourceQuota> quota_story(const KueueState& state, const kueue
       out.push_back(std::move(row));
     }
   }
-  return out;
 }
 
 std::string flavors_words(
@@ -189,7 +192,7 @@ KueueExplanation explain_workload(const Scenario& scenario, std::string_view obj
                                                : kueue::kQuotaReserved;
   if (const kueue::Condition* c = kueue::find_condition(wl.conditions, told)) out.condition = *c;
   if (!out.admitted && !out.finished && !kueue::has_quota_reservation(wl)) {
-    out.quota = quota_story(state, wl, key, out.cluster_queue);
+    quota_story(state, scenario.kueue.value_or(KueueConfiguration{}), replay.now(), wl, key, out);
   }
   out.diagnosis = diagnose(out);
   if (options.remedies && !out.quota.empty()) {

@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "gpusched/model/validation.hpp"
+
 namespace gpusched::io {
 namespace {
 
@@ -47,9 +49,6 @@ std::string max_len_error(int length) {
 bool is_lower_alnum(char c) {
   return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
 }
-bool is_alnum(char c) {
-  return is_lower_alnum(c) || (c >= 'A' && c <= 'Z');
-}
 
 /// [a-z0-9]([-a-z0-9]*[a-z0-9])?
 bool matches_dns1123_label(std::string_view s) {
@@ -67,15 +66,6 @@ bool matches_dns1123_subdomain(std::string_view s) {
     if (dot == std::string_view::npos) return true;
     s.remove_prefix(dot + 1);
   }
-}
-
-/// ([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9], the non-empty form of a label value.
-bool matches_label_value(std::string_view s) {
-  if (s.empty() || !is_alnum(s.front()) || !is_alnum(s.back())) return false;
-  for (char c : s) {
-    if (!is_alnum(c) && c != '-' && c != '_' && c != '.') return false;
-  }
-  return true;
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <vector>
 
+#include "kueue/ordering.hpp"
+#include "kueue/preemptor.hpp"
 #include "kueue/workload_status.hpp"
 
 namespace gpusched::kueue {
@@ -17,27 +19,11 @@ struct Entry {
   Head head;
   WorkloadInfo info;
   Assignment assignment;
+  std::vector<PreemptionTarget> targets;
   EntryStatus status = EntryStatus::NotNominated;
   std::string inadmissible_msg;
   RequeueReason requeue_reason = RequeueReason::Generic;
 };
-
-// The queue-order timestamp (workload.Ordering.GetQueueOrderTimestamp with the Eviction
-// requeuing timestamp): the last eviction by the PodsReady timeout, else creation.
-TimeMs queue_order_timestamp(const Workload& wl, const KueueConfiguration& config) {
-  if (config.wait_for_pods_ready.requeuing_timestamp == KueueRequeuingTimestamp::Eviction) {
-    const Condition* evicted = find_condition(wl.conditions, kEvicted);
-    if (evicted != nullptr && evicted->status == "True" && evicted->reason == "PodsReadyTimeout")
-      return evicted->last_transition_time;
-  }
-  return wl.metadata.creation_ms;
-}
-
-// workload.QueuedWaitTime: since creation, or since the last Requeued transition.
-TimeMs queued_since(const Workload& wl) {
-  const Condition* requeued = find_condition(wl.conditions, kRequeued);
-  return requeued != nullptr ? requeued->last_transition_time : wl.metadata.creation_ms;
-}
 
 // "%.0fs" of a duration in seconds (Go rounds half to even).
 std::string seconds_text(TimeMs ms) {
@@ -65,6 +51,40 @@ QueuedWorkload AdmissionScheduler::queued(const std::string& key, const Workload
   return q;
 }
 
+int AdmissionScheduler::issue_preemptions(const Head& preemptor_head,
+                                          const std::vector<PreemptionTarget>& targets,
+                                          const QuotaTree& snapshot, TimeMs now) {
+  // preemption.go IssuePreemptions: each target evicted (workloadevict.Evict with the Preempted
+  // condition), with its events; one already evicted counts as preempted.
+  const Workload& preemptor = state_.workloads->at(preemptor_head.key);
+  const std::string preemptor_path =
+      cluster_queue_path(*snapshot.cluster_queue(preemptor_head.cluster_queue));
+  int preempted = 0;
+  for (const PreemptionTarget& t : targets) {
+    ++preempted;
+    Workload& victim = state_.workloads->at(t.key);
+    if (condition_true(victim.conditions, kEvicted)) continue;
+    const std::string message =
+        preemption_message(preemptor, t.reason, preemptor_path,
+                           cluster_queue_path(*snapshot.cluster_queue(t.cluster_queue)));
+    set_preempted_condition(victim, t.reason, message, now);
+    set_evicted_condition(victim, "Preempted", message, now);
+    // Effective priorities: the priority-boost annotation is off (PriorityBoost gate).
+    const std::string priorities =
+        "; preemptor effective priority: " + std::to_string(preemptor.priority) +
+        " (base: " + std::to_string(preemptor.priority) +
+        ", boost: 0); preemptee effective priority: " + std::to_string(victim.priority) +
+        " (base: " + std::to_string(victim.priority) + ", boost: 0)";
+    sink_.workload_event(t.key, "Normal", "EvictedDueToPreempted", message);
+    sink_.workload_event(t.key, "Normal", "Preempted", message + priorities);
+    sink_.workload_event(preemptor_head.key, "Normal", "PreemptedWorkload",
+                         "Preempted workload " + t.key + " (UID: " + victim.metadata.uid +
+                             ") in ClusterQueue " + t.cluster_queue + priorities);
+    sink_.evicted(t.key);
+  }
+  return preempted;
+}
+
 bool AdmissionScheduler::schedule(TimeMs now) {
   ++scheduling_cycle_;
   std::set<std::string> active;
@@ -74,8 +94,9 @@ bool AdmissionScheduler::schedule(TimeMs now) {
   const std::vector<Head> heads = state_.queues->heads(active);
   if (heads.empty()) return false;
 
-  // 2. The snapshot: the cache as it is, for this cycle's arithmetic.
+  // 2. The snapshot: the cache as it is, for this cycle's arithmetic, and its preemptor.
   QuotaTree snapshot = *state_.cache;
+  Preemptor preemptor(snapshot, *state_.workloads, *state_.config, now);
 
   // 3. nominate.
   std::vector<Entry> entries;
@@ -117,10 +138,14 @@ bool AdmissionScheduler::schedule(TimeMs now) {
       ctx.cq = cq;
       ctx.flavors = state_.flavors;
       ctx.enable_fair_sharing = state_.config->fair_sharing.has_value();
-      ctx.oracle = &oracle_;
+      ctx.oracle = &preemptor;
       ctx.scheduling_cycle = scheduling_cycle_;
       e.assignment = assign_flavors(e.info, ctx);
       e.inadmissible_msg = e.assignment.message();
+      // getInitialAssignments: where only preemption makes room, its targets (none found: the
+      // full assignment, pending).
+      if (e.assignment.representative_mode() == AssignmentMode::Preempt)
+        e.targets = preemptor.get_targets(e.info, e.assignment);
       state_.queues->last_assignment[head.key] = e.assignment.last_state;
       entries.push_back(std::move(e));
       continue;
@@ -141,25 +166,27 @@ bool AdmissionScheduler::schedule(TimeMs now) {
 
   // 5. processEntry.
   bool changed = false;
+  std::set<std::string> preempted;  // PreemptedWorkloads of the cycle
   for (Entry& e : entries) {
     ClusterQueueNode& cq = *snapshot.cluster_queue(e.head.cluster_queue);
     const FlavorResourceAmounts& usage = e.assignment.usage;
+    // fits: with the usage of this cycle's victims and this entry's own targets removed.
+    std::set<std::string> victims = preempted;
+    for (const PreemptionTarget& t : e.targets) victims.insert(t.key);
+    const std::vector<std::string> victim_keys(victims.begin(), victims.end());
+    preemptor.remove_usage_of(victim_keys);
     const bool fits = cq.fits(usage);
+    preemptor.add_usage_of(victim_keys);
     const AssignmentMode mode = e.assignment.representative_mode();
     if (mode == AssignmentMode::NoFit) {
       e.requeue_reason = RequeueReason::NoFit;
       continue;
     }
-    if (mode == AssignmentMode::Preempt) {
-      // No preemption targets (the preemptor finds none): the quota that the ClusterQueue may
-      // not be able to reclaim is held for it, so that lower entries cannot take it
-      // (reserveCapacityForUnreclaimablePreempt).
+    if (mode == AssignmentMode::Preempt && e.targets.empty()) {
+      // No preemption targets: the quota that the ClusterQueue may not be able to reclaim is held
+      // for it, so that lower entries cannot take it (reserveCapacityForUnreclaimablePreempt).
       e.requeue_reason = RequeueReason::PreemptionNoCandidates;
-      const ClusterQueuePreemption& p = cq.preemption;
-      if (p.within_cluster_queue != PreemptionPolicy::Never ||
-          p.reclaim_within_cohort != PreemptionPolicy::Never ||
-          p.borrow_within_cohort.policy != BorrowWithinCohortPolicy::Never)
-        sink_.needs_preemption(e.head.key, e.head.cluster_queue);
+      if (state_.config->fair_sharing) sink_.needs_preemption(e.head.key, e.head.cluster_queue);
       if (cq.preemption.reclaim_within_cohort != PreemptionPolicy::Any) {
         FlavorResourceAmounts reserved;
         for (const auto& [fr, amount] : usage) {
@@ -177,12 +204,29 @@ bool AdmissionScheduler::schedule(TimeMs now) {
       }
       continue;
     }
+    // Only one preemption per victim in a cycle.
+    if (std::any_of(e.targets.begin(), e.targets.end(),
+                    [&](const PreemptionTarget& t) { return preempted.contains(t.key); })) {
+      e.status = EntryStatus::Skipped;
+      e.inadmissible_msg = "Workload has overlapping preemption targets with another workload";
+      continue;
+    }
     if (!fits) {
       e.status = EntryStatus::Skipped;
       e.inadmissible_msg = "Workload no longer fits after processing another workload";
       continue;
     }
+    for (const PreemptionTarget& t : e.targets) preempted.insert(t.key);
     cq.add_usage(usage);
+    if (mode == AssignmentMode::Preempt) {
+      // issuePreemptions, then markPreemptionOutcome: the next cycle scans every flavor again.
+      const int count = issue_preemptions(e.head, e.targets, snapshot, now);
+      e.inadmissible_msg += ". Pending the preemption of " + std::to_string(count) + " workload(s)";
+      e.requeue_reason = RequeueReason::PendingPreemption;
+      state_.queues->last_assignment.erase(e.head.key);
+      changed = true;
+      continue;
+    }
     e.status = EntryStatus::Nominated;
 
     // admit: QuotaReserved and (no admission checks) Admitted, into the cache.

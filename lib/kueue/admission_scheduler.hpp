@@ -1,9 +1,10 @@
 #pragma once
 // Kueue's scheduler (Kueue v0.19.2 pkg/scheduler/scheduler.go: schedule): each cycle takes the
 // head of every active ClusterQueue, assigns flavors against a snapshot of the quota tree
-// (nominate), orders the entries (reserved first, non-borrowing before borrowing, priority,
-// queue-order time), then admits each that still fits, and requeues the rest with their
-// QuotaReserved=False message and a Pending event.
+// (nominate) and finds preemption targets where only preemption makes room, orders the entries
+// (non-borrowing before borrowing, priority, queue-order time), then admits each that still
+// fits or evicts its targets, and requeues the rest with their QuotaReserved=False message and a
+// Pending event.
 
 #include <cstdint>
 #include <functional>
@@ -15,6 +16,7 @@
 #include "gpusched/config/kueue_config.hpp"
 #include "gpusched/model/kueue.hpp"
 #include "kueue/flavor_assigner.hpp"
+#include "kueue/preemptor.hpp"
 #include "kueue/queue_manager.hpp"
 #include "kueue/quota_tree.hpp"
 
@@ -43,15 +45,17 @@ class AdmissionSink {
                               std::string_view reason, std::string message) = 0;
   /// The workload "ns/name" now holds quota and is admitted.
   virtual void admitted(const std::string& key) = 0;
-  /// The workload "ns/name" could be admitted only by preempting in `cluster_queue`, whose
-  /// preemption policies allow it: Kueue's preemptor is not modelled yet, so it stays pending.
+  /// The admitted workload "ns/name" was evicted (Evicted=True): its job is to be stopped and
+  /// its quota released once its pods are gone.
+  virtual void evicted(const std::string& key) = 0;
+  /// The workload "ns/name" could be admitted only by preempting in `cluster_queue` under fair
+  /// sharing, whose preemption gpusched does not model: it stays pending.
   virtual void needs_preemption(const std::string& key, const std::string& cluster_queue) = 0;
 };
 
 class AdmissionScheduler {
  public:
-  AdmissionScheduler(AdmissionState& state, AdmissionSink& sink, PreemptionOracle& oracle)
-      : state_(state), sink_(sink), oracle_(oracle) {}
+  AdmissionScheduler(AdmissionState& state, AdmissionSink& sink) : state_(state), sink_(sink) {}
 
   /// One cycle at `now`. Returns whether it changed anything (a workload admitted or moved to
   /// the inadmissible list): cycles at one instant repeat until one changes nothing.
@@ -61,10 +65,14 @@ class AdmissionScheduler {
   [[nodiscard]] QueuedWorkload queued(const std::string& key, const Workload& wl, TimeMs now) const;
 
  private:
+  /// IssuePreemptions: evicts each target for the workload at `preemptor`; returns how many are
+  /// preempted (those evicted before included).
+  int issue_preemptions(const Head& preemptor, const std::vector<PreemptionTarget>& targets,
+                        const QuotaTree& snapshot, TimeMs now);
+
   std::int64_t scheduling_cycle_ = 0;
   AdmissionState& state_;
   AdmissionSink& sink_;
-  PreemptionOracle& oracle_;
 };
 
 }  // namespace gpusched::kueue

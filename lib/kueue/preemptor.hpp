@@ -1,25 +1,85 @@
 #pragma once
-// Kueue's preemption (Kueue v0.19.2 pkg/scheduler/preemption). Only the no-victim case is
-// modelled so far: a ClusterQueue whose spec.preemption allows preemption, or fair sharing, is
-// named in a warning by the Kueue controller (sim/kueue_controller.cpp) until the classical
-// and fair-sharing preemptors are ported.
+// Kueue's classical preemption (Kueue v0.19.2 pkg/scheduler/preemption/preemption.go
+// classicalPreemptions, classical/candidate_generator.go, classical/hierarchical_preemption.go,
+// preemption_oracle.go): the workloads to evict so that a workload fits its ClusterQueue, found
+// on the admission cycle's snapshot of the quota tree. Fair sharing's preemption is not modelled:
+// with fairSharing configured, the preemptor finds no victims and the Kueue controller says so.
 
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "gpusched/config/kueue_config.hpp"
+#include "gpusched/model/kueue.hpp"
 #include "kueue/flavor_assigner.hpp"
+#include "kueue/quota_tree.hpp"
+#include "kueue/workload_info.hpp"
 
 namespace gpusched::kueue {
 
-/// A preemptor that never finds candidates: exactly Kueue's answer when every policy of the
-/// ClusterQueue and its cohort is Never.
-class NoCandidatesOracle final : public PreemptionOracle {
- public:
-  std::pair<PreemptionPossibility, int> simulate_preemption(const ClusterQueueNode& cq,
-                                                            const WorkloadInfo& /*wl*/,
-                                                            const FlavorResource& fr,
-                                                            Amount quantity) override {
-    // preemption_oracle.go: with no candidates, the borrowing level of the request as it is.
-    return {PreemptionPossibility::NoCandidates,
-            height_of_lowest_subtree_that_fits(cq, fr, quantity).first};
-  }
+// Preemption reasons (apis/kueue/v1beta2/workload_types.go).
+inline constexpr std::string_view kInClusterQueueReason = "InClusterQueue";
+inline constexpr std::string_view kInCohortReclamationReason = "InCohortReclamation";
+inline constexpr std::string_view kInCohortReclaimWhileBorrowingReason =
+    "InCohortReclaimWhileBorrowing";
+
+/// Target: a workload to evict, why, and its ClusterQueue.
+struct PreemptionTarget {
+  std::string key;  ///< "ns/name"
+  std::string reason;
+  std::string cluster_queue;
 };
+
+/// The preemptor of one admission cycle, working on that cycle's snapshot. It is also the flavor
+/// assigner's oracle (PreemptionOracle.SimulatePreemption).
+class Preemptor final : public PreemptionOracle {
+ public:
+  Preemptor(QuotaTree& snapshot, const std::map<std::string, Workload>& workloads,
+            const KueueConfiguration& config, TimeMs now);
+
+  /// GetTargets: the workloads to evict so that `wl` fits with `assignment` (empty: none found).
+  [[nodiscard]] std::vector<PreemptionTarget> get_targets(const WorkloadInfo& wl,
+                                                          const Assignment& assignment);
+
+  std::pair<PreemptionPossibility, int> simulate_preemption(const ClusterQueueNode& cq,
+                                                            const WorkloadInfo& wl,
+                                                            const FlavorResource& fr,
+                                                            Amount quantity) override;
+
+  /// The admitted workload "ns/name" as the snapshot counts it.
+  [[nodiscard]] const WorkloadInfo& info(const std::string& key);
+  /// Snapshot.SimulateWorkloadUsageRemoval / its revert: the workloads' usage leaves (returns to)
+  /// their ClusterQueues.
+  void remove_usage_of(const std::vector<std::string>& keys);
+  void add_usage_of(const std::vector<std::string>& keys);
+
+ private:
+  struct Context {
+    const WorkloadInfo* preemptor = nullptr;
+    ClusterQueueNode* cq = nullptr;
+    std::set<FlavorResource> frs_need_preemption;
+    FlavorResourceAmounts usage;
+  };
+  [[nodiscard]] std::vector<PreemptionTarget> classical_preemptions(const Context& ctx);
+  [[nodiscard]] bool workload_fits(const Context& ctx, bool allow_borrowing) const;
+  void remove_workload(const std::string& key);
+  void add_workload(const std::string& key);
+
+  QuotaTree& snapshot_;
+  const std::map<std::string, Workload>& workloads_;
+  const KueueConfiguration& config_;
+  TimeMs now_;
+  std::map<std::string, WorkloadInfo> infos_;
+};
+
+/// preemptionMessage: `Preempted to accommodate a workload (UID: ..., JobUID: ...) due to
+/// prioritization in the ClusterQueue; preemptor path: /cohort/cq; preemptee path: /cohort/cq`.
+[[nodiscard]] std::string preemption_message(const Workload& preemptor, std::string_view reason,
+                                             const std::string& preemptor_path,
+                                             const std::string& preemptee_path);
+
+/// buildCQPath: "/root/.../cq".
+[[nodiscard]] std::string cluster_queue_path(const ClusterQueueNode& cq);
 
 }  // namespace gpusched::kueue

@@ -95,4 +95,22 @@ bool sync_admitted_condition(Workload& wl, TimeMs now) {
   return set_condition(wl.conditions, std::move(c));
 }
 
+bool set_evicted_condition(Workload& wl, std::string_view reason, std::string message, TimeMs now) {
+  return set_condition(wl.conditions, Condition{std::string(kEvicted), "True", std::string(reason),
+                                                std::move(message), now, wl.generation});
+}
+
+bool set_preempted_condition(Workload& wl, std::string_view reason, std::string message,
+                             TimeMs now) {
+  return set_condition(wl.conditions, Condition{std::string(kPreempted), "True",
+                                                std::string(reason), std::move(message), now, 0});
+}
+
+bool set_requeued_condition(Workload& wl, std::string_view reason, std::string message, bool status,
+                            TimeMs now) {
+  return set_condition(wl.conditions,
+                       Condition{std::string(kRequeued), status ? "True" : "False",
+                                 std::string(reason), std::move(message), now, wl.generation});
+}
+
 }  // namespace gpusched::kueue

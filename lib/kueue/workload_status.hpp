@@ -42,6 +42,17 @@ bool set_quota_reservation(Workload& wl, Admission admission, TimeMs now);
 /// admission cleared, Admitted synced.
 bool unset_quota_reservation(Workload& wl, std::string_view reason, std::string message,
                              TimeMs now);
+/// evict.prepareForEviction: Evicted=True with the reason and message (no admission checks,
+/// topology or preemption gates to reset).
+bool set_evicted_condition(Workload& wl, std::string_view reason, std::string message, TimeMs now);
+/// SetPreemptedCondition: Preempted=True with the preemption reason (no observed generation, as
+/// upstream).
+bool set_preempted_condition(Workload& wl, std::string_view reason, std::string message,
+                             TimeMs now);
+/// SetRequeuedCondition: Requeued with the eviction's reason and message, True when the workload
+/// goes back to its queue at once.
+bool set_requeued_condition(Workload& wl, std::string_view reason, std::string message, bool status,
+                            TimeMs now);
 /// SyncAdmittedCondition (no admission checks, no delayed topology requests).
 bool sync_admitted_condition(Workload& wl, TimeMs now);
 

@@ -302,4 +302,13 @@ std::vector<FieldError> validate_node(const Node& node) {
   return errs;
 }
 
+bool matches_label_value(std::string_view value) {
+  auto alnum = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+  };
+  if (value.empty() || !alnum(value.front()) || !alnum(value.back())) return false;
+  return std::all_of(value.begin(), value.end(),
+                     [&](char c) { return alnum(c) || c == '-' || c == '_' || c == '.'; });
+}
+
 }  // namespace gpusched

@@ -65,6 +65,13 @@ void write_kueue_explanation_text(std::ostream& out, const KueueExplanation& e) 
     }
   }
   flush();
+  if (!e.would_preempt.empty()) {
+    text += "\nKueue's preemptor would evict, to admit it now:\n";
+    for (const KueueVictim& v : e.would_preempt) {
+      text += "  Workload " + v.workload + " of ClusterQueue " + v.cluster_queue + " (" + v.reason +
+              ")\n";
+    }
+  }
   if (!e.remedies.empty()) {
     text += "\nRemedies, each verified by replaying the scenario with it:\n";
     for (const Remedy& r : e.remedies) {
@@ -119,6 +126,12 @@ void write_kueue_explanation_json(std::ostream& out, const KueueExplanation& e) 
     quota.push_back(std::move(item));
   }
   json["quota"] = std::move(quota);
+  Json victims = Json::array();
+  for (const KueueVictim& v : e.would_preempt) {
+    victims.push_back(
+        Json{{"workload", v.workload}, {"clusterQueue", v.cluster_queue}, {"reason", v.reason}});
+  }
+  json["wouldPreempt"] = std::move(victims);
   Json remedies = Json::array();
   for (const Remedy& r : e.remedies) {
     Json remedy;

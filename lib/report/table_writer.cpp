@@ -57,16 +57,16 @@ std::string_view kind_of_ref(std::string_view object) {
 /// The reporting component (`From` column): the scheduler for its own reasons, otherwise the
 /// controller of the object's kind, and the kubelet for everything that happens to a pod.
 std::string_view event_source(const EventRecord& event) {
+  const std::string_view kind = kind_of_ref(event.object);
+  // Kueue's recorders (cmd/kueue/main.go, jobframework/setup.go): its scheduler's on Workloads
+  // (its preemptor's `Preempted` included), the batch/job integration's on the Jobs it manages.
+  if (kind == "Workload") return "kueue-admission";
   static constexpr std::string_view kSchedulerReasons[] = {"Scheduled", "FailedScheduling",
                                                            "Preempted"};
   if (std::find(std::begin(kSchedulerReasons), std::end(kSchedulerReasons), event.reason) !=
       std::end(kSchedulerReasons)) {
     return "default-scheduler";
   }
-  const std::string_view kind = kind_of_ref(event.object);
-  // Kueue's recorders (cmd/kueue/main.go, jobframework/setup.go): its scheduler's on Workloads,
-  // the batch/job integration's on the Jobs it manages.
-  if (kind == "Workload") return "kueue-admission";
   static constexpr std::string_view kKueueJobReasons[] = {"CreatedWorkload", "Started", "Stopped",
                                                           "FinishedWorkload"};
   if (kind == "Job" && std::find(std::begin(kKueueJobReasons), std::end(kKueueJobReasons),

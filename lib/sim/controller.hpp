@@ -62,6 +62,8 @@ class Controller {
   /// A pod started running (bound and admitted by its kubelet; gpusched has no readiness
   /// probes, so it is Ready too).
   virtual void pod_started(const PodInfo& /*pod*/) {}
+  /// controller.FilterActivePods: not terminating, not Succeeded or Failed.
+  [[nodiscard]] static bool active(const PodInfo& pod);
 
  protected:
   /// The pods the object `uid` controls.
@@ -88,8 +90,6 @@ class Controller {
     for (const auto& entry : store) keys.push_back(entry.first);
     for (const std::string& key : keys) sync(key);
   }
-  /// controller.FilterActivePods: not terminating, not Succeeded or Failed.
-  [[nodiscard]] static bool active(const PodInfo& pod);
   /// The delaying work queue's AddAfter: syncs `key` again at `at`; it keeps one wait per key,
   /// the earliest.
   void sync_at(const std::string& key, TimeMs at);

@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "gpusched/error.hpp"
+#include "gpusched/model/validation.hpp"
+#include "kueue/ordering.hpp"
 #include "kueue/workload_name.hpp"
 #include "kueue/workload_status.hpp"
 
@@ -24,7 +26,7 @@ std::optional<std::string> label(const ObjectMeta& meta, std::string_view key) {
 }  // namespace
 
 KueueController::KueueController(ControllerContext& context, KueueConfiguration config)
-    : context_(context), config_(std::move(config)), scheduler_(state_, *this, oracle_) {
+    : context_(context), config_(std::move(config)), scheduler_(state_, *this) {
   ApiServer& api = context_.api();
   state_.workloads = &api.kueue.workloads;
   state_.cache = &cache_;
@@ -51,7 +53,15 @@ void KueueController::run() {
   reconcile_pending();
   const TimeMs now = context_.now();
   int cycles = 0;
-  while (scheduler_.schedule(now)) {
+  for (;;) {
+    bool changed = scheduler_.schedule(now);
+    // Kueue's controllers act on the evictions between cycles: the released quota and the
+    // requeued workloads count for the next one.
+    if (handle_evictions()) {
+      reconcile_pending();
+      changed = true;
+    }
+    if (!changed) break;
     GPUSCHED_CHECK(++cycles < kMaxCyclesPerInstant, "Kueue's admission cycles did not settle");
   }
   std::vector<std::string> starting;
@@ -200,6 +210,9 @@ void KueueController::create_workload(const std::string& job_key, const Job& job
   wl.metadata.creation_ms = context_.now();
   wl.metadata.owner_references =
       std::vector<OwnerReference>{OwnerReference{"Job", job.metadata.name, job.metadata.uid, true}};
+  // constructWorkload: the Job's UID as a label, when it is a valid label value.
+  if (job.metadata.uid.size() <= 63 && matches_label_value(job.metadata.uid))
+    wl.metadata.labels[std::string(kueue::kJobUidLabel)] = job.metadata.uid;
   kueue::PodSet ps;
   ps.name = std::string(kueue::kDefaultPodSetName);
   ps.template_ = job.template_;
@@ -259,7 +272,7 @@ void KueueController::reconcile_pending() {
       queues_.remove(key);
       continue;
     }
-    open_span(key, wl, wl.metadata.creation_ms);
+    open_span(key, wl, kueue::queued_since(wl));
     if (!queues_.queued(key)) queues_.add_or_update(lq_key, scheduler_.queued(key, wl, now));
   }
 }
@@ -304,7 +317,7 @@ void KueueController::workload_event(const std::string& key, std::string_view ty
 
 void KueueController::admitted(const std::string& key) {
   const kueue::Workload& wl = context_.api().kueue.workloads.at(key);
-  QuotaSpan& span = open_span(key, wl, wl.metadata.creation_ms);
+  QuotaSpan& span = open_span(key, wl, kueue::queued_since(wl));
   span.reserved = context_.now();
   span.cluster_queue = wl.admission->cluster_queue;
   span.usage.clear();
@@ -339,8 +352,68 @@ void KueueController::needs_preemption(const std::string& key, const std::string
   if (!noticed_.insert("preempt " + key).second) return;
   notices_.push_back("Workload " + key + " can only be admitted by preempting in ClusterQueue " +
                      cluster_queue +
-                     ", whose spec.preemption allows it; Kueue's preemption is not modelled yet, "
-                     "so gpusched leaves it pending");
+                     "; with fairSharing configured Kueue would look for victims by fair share, "
+                     "which gpusched does not model yet, so it leaves it pending");
+}
+
+void KueueController::evicted(const std::string& key) {
+  evicted_.insert(key);
+}
+
+bool KueueController::handle_evictions() {
+  ApiServer& api = context_.api();
+  const TimeMs now = context_.now();
+  bool released = false;
+  std::vector<std::string> done;
+  for (const std::string& key : evicted_) {
+    auto wl_it = api.kueue.workloads.find(key);
+    if (wl_it == api.kueue.workloads.end() || !kueue::has_quota_reservation(wl_it->second)) {
+      done.push_back(key);
+      continue;
+    }
+    kueue::Workload& wl = wl_it->second;
+    const kueue::Condition evicted = *kueue::find_condition(wl.conditions, kueue::kEvicted);
+    bool active = false;
+    if (auto job_key = job_of_workload_.find(key); job_key != job_of_workload_.end()) {
+      if (auto job = api.jobs.find(job_key->second); job != api.jobs.end()) {
+        stop_job(job_key->second, job->second, wl, evicted.message);
+        for (const PodInfo* pod : api.owned_pods(job->second.job.metadata.uid))
+          active = active || Controller::active(*pod);
+      }
+    }
+    // The Job has no active pod: the admission is cleared and the workload requeued, at once
+    // after a preemption (Requeued=True).
+    if (active) continue;
+    release(key);  // while the admission still names the ClusterQueue whose quota it held
+    kueue::set_requeued_condition(wl, evicted.reason, evicted.message,
+                                  evicted.reason == "Preempted", now);
+    kueue::unset_quota_reservation(wl, "Pending", evicted.message, now);
+    released = true;
+    done.push_back(key);
+  }
+  for (const std::string& key : done) evicted_.erase(key);
+  return released;
+}
+
+void KueueController::stop_job(const std::string& job_key, JobState& state,
+                               const kueue::Workload& wl, const std::string& message) {
+  // jobframework stopJob with job.Stop: suspended, status.startTime reset, and the pod template's
+  // labels, annotations, node selector, tolerations and scheduling gates restored from the
+  // workload's pod set (podset.RestorePodSpec); the Stopped event when it was running.
+  if (state.job.suspend) return;
+  state.job.suspend = true;
+  state.start_time.reset();
+  if (!wl.pod_sets.empty()) {
+    const PodTemplateSpec& original = wl.pod_sets.front().template_;
+    PodTemplateSpec& tmpl = state.job.template_;
+    tmpl.metadata.labels = original.metadata.labels;
+    tmpl.metadata.annotations = original.metadata.annotations;
+    tmpl.spec.node_selector = original.spec.node_selector;
+    tmpl.spec.tolerations = original.spec.tolerations;
+    tmpl.spec.scheduling_gates = original.spec.scheduling_gates;
+  }
+  context_.record_event("Job/" + job_key, "Normal", "Stopped", message);
+  context_.controllers().sync("Job", job_key);
 }
 
 void KueueController::check_pods_ready() {

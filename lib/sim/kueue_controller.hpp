@@ -16,7 +16,6 @@
 #include "gpusched/config/kueue_config.hpp"
 #include "gpusched/sim/result.hpp"
 #include "kueue/admission_scheduler.hpp"
-#include "kueue/preemptor.hpp"
 #include "kueue/queue_manager.hpp"
 #include "kueue/quota_tree.hpp"
 #include "sim/controller.hpp"
@@ -51,6 +50,7 @@ class KueueController final : private kueue::AdmissionSink {
   void workload_event(const std::string& key, std::string_view type, std::string_view reason,
                       std::string message) override;
   void admitted(const std::string& key) override;
+  void evicted(const std::string& key) override;
   void needs_preemption(const std::string& key, const std::string& cluster_queue) override;
 
   /// Whether Kueue manages the Job (a queue-name label, or manageJobsWithoutQueueName).
@@ -74,6 +74,14 @@ class KueueController final : private kueue::AdmissionSink {
   /// The span of the workload's current wait or reservation, opened (queued at `queued`) when
   /// it has none.
   QuotaSpan& open_span(const std::string& key, const kueue::Workload& wl, TimeMs queued);
+  /// The Job reconciler's eviction step for each evicted workload still holding quota: the Job
+  /// stopped (suspended, its pod template restored), then, once it has no active pod, the
+  /// workload requeued (Requeued, QuotaReserved=False) and its quota released. Returns whether
+  /// any quota was released.
+  bool handle_evictions();
+  /// jobframework stopJob for an evicted workload's running Job.
+  void stop_job(const std::string& job_key, JobState& state, const kueue::Workload& wl,
+                const std::string& message);
   /// Every ClusterQueue of the cohort tree of `cluster_queue` (notifyRetryInadmissible).
   [[nodiscard]] std::set<std::string> cohort_members(const std::string& cluster_queue) const;
   /// Whether the workload's requeue backoff is over (for QueueInadmissibleWorkloads).
@@ -83,7 +91,6 @@ class KueueController final : private kueue::AdmissionSink {
   KueueConfiguration config_;
   kueue::QuotaTree cache_;
   kueue::QueueManager queues_;
-  kueue::NoCandidatesOracle oracle_;
   kueue::AdmissionState state_;
   kueue::AdmissionScheduler scheduler_;
   // The queue objects the tree was last built from.
@@ -95,6 +102,7 @@ class KueueController final : private kueue::AdmissionSink {
   std::map<std::string, std::string> workload_of_job_;  // job key -> workload key
   std::map<std::string, std::string> job_of_workload_;  // workload key -> job key
   std::vector<std::string> to_start_;                   // admitted in this run, in order
+  std::set<std::string> evicted_;                       // evicted, still holding quota
   std::vector<std::string> notices_;
   std::vector<QuotaSpan> spans_;
   std::map<std::string, std::size_t> open_span_;  // workload key -> index of its open span

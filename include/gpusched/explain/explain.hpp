@@ -115,6 +115,14 @@ struct KueueResourceQuota {
   std::vector<KueueFlavorQuota> flavors;
 };
 
+/// A Workload Kueue's preemptor would evict to admit the explained one (Kueue's GetTargets).
+struct KueueVictim {
+  std::string workload;       ///< "ns/name"
+  std::string cluster_queue;  ///< its ClusterQueue
+  /// InClusterQueue, InCohortReclamation or InCohortReclaimWhileBorrowing.
+  std::string reason;
+};
+
 /// Why a Workload of Kueue waits (or that it is admitted), and what would admit it.
 struct KueueExplanation {
   std::string job;            ///< "ns/name" of the Job it stands for; empty when it has none
@@ -133,6 +141,8 @@ struct KueueExplanation {
   std::map<std::string, std::map<std::string, std::string>> flavors;
   /// Per pod set and resource, the quota story; empty when it holds quota.
   std::vector<KueueResourceQuota> quota;
+  /// When the flavors it needs can be freed by preemption now, the Workloads Kueue would evict.
+  std::vector<KueueVictim> would_preempt;
   std::string diagnosis;  ///< plain words
   /// Changes that would admit it sooner and run its pods, each verified by a replay: only
   /// those that work (Remedy::scheduled_at: when its last pod was bound).

@@ -27,6 +27,8 @@ inline constexpr std::string_view kApiVersion = "kueue.x-k8s.io/v1beta2";
 inline constexpr std::string_view kQueueLabel = "kueue.x-k8s.io/queue-name";
 /// The label naming a WorkloadPriorityClass (constants.WorkloadPriorityClassLabel).
 inline constexpr std::string_view kPriorityClassLabel = "kueue.x-k8s.io/priority-class";
+/// The label on a Workload holding its Job's UID (constants.JobUIDLabel).
+inline constexpr std::string_view kJobUidLabel = "kueue.x-k8s.io/job-uid";
 /// The pod set of a batch/v1 Job (kueue.DefaultPodSetName).
 inline constexpr std::string_view kDefaultPodSetName = "main";
 
@@ -228,7 +230,7 @@ struct Workload {
   std::string priority_class_name;
   std::string priority_class_source;
   std::int32_t priority = 0;
-  bool active = true;  ///< spec.active
+  bool active = true;           ///< spec.active
   std::int64_t generation = 1;  ///< metadata.generation: raised by each spec change
   // status
   std::vector<Condition> conditions;

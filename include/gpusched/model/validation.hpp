@@ -2,6 +2,7 @@
 /// API-server validation of the objects gpusched accepts, in the API server's words.
 
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -29,6 +30,10 @@ struct FieldError {
 [[nodiscard]] std::string to_field_string(const FieldPath& path);
 /// RFC 6901 pointer of the same place, relative to the object: `/spec/containers/0/...`.
 [[nodiscard]] std::string to_json_pointer(const FieldPath& path);
+
+/// ([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9], the non-empty form of a label value (IsValidLabelValue
+/// also limits its length to 63).
+[[nodiscard]] bool matches_label_value(std::string_view value);
 
 /// ValidateResourceRequirements and friends for every container and init container, and
 /// spec.overhead; `base` is the path of the pod spec (`spec`, or `spec.template.spec`).

@@ -53,11 +53,13 @@ Workload gpu_workload(std::string name, int pods, int gpus_per_pod, TimeMs creat
 struct Events final : AdmissionSink {
   std::vector<std::string> log;
   std::vector<std::string> admitted_keys;
+  std::vector<std::string> evicted_keys;
   void workload_event(const std::string& key, std::string_view type, std::string_view reason,
                       std::string message) override {
     log.push_back(key + " " + std::string(type) + " " + std::string(reason) + ": " + message);
   }
   void admitted(const std::string& key) override { admitted_keys.push_back(key); }
+  void evicted(const std::string& key) override { evicted_keys.push_back(key); }
   void needs_preemption(const std::string& key, const std::string& cq) override {
     log.push_back(key + " needs preemption in " + cq);
   }
@@ -74,7 +76,6 @@ struct Fixture {
   KueueConfiguration config;
   AdmissionState state;
   Events events;
-  NoCandidatesOracle oracle;
   std::unique_ptr<AdmissionScheduler> scheduler;
 
   Fixture(std::vector<ClusterQueue> queues_in, const std::string& lq_target) {
@@ -95,7 +96,7 @@ struct Fixture {
     state.namespace_labels = [](const std::string& ns) -> std::optional<Labels> {
       return Labels{{"kubernetes.io/metadata.name", ns}};
     };
-    scheduler = std::make_unique<AdmissionScheduler>(state, events, oracle);
+    scheduler = std::make_unique<AdmissionScheduler>(state, events);
   }
 
   void add(Workload wl, TimeMs now = 0) {

@@ -123,7 +123,7 @@ TEST_CASE("Kueue: an admitted workload holds the pods quota its admission record
   Workload wl;
   wl.pod_sets = {PodSetBuilder("main", 3).request("cpu", "1")};
   const std::map<std::string, ResourceFlavor> flavors = {{"default", {}}};
-  NoCandidatesOracle oracle;
+  Preemptor oracle(tree, {}, KueueConfiguration{}, 0);
   AssignerContext ctx;
   ctx.cq = tree.cluster_queue("cq");
   ctx.flavors = &flavors;
