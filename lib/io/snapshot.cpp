@@ -140,9 +140,9 @@ void warn_unbound_nodes(Snapshot& snapshot) {
   }
 }
 
-/// A Workload of the snapshot that holds quota stays holding it for the whole replay: Kueue
-/// releases it when its Job finishes, and the snapshot leaves Jobs out (kept_kind), so nothing
-/// finishes it. Said in a note, since a Workload waiting for that quota then never gets it.
+/// A Workload of the snapshot that holds quota keeps it until Kueue evicts it: Kueue releases it
+/// when its Job finishes, and the snapshot leaves Jobs out (kept_kind), so nothing finishes it.
+/// Said in a note, since a Workload waiting for that quota may then never get it.
 void note_held_quota(Snapshot& snapshot) {
   for (std::size_t i = 0; i < snapshot.snapshot_objects; ++i) {
     const auto* wl = std::get_if<kueue::Workload>(&snapshot.scenario.cluster[i]);
@@ -156,8 +156,8 @@ void note_held_quota(Snapshot& snapshot) {
     snapshot.notes.push_back("Workload " + wl->metadata.namespace_ + "/" + wl->metadata.name +
                              owner + " holds quota in ClusterQueue " +
                              wl->admission->cluster_queue +
-                             " for the whole replay: a snapshot leaves Jobs out, so nothing "
-                             "finishes it and Kueue never releases that quota");
+                             " until Kueue evicts it: a snapshot leaves Jobs out, so nothing "
+                             "finishes it");
   }
 }
 

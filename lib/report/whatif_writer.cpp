@@ -105,6 +105,10 @@ std::vector<WhatIfWorkload> added_workloads(const SimulationResult& result,
         break;
       }
     }
+    for (const EventRecord& e : result.events) {
+      if (e.reason == "PreemptedWorkload" && e.object == "Workload/" + w.workload)
+        w.preemptions.push_back(e);
+    }
     for (const PodRecord& pod : result.pods) {
       if (!owned_by_job(pod.pod, w.job)) continue;
       ++w.pods;
@@ -143,6 +147,12 @@ void write_workloads(std::string& out, const WhatIf& whatif) {
   }
   out += "\nADDED KUEUE WORKLOADS\n" + align_tabs(table, kGetSettings);
   out += "\nKUEUE AT THE SNAPSHOT'S INSTANT\n" + now;
+  std::string evicted;
+  for (const WhatIfWorkload& w : whatif.workloads) {
+    for (const EventRecord& e : w.preemptions)
+      evicted += w.workload + " at " + format_duration(e.time) + ": " + e.message + '\n';
+  }
+  if (!evicted.empty()) out += "\nKUEUE PREEMPTIONS\n" + evicted;
 }
 
 }  // namespace
@@ -281,6 +291,10 @@ void write_whatif_json(std::ostream& out, const WhatIf& whatif) {
     item["pods"] = w.pod_names;
     item["podsBound"] = w.pods_bound;
     item["startedAt"] = w.started ? Json(format_duration(*w.started)) : Json(nullptr);
+    Json preemptions = Json::array();
+    for (const EventRecord& e : w.preemptions)
+      preemptions.push_back(Json{{"time", format_duration(e.time)}, {"message", e.message}});
+    item["preemptions"] = std::move(preemptions);
     workloads.push_back(std::move(item));
   }
   root["workloads"] = std::move(workloads);

@@ -117,14 +117,64 @@ TEST_CASE("whatif: a snapshot's Workload holding quota is named, and an added Jo
   CHECK(result.err ==
         "gpusched: warning: " + snapshot +
             ": Workload research/job-eval-1a2b3 of Job research/eval holds quota in ClusterQueue "
-            "research for the whole replay: a snapshot leaves Jobs out, so nothing finishes it "
-            "and Kueue never releases that quota\n");
+            "research until Kueue evicts it: a snapshot leaves Jobs out, so nothing finishes "
+            "it\n");
   CHECK(result.out.find("research/train-big     research/job-train-big-403cf     research       "
                         "false          never            <none>                      0/0        "
                         "  <none>\n") != std::string::npos);
   CHECK(
       result.out.ends_with("1 of 1 added pods would get a node\n"
                            "1 of 2 added Kueue workloads would get quota\n"));
+}
+
+TEST_CASE("whatif: an added Job of a higher WorkloadPriorityClass preempts a snapshot's Workload",
+          "[cli][whatif][kueue]") {
+  auto json = nlohmann::json::parse(with_held_workload());
+  for (auto& item : json["items"]) {
+    if (item["kind"] == "ClusterQueue")
+      item["spec"]["preemption"] = {{"withinClusterQueue", "LowerPriority"}};
+  }
+  json["items"].push_back(nlohmann::json::parse(R"({
+    "apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "WorkloadPriorityClass",
+    "metadata": {"name": "urgent", "creationTimestamp": "2026-11-02T09:00:00Z"}, "value": 100})"));
+  const TempDir dir;
+  const std::string snapshot = dir.write("preempt.json", json.dump(1));
+  const std::string urgent = dir.write("urgent.yaml", R"(apiVersion: batch/v1
+kind: Job
+metadata:
+  name: urgent
+  namespace: research
+  labels:
+    kueue.x-k8s.io/queue-name: research
+    kueue.x-k8s.io/priority-class: urgent
+spec:
+  parallelism: 2
+  completions: 2
+  template:
+    spec:
+      restartPolicy: Never
+      containers:
+        - name: cuda
+          resources:
+            limits:
+              nvidia.com/gpu: 4
+)");
+  const auto result = run_cli({"whatif", "--cluster", snapshot, "--add", urgent, "-o", "json"});
+  INFO(result.err);
+  REQUIRE(result.code == 0);
+  const auto out = nlohmann::json::parse(result.out);
+  REQUIRE(out["workloads"].size() == 1);
+  const auto& w = out["workloads"][0];
+  CHECK(w["admittedNow"] == true);
+  REQUIRE(w["preemptions"].size() == 1);
+  CHECK(w["preemptions"][0]["time"] == "0s");
+  const std::string message = w["preemptions"][0]["message"];
+  CHECK(message.starts_with("Preempted workload research/job-eval-1a2b3 (UID: "));
+  CHECK(
+      message.ends_with(") in ClusterQueue research; preemptor effective priority: 100 (base: "
+                        "100, boost: 0); preemptee effective priority: 0 (base: 0, boost: 0)"));
+  const auto table = run_cli({"whatif", "--cluster", snapshot, "--add", urgent});
+  CHECK(table.out.find("\nKUEUE PREEMPTIONS\nresearch/job-urgent-") != std::string::npos);
 }
 
 TEST_CASE("snapshot --to-scenario keeps Kueue's objects, and the scenario replays the same",

@@ -46,6 +46,10 @@ struct WhatIfWorkload {
   std::int32_t pods_bound = 0;         ///< of them, those that got a node
   std::optional<TimeMs> started;       ///< the first bind of one of its pods
   std::vector<std::string> pod_names;  ///< "ns/name", by name
+  /// Whom Kueue evicted to admit it: its PreemptedWorkload events, in order (Kueue's own words:
+  /// "Preempted workload ns/name (UID: ...) in ClusterQueue cq; preemptor effective priority
+  /// ...").
+  std::vector<EventRecord> preemptions;
 };
 
 struct WhatIf {
