@@ -14,6 +14,7 @@
 #include "io/kind_filter.hpp"
 #include "io/kueue_json.hpp"
 #include "io/timestamps.hpp"
+#include "kueue/workload_status.hpp"
 #include "model/priority_admission.hpp"
 
 namespace gpusched::io {
@@ -136,6 +137,27 @@ void warn_unbound_nodes(Snapshot& snapshot) {
                              " bound to it " + (count == 1 ? "runs" : "run") +
                              " nowhere (phase Unknown) and the pod garbage collector deletes " +
                              (count == 1 ? "it" : "them") + " once the node has been missing 40 s");
+  }
+}
+
+/// A Workload of the snapshot that holds quota keeps it until Kueue evicts it: Kueue releases it
+/// when its Job finishes, and the snapshot leaves Jobs out (kept_kind), so nothing finishes it.
+/// Said in a note, since a Workload waiting for that quota may then never get it.
+void note_held_quota(Snapshot& snapshot) {
+  for (std::size_t i = 0; i < snapshot.snapshot_objects; ++i) {
+    const auto* wl = std::get_if<kueue::Workload>(&snapshot.scenario.cluster[i]);
+    if (wl == nullptr || !kueue::has_quota_reservation(*wl) || kueue::is_finished(*wl) ||
+        !wl->admission)
+      continue;
+    std::string owner;
+    for (const OwnerReference& o : *wl->metadata.owner_references) {
+      if (o.kind == "Job") owner = " of Job " + wl->metadata.namespace_ + "/" + o.name;
+    }
+    snapshot.notes.push_back("Workload " + wl->metadata.namespace_ + "/" + wl->metadata.name +
+                             owner + " holds quota in ClusterQueue " +
+                             wl->admission->cluster_queue +
+                             " until Kueue evicts it: a snapshot leaves Jobs out, so nothing "
+                             "finishes it");
   }
 }
 
@@ -272,6 +294,7 @@ void read_snapshot(const std::vector<const ParsedText*>& files, const SnapshotOp
 
   recreate_missing_priority_classes(snapshot);
   warn_unbound_nodes(snapshot);
+  note_held_quota(snapshot);
   if (terminated > 0) {
     snapshot.notes.push_back(plural(terminated, "terminated pod") +
                              " (Succeeded or Failed) left out: they hold no resources");

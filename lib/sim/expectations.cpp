@@ -417,6 +417,15 @@ std::vector<NodeRecord> Simulation::node_records() const {
   return out;
 }
 
+std::vector<WorkloadRecord> Simulation::workload_records() const {
+  return kueue_ ? kueue_->workload_records() : std::vector<WorkloadRecord>{};
+}
+
+KueueState Simulation::kueue_state() const {
+  return KueueState{api_.kueue.resource_flavors, api_.kueue.cluster_queues, api_.kueue.local_queues,
+                    api_.kueue.cohorts, api_.kueue.workloads};
+}
+
 std::vector<PodRecord> Simulation::pod_records() const {
   std::vector<PodRecord> out;
   out.reserve(cluster_.pods().size());

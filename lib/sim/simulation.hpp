@@ -64,6 +64,8 @@ class Simulation final : public SchedulerHooks, private NodeHost {
   // The cluster now, as a result ending now would show it (Simulator's read-only view).
   [[nodiscard]] std::vector<PodRecord> pod_records() const;
   [[nodiscard]] std::vector<NodeRecord> node_records() const;
+  [[nodiscard]] std::vector<WorkloadRecord> workload_records() const;
+  [[nodiscard]] KueueState kueue_state() const;
 
   // One-shot questions (one_shot.cpp): dry runs that leave the replay as it was.
   /// Where `pod` would go if it were the next pod scheduled now, and why not elsewhere.

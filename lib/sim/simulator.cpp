@@ -85,6 +85,14 @@ std::vector<NodeRecord> Simulator::nodes() const {
   return live().node_records();
 }
 
+std::vector<WorkloadRecord> Simulator::workloads() const {
+  return live().workload_records();
+}
+
+KueueState Simulator::kueue_state() const {
+  return live().kueue_state();
+}
+
 Placement Simulator::schedule_one(const Pod& pod) {
   return live().schedule_one(pod);
 }

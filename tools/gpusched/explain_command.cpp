@@ -1,11 +1,15 @@
 // `gpusched explain FILE --pod NS/NAME`: why the pod is where it is, per node, per plugin and per
-// layer, and which changes would schedule it (each replayed).
+// layer, and which changes would schedule it (each replayed). `gpusched explain FILE
+// Job/NS/NAME` (or Workload/NS/NAME): why Kueue has not admitted its Workload, per flavor and
+// resource, and which quota changes would (each replayed).
 
+#include <algorithm>
 #include <memory>
 #include <sstream>
 #include <string>
 
 #include "gpusched/commands.hpp"
+#include "gpusched/error.hpp"
 #include "gpusched/explain/explain.hpp"
 #include "gpusched/report/explain_writer.hpp"
 #include "gpusched/run_options.hpp"
@@ -16,6 +20,7 @@ namespace {
 
 struct ExplainCommandOptions {
   std::string file;
+  std::string object;
   std::string pod;
   std::string at;
   std::string output = "text";
@@ -26,6 +31,10 @@ struct ExplainCommandOptions {
 };
 
 int run_explain(const ExplainCommandOptions& options, std::ostream& out, std::ostream& err) {
+  if (options.object.empty() && options.pod.empty()) {
+    throw InputError("explain", "",
+                     "name what to explain: --pod NS/NAME, or Job/NS/NAME or Workload/NS/NAME");
+  }
   const Scenario scenario = load_scenario_reporting(options.file, options.strict, err);
   ExplainOptions explain_options;
   explain_options.simulation = simulation_options(options.run);
@@ -34,11 +43,29 @@ int run_explain(const ExplainCommandOptions& options, std::ostream& out, std::os
     explain_options.at = parse_cli_duration(options.at, &ignored);
   }
   explain_options.remedies = !options.no_remedies;
-  // A pod named without its namespace is in "default", as kubectl reads it.
-  const std::string pod =
-      options.pod.find('/') == std::string::npos ? "default/" + options.pod : options.pod;
-  const Explanation explanation = explain(scenario, pod, explain_options);
   std::ostringstream text;
+  if (options.object.starts_with("Job/") || options.object.starts_with("Workload/")) {
+    const KueueExplanation explanation =
+        explain_workload(scenario, options.object, explain_options);
+    if (options.output == "json") {
+      report::write_kueue_explanation_json(text, explanation);
+    } else {
+      report::write_kueue_explanation_text(text, explanation);
+    }
+    out << text.str();
+    return 0;
+  }
+  std::string named = options.pod.empty() ? options.object : options.pod;
+  if (named.starts_with("Pod/")) {
+    named.erase(0, 4);
+  } else if (std::count(named.begin(), named.end(), '/') > 1) {
+    throw InputError(named, "",
+                     "explain tells a Pod (Pod/NS/NAME or NS/NAME), or a Kueue Workload "
+                     "(Job/NS/NAME or Workload/NS/NAME)");
+  }
+  // A pod named without its namespace is in "default", as kubectl reads it.
+  const std::string pod = named.find('/') == std::string::npos ? "default/" + named : named;
+  const Explanation explanation = explain(scenario, pod, explain_options);
   if (options.output == "json") {
     report::write_explanation_json(text, explanation);
   } else {
@@ -60,9 +87,15 @@ Command add_explain_command(CLI::App& app) {
   command->add_option("FILE", options->file, "Scenario file (JSON or YAML)")
       ->required()
       ->check(scenario_file_validator());
+  CLI::Option* object =
+      command
+          ->add_option("OBJECT", options->object,
+                       "What to explain: Job/NS/NAME or Workload/NS/NAME (a Kueue Workload: its "
+                       "quota story per flavor and remedies), or a pod as Pod/NS/NAME or NS/NAME")
+          ->type_name("OBJECT");
   command->add_option("--pod", options->pod, "The pod, as NAMESPACE/NAME (NAME alone: default)")
-      ->required()
-      ->type_name("NS/NAME");
+      ->type_name("NS/NAME")
+      ->excludes(object);
   command
       ->add_option("--at", options->at,
                    "Explain the last scheduling attempt at or before this time (default: the "

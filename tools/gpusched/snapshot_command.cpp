@@ -5,6 +5,8 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <type_traits>
+#include <variant>
 
 #include "gpusched/commands.hpp"
 #include "gpusched/io/scenario_writer.hpp"
@@ -31,15 +33,31 @@ std::int64_t gpus_of(const ResourceList& list) {
   return it == list.end() ? 0 : it->second.milli() / 1000;
 }
 
-/// Nodes, GPUs and pods of the snapshot as it was taken.
+/// Kueue's kinds, which a snapshot keeps (its Workloads are kueue.x-k8s.io's, not the
+/// scheduling.k8s.io Workload of gang scheduling).
+template <typename T>
+constexpr bool kKueueKind =
+    std::is_same_v<T, kueue::ResourceFlavor> || std::is_same_v<T, kueue::ClusterQueue> ||
+    std::is_same_v<T, kueue::LocalQueue> || std::is_same_v<T, kueue::Cohort> ||
+    std::is_same_v<T, kueue::WorkloadPriorityClass> || std::is_same_v<T, kueue::AdmissionCheck> ||
+    std::is_same_v<T, kueue::Workload>;
+
+/// Nodes, GPUs and pods of the snapshot as it was taken, and Kueue's objects by kind.
 void write_summary(std::ostream& out, const io::Snapshot& snapshot) {
   const Scenario& scenario = snapshot.scenario;
   std::size_t nodes = 0;
   std::int64_t gpus = 0;
   std::int64_t gpus_requested = 0;
-  std::map<std::string, std::size_t> pods;  // by state
+  std::map<std::string, std::size_t> pods;   // by state
+  std::map<std::string, std::size_t> kueue;  // by kind
   for (std::size_t i = 0; i < snapshot.snapshot_objects; ++i) {
     const Object& object = scenario.cluster[i];
+    std::visit(
+        [&](const auto& o) {
+          if constexpr (kKueueKind<std::decay_t<decltype(o)>>)
+            ++kueue[std::string(kind_of(object))];
+        },
+        object);
     if (const auto* node = std::get_if<Node>(&object)) {
       ++nodes;
       gpus += gpus_of(node->allocatable);
@@ -56,6 +74,14 @@ void write_summary(std::ostream& out, const io::Snapshot& snapshot) {
       << "nodes: " << nodes << ", " << kGpu << " allocatable: " << gpus
       << ", requested by bound pods: " << gpus_requested << "\n";
   for (const auto& [state, count] : pods) out << "pods " << state << ": " << count << "\n";
+  if (kueue.empty()) return;
+  out << "kueue:";
+  const char* separator = " ";
+  for (const auto& [kind, count] : kueue) {
+    out << separator << count << " " << kind << (count == 1 ? "" : "s");
+    separator = ", ";
+  }
+  out << "\n";
 }
 
 /// Expectations that pin the replay's outcome: where each pod the scheduler placed (or could

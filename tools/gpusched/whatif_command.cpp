@@ -1,7 +1,10 @@
 // `gpusched whatif --cluster snapshot.json --add job.yaml`: would these pods schedule on this
-// cluster now, where, and whom would they preempt.
+// cluster now, where, and whom would they preempt; for a Job Kueue manages, whether Kueue admits
+// it now, why not, and when its quota is reserved.
 
 #include <memory>
+#include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -26,9 +29,22 @@ struct WhatIfOptions {
 
 int what_if(const WhatIfOptions& options, std::ostream& out, std::ostream& err) {
   const io::Snapshot snapshot = load_snapshot(options.cluster, options.snapshot, err);
-  const SimulationResult result =
-      simulate_with_progress(snapshot.scenario, simulation_options(options.run));
+  SimulationOptions simulation = simulation_options(options.run);
+  std::optional<ProgressLine> line;
+  if (stderr_is_terminal()) line.emplace(stderr).attach(simulation);
+  Simulator replay(snapshot.scenario, simulation);
+  // The snapshot's instant, the additions created: Kueue has made their Workloads and admitted
+  // what fits now. The rest of the replay says when the others get quota.
+  replay.run_until(0);
+  const std::vector<WorkloadRecord> at_start = replay.workloads();
+  const SimulationResult result = replay.finish();
   print_notices(result, err);
+  std::set<std::string> added_jobs;
+  for (std::size_t i = snapshot.snapshot_objects; i < snapshot.scenario.cluster.size(); ++i) {
+    if (const auto* job = std::get_if<Job>(&snapshot.scenario.cluster[i])) {
+      added_jobs.insert(job->metadata.namespace_ + "/" + job->metadata.name);
+    }
+  }
   // The snapshot's pods that were waiting for a node: the additions may take it, or preempt.
   std::set<std::string> waiting;
   for (std::size_t i = 0; i < snapshot.snapshot_objects; ++i) {
@@ -38,8 +54,9 @@ int what_if(const WhatIfOptions& options, std::ostream& out, std::ostream& err) 
   std::vector<std::string> schedulers;
   for (const Profile& profile : snapshot.scenario.scheduler.profiles)
     schedulers.push_back(profile.scheduler_name);
-  const report::WhatIf whatif = report::what_if(result, snapshot.scenario.description,
-                                                snapshot.snapshot_pods, waiting, schedulers);
+  const report::WhatIf whatif =
+      report::what_if(result, snapshot.scenario.description, snapshot.snapshot_pods, waiting,
+                      schedulers, added_jobs, at_start);
   std::ostringstream text;
   if (options.output == "json") {
     report::write_whatif_json(text, whatif);

@@ -4,11 +4,13 @@
 /// (scenario-format.md §4).
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "gpusched/model/kueue.hpp"
 #include "gpusched/model/time.hpp"
 #include "gpusched/scenario/scenario.hpp"
 #include "gpusched/scheduler/cycle_report.hpp"
@@ -86,6 +88,72 @@ struct ExplainOptions {
 /// many pods at once. Throws InputError for a pod that does not exist now.
 [[nodiscard]] std::vector<Explanation> explain_now(Simulator& simulator, const Scenario& scenario,
                                                    const std::vector<std::string>& pods);
+
+/// One flavor's quota for one resource of a pod set, as Kueue's flavor assigner weighs it.
+/// Quantities are in Kueue's units, written as Kubernetes quantities ("16", "500m").
+struct KueueFlavorQuota {
+  std::string flavor;
+  std::string nominal_quota;                   ///< the ClusterQueue's own
+  std::optional<std::string> borrowing_limit;  ///< nullopt: no limit within the cohort
+  std::string usage;                           ///< what its admitted Workloads hold
+  /// Kueue's Available: what the ClusterQueue can still take now, borrowing included.
+  std::string available;
+  /// What its cohort has unused (its subtree quota less its usage); nullopt: no cohort.
+  std::optional<std::string> cohort_unused;
+  /// The flavor assigner's reasons against this flavor for this pod set, word for word
+  /// ("insufficient unused quota for nvidia.com/gpu in flavor a100, 4 more needed"); empty:
+  /// it fits.
+  std::vector<std::string> reasons;
+};
+
+/// One resource of one pod set: its request and every flavor of the ClusterQueue's resource
+/// group that covers it, in the ClusterQueue's order.
+struct KueueResourceQuota {
+  std::string pod_set;
+  std::string resource;
+  std::string requested;  ///< the whole pod set's (every pod's)
+  std::vector<KueueFlavorQuota> flavors;
+};
+
+/// A Workload Kueue's preemptor would evict to admit the explained one (Kueue's GetTargets).
+struct KueueVictim {
+  std::string workload;       ///< "ns/name"
+  std::string cluster_queue;  ///< its ClusterQueue
+  /// InClusterQueue, InCohortReclamation or InCohortReclaimWhileBorrowing.
+  std::string reason;
+};
+
+/// Why a Workload of Kueue waits (or that it is admitted), and what would admit it.
+struct KueueExplanation {
+  std::string job;            ///< "ns/name" of the Job it stands for; empty when it has none
+  std::string workload;       ///< "ns/name"
+  TimeMs time = 0;            ///< the instant told
+  std::string local_queue;    ///< "ns/name"
+  std::string cluster_queue;  ///< of its admission, else the one its LocalQueue names
+  std::string cohort;         ///< the ClusterQueue's; empty: none
+  std::int32_t priority = 0;
+  bool admitted = false;
+  bool finished = false;
+  /// Finished when finished, Admitted when admitted, else QuotaReserved: Kueue's reason and
+  /// message, word for word.
+  std::optional<kueue::Condition> condition;
+  /// Pod set -> resource -> flavor of its admission; empty when it holds no quota.
+  std::map<std::string, std::map<std::string, std::string>> flavors;
+  /// Per pod set and resource, the quota story; empty when it holds quota.
+  std::vector<KueueResourceQuota> quota;
+  /// When the flavors it needs can be freed by preemption now, the Workloads Kueue would evict.
+  std::vector<KueueVictim> would_preempt;
+  std::string diagnosis;  ///< plain words
+  /// Changes that would admit it sooner and run its pods, each verified by a replay: only
+  /// those that work (Remedy::scheduled_at: when its last pod was bound).
+  std::vector<Remedy> remedies;
+};
+
+/// Explains the Kueue Workload named by `object`: "Job/ns/name" (the Workload Kueue made for the
+/// Job) or "Workload/ns/name", as of `options.at` (default: the end of the replay). Throws
+/// InputError when there is no such Workload then.
+[[nodiscard]] KueueExplanation explain_workload(const Scenario& scenario, std::string_view object,
+                                                const ExplainOptions& options = {});
 
 /// Groups a cycle's rejected nodes by their verdicts, largest group first (ties by first node).
 [[nodiscard]] std::vector<VerdictGroup> group_verdicts(const CycleReport& cycle);

@@ -23,4 +23,15 @@ void write_explanation_text(std::ostream& out, const Explanation& explanation,
 /// The JSON object of scenario-format.md §4 (keys in contract order, additions after them).
 void write_explanation_json(std::ostream& out, const Explanation& explanation);
 
+/// A Kueue Workload's story: its queues and condition, the diagnosis, per pod set, resource and
+/// flavor its request against the ClusterQueue's quotas with the flavor assigner's reasons, and
+/// the verified remedies.
+void write_kueue_explanation_text(std::ostream& out, const KueueExplanation& explanation);
+
+/// The same as JSON: {"job", "workload", "time", "localQueue", "clusterQueue", "cohort",
+/// "priority", "admitted", "finished", "condition", "flavors", "diagnosis", "quota": [{"podSet",
+/// "resource", "requested", "flavors": [{"flavor", "nominalQuota", "borrowingLimit", "usage",
+/// "available", "cohortUnused", "reasons"}]}], "remedies": [...]}.
+void write_kueue_explanation_json(std::ostream& out, const KueueExplanation& explanation);
+
 }  // namespace gpusched::report

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -74,6 +75,16 @@ struct SimulationOptions {
 [[nodiscard]] SimulationResult simulate(const Scenario& scenario,
                                         const SimulationOptions& options = {});
 
+/// Kueue's objects as the API server holds them at an instant (every map empty when the
+/// scenario does not use Kueue): what explain reads to tell a Workload's quota story.
+struct KueueState {
+  std::map<std::string, kueue::ResourceFlavor> resource_flavors;  ///< by name
+  std::map<std::string, kueue::ClusterQueue> cluster_queues;      ///< by name
+  std::map<std::string, kueue::LocalQueue> local_queues;          ///< by "ns/name"
+  std::map<std::string, kueue::Cohort> cohorts;                   ///< by name
+  std::map<std::string, kueue::Workload> workloads;               ///< by "ns/name"
+};
+
 namespace sim {
 class Simulation;
 }
@@ -105,6 +116,10 @@ class Simulator {
   /// The pods and nodes now, as a result ending now would show them.
   [[nodiscard]] std::vector<PodRecord> pods() const;
   [[nodiscard]] std::vector<NodeRecord> nodes() const;
+  /// Kueue's Workloads now, as a result ending now would show them (empty without Kueue).
+  [[nodiscard]] std::vector<WorkloadRecord> workloads() const;
+  /// Kueue's objects now.
+  [[nodiscard]] KueueState kueue_state() const;
 
   /// Where `pod` would go if it were the next pod scheduled now, and each node's verdict; when
   /// nothing fits, preemption runs as a dry run. The replay is left exactly as it was (its random
