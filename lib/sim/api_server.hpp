@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <unordered_map>
 #include <vector>
 
 #include "gpusched/framework/cluster_state.hpp"
@@ -133,10 +134,27 @@ class ApiServer {
   /// any pod so far, live or gone.
   [[nodiscard]] std::string generate_pod_name(const ObjectMeta& owner);
   /// The pods whose controller reference is the object `uid` (what its controller manages and
-  /// the garbage collector deletes with it).
+  /// the garbage collector deletes with it), in "namespace/name" order: an index kept by
+  /// pod_added and pod_removed (a pod's ownerReferences never change after its create), as the
+  /// controllers' informers index pods by their controller (controller_utils).
   [[nodiscard]] std::vector<PodInfo*> owned_pods(const std::string& uid) const;
-  /// A pod left the store: its name stays taken for generated names.
-  void pod_removed(const std::string& key) { removed_pod_keys_.insert(key); }
+  /// A pod joined the store (ClusterState::add_pod): owned_pods indexes it, and its Job hears
+  /// of it (pod_changed).
+  void pod_added(PodInfo& pod);
+  /// A pod is about to leave the store: its name stays taken for generated names, owned_pods
+  /// forgets it, and its Job hears of it (pod_changed).
+  void pod_removed(const PodInfo& pod);
+  /// What a Job's sync reads of a pod changed (created, removed, ended, being deleted): the Job
+  /// controller's next sync_all syncs its Job, as the pod informer's event would enqueue it
+  /// (job_controller.go updatePod / resolveControllerRef).
+  void pod_changed(const PodInfo& pod);
+  /// The "ns/name" of the Jobs whose pods changed since the last call, emptied.
+  [[nodiscard]] std::set<std::string> take_jobs_with_changed_pods();
+  /// The pods were handed over to the result (ClusterState::drain_pods): the index is emptied.
+  void pods_drained() noexcept { owned_.clear(); }
+  /// InternalError unless owned_pods answers for every pod of `cluster` what a scan of every pod
+  /// would (for the invariant checks).
+  void check_owned_index() const;
 
   /// Applies a PriorityClass (ValidatePriorityClass and its update rules). Returns the error
   /// message when the API server refuses it.
@@ -165,6 +183,9 @@ class ApiServer {
   std::map<std::string, std::uint64_t> name_counters_;  // generateName counters per owner
   std::set<std::string> removed_pod_keys_;  // "ns/name" of pods gone; with the live ones, every
                                             // name used so far
+  // controller uid -> "ns/name" -> pod, for owned_pods
+  std::unordered_map<std::string, std::map<std::string, PodInfo*>> owned_;
+  std::set<std::string> jobs_with_changed_pods_;  // "ns/name"
 };
 
 }  // namespace gpusched::sim

@@ -446,6 +446,7 @@ void Simulation::apply_pod(Pod pod, const std::string& pointer) {
   pod.status = existing->pod.status;
   const Pod old_pod = existing->pod;
   cluster_.update_pod(*existing, std::move(pod));
+  api_.pod_changed(*existing);
   scheduler_.pod_updated(*existing, old_pod, now_);
 }
 
@@ -477,6 +478,7 @@ PodInfo& Simulation::create_pod(Pod pod, const std::string& pointer,
   prepare_pod_for_create(pod, config_, now_);
   const bool prebound = !pod.spec.node_name.empty();
   PodInfo& info = cluster_.add_pod(std::move(pod));
+  api_.pod_added(info);
   times_of(info).created = info.pod.metadata.creation_ms;
   if (PodSpan* span = span_of(info)) span->pod = info.pod.key();
   if (info.pod.terminated()) return info;
@@ -617,6 +619,7 @@ void Simulation::end_pod(PodInfo& pod, PodPhase phase) {
   kubelets_.release(pod);
   times_of(pod).finished = now_;
   cluster_.release(pod);
+  api_.pod_changed(pod);
   // The scheduler's informer only lists non-terminated pods: the end looks like a deletion.
   scheduler_.cluster_event({EventResource::Pod, action::kDelete, "AssignedPodDelete"},
                            EventObjects{nullptr, nullptr, &pod}, now_);
@@ -640,6 +643,7 @@ void Simulation::delete_pod(PodInfo& pod, std::int64_t grace_seconds) {
 void Simulation::begin_termination(PodInfo& pod, std::int64_t grace_seconds) {
   if (pod.pod.metadata.deletion_ms) return;  // already terminating
   pod.pod.metadata.deletion_ms = now_ + grace_seconds * 1000;
+  api_.pod_changed(pod);
   event_queue_.push(*pod.pod.metadata.deletion_ms,
                     TerminationDone{key_of(pod.pod.metadata), pod.pod.metadata.uid});
   events_.recorded_event("Pod/" + key_of(pod.pod.metadata), "Normal", "Killing",
@@ -656,7 +660,7 @@ void Simulation::remove_pod(PodInfo& pod) {
   const bool assigned = !pod.pod.spec.node_name.empty() && !pod.pod.terminated();
   PodTimes& times = times_of(pod);
   if (!times.finished) times.finished = now_;
-  api_.pod_removed(key_of(pod.pod.metadata));
+  api_.pod_removed(pod);
   unschedulable_.ended(pod);
   kubelets_.release(pod);
   if (held) cluster_.release(pod);
@@ -1035,7 +1039,10 @@ SimulationResult Simulation::finish() {
   for (std::size_t i = 0; i < scenario_.expect.size(); ++i) {
     if (!expectation_results_[i]) expectation_results_[i] = check(i);
   }
-  if (invariants_) invariants_->check_all(cluster_, kubelets_, now_);
+  if (invariants_) {
+    invariants_->check_all(cluster_, kubelets_, now_);
+    api_.check_owned_index();
+  }
   return take_result();
 }
 
