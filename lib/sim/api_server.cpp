@@ -86,6 +86,12 @@ std::set<std::string> ApiServer::take_jobs_with_changed_pods() {
   return out;
 }
 
+std::set<std::string> ApiServer::take_changed_jobs() {
+  std::set<std::string> out;
+  out.swap(changed_jobs_);
+  return out;
+}
+
 void ApiServer::check_owned_index() const {
   std::unordered_map<std::string, std::vector<PodInfo*>> scanned;
   for (const auto& [key, pod] : cluster_.pods()) {

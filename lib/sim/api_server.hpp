@@ -54,6 +54,9 @@ struct KueueStores {
   std::map<std::string, kueue::WorkloadPriorityClass> workload_priority_classes;
   std::map<std::string, kueue::AdmissionCheck> admission_checks;
   std::map<std::string, kueue::Workload> workloads;
+  /// Raised by each apply or delete of one of these objects by the scenario (not by Kueue's own
+  /// changes): the Kueue component then reconciles every Job and Workload again.
+  std::uint64_t scenario_changes = 0;
 
   /// Whether T is one of Kueue's kinds.
   template <typename T>
@@ -150,6 +153,11 @@ class ApiServer {
   void pod_changed(const PodInfo& pod);
   /// The "ns/name" of the Jobs whose pods changed since the last call, emptied.
   [[nodiscard]] std::set<std::string> take_jobs_with_changed_pods();
+  /// A Job was applied, completed, failed or deleted: Kueue's Job reconciler looks at it at its
+  /// next run, as the Job informer's event would enqueue it (jobframework's reconciler).
+  void job_changed(const std::string& key) { changed_jobs_.insert(key); }
+  /// The "ns/name" of the Jobs changed since the last call, emptied.
+  [[nodiscard]] std::set<std::string> take_changed_jobs();
   /// The pods were handed over to the result (ClusterState::drain_pods): the index is emptied.
   void pods_drained() noexcept { owned_.clear(); }
   /// InternalError unless owned_pods answers for every pod of `cluster` what a scan of every pod
@@ -186,6 +194,7 @@ class ApiServer {
   // controller uid -> "ns/name" -> pod, for owned_pods
   std::unordered_map<std::string, std::map<std::string, PodInfo*>> owned_;
   std::set<std::string> jobs_with_changed_pods_;  // "ns/name"
+  std::set<std::string> changed_jobs_;            // "ns/name"
 };
 
 }  // namespace gpusched::sim

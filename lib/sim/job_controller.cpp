@@ -39,6 +39,7 @@ void JobController::sync(const std::string& key) {
     state.failed = true;
     state.complete = true;
     state.ended = now;
+    context_.api().job_changed(key);
     context_.record_event("Job/" + key, "Warning", "BackoffLimitExceeded",
                           "Job has reached the specified backoff limit");
     for (PodInfo* p : pods) {
@@ -50,6 +51,7 @@ void JobController::sync(const std::string& key) {
   if (done) {
     state.complete = true;
     state.ended = now;
+    context_.api().job_changed(key);
     context_.record_event("Job/" + key, "Normal", "Completed", "Job completed");
     return;
   }

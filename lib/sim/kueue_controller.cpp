@@ -46,9 +46,20 @@ void KueueController::default_job(Job& job) const {
 }
 
 void KueueController::run() {
-  sync_queue_objects();
-  reconcile_jobs();
-  reconcile_pending();
+  // Everything again after the queue objects or the scenario's Kueue objects changed; else what
+  // changed since the last run.
+  const bool rebuilt = sync_queue_objects();
+  const std::uint64_t changes = context_.api().kueue.scenario_changes;
+  const bool all = rebuilt || seen_scenario_changes_ != changes;
+  seen_scenario_changes_ = changes;
+  if (all) {
+    unchecked_.clear();
+    for (const auto& [key, wl] : context_.api().kueue.workloads) {
+      if (kueue::is_admitted(wl) && !kueue::is_finished(wl)) unchecked_.insert(key);
+    }
+  }
+  reconcile_jobs(all);
+  reconcile_pending(all);
   const TimeMs now = context_.now();
   int cycles = 0;
   while (scheduler_.schedule(now)) {
@@ -60,11 +71,11 @@ void KueueController::run() {
   check_pods_ready();
 }
 
-void KueueController::sync_queue_objects() {
+bool KueueController::sync_queue_objects() {
   const ApiServer& api = context_.api();
   if (built_ && built_cqs_ == api.kueue.cluster_queues && built_cohorts_ == api.kueue.cohorts &&
       built_flavors_ == api.kueue.resource_flavors && built_lqs_ == api.kueue.local_queues)
-    return;
+    return false;
   // A ClusterQueue keeps its generation while its quotas stay as they were
   // (AllocatableResourceGeneration), so that flavor scans in progress stay valid.
   std::map<std::string, std::int64_t> generations;
@@ -124,6 +135,7 @@ void KueueController::sync_queue_objects() {
   std::set<std::string> all;
   for (const auto& [name, cq] : api.kueue.cluster_queues) all.insert(name);
   queues_.queue_inadmissible(all, [this](const std::string& k) { return backoff_expired(k); });
+  return true;
 }
 
 bool KueueController::backoff_expired(const std::string& key) const {
@@ -132,48 +144,65 @@ bool KueueController::backoff_expired(const std::string& key) const {
          scheduler_.queued(key, it->second, context_.now()).backoff_expired;
 }
 
-void KueueController::reconcile_jobs() {
+void KueueController::reconcile_jobs(bool all) {
   ApiServer& api = context_.api();
-  for (const auto& [key, state] : api.jobs) {
-    if (!manages(state.job)) continue;
-    auto wl_key = workload_of_job_.find(key);
-    if (wl_key == workload_of_job_.end()) {
-      // A Workload the input already holds for the Job (a snapshot's) is the Job's: Kueue finds
-      // it by its owner reference instead of creating another (jobframework ensureOneWorkload).
-      if (auto owned = owned_workload(state.job)) {
-        workload_of_job_[key] = *owned;
-        job_of_workload_[*owned] = key;
-      } else if (!state.complete) {
-        create_workload(key, state.job);
-      }
-      continue;
+  const std::set<std::string> changed = api.take_changed_jobs();
+  std::vector<std::string> orphaned;
+  if (all) {
+    unlinked_ = 0;
+    for (const auto& [key, wl] : api.kueue.workloads)
+      unlinked_ += job_of_workload_.contains(key) ? 0 : 1;
+    for (const auto& [key, state] : api.jobs) reconcile_job(key, state);
+    for (const auto& [job_key, wl_key] : workload_of_job_) {
+      if (!api.jobs.contains(job_key)) orphaned.push_back(job_key);
     }
-    kueue::Workload& wl = api.kueue.workloads.at(wl_key->second);
-    if (state.complete && !kueue::is_finished(wl)) {
-      // jobframework step 3: the Job finished, so does its Workload (workloadfinish.Finish).
-      const bool succeeded = !state.failed;
-      kueue::set_condition(
-          wl.conditions, kueue::Condition{std::string(kueue::kFinished), "True",
-                                          succeeded ? "Succeeded" : "Failed",
-                                          succeeded ? "Reached expected number of succeeded pods"
-                                                    : "Job has reached the specified backoff limit",
-                                          context_.now(), wl.generation});
-      context_.record_event("Job/" + key, "Normal", "FinishedWorkload",
-                            "Workload '" + wl_key->second + "' is declared finished");
-      release(wl_key->second);
+  } else {
+    for (const std::string& key : changed) {
+      if (auto it = api.jobs.find(key); it != api.jobs.end()) reconcile_job(key, it->second);
+    }
+    for (const std::string& key : changed) {
+      if (workload_of_job_.contains(key) && !api.jobs.contains(key)) orphaned.push_back(key);
     }
   }
   // A Workload whose Job is gone is deleted with it (its owner reference).
-  std::vector<std::string> orphaned;
-  for (const auto& [job_key, wl_key] : workload_of_job_) {
-    if (!api.jobs.contains(job_key)) orphaned.push_back(job_key);
-  }
   for (const std::string& job_key : orphaned) {
     const std::string wl_key = workload_of_job_.at(job_key);
     release(wl_key);
     api.kueue.workloads.erase(wl_key);
     job_of_workload_.erase(wl_key);
     workload_of_job_.erase(job_key);
+  }
+}
+
+void KueueController::reconcile_job(const std::string& key, const JobState& state) {
+  ApiServer& api = context_.api();
+  if (!manages(state.job)) return;
+  auto wl_key = workload_of_job_.find(key);
+  if (wl_key == workload_of_job_.end()) {
+    // A Workload the input already holds for the Job (a snapshot's) is the Job's: Kueue finds
+    // it by its owner reference instead of creating another (jobframework ensureOneWorkload).
+    if (auto owned = unlinked_ > 0 ? owned_workload(state.job) : std::nullopt) {
+      workload_of_job_[key] = *owned;
+      job_of_workload_[*owned] = key;
+      --unlinked_;
+    } else if (!state.complete) {
+      create_workload(key, state.job);
+    }
+    return;
+  }
+  kueue::Workload& wl = api.kueue.workloads.at(wl_key->second);
+  if (state.complete && !kueue::is_finished(wl)) {
+    // jobframework step 3: the Job finished, so does its Workload (workloadfinish.Finish).
+    const bool succeeded = !state.failed;
+    kueue::set_condition(
+        wl.conditions,
+        kueue::Condition{std::string(kueue::kFinished), "True", succeeded ? "Succeeded" : "Failed",
+                         succeeded ? "Reached expected number of succeeded pods"
+                                   : "Job has reached the specified backoff limit",
+                         context_.now(), wl.generation});
+    context_.record_event("Job/" + key, "Normal", "FinishedWorkload",
+                          "Workload '" + wl_key->second + "' is declared finished");
+    release(wl_key->second);
   }
 }
 
@@ -230,16 +259,33 @@ void KueueController::create_workload(const std::string& job_key, const Job& job
   }
   const std::string wl_key = key_of(wl.metadata);
   api.kueue.workloads[wl_key] = std::move(wl);
+  created_.insert(wl_key);
   workload_of_job_[job_key] = wl_key;
   job_of_workload_[wl_key] = job_key;
   context_.record_event("Job/" + job_key, "Normal", "CreatedWorkload",
                         "Created Workload: " + wl_key);
 }
 
-void KueueController::reconcile_pending() {
+void KueueController::reconcile_pending(bool all) {
   ApiServer& api = context_.api();
   const TimeMs now = context_.now();
-  for (auto& [key, wl] : api.kueue.workloads) {
+  std::vector<std::pair<const std::string, kueue::Workload>*> visit;
+  if (all) {
+    blocked_.clear();
+    for (auto& entry : api.kueue.workloads) visit.push_back(&entry);
+  } else {
+    std::set<std::string> keys;
+    keys.swap(blocked_);
+    keys.insert(created_.begin(), created_.end());
+    for (const std::string& key : keys) {
+      if (auto it = api.kueue.workloads.find(key); it != api.kueue.workloads.end())
+        visit.push_back(&*it);
+    }
+  }
+  created_.clear();
+  for (auto* entry : visit) {
+    const std::string& key = entry->first;
+    kueue::Workload& wl = entry->second;
     if (kueue::is_finished(wl) || kueue::has_quota_reservation(wl)) continue;
     // getQueueBlocker, with UnadmittedWorkloadsObservability off: reason Inadmissible.
     const std::string lq_key = kueue::local_queue_key(wl);
@@ -257,6 +303,7 @@ void KueueController::reconcile_pending() {
     if (!blocker.empty()) {
       kueue::unset_quota_reservation(wl, "Inadmissible", blocker, now);
       queues_.remove(key);
+      blocked_.insert(key);
       continue;
     }
     open_span(key, wl, wl.metadata.creation_ms);
@@ -311,6 +358,7 @@ void KueueController::admitted(const std::string& key) {
   for (const auto& [fr, amount] : kueue::make_info(wl, key).usage())
     span.usage[fr.flavor][fr.resource] = kueue::amount_quantity(fr.resource, amount);
   to_start_.push_back(key);
+  unchecked_.insert(key);
 }
 
 QuotaSpan& KueueController::open_span(const std::string& key, const kueue::Workload& wl,
@@ -346,9 +394,16 @@ void KueueController::needs_preemption(const std::string& key, const std::string
 void KueueController::check_pods_ready() {
   const ApiServer& api = context_.api();
   const TimeMs now = context_.now();
-  for (const auto& [key, wl] : api.kueue.workloads) {
-    if (!kueue::is_admitted(wl) || kueue::is_finished(wl) || noticed_.contains("ready " + key))
+  for (auto it = unchecked_.begin(); it != unchecked_.end();) {
+    const std::string& key = *it;
+    auto found = api.kueue.workloads.find(key);
+    if (found == api.kueue.workloads.end() || !kueue::is_admitted(found->second) ||
+        kueue::is_finished(found->second) || noticed_.contains("ready " + key)) {
+      it = unchecked_.erase(it);
       continue;
+    }
+    const kueue::Workload& wl = found->second;
+    ++it;
     const kueue::Condition* admitted_cond = kueue::find_condition(wl.conditions, kueue::kAdmitted);
     if (now - admitted_cond->last_transition_time < config_.wait_for_pods_ready.timeout_ms)
       continue;

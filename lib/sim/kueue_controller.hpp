@@ -55,13 +55,17 @@ class KueueController final : private kueue::AdmissionSink {
 
   /// Whether Kueue manages the Job (a queue-name label, or manageJobsWithoutQueueName).
   [[nodiscard]] bool manages(const Job& job) const;
-  /// Rebuilds the quota tree and the queues when the queue objects changed.
-  void sync_queue_objects();
-  /// The Job reconciler: a Workload for each managed Job, finished with it, gone with it.
-  void reconcile_jobs();
+  /// Rebuilds the quota tree and the queues when the queue objects changed; true when it did.
+  bool sync_queue_objects();
+  /// The Job reconciler: a Workload for each managed Job, finished with it, gone with it. Every
+  /// Job when `all`, else those changed since the last run (ApiServer::job_changed): the others
+  /// are as the last run left them.
+  void reconcile_jobs(bool all);
+  void reconcile_job(const std::string& key, const JobState& state);
   /// The Workload controller for pending workloads: the queue blocker as their QuotaReserved
-  /// condition, or their place in their ClusterQueue.
-  void reconcile_pending();
+  /// condition, or their place in their ClusterQueue. Every Workload when `all`, else those
+  /// created since the last run and those blocked: a queued one stays queued until admitted.
+  void reconcile_pending(bool all);
   void create_workload(const std::string& job_key, const Job& job);
   /// The key of a Workload not yet linked to a Job whose owner reference names `job`.
   [[nodiscard]] std::optional<std::string> owned_workload(const Job& job) const;
@@ -99,6 +103,13 @@ class KueueController final : private kueue::AdmissionSink {
   std::vector<QuotaSpan> spans_;
   std::map<std::string, std::size_t> open_span_;  // workload key -> index of its open span
   std::set<std::string> noticed_;                 // workload keys already named in a notice
+  // What the runs between two changes of the scenario's Kueue objects or queue objects look at
+  // (run()): each set holds every Workload of its kind, so a run costs what changed.
+  std::optional<std::uint64_t> seen_scenario_changes_;  // KueueStores::scenario_changes
+  std::set<std::string> created_;    // Workloads created since reconcile_pending last ran
+  std::set<std::string> blocked_;    // pending Workloads with a queue blocker
+  std::set<std::string> unchecked_;  // admitted, unfinished, not yet checked for readiness
+  std::size_t unlinked_ = 0;         // Workloads of the store no Job is linked to (at most)
 };
 
 }  // namespace gpusched::sim

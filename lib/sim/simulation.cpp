@@ -281,6 +281,7 @@ void Simulation::apply(Object object, const std::string& pointer) {
       state.job = std::move(*job);
       api_.jobs[key] = std::move(state);
     }
+    api_.job_changed(key);
     controllers_.sync("Job", key);
   } else {
     // Kueue's objects wait in their stores for the Kueue component.
@@ -293,6 +294,7 @@ void Simulation::apply(Object object, const std::string& pointer) {
             auto it = store.find(key);
             api_.stamp(o.metadata, it == store.end() ? nullptr : &it->second.metadata);
             store.insert_or_assign(key, std::move(o));
+            ++api_.kueue.scenario_changes;
           }
         },
         object);
@@ -823,6 +825,7 @@ void Simulation::delete_object(const ObjectRef& ref, std::int64_t grace_seconds,
       input_error(pointer, "Job \"" + key + "\" does not exist at " + format_duration(now_));
     uid = it->second.job.metadata.uid;
     api_.jobs.erase(it);
+    api_.job_changed(key);
   } else if (ref.kind == "DaemonSet") {
     auto it = api_.daemonsets.find(key);
     if (it == api_.daemonsets.end())
@@ -846,6 +849,7 @@ void Simulation::delete_object(const ObjectRef& ref, std::int64_t grace_seconds,
     // Workload to come back. Otherwise a "Workload" is Kueue's.
   } else if (std::size_t erased = 0; api_.kueue.visit(
                  ref.kind, [&](auto& store) { erased = store.erase(store_key(ref)); })) {
+    ++api_.kueue.scenario_changes;
     if (erased == 0) {
       input_error(pointer, ref.kind + " \"" + store_key(ref) + "\" does not exist at " +
                                format_duration(now_));
