@@ -53,7 +53,14 @@ std::string kueue_fleet_scenario(const KueueFleet& fleet) {
       std::to_string(fleet.nodes) + " GPU nodes, " + std::to_string(fleet.cluster_queues) +
       " ClusterQueues in two cohorts, " + std::to_string(fleet.jobs) +
       " Jobs of 1-64 GPUs arriving over time.\",\n"
-      "\"scheduler\": {\"seed\": 1},\n"
+      "\"scheduler\": {\"seed\": 1" +
+      std::string(fleet.bin_pack
+                      ? ", \"profiles\": [{\"schedulerName\": \"default-scheduler\", "
+                        "\"pluginConfig\": [{\"name\": \"NodeResourcesFit\", \"args\": "
+                        "{\"scoringStrategy\": {\"type\": \"MostAllocated\", \"resources\": "
+                        "[{\"name\": \"nvidia.com/gpu\", \"weight\": 1}]}}}]}]"
+                      : "") +
+      "},\n"
       "\"kueue\": {\"configuration\": {\"apiVersion\": \"config.kueue.x-k8s.io/v1beta2\", "
       "\"kind\": \"Configuration\"}},\n"
       "\"cluster\": [\n";

@@ -15,6 +15,10 @@ struct KueueFleet {
   int jobs = 50000;         ///< 1-8 pods of 1, 2, 4 or 8 GPUs: 1-64 GPUs a Job
   std::int64_t arrivals_over_ms = 20LL * 3600 * 1000;  ///< Jobs arrive each minute over this
   std::uint64_t seed = 1;
+  /// NodeResourcesFit scores nvidia.com/gpu MostAllocated (bin-packing, as GPU fleets configure
+  /// kube-scheduler to keep whole nodes free for 8-GPU pods); false: the default LeastAllocated,
+  /// which spreads small pods over the nodes and leaves the large ones Pending far more often.
+  bool bin_pack = true;
 };
 
 /// The scenario as JSON text; the same text for the same figures and seed.

@@ -7,7 +7,8 @@
 // Usage: gpusched_bench [--runs N] [--openb DIR] [WORKLOAD...]
 //   WORKLOAD: SchedulingBasic PreemptionBasic Unschedulable SchedulingWithExtendedResource GpuMix
 //   openb OneShot Explain Writers Inputs Scaling KueueFleet (default: all), Scaling:NODESxPODS for
-//   one line of the scaling run, or KueueFleet:NODESxJOBS for a smaller fleet (20 ClusterQueues).
+//   one line of the scaling run, or KueueFleet:NODESxJOBS for a smaller fleet (20 ClusterQueues;
+//   KueueFleet:NODESxJOBS:spread with kube-scheduler's default LeastAllocated scoring).
 //   --kueue-fleet-out FILE writes the KueueFleet scenario there (for `gpusched replay`).
 //   Exit status 1 when a target is missed.
 #include <sys/resource.h>
@@ -452,10 +453,11 @@ void inputs() {
 // Issue 20: 5,000 GPU nodes, 20 ClusterQueues in two cohorts, 50,000 Jobs of 1-64 GPUs arriving
 // over 20 hours, replayed through Kueue, the Job controller and kube-scheduler within 10 s. The
 // scenario is parsed from its JSON text before the clock starts; the replay alone is timed.
-void kueue_fleet(int runs, int nodes, int jobs, const std::string& out_file) {
+void kueue_fleet(int runs, int nodes, int jobs, bool spread, const std::string& out_file) {
   bench::KueueFleet fleet;
   fleet.nodes = nodes;
   fleet.jobs = jobs;
+  fleet.bin_pack = !spread;
   const std::string text = bench::kueue_fleet_scenario(fleet);
   if (!out_file.empty()) {
     std::FILE* out = std::fopen(out_file.c_str(), "wb");
@@ -485,11 +487,11 @@ void kueue_fleet(int runs, int nodes, int jobs, const std::string& out_file) {
   const bool met = f.seconds < kTargetSeconds && finished_jobs == jobs;
   all_targets_met = all_targets_met && met;
   std::printf(
-      "{\"workload\":\"KueueFleet\",\"case\":\"%dNodes_20ClusterQueues_%dJobs\",\"nodes\":%d,"
+      "{\"workload\":\"KueueFleet\",\"case\":\"%dNodes_20ClusterQueues_%dJobs%s\",\"nodes\":%d,"
       "\"jobs\":%d,\"completed_jobs\":%ld,\"runs\":%d,\"seconds\":%.3f,"
       "\"peak_rss_mib\":%ld,\"target_seconds\":%.0f,\"meets_target\":%s}\n",
-      nodes, jobs, nodes, jobs, finished_jobs, runs, f.seconds, f.peak_rss_mib, kTargetSeconds,
-      met ? "true" : "false");
+      nodes, jobs, spread ? "_LeastAllocated" : "", nodes, jobs, finished_jobs, runs, f.seconds,
+      f.peak_rss_mib, kTargetSeconds, met ? "true" : "false");
   std::fflush(stdout);
 }
 
@@ -558,11 +560,11 @@ int main(int argc, char** argv) {
     } else if (name == "Scaling") {
       scaling();
     } else if (name == "KueueFleet") {
-      kueue_fleet(runs, 5000, 50000, kueue_fleet_out);
+      kueue_fleet(runs, 5000, 50000, false, kueue_fleet_out);
     } else if (int fleet_nodes = 0, jobs = 0;
                std::sscanf(name.c_str(), "KueueFleet:%dx%d", &fleet_nodes, &jobs) == 2 &&
                fleet_nodes > 0 && jobs > 0) {
-      kueue_fleet(runs, fleet_nodes, jobs, kueue_fleet_out);
+      kueue_fleet(runs, fleet_nodes, jobs, name.ends_with(":spread"), kueue_fleet_out);
     } else if (int nodes = 0, pods = 0;
                std::sscanf(name.c_str(), "Scaling:%dx%d", &nodes, &pods) == 2 && nodes > 0 &&
                pods > 0) {

@@ -1,6 +1,7 @@
 #include "sim/kueue_controller.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include "gpusched/error.hpp"
 #include "kueue/workload_name.hpp"
@@ -55,7 +56,7 @@ void KueueController::run() {
   if (all) {
     unchecked_.clear();
     for (const auto& [key, wl] : context_.api().kueue.workloads) {
-      if (kueue::is_admitted(wl) && !kueue::is_finished(wl)) unchecked_.insert(key);
+      if (kueue::is_admitted(wl) && !kueue::is_finished(wl)) watch_readiness(key, wl);
     }
   }
   reconcile_jobs(all);
@@ -358,7 +359,17 @@ void KueueController::admitted(const std::string& key) {
   for (const auto& [fr, amount] : kueue::make_info(wl, key).usage())
     span.usage[fr.flavor][fr.resource] = kueue::amount_quantity(fr.resource, amount);
   to_start_.push_back(key);
-  unchecked_.insert(key);
+  watch_readiness(key, wl);
+}
+
+void KueueController::watch_readiness(const std::string& key, const kueue::Workload& wl) {
+  const kueue::Condition* admitted_cond = kueue::find_condition(wl.conditions, kueue::kAdmitted);
+  const TimeMs since = admitted_cond != nullptr ? admitted_cond->last_transition_time : 0;
+  const TimeMs timeout = config_.wait_for_pods_ready.timeout_ms;
+  const TimeMs due = timeout > 0 && since > std::numeric_limits<TimeMs>::max() - timeout
+                         ? std::numeric_limits<TimeMs>::max()
+                         : since + timeout;
+  unchecked_.emplace(due, key);
 }
 
 QuotaSpan& KueueController::open_span(const std::string& key, const kueue::Workload& wl,
@@ -394,23 +405,27 @@ void KueueController::needs_preemption(const std::string& key, const std::string
 void KueueController::check_pods_ready() {
   const ApiServer& api = context_.api();
   const TimeMs now = context_.now();
-  for (auto it = unchecked_.begin(); it != unchecked_.end();) {
-    const std::string& key = *it;
+  // Those due by now, in key order: the others are not checked yet.
+  std::set<std::string> due;
+  while (!unchecked_.empty() && unchecked_.begin()->first <= now) {
+    due.insert(unchecked_.begin()->second);
+    unchecked_.erase(unchecked_.begin());
+  }
+  for (const std::string& key : due) {
     auto found = api.kueue.workloads.find(key);
     if (found == api.kueue.workloads.end() || !kueue::is_admitted(found->second) ||
-        kueue::is_finished(found->second) || noticed_.contains("ready " + key)) {
-      it = unchecked_.erase(it);
+        kueue::is_finished(found->second) || noticed_.contains("ready " + key))
+      continue;
+    const kueue::Workload& wl = found->second;
+    const kueue::Condition* admitted_cond = kueue::find_condition(wl.conditions, kueue::kAdmitted);
+    auto job_key = job_of_workload_.find(key);
+    auto job = job_key == job_of_workload_.end() ? api.jobs.end() : api.jobs.find(job_key->second);
+    if (now - admitted_cond->last_transition_time < config_.wait_for_pods_ready.timeout_ms ||
+        job == api.jobs.end()) {
+      // Admitted again since, or without its Job yet: checked again when due.
+      watch_readiness(key, wl);
       continue;
     }
-    const kueue::Workload& wl = found->second;
-    ++it;
-    const kueue::Condition* admitted_cond = kueue::find_condition(wl.conditions, kueue::kAdmitted);
-    if (now - admitted_cond->last_transition_time < config_.wait_for_pods_ready.timeout_ms)
-      continue;
-    auto job_key = job_of_workload_.find(key);
-    if (job_key == job_of_workload_.end()) continue;
-    auto job = api.jobs.find(job_key->second);
-    if (job == api.jobs.end()) continue;
     // Job.PodsReady: succeeded plus ready (Running: gpusched has no readiness probes) pods
     // reach the pod set's count.
     std::int32_t ready = job->second.succeeded;

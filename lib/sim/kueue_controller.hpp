@@ -11,6 +11,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gpusched/config/kueue_config.hpp"
@@ -80,6 +81,8 @@ class KueueController final : private kueue::AdmissionSink {
   QuotaSpan& open_span(const std::string& key, const kueue::Workload& wl, TimeMs queued);
   /// Every ClusterQueue of the cohort tree of `cluster_queue` (notifyRetryInadmissible).
   [[nodiscard]] std::set<std::string> cohort_members(const std::string& cluster_queue) const;
+  /// An admitted Workload's readiness check joins unchecked_.
+  void watch_readiness(const std::string& key, const kueue::Workload& wl);
   /// Whether the workload's requeue backoff is over (for QueueInadmissibleWorkloads).
   [[nodiscard]] bool backoff_expired(const std::string& key) const;
 
@@ -106,10 +109,12 @@ class KueueController final : private kueue::AdmissionSink {
   // What the runs between two changes of the scenario's Kueue objects or queue objects look at
   // (run()): each set holds every Workload of its kind, so a run costs what changed.
   std::optional<std::uint64_t> seen_scenario_changes_;  // KueueStores::scenario_changes
-  std::set<std::string> created_;    // Workloads created since reconcile_pending last ran
-  std::set<std::string> blocked_;    // pending Workloads with a queue blocker
-  std::set<std::string> unchecked_;  // admitted, unfinished, not yet checked for readiness
-  std::size_t unlinked_ = 0;         // Workloads of the store no Job is linked to (at most)
+  std::set<std::string> created_;  // Workloads created since reconcile_pending last ran
+  std::set<std::string> blocked_;  // pending Workloads with a queue blocker
+  // Admitted, unfinished Workloads not yet checked for readiness, by when they are due
+  // (admission plus waitForPodsReady's timeout), then key.
+  std::set<std::pair<TimeMs, std::string>> unchecked_;
+  std::size_t unlinked_ = 0;  // Workloads of the store no Job is linked to (at most)
 };
 
 }  // namespace gpusched::sim

@@ -175,7 +175,10 @@ void Simulation::dispatch(Event& event) {
                    }
                  },
                  [&](PodGc&) { collect_orphans(); },
-                 [&](PermitTimeout&) { scheduler_.expire_waiting_pods(now_); },
+                 [&](PermitTimeout&) {
+                   permit_timeout_queued_ = false;
+                   scheduler_.expire_waiting_pods(now_);
+                 },
                  [&](RunAction& e) { run_action(scenario_.timeline[e.index]); },
                  [&](CheckExpectation& e) { expectation_results_[e.index] = check(e.index); },
              },
@@ -184,6 +187,9 @@ void Simulation::dispatch(Event& event) {
 
 void Simulation::sync_permit_timeout() {
   const std::optional<TimeMs> due = scheduler_.next_permit_deadline();
+  // Without pods waiting at Permit (most replays), nothing to look for on the clock.
+  if (!due && !permit_timeout_queued_) return;
+  permit_timeout_queued_ = due.has_value();
   const EventQueue::Entry* queued =
       event_queue_.find<PermitTimeout>([](TimeMs, const PermitTimeout&) { return true; });
   if (queued != nullptr && due && queued->time == *due) return;
