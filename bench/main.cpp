@@ -6,8 +6,11 @@
 //    "peak_rss_mib":120,"target_pods_per_second":30000,"meets_target":true}
 // Usage: gpusched_bench [--runs N] [--openb DIR] [WORKLOAD...]
 //   WORKLOAD: SchedulingBasic PreemptionBasic Unschedulable SchedulingWithExtendedResource GpuMix
-//   openb OneShot Explain Writers Inputs Scaling (default: all), or Scaling:NODESxPODS for one line
-//   of the scaling run. Exit status 1 when a target is missed.
+//   openb OneShot Explain Writers Inputs Scaling KueueFleet (default: all), Scaling:NODESxPODS for
+//   one line of the scaling run, or KueueFleet:NODESxJOBS for a smaller fleet (20 ClusterQueues;
+//   KueueFleet:NODESxJOBS:spread with kube-scheduler's default LeastAllocated scoring).
+//   --kueue-fleet-out FILE writes the KueueFleet scenario there (for `gpusched replay`).
+//   Exit status 1 when a target is missed.
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -30,6 +33,7 @@
 #include "gpusched/report/writers.hpp"
 #include "gpusched/scheduler/scheduler.hpp"
 #include "inputs.hpp"
+#include "kueue_fleet.hpp"
 #include "workloads.hpp"
 
 namespace {
@@ -446,6 +450,51 @@ void inputs() {
   }
 }
 
+// Issue 20: 5,000 GPU nodes, 20 ClusterQueues in two cohorts, 50,000 Jobs of 1-64 GPUs arriving
+// over 20 hours, replayed through Kueue, the Job controller and kube-scheduler within 10 s. The
+// scenario is parsed from its JSON text before the clock starts; the replay alone is timed.
+void kueue_fleet(int runs, int nodes, int jobs, bool spread, const std::string& out_file) {
+  bench::KueueFleet fleet;
+  fleet.nodes = nodes;
+  fleet.jobs = jobs;
+  fleet.bin_pack = !spread;
+  const std::string text = bench::kueue_fleet_scenario(fleet);
+  if (!out_file.empty()) {
+    std::FILE* out = std::fopen(out_file.c_str(), "wb");
+    if (out == nullptr || std::fwrite(text.data(), 1, text.size(), out) != text.size()) {
+      std::fprintf(stderr, "gpusched_bench: cannot write %s\n", out_file.c_str());
+      std::exit(2);
+    }
+    std::fclose(out);
+  }
+  double rate = 0;
+  const Figures f = median_of(
+      runs,
+      [&] {
+        const gpusched::Scenario scenario = gpusched::io::parse_scenario(text, "kueue-fleet.json");
+        Figures out;
+        gpusched::SimulationResult result;
+        out.seconds = timed(scenario, &result);
+        out.peak_rss_mib = peak_rss_mib();
+        // `scheduled` carries the Jobs that completed.
+        out.scheduled = std::count_if(result.jobs.begin(), result.jobs.end(),
+                                      [](const auto& j) { return j.ended && !j.failed; });
+        return out;
+      },
+      &rate);
+  const long finished_jobs = f.scheduled;
+  constexpr double kTargetSeconds = 10;
+  const bool met = f.seconds < kTargetSeconds && finished_jobs == jobs;
+  all_targets_met = all_targets_met && met;
+  std::printf(
+      "{\"workload\":\"KueueFleet\",\"case\":\"%dNodes_20ClusterQueues_%dJobs%s\",\"nodes\":%d,"
+      "\"jobs\":%d,\"completed_jobs\":%ld,\"runs\":%d,\"seconds\":%.3f,"
+      "\"peak_rss_mib\":%ld,\"target_seconds\":%.0f,\"meets_target\":%s}\n",
+      nodes, jobs, spread ? "_LeastAllocated" : "", nodes, jobs, finished_jobs, runs, f.seconds,
+      f.peak_rss_mib, kTargetSeconds, met ? "true" : "false");
+  std::fflush(stdout);
+}
+
 void scaling() {
   for (int nodes : {1000, 2000, 5000, 10000, 20000}) scaling_line(nodes, 10000);
   for (int pods : {100000, 1000000}) scaling_line(10000, pods);
@@ -456,6 +505,7 @@ void scaling() {
 int main(int argc, char** argv) {
   int runs = 5;
   std::filesystem::path openb_dir = GPUSCHED_OPENB_DIR;
+  std::string kueue_fleet_out;
   std::vector<std::string> selected;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
@@ -463,6 +513,8 @@ int main(int argc, char** argv) {
       runs = std::max(1, std::atoi(argv[++i]));
     } else if (arg == "--openb" && i + 1 < argc) {
       openb_dir = argv[++i];
+    } else if (arg == "--kueue-fleet-out" && i + 1 < argc) {
+      kueue_fleet_out = argv[++i];
     } else {
       selected.emplace_back(arg);
     }
@@ -470,7 +522,7 @@ int main(int argc, char** argv) {
   const std::vector<std::string> all = {
       "SchedulingBasic", "PreemptionBasic", "Unschedulable", "SchedulingWithExtendedResource",
       "GpuMix",          "openb",           "OneShot",       "Explain",
-      "Writers",         "Inputs",          "Scaling"};
+      "Writers",         "Inputs",          "Scaling",       "KueueFleet"};
   if (selected.empty()) selected = all;
   for (const std::string& name : selected) {
     if (name == "SchedulingBasic") {
@@ -507,6 +559,12 @@ int main(int argc, char** argv) {
       inputs();
     } else if (name == "Scaling") {
       scaling();
+    } else if (name == "KueueFleet") {
+      kueue_fleet(runs, 5000, 50000, false, kueue_fleet_out);
+    } else if (int fleet_nodes = 0, jobs = 0;
+               std::sscanf(name.c_str(), "KueueFleet:%dx%d", &fleet_nodes, &jobs) == 2 &&
+               fleet_nodes > 0 && jobs > 0) {
+      kueue_fleet(runs, fleet_nodes, jobs, name.ends_with(":spread"), kueue_fleet_out);
     } else if (int nodes = 0, pods = 0;
                std::sscanf(name.c_str(), "Scaling:%dx%d", &nodes, &pods) == 2 && nodes > 0 &&
                pods > 0) {

@@ -67,6 +67,38 @@ struct ResourceGroupInfo {
   std::vector<std::string> flavors;
 };
 
+/// The keys ("ns/name") of the workloads holding quota in a ClusterQueue. Copies share one set
+/// until one of them changes: each admission cycle copies the cache into its snapshot, which
+/// would otherwise copy every admitted workload's key.
+class WorkloadKeys {
+ public:
+  [[nodiscard]] bool contains(const std::string& key) const {
+    return keys_ != nullptr && keys_->contains(key);
+  }
+  void insert(const std::string& key) { own().insert(key); }
+  void erase(const std::string& key) {
+    if (contains(key)) own().erase(key);
+  }
+  /// In key order (the preemptor's candidates are read in it).
+  [[nodiscard]] std::set<std::string>::const_iterator begin() const { return keys().begin(); }
+  [[nodiscard]] std::set<std::string>::const_iterator end() const { return keys().end(); }
+
+ private:
+  std::set<std::string>& own() {
+    if (keys_ == nullptr) {
+      keys_ = std::make_shared<std::set<std::string>>();
+    } else if (keys_.use_count() > 1) {
+      keys_ = std::make_shared<std::set<std::string>>(*keys_);
+    }
+    return *keys_;
+  }
+  [[nodiscard]] const std::set<std::string>& keys() const {
+    static const std::set<std::string> kNone;
+    return keys_ != nullptr ? *keys_ : kNone;
+  }
+  std::shared_ptr<std::set<std::string>> keys_;
+};
+
 /// ClusterQueueSnapshot: one ClusterQueue's configuration, admitted workloads and usage.
 class ClusterQueueNode final : public QuotaNode {
  public:
@@ -80,7 +112,7 @@ class ClusterQueueNode final : public QuotaNode {
   /// Bumped whenever the quotas change (AllocatableResourceGeneration).
   std::int64_t allocatable_generation = 1;
   /// The keys ("ns/name") of the workloads holding quota here.
-  std::set<std::string> workloads;
+  WorkloadKeys workloads;
 
   /// RGByResource: the group covering `resource`, or nullptr.
   [[nodiscard]] const ResourceGroupInfo* group_of(const std::string& resource) const;

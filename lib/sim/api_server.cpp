@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "gpusched/error.hpp"
 #include "model/priority_admission.hpp"
 #include "sim/names.hpp"
 
@@ -48,11 +49,70 @@ std::string ApiServer::generate_pod_name(const ObjectMeta& owner) {
 
 std::vector<PodInfo*> ApiServer::owned_pods(const std::string& uid) const {
   std::vector<PodInfo*> out;
-  for (const auto& [key, pod] : cluster_.pods()) {
-    const OwnerReference* owner = pod->pod.metadata.controller();
-    if (owner != nullptr && owner->uid == uid) out.push_back(pod);
-  }
+  auto it = owned_.find(uid);
+  if (it == owned_.end()) return out;
+  out.reserve(it->second.size());
+  for (const auto& [key, pod] : it->second) out.push_back(pod);
   return out;
+}
+
+void ApiServer::pod_added(PodInfo& pod) {
+  if (const OwnerReference* owner = pod.pod.metadata.controller())
+    owned_[owner->uid].emplace(key_of(pod.pod.metadata), &pod);
+  pod_changed(pod);
+}
+
+void ApiServer::pod_removed(const PodInfo& pod) {
+  const std::string key = key_of(pod.pod.metadata);
+  removed_pod_keys_.insert(key);
+  if (const OwnerReference* owner = pod.pod.metadata.controller()) {
+    if (auto it = owned_.find(owner->uid); it != owned_.end()) {
+      it->second.erase(key);
+      if (it->second.empty()) owned_.erase(it);
+    }
+  }
+  pod_changed(pod);
+}
+
+void ApiServer::pod_changed(const PodInfo& pod) {
+  const OwnerReference* owner = pod.pod.metadata.controller();
+  if (owner == nullptr || owner->kind != "Job") return;
+  const std::string key = pod.pod.metadata.namespace_ + "/" + owner->name;
+  jobs_with_changed_pods_.insert(key);
+  // The Job's status follows its pods, and Kueue's Job reconciler watches it.
+  changed_jobs_.insert(key);
+}
+
+void ApiServer::pod_started(const PodInfo& pod) {
+  const OwnerReference* owner = pod.pod.metadata.controller();
+  if (owner != nullptr && owner->kind == "Job")
+    changed_jobs_.insert(pod.pod.metadata.namespace_ + "/" + owner->name);
+}
+
+std::set<std::string> ApiServer::take_jobs_with_changed_pods() {
+  std::set<std::string> out;
+  out.swap(jobs_with_changed_pods_);
+  return out;
+}
+
+std::set<std::string> ApiServer::take_changed_jobs() {
+  std::set<std::string> out;
+  out.swap(changed_jobs_);
+  return out;
+}
+
+void ApiServer::check_owned_index() const {
+  std::unordered_map<std::string, std::vector<PodInfo*>> scanned;
+  for (const auto& [key, pod] : cluster_.pods()) {
+    if (const OwnerReference* owner = pod->pod.metadata.controller())
+      scanned[owner->uid].push_back(pod);
+  }
+  GPUSCHED_CHECK(scanned.size() == owned_.size(),
+                 "the pods indexed by controller are the controlled pods of the store");
+  for (const auto& [uid, pods] : scanned) {
+    GPUSCHED_CHECK(owned_pods(uid) == pods,
+                   "the pods indexed under a controller are its pods, in key order");
+  }
 }
 
 std::optional<std::string> ApiServer::apply_priority_class(PriorityClass pc) {

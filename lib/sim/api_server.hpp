@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <unordered_map>
 #include <vector>
 
 #include "gpusched/framework/cluster_state.hpp"
@@ -53,6 +54,9 @@ struct KueueStores {
   std::map<std::string, kueue::WorkloadPriorityClass> workload_priority_classes;
   std::map<std::string, kueue::AdmissionCheck> admission_checks;
   std::map<std::string, kueue::Workload> workloads;
+  /// Raised by each apply or delete of one of these objects by the scenario (not by Kueue's own
+  /// changes): the Kueue component then reconciles every Job and Workload again.
+  std::uint64_t scenario_changes = 0;
 
   /// Whether T is one of Kueue's kinds.
   template <typename T>
@@ -133,10 +137,35 @@ class ApiServer {
   /// any pod so far, live or gone.
   [[nodiscard]] std::string generate_pod_name(const ObjectMeta& owner);
   /// The pods whose controller reference is the object `uid` (what its controller manages and
-  /// the garbage collector deletes with it).
+  /// the garbage collector deletes with it), in "namespace/name" order: an index kept by
+  /// pod_added and pod_removed (a pod's ownerReferences never change after its create), as the
+  /// controllers' informers index pods by their controller (controller_utils).
   [[nodiscard]] std::vector<PodInfo*> owned_pods(const std::string& uid) const;
-  /// A pod left the store: its name stays taken for generated names.
-  void pod_removed(const std::string& key) { removed_pod_keys_.insert(key); }
+  /// A pod joined the store (ClusterState::add_pod): owned_pods indexes it, and its Job hears
+  /// of it (pod_changed).
+  void pod_added(PodInfo& pod);
+  /// A pod is about to leave the store: its name stays taken for generated names, owned_pods
+  /// forgets it, and its Job hears of it (pod_changed).
+  void pod_removed(const PodInfo& pod);
+  /// What a Job's sync reads of a pod changed (created, removed, ended, being deleted): the Job
+  /// controller's next sync_all syncs its Job, as the pod informer's event would enqueue it
+  /// (job_controller.go updatePod / resolveControllerRef), and Kueue looks at the Job again.
+  void pod_changed(const PodInfo& pod);
+  /// A pod started running (Ready: no readiness probes): its Job's status.ready changed, which
+  /// Kueue's Job reconciler watches (job_changed); the Job controller's sync does not read it.
+  void pod_started(const PodInfo& pod);
+  /// The "ns/name" of the Jobs whose pods changed since the last call, emptied.
+  [[nodiscard]] std::set<std::string> take_jobs_with_changed_pods();
+  /// A Job was applied, completed, failed or deleted: Kueue's Job reconciler looks at it at its
+  /// next run, as the Job informer's event would enqueue it (jobframework's reconciler).
+  void job_changed(const std::string& key) { changed_jobs_.insert(key); }
+  /// The "ns/name" of the Jobs changed since the last call, emptied.
+  [[nodiscard]] std::set<std::string> take_changed_jobs();
+  /// The pods were handed over to the result (ClusterState::drain_pods): the index is emptied.
+  void pods_drained() noexcept { owned_.clear(); }
+  /// InternalError unless owned_pods answers for every pod of `cluster` what a scan of every pod
+  /// would (for the invariant checks).
+  void check_owned_index() const;
 
   /// Applies a PriorityClass (ValidatePriorityClass and its update rules). Returns the error
   /// message when the API server refuses it.
@@ -165,6 +194,10 @@ class ApiServer {
   std::map<std::string, std::uint64_t> name_counters_;  // generateName counters per owner
   std::set<std::string> removed_pod_keys_;  // "ns/name" of pods gone; with the live ones, every
                                             // name used so far
+  // controller uid -> "ns/name" -> pod, for owned_pods
+  std::unordered_map<std::string, std::map<std::string, PodInfo*>> owned_;
+  std::set<std::string> jobs_with_changed_pods_;  // "ns/name"
+  std::set<std::string> changed_jobs_;            // "ns/name"
 };
 
 }  // namespace gpusched::sim

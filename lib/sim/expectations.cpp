@@ -475,6 +475,7 @@ SimulationResult Simulation::take_result() {
   // pods never holds two copies of each; the records are then put in the pods' key order.
   out.pods.reserve(cluster_.pods().size());
   // Pods from one template share their containers, so their records share one request too.
+  api_.pods_drained();
   cluster_.drain_pods([&](PodInfo& pod) {
     PodRecord rec = pod_record(pod, out.pods.empty() ? nullptr : &out.pods.back());
     rec.pod = std::move(pod.pod);

@@ -5,12 +5,15 @@
 namespace gpusched::sim {
 
 void JobController::sync_all() {
-  sync_keys(context_.api().jobs);
+  std::set<std::string> keys = context_.api().take_jobs_with_changed_pods();
+  keys.insert(backing_off_.begin(), backing_off_.end());
+  for (const std::string& key : keys) sync(key);
 }
 
 // Pods until `completions` have succeeded, at most `parallelism` at a time; without
 // completions, the Job is done once any pod succeeds. A suspended Job (spec.suspend) has none.
 void JobController::sync(const std::string& key) {
+  backing_off_.erase(key);
   auto it = context_.api().jobs.find(key);
   if (it == context_.api().jobs.end() || it->second.complete) return;
   const TimeMs now = context_.now();
@@ -36,6 +39,7 @@ void JobController::sync(const std::string& key) {
     state.failed = true;
     state.complete = true;
     state.ended = now;
+    context_.api().job_changed(key);
     context_.record_event("Job/" + key, "Warning", "BackoffLimitExceeded",
                           "Job has reached the specified backoff limit");
     for (PodInfo* p : pods) {
@@ -47,6 +51,7 @@ void JobController::sync(const std::string& key) {
   if (done) {
     state.complete = true;
     state.ended = now;
+    context_.api().job_changed(key);
     context_.record_event("Job/" + key, "Normal", "Completed", "Job completed");
     return;
   }
@@ -66,7 +71,7 @@ void JobController::sync(const std::string& key) {
     return;
   }
   if (!state.start_time) state.start_time = now;
-  create_pods(state, key, pods, running, last_success);
+  if (!create_pods(state, key, pods, running, last_success)) backing_off_.insert(key);
   if (state.suspended_condition == true) {
     // ensureJobConditionStatus(JobSuspended, False, "JobResumed"): a Job never suspended gets
     // no condition; a resumed one restarts its startTime (the active deadline counts from it).
@@ -76,7 +81,7 @@ void JobController::sync(const std::string& key) {
   }
 }
 
-void JobController::create_pods(JobState& state, const std::string& key,
+bool JobController::create_pods(JobState& state, const std::string& key,
                                 const std::vector<PodInfo*>& pods, std::int64_t running,
                                 TimeMs last_success) {
   const TimeMs now = context_.now();
@@ -100,7 +105,7 @@ void JobController::create_pods(JobState& state, const std::string& key,
       const TimeMs backoff = std::min<TimeMs>(10'000LL << std::min(failures - 1, 10), 360'000);
       if (last_failure + backoff > now) {
         context_.clock().push(last_failure + backoff, ControllerSync{"Job", key});
-        return;
+        return false;
       }
     }
   }
@@ -113,6 +118,7 @@ void JobController::create_pods(JobState& state, const std::string& key,
     context_.create_pod(std::move(pod), job.metadata.name + "-");
     context_.record_event("Job/" + key, "Normal", "SuccessfulCreate", "Created pod: " + name);
   }
+  return true;
 }
 
 }  // namespace gpusched::sim

@@ -1,6 +1,7 @@
 #include "sim/kueue_controller.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include "gpusched/error.hpp"
 #include "gpusched/model/validation.hpp"
@@ -48,13 +49,32 @@ void KueueController::default_job(Job& job) const {
 }
 
 void KueueController::run() {
-  forget_deleted_workloads();
-  sync_queue_objects();
-  reconcile_jobs();
-  sync_pods_ready();
+  // Everything again after the queue objects or the scenario's Kueue objects changed; else what
+  // changed since the last run.
+  const std::uint64_t changes = context_.api().kueue.scenario_changes;
+  bool all = seen_scenario_changes_ != changes;
+  seen_scenario_changes_ = changes;
+  if (all) forget_deleted_workloads();
+  all = sync_queue_objects() || all;
+  if (all) {
+    unchecked_.clear();
+    for (auto& [key, wl] : context_.api().kueue.workloads) {
+      if (kueue::is_finished(wl) || !kueue::has_quota_reservation(wl)) continue;
+      if (kueue::condition_true(wl.conditions, kueue::kEvicted)) {
+        // Evicted before (a snapshot's): the Job reconciler finishes the eviction.
+        evicted_.insert(key);
+      } else if (!wl.active) {
+        // The workload controller's inactive branch: a deactivated workload is evicted.
+        evict(key, wl, "Deactivated", "The workload is deactivated");
+      } else if (kueue::is_admitted(wl)) {
+        watch_readiness_at(key, context_.now(), 0);  // looked at in this run
+      }
+    }
+  }
+  reconcile_jobs(all);
   reconcile_not_ready_timeout();
-  if (handle_evictions()) sync_pods_ready();
-  reconcile_pending();
+  handle_evictions();
+  reconcile_pending(all);
   const TimeMs now = context_.now();
   int cycles = 0;
   for (;;) {
@@ -62,7 +82,7 @@ void KueueController::run() {
     // Kueue's controllers act on the evictions between cycles: the released quota and the
     // requeued workloads count for the next one.
     if (handle_evictions()) {
-      reconcile_pending();
+      reconcile_pending(false);
       changed = true;
     }
     if (!changed) break;
@@ -106,11 +126,11 @@ void KueueController::forget_deleted_workloads() {
   }
 }
 
-void KueueController::sync_queue_objects() {
+bool KueueController::sync_queue_objects() {
   const ApiServer& api = context_.api();
   if (built_ && built_cqs_ == api.kueue.cluster_queues && built_cohorts_ == api.kueue.cohorts &&
       built_flavors_ == api.kueue.resource_flavors && built_lqs_ == api.kueue.local_queues)
-    return;
+    return false;
   // A ClusterQueue keeps its generation while its quotas stay as they were
   // (AllocatableResourceGeneration), so that flavor scans in progress stay valid.
   std::map<std::string, std::int64_t> generations;
@@ -170,6 +190,7 @@ void KueueController::sync_queue_objects() {
   std::set<std::string> all;
   for (const auto& [name, cq] : api.kueue.cluster_queues) all.insert(name);
   queues_.queue_inadmissible(all, [this](const std::string& k) { return backoff_expired(k); });
+  return true;
 }
 
 bool KueueController::backoff_expired(const std::string& key) const {
@@ -178,47 +199,27 @@ bool KueueController::backoff_expired(const std::string& key) const {
          scheduler_.queued(key, it->second, context_.now()).backoff_expired;
 }
 
-void KueueController::reconcile_jobs() {
+void KueueController::reconcile_jobs(bool all) {
   ApiServer& api = context_.api();
-  for (const auto& [key, state] : api.jobs) {
-    if (!manages(state.job)) continue;
-    auto wl_key = workload_of_job_.find(key);
-    if (wl_key == workload_of_job_.end()) {
-      // A Workload the input already holds for the Job (a snapshot's) is the Job's: Kueue finds
-      // it by its owner reference instead of creating another (jobframework ensureOneWorkload).
-      if (auto owned = owned_workload(state.job)) {
-        workload_of_job_[key] = *owned;
-        job_of_workload_[*owned] = key;
-        continue;
-      }
-      // handleJobWithNoWorkload: a Job whose Workload was deleted gets a new one once it has
-      // no active pod; until then it runs as it is.
-      bool active = false;
-      for (const PodInfo* pod : api.owned_pods(state.job.metadata.uid))
-        active = active || Controller::active(*pod);
-      if (!state.complete && !active) create_workload(key, state.job);
-      continue;
+  const std::set<std::string> changed = api.take_changed_jobs();
+  std::vector<std::string> orphaned;
+  if (all) {
+    unlinked_ = 0;
+    for (const auto& [key, wl] : api.kueue.workloads)
+      unlinked_ += job_of_workload_.contains(key) ? 0 : 1;
+    for (const auto& [key, state] : api.jobs) reconcile_job(key, state);
+    for (const auto& [job_key, wl_key] : workload_of_job_) {
+      if (!api.jobs.contains(job_key)) orphaned.push_back(job_key);
     }
-    kueue::Workload& wl = api.kueue.workloads.at(wl_key->second);
-    if (state.complete && !kueue::is_finished(wl)) {
-      // jobframework step 3: the Job finished, so does its Workload (workloadfinish.Finish).
-      const bool succeeded = !state.failed;
-      kueue::set_condition(
-          wl.conditions, kueue::Condition{std::string(kueue::kFinished), "True",
-                                          succeeded ? "Succeeded" : "Failed",
-                                          succeeded ? "Reached expected number of succeeded pods"
-                                                    : "Job has reached the specified backoff limit",
-                                          context_.now(), wl.generation});
-      context_.record_event("Job/" + key, "Normal", "FinishedWorkload",
-                            "Workload '" + wl_key->second + "' is declared finished");
-      release(wl_key->second);
+  } else {
+    for (const std::string& key : changed) {
+      if (auto it = api.jobs.find(key); it != api.jobs.end()) reconcile_job(key, it->second);
+    }
+    for (const std::string& key : changed) {
+      if (workload_of_job_.contains(key) && !api.jobs.contains(key)) orphaned.push_back(key);
     }
   }
   // A Workload whose Job is gone is deleted with it (its owner reference).
-  std::vector<std::string> orphaned;
-  for (const auto& [job_key, wl_key] : workload_of_job_) {
-    if (!api.jobs.contains(job_key)) orphaned.push_back(job_key);
-  }
   for (const std::string& job_key : orphaned) {
     const std::string wl_key = workload_of_job_.at(job_key);
     release(wl_key);
@@ -226,6 +227,45 @@ void KueueController::reconcile_jobs() {
     job_of_workload_.erase(wl_key);
     workload_of_job_.erase(job_key);
   }
+}
+
+void KueueController::reconcile_job(const std::string& key, const JobState& state) {
+  ApiServer& api = context_.api();
+  if (!manages(state.job)) return;
+  auto wl_key = workload_of_job_.find(key);
+  if (wl_key == workload_of_job_.end()) {
+    // A Workload the input already holds for the Job (a snapshot's) is the Job's: Kueue finds
+    // it by its owner reference instead of creating another (jobframework ensureOneWorkload).
+    if (auto owned = unlinked_ > 0 ? owned_workload(state.job) : std::nullopt) {
+      workload_of_job_[key] = *owned;
+      job_of_workload_[*owned] = key;
+      --unlinked_;
+      return;
+    }
+    // handleJobWithNoWorkload: a Job whose Workload was deleted gets a new one once it has no
+    // active pod; until then it runs as it is.
+    bool active = false;
+    for (const PodInfo* pod : api.owned_pods(state.job.metadata.uid))
+      active = active || Controller::active(*pod);
+    if (!state.complete && !active) create_workload(key, state.job);
+    return;
+  }
+  kueue::Workload& wl = api.kueue.workloads.at(wl_key->second);
+  if (state.complete && !kueue::is_finished(wl)) {
+    // jobframework step 3: the Job finished, so does its Workload (workloadfinish.Finish).
+    const bool succeeded = !state.failed;
+    kueue::set_condition(
+        wl.conditions,
+        kueue::Condition{std::string(kueue::kFinished), "True", succeeded ? "Succeeded" : "Failed",
+                         succeeded ? "Reached expected number of succeeded pods"
+                                   : "Job has reached the specified backoff limit",
+                         context_.now(), wl.generation});
+    context_.record_event("Job/" + key, "Normal", "FinishedWorkload",
+                          "Workload '" + wl_key->second + "' is declared finished");
+    release(wl_key->second);
+    return;
+  }
+  sync_pods_ready(wl_key->second, wl, state);
 }
 
 std::optional<std::string> KueueController::owned_workload(const Job& job) const {
@@ -284,16 +324,38 @@ void KueueController::create_workload(const std::string& job_key, const Job& job
   }
   const std::string wl_key = key_of(wl.metadata);
   api.kueue.workloads[wl_key] = std::move(wl);
+  created_.insert(wl_key);
   workload_of_job_[job_key] = wl_key;
   job_of_workload_[wl_key] = job_key;
   context_.record_event("Job/" + job_key, "Normal", "CreatedWorkload",
                         "Created Workload: " + wl_key);
 }
 
-void KueueController::reconcile_pending() {
+void KueueController::reconcile_pending(bool all) {
   ApiServer& api = context_.api();
   const TimeMs now = context_.now();
-  for (auto& [key, wl] : api.kueue.workloads) {
+  std::vector<std::pair<const std::string, kueue::Workload>*> visit;
+  if (all) {
+    blocked_.clear();
+    for (auto& entry : api.kueue.workloads) visit.push_back(&entry);
+  } else {
+    std::set<std::string> keys;
+    keys.swap(blocked_);
+    keys.insert(created_.begin(), created_.end());
+    // Backoffs over by now.
+    while (!backoffs_.empty() && backoffs_.begin()->first <= now) {
+      keys.insert(backoffs_.begin()->second);
+      backoffs_.erase(backoffs_.begin());
+    }
+    for (const std::string& key : keys) {
+      if (auto it = api.kueue.workloads.find(key); it != api.kueue.workloads.end())
+        visit.push_back(&*it);
+    }
+  }
+  created_.clear();
+  for (auto* entry : visit) {
+    const std::string& key = entry->first;
+    kueue::Workload& wl = entry->second;
     if (kueue::is_finished(wl) || kueue::has_quota_reservation(wl)) continue;
     // A deactivated workload (spec.active false) is not queued.
     if (!wl.active) {
@@ -317,6 +379,7 @@ void KueueController::reconcile_pending() {
     if (!blocker.empty()) {
       kueue::unset_quota_reservation(wl, "Inadmissible", blocker, now);
       queues_.remove(key);
+      blocked_.insert(key);
       continue;
     }
     open_span(key, wl, kueue::queued_since(wl));
@@ -370,9 +433,23 @@ void KueueController::admitted(const std::string& key) {
   span.usage.clear();
   for (const auto& [fr, amount] : kueue::make_info(wl, key).usage())
     span.usage[fr.flavor][fr.resource] = kueue::amount_quantity(fr.resource, amount);
-  // The workload controller's RequeueAfter for the PodsReady timeout.
-  wake_at(context_.now() + config_.wait_for_pods_ready.timeout_ms);
   to_start_.push_back(key);
+  watch_readiness(key, wl);
+}
+
+void KueueController::watch_readiness(const std::string& key, const kueue::Workload& wl) {
+  const kueue::Condition* admitted_cond = kueue::find_condition(wl.conditions, kueue::kAdmitted);
+  const TimeMs since = admitted_cond != nullptr ? admitted_cond->last_transition_time : 0;
+  watch_readiness_at(key, since, config_.wait_for_pods_ready.timeout_ms);
+}
+
+void KueueController::watch_readiness_at(const std::string& key, TimeMs since, TimeMs timeout) {
+  const TimeMs due = timeout > 0 && since > std::numeric_limits<TimeMs>::max() - timeout
+                         ? std::numeric_limits<TimeMs>::max()
+                         : since + timeout;
+  unchecked_.emplace(due, key);
+  // The workload controller's RequeueAfter: the replay gets an instant when it is due.
+  wake_at(due);
 }
 
 QuotaSpan& KueueController::open_span(const std::string& key, const kueue::Workload& wl,
@@ -439,6 +516,7 @@ bool KueueController::handle_evictions() {
     kueue::set_requeued_condition(wl, evicted.reason, evicted.message,
                                   evicted.reason == "Preempted", now);
     kueue::unset_quota_reservation(wl, "Pending", evicted.message, now);
+    created_.insert(key);  // back to its queue at the Workload controller's next look
     released = true;
     done.push_back(key);
   }
@@ -473,56 +551,50 @@ void KueueController::wake_at(TimeMs at) {
   context_.clock().push(at, ControllerSync{"Kueue", ""});
 }
 
-void KueueController::sync_pods_ready() {
+void KueueController::sync_pods_ready(const std::string& wl_key, kueue::Workload& wl,
+                                      const JobState& job) {
+  // jobframework step 5 (generatePodsReadyCondition), for a Job reconciled because it or its
+  // pods changed.
+  if (wl.pod_sets.empty()) return;
   ApiServer& api = context_.api();
   const TimeMs now = context_.now();
-  for (const auto& [wl_key, job_key] : job_of_workload_) {
-    auto job = api.jobs.find(job_key);
-    auto wl_it = api.kueue.workloads.find(wl_key);
-    // A finished Job returns before step 5 (handle WaitForPodsReady).
-    if (job == api.jobs.end() || wl_it == api.kueue.workloads.end() || job->second.complete)
-      continue;
-    kueue::Workload& wl = wl_it->second;
-    if (kueue::is_finished(wl) || wl.pod_sets.empty()) continue;
-    const kueue::Condition* current = kueue::find_condition(wl.conditions, kueue::kPodsReady);
-    kueue::Condition next{std::string(kueue::kPodsReady),        "False", "WaitForStart",
-                          "Not all pods are ready or succeeded", now,     wl.generation};
-    if (kueue::is_admitted(wl)) {
-      // Job.PodsReady: succeeded plus ready pods (Running: gpusched has no readiness probes)
-      // reach the pod set's count. They became ready when the last of them started, which may
-      // be before this instant (pods start after Kueue runs at their instant).
-      std::int32_t ready = job->second.succeeded;
-      TimeMs ready_since = 0;
-      bool any = false;
-      for (const PodInfo* pod : api.owned_pods(job->second.job.metadata.uid)) {
-        if (pod->pod.status.phase != PodPhase::Running || pod->pod.metadata.deletion_ms) continue;
-        ++ready;
-        const TimeMs started = pod->pod.status.start_ms.value_or(now);
-        ready_since = any ? std::max(ready_since, started) : started;
-        any = true;
-      }
-      if (ready >= wl.pod_sets.front().count) {
-        const bool recovering = current != nullptr && (current->reason == "WaitForRecovery" ||
-                                                       current->reason == "Recovered");
-        next.status = "True";
-        next.reason = recovering ? "Recovered" : "Started";
-        next.message = "All pods reached readiness and the workload is running";
-        if (any) next.last_transition_time = std::min(now, ready_since);
-      } else if (current != nullptr &&
-                 (current->status == "True" || current->reason == "WaitForRecovery")) {
-        next.reason = "WaitForRecovery";
-        next.message = "At least one pod has failed, waiting for recovery";
-        if (current->reason != "WaitForRecovery")
-          wake_at(now + config_.wait_for_pods_ready.recovery_timeout_ms);
-      }
+  const kueue::Condition* current = kueue::find_condition(wl.conditions, kueue::kPodsReady);
+  kueue::Condition next{std::string(kueue::kPodsReady),        "False", "WaitForStart",
+                        "Not all pods are ready or succeeded", now,     wl.generation};
+  if (kueue::is_admitted(wl)) {
+    // Job.PodsReady: succeeded plus ready pods (Running: gpusched has no readiness probes)
+    // reach the pod set's count. They became ready when the last of them started, which may be
+    // before this instant (pods start after Kueue runs at their instant).
+    std::int32_t ready = job.succeeded;
+    TimeMs ready_since = 0;
+    bool any = false;
+    for (const PodInfo* pod : api.owned_pods(job.job.metadata.uid)) {
+      if (pod->pod.status.phase != PodPhase::Running || pod->pod.metadata.deletion_ms) continue;
+      ++ready;
+      const TimeMs started = pod->pod.status.start_ms.value_or(now);
+      ready_since = any ? std::max(ready_since, started) : started;
+      any = true;
     }
-    // HasConditionWithTypeAndReason: only a new status or reason is written.
-    if (current != nullptr && current->status == next.status && current->reason == next.reason)
-      continue;
-    kueue::set_condition(wl.conditions, std::move(next));
+    if (ready >= wl.pod_sets.front().count) {
+      const bool recovering = current != nullptr && (current->reason == "WaitForRecovery" ||
+                                                     current->reason == "Recovered");
+      next.status = "True";
+      next.reason = recovering ? "Recovered" : "Started";
+      next.message = "All pods reached readiness and the workload is running";
+      if (any) next.last_transition_time = std::min(now, ready_since);
+    } else if (current != nullptr &&
+               (current->status == "True" || current->reason == "WaitForRecovery")) {
+      next.reason = "WaitForRecovery";
+      next.message = "At least one pod has failed, waiting for recovery";
+      if (current->reason != "WaitForRecovery")
+        watch_readiness_at(wl_key, now, config_.wait_for_pods_ready.recovery_timeout_ms);
+    }
   }
+  // HasConditionWithTypeAndReason: only a new status or reason is written.
+  if (current != nullptr && current->status == next.status && current->reason == next.reason)
+    return;
+  kueue::set_condition(wl.conditions, std::move(next));
 }
-
 void KueueController::evict(const std::string& key, kueue::Workload& wl, const std::string& reason,
                             const std::string& message) {
   kueue::set_evicted_condition(wl, reason, message, context_.now());
@@ -535,19 +607,19 @@ void KueueController::reconcile_not_ready_timeout() {
   ApiServer& api = context_.api();
   const TimeMs now = context_.now();
   const KueueConfiguration::WaitForPodsReady& wait = config_.wait_for_pods_ready;
-  for (auto& [key, wl] : api.kueue.workloads) {
-    if (kueue::is_finished(wl) || !kueue::has_quota_reservation(wl)) continue;
-    if (kueue::condition_true(wl.conditions, kueue::kEvicted)) {
-      // Evicted before (a snapshot's): the Job reconciler finishes the eviction.
-      evicted_.insert(key);
+  // Those due by now, in key order: the others are not checked yet.
+  std::set<std::string> due;
+  while (!unchecked_.empty() && unchecked_.begin()->first <= now) {
+    due.insert(unchecked_.begin()->second);
+    unchecked_.erase(unchecked_.begin());
+  }
+  for (const std::string& key : due) {
+    auto found = api.kueue.workloads.find(key);
+    if (found == api.kueue.workloads.end()) continue;
+    kueue::Workload& wl = found->second;
+    if (!wl.active || kueue::condition_true(wl.conditions, kueue::kEvicted) ||
+        !kueue::is_admitted(wl) || kueue::is_finished(wl))
       continue;
-    }
-    if (!wl.active) {
-      // The workload controller's inactive branch: a deactivated workload is evicted.
-      evict(key, wl, "Deactivated", "The workload is deactivated");
-      continue;
-    }
-    if (!kueue::is_admitted(wl)) continue;
     // admittedNotReadyWorkload: the start timeout from the admission, the recovery timeout
     // from the failure.
     const kueue::Condition* ready = kueue::find_condition(wl.conditions, kueue::kPodsReady);
@@ -562,7 +634,8 @@ void KueueController::reconcile_not_ready_timeout() {
       continue;
     }
     if (now < deadline) {
-      wake_at(deadline);
+      // Admitted again since: checked again when due.
+      watch_readiness_at(key, deadline, 0);
       continue;
     }
     const std::int32_t count =
@@ -591,11 +664,11 @@ void KueueController::reconcile_not_ready_timeout() {
     evict(key, wl, "PodsReadyTimeout", "Exceeded the PodsReady timeout " + key);
   }
 }
-
 void KueueController::end_backoff(const std::string& key, kueue::Workload& wl) {
   const kueue::Condition* requeued = kueue::find_condition(wl.conditions, kueue::kRequeued);
   if (wl.requeue_state && wl.requeue_state->requeue_at) {
     if (context_.now() < *wl.requeue_state->requeue_at) {
+      backoffs_.emplace(*wl.requeue_state->requeue_at, key);
       wake_at(*wl.requeue_state->requeue_at);
       return;
     }

@@ -11,6 +11,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gpusched/config/kueue_config.hpp"
@@ -59,13 +60,17 @@ class KueueController final : private kueue::AdmissionSink {
   /// A Workload deleted through the API: it leaves its Job, its queue and the cache (Kueue's
   /// finalizer, which would keep an admitted one until its Job ends, is not modelled).
   void forget_deleted_workloads();
-  /// Rebuilds the quota tree and the queues when the queue objects changed.
-  void sync_queue_objects();
-  /// The Job reconciler: a Workload for each managed Job, finished with it, gone with it.
-  void reconcile_jobs();
+  /// Rebuilds the quota tree and the queues when the queue objects changed; true when it did.
+  bool sync_queue_objects();
+  /// The Job reconciler: a Workload for each managed Job, finished with it, gone with it. Every
+  /// Job when `all`, else those changed since the last run (ApiServer::job_changed): the others
+  /// are as the last run left them.
+  void reconcile_jobs(bool all);
+  void reconcile_job(const std::string& key, const JobState& state);
   /// The Workload controller for pending workloads: the queue blocker as their QuotaReserved
-  /// condition, or their place in their ClusterQueue.
-  void reconcile_pending();
+  /// condition, or their place in their ClusterQueue. Every Workload when `all`, else those
+  /// created since the last run and those blocked: a queued one stays queued until admitted.
+  void reconcile_pending(bool all);
   void create_workload(const std::string& job_key, const Job& job);
   /// The key of a Workload not yet linked to a Job whose owner reference names `job`.
   [[nodiscard]] std::optional<std::string> owned_workload(const Job& job) const;
@@ -78,35 +83,37 @@ class KueueController final : private kueue::AdmissionSink {
   /// The span of the workload's current wait or reservation, opened (queued at `queued`) when
   /// it has none.
   QuotaSpan& open_span(const std::string& key, const kueue::Workload& wl, TimeMs queued);
+  /// Every ClusterQueue of the cohort tree of `cluster_queue` (notifyRetryInadmissible).
+  [[nodiscard]] std::set<std::string> cohort_members(const std::string& cluster_queue) const;
+  /// An admitted Workload's readiness check joins unchecked_, due `timeout` after `since` (its
+  /// admission, or a pod's failure), and the replay gets an instant then.
+  void watch_readiness(const std::string& key, const kueue::Workload& wl);
+  void watch_readiness_at(const std::string& key, TimeMs since, TimeMs timeout);
+  /// jobframework's PodsReady condition (generatePodsReadyCondition) on a reconciled Job's
+  /// Workload: WaitForStart until all its pods are ready or succeeded, then Started, and
+  /// WaitForRecovery / Recovered when one fails after that.
+  void sync_pods_ready(const std::string& wl_key, kueue::Workload& wl, const JobState& job);
+  /// waitForPodsReady (workload_controller.go reconcileNotReadyTimeout) for the checks due: an
+  /// admitted Workload not ready by its timeout is evicted (PodsReadyTimeout) with its requeue
+  /// backoff, or deactivated once it has been requeued backoffLimitCount times.
+  void reconcile_not_ready_timeout();
+  /// A PodsReadyTimeout backoff: looked at again at its end (backoffs_), where the workload gets
+  /// Requeued=True (BackoffFinished) and goes back to its queue's heap (it waits as
+  /// inadmissible until then).
+  void end_backoff(const std::string& key, kueue::Workload& wl);
+  /// Evict: Evicted=True with the reason and message, its event, and the Job to stop.
+  void evict(const std::string& key, kueue::Workload& wl, const std::string& reason,
+             const std::string& message);
   /// The Job reconciler's eviction step for each evicted workload still holding quota: the Job
   /// stopped (suspended, its pod template restored), then, once it has no active pod, the
   /// workload requeued (Requeued, QuotaReserved=False) and its quota released. Returns whether
   /// any quota was released.
   bool handle_evictions();
-  /// jobframework's PodsReady condition (generatePodsReadyCondition) on each managed Job's
-  /// Workload: WaitForStart until all its pods are ready or succeeded, then Started, and
-  /// WaitForRecovery / Recovered when one fails after that.
-  void sync_pods_ready();
-  /// The workload controller on workloads holding quota: a deactivated one (spec.active false)
-  /// is evicted, one already evicted goes on to its Job's stop; and waitForPodsReady
-  /// (reconcileNotReadyTimeout): an admitted Workload not ready by its timeout is evicted
-  /// (PodsReadyTimeout) with its requeue backoff, or deactivated once it has been requeued
-  /// backoffLimitCount times.
-  void reconcile_not_ready_timeout();
-  /// A PodsReadyTimeout backoff: an instant asked for at its end, where the workload gets
-  /// Requeued=True (BackoffFinished) and goes back to its queue's heap (it waits as inadmissible
-  /// until then).
-  void end_backoff(const std::string& key, kueue::Workload& wl);
-  /// Evict: Evicted=True with the reason and message, its event, and the Job to stop.
-  void evict(const std::string& key, kueue::Workload& wl, const std::string& reason,
-             const std::string& message);
-  /// A reconcile.Result RequeueAfter: the replay gets an instant at `at`, where Kueue runs.
-  void wake_at(TimeMs at);
   /// jobframework stopJob for an evicted workload's running Job.
   void stop_job(const std::string& job_key, JobState& state, const kueue::Workload& wl,
                 const std::string& message);
-  /// Every ClusterQueue of the cohort tree of `cluster_queue` (notifyRetryInadmissible).
-  [[nodiscard]] std::set<std::string> cohort_members(const std::string& cluster_queue) const;
+  /// A reconcile.Result RequeueAfter: the replay gets an instant at `at`, where Kueue runs.
+  void wake_at(TimeMs at);
   /// Whether the workload's requeue backoff is over (for QueueInadmissibleWorkloads).
   [[nodiscard]] bool backoff_expired(const std::string& key) const;
 
@@ -132,6 +139,16 @@ class KueueController final : private kueue::AdmissionSink {
   std::map<std::string, std::size_t> open_span_;  // workload key -> index of its open span
   std::set<std::string> noticed_;                 // workload keys already named in a notice
   std::set<TimeMs> wake_ups_;                     // instants already asked for
+  // What the runs between two changes of the scenario's Kueue objects or queue objects look at
+  // (run()): each set holds every Workload of its kind, so a run costs what changed.
+  std::optional<std::uint64_t> seen_scenario_changes_;  // KueueStores::scenario_changes
+  std::set<std::string> created_;  // Workloads created or requeued since reconcile_pending ran
+  std::set<std::pair<TimeMs, std::string>> backoffs_;  // requeue backoffs, by their end
+  std::set<std::string> blocked_;                      // pending Workloads with a queue blocker
+  // Admitted, unfinished Workloads not yet checked for readiness, by when they are due
+  // (admission plus waitForPodsReady's timeout), then key.
+  std::set<std::pair<TimeMs, std::string>> unchecked_;
+  std::size_t unlinked_ = 0;  // Workloads of the store no Job is linked to (at most)
 };
 
 }  // namespace gpusched::sim

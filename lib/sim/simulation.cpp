@@ -175,7 +175,10 @@ void Simulation::dispatch(Event& event) {
                    }
                  },
                  [&](PodGc&) { collect_orphans(); },
-                 [&](PermitTimeout&) { scheduler_.expire_waiting_pods(now_); },
+                 [&](PermitTimeout&) {
+                   permit_timeout_queued_ = false;
+                   scheduler_.expire_waiting_pods(now_);
+                 },
                  [&](RunAction& e) { run_action(scenario_.timeline[e.index]); },
                  [&](CheckExpectation& e) { expectation_results_[e.index] = check(e.index); },
              },
@@ -184,6 +187,9 @@ void Simulation::dispatch(Event& event) {
 
 void Simulation::sync_permit_timeout() {
   const std::optional<TimeMs> due = scheduler_.next_permit_deadline();
+  // Without pods waiting at Permit (most replays), nothing to look for on the clock.
+  if (!due && !permit_timeout_queued_) return;
+  permit_timeout_queued_ = due.has_value();
   const EventQueue::Entry* queued =
       event_queue_.find<PermitTimeout>([](TimeMs, const PermitTimeout&) { return true; });
   if (queued != nullptr && due && queued->time == *due) return;
@@ -281,6 +287,7 @@ void Simulation::apply(Object object, const std::string& pointer) {
       state.job = std::move(*job);
       api_.jobs[key] = std::move(state);
     }
+    api_.job_changed(key);
     controllers_.sync("Job", key);
   } else {
     // Kueue's objects wait in their stores for the Kueue component.
@@ -293,6 +300,7 @@ void Simulation::apply(Object object, const std::string& pointer) {
             auto it = store.find(key);
             api_.stamp(o.metadata, it == store.end() ? nullptr : &it->second.metadata);
             store.insert_or_assign(key, std::move(o));
+            ++api_.kueue.scenario_changes;
           }
         },
         object);
@@ -446,6 +454,7 @@ void Simulation::apply_pod(Pod pod, const std::string& pointer) {
   pod.status = existing->pod.status;
   const Pod old_pod = existing->pod;
   cluster_.update_pod(*existing, std::move(pod));
+  api_.pod_changed(*existing);
   scheduler_.pod_updated(*existing, old_pod, now_);
 }
 
@@ -477,6 +486,7 @@ PodInfo& Simulation::create_pod(Pod pod, const std::string& pointer,
   prepare_pod_for_create(pod, config_, now_);
   const bool prebound = !pod.spec.node_name.empty();
   PodInfo& info = cluster_.add_pod(std::move(pod));
+  api_.pod_added(info);
   times_of(info).created = info.pod.metadata.creation_ms;
   if (PodSpan* span = span_of(info)) span->pod = info.pod.key();
   if (info.pod.terminated()) return info;
@@ -558,6 +568,7 @@ void Simulation::start_running(PodInfo& pod) {
   }
   // A StatefulSet under OrderedReady waits for this pod before it creates the next one.
   controllers_.pod_started(pod);
+  api_.pod_started(pod);
   // gpusched.io/run-duration: the containers exit 0 after that long; with restartPolicy Always
   // the kubelet restarts them, so the pod never completes.
   auto it = pod.pod.metadata.annotations.find(well_known::kRunDurationAnnotation);
@@ -617,6 +628,7 @@ void Simulation::end_pod(PodInfo& pod, PodPhase phase) {
   kubelets_.release(pod);
   times_of(pod).finished = now_;
   cluster_.release(pod);
+  api_.pod_changed(pod);
   // The scheduler's informer only lists non-terminated pods: the end looks like a deletion.
   scheduler_.cluster_event({EventResource::Pod, action::kDelete, "AssignedPodDelete"},
                            EventObjects{nullptr, nullptr, &pod}, now_);
@@ -640,6 +652,7 @@ void Simulation::delete_pod(PodInfo& pod, std::int64_t grace_seconds) {
 void Simulation::begin_termination(PodInfo& pod, std::int64_t grace_seconds) {
   if (pod.pod.metadata.deletion_ms) return;  // already terminating
   pod.pod.metadata.deletion_ms = now_ + grace_seconds * 1000;
+  api_.pod_changed(pod);
   event_queue_.push(*pod.pod.metadata.deletion_ms,
                     TerminationDone{key_of(pod.pod.metadata), pod.pod.metadata.uid});
   events_.recorded_event("Pod/" + key_of(pod.pod.metadata), "Normal", "Killing",
@@ -656,7 +669,7 @@ void Simulation::remove_pod(PodInfo& pod) {
   const bool assigned = !pod.pod.spec.node_name.empty() && !pod.pod.terminated();
   PodTimes& times = times_of(pod);
   if (!times.finished) times.finished = now_;
-  api_.pod_removed(key_of(pod.pod.metadata));
+  api_.pod_removed(pod);
   unschedulable_.ended(pod);
   kubelets_.release(pod);
   if (held) cluster_.release(pod);
@@ -819,6 +832,7 @@ void Simulation::delete_object(const ObjectRef& ref, std::int64_t grace_seconds,
       input_error(pointer, "Job \"" + key + "\" does not exist at " + format_duration(now_));
     uid = it->second.job.metadata.uid;
     api_.jobs.erase(it);
+    api_.job_changed(key);
   } else if (ref.kind == "DaemonSet") {
     auto it = api_.daemonsets.find(key);
     if (it == api_.daemonsets.end())
@@ -842,6 +856,7 @@ void Simulation::delete_object(const ObjectRef& ref, std::int64_t grace_seconds,
     // Workload to come back. Otherwise a "Workload" is Kueue's.
   } else if (std::size_t erased = 0; api_.kueue.visit(
                  ref.kind, [&](auto& store) { erased = store.erase(store_key(ref)); })) {
+    ++api_.kueue.scenario_changes;
     if (erased == 0) {
       input_error(pointer, ref.kind + " \"" + store_key(ref) + "\" does not exist at " +
                                format_duration(now_));
@@ -1035,7 +1050,10 @@ SimulationResult Simulation::finish() {
   for (std::size_t i = 0; i < scenario_.expect.size(); ++i) {
     if (!expectation_results_[i]) expectation_results_[i] = check(i);
   }
-  if (invariants_) invariants_->check_all(cluster_, kubelets_, now_);
+  if (invariants_) {
+    invariants_->check_all(cluster_, kubelets_, now_);
+    api_.check_owned_index();
+  }
   return take_result();
 }
 

@@ -219,6 +219,7 @@ class Simulation final : public SchedulerHooks, private NodeHost {
   std::vector<std::optional<ExpectationResult>> expectation_results_;
   /// With SimulationOptions::check_invariants, or in a build without NDEBUG.
   std::optional<InvariantChecker> invariants_;
+  bool permit_timeout_queued_ = false;  // a PermitTimeout is on the clock (sync_permit_timeout)
 };
 
 }  // namespace gpusched::sim
