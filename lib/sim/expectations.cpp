@@ -449,6 +449,31 @@ SimulationResult Simulation::take_result() {
     out.workloads = kueue_->workload_records();
     out.cluster_queues = kueue_->cluster_queue_records();
     out.quota_spans = kueue_->quota_spans();
+    for (ClusterQueueRecord& record : out.cluster_queues) {
+      auto cq = api_.kueue.cluster_queues.find(record.name);
+      if (cq == api_.kueue.cluster_queues.end()) continue;
+      for (const kueue::ResourceGroup& group : cq->second.resource_groups) {
+        for (const kueue::FlavorQuotas& flavor : group.flavors) {
+          for (const kueue::ResourceQuota& quota : flavor.resources)
+            record.nominal[flavor.name][quota.name] = quota.nominal_quota;
+        }
+      }
+    }
+    for (const auto& [key, lq] : api_.kueue.local_queues) out.local_queues.push_back(key);
+    // The per-queue metrics weigh the whole run against the quotas at its end.
+    for (const Action& action : scenario_.timeline) {
+      const bool changes_cq =
+          action.target.kind == "ClusterQueue" ||
+          std::any_of(action.objects.begin(), action.objects.end(), [](const Object& object) {
+            return std::holds_alternative<kueue::ClusterQueue>(object);
+          });
+      if (changes_cq) {
+        out.notices.push_back("the timeline changes a ClusterQueue (" + action.pointer +
+                              "): the per-queue metrics (borrowed hours, quota usage) measure "
+                              "the whole run against the nominal quotas at its end");
+        break;
+      }
+    }
     out.notices.insert(out.notices.end(), kueue_->notices().begin(), kueue_->notices().end());
   }
   // A DaemonSet that no node admitted is valid and silent upstream (desiredNumberScheduled 0).

@@ -173,6 +173,9 @@ struct ClusterQueueRecord {
   std::optional<std::string> cohort;
   /// status.flavorsUsage: flavor -> resource -> quantity, every covered flavor and resource.
   std::map<std::string, std::map<std::string, Quantity>> usage;
+  /// spec's nominalQuota at the end of the run: flavor -> resource -> quantity. Not part of the
+  /// JSON result; the per-queue metrics measure borrowing and usage against it.
+  std::map<std::string, std::map<std::string, Quantity>> nominal;
   std::int32_t pending_workloads = 0;
   std::int32_t reserving_workloads = 0;
   std::int32_t admitted_workloads = 0;
@@ -236,6 +239,9 @@ struct SimulationResult {
   /// Every quota wait of every Workload, in the order they began. Not part of the JSON result:
   /// the per-queue metrics (wait percentiles, borrowed GPU-hours) are computed from them.
   std::vector<QuotaSpan> quota_spans;
+  /// "ns/name" of every Kueue LocalQueue at the end of the run, ordered. Not part of the JSON
+  /// result: the per-queue metrics list each, waits or not.
+  std::vector<std::string> local_queues;
   /// Pod-milliseconds spent unschedulable, by the reason of the scheduling attempt that left the
   /// pod waiting (each "<reason>" of "0/N nodes are available: <count> <reason>, ..."; a pod
   /// rejected for several reasons counts in each). From a failed attempt to the next attempt's
