@@ -41,6 +41,20 @@ void check_range(const Scenario& scenario, const QuotaRange& range) {
                          (known.empty() ? std::string(" (it declares none)")
                                         : " (its ClusterQueues: " + known + ")"));
   }
+  // The plan sets the starting object's quota; a timeline action on it would undo that.
+  for (const Action& action : scenario.timeline) {
+    const bool changes =
+        (action.target.kind == "ClusterQueue" && action.target.name == range.cluster_queue) ||
+        std::any_of(action.objects.begin(), action.objects.end(), [&](const Object& object) {
+          const auto* applied = std::get_if<kueue::ClusterQueue>(&object);
+          return applied != nullptr && applied->metadata.name == range.cluster_queue;
+        });
+    if (changes) {
+      throw InputError("--cluster-queue", "",
+                       "the timeline changes ClusterQueue \"" + range.cluster_queue + "\" (" +
+                           action.pointer + "), which would undo the quota the plan sets");
+    }
+  }
   if (range.min < 0 || range.min > range.max || range.max > kMaxPlanQuota) {
     throw InputError("--cluster-queue", "",
                      "the quotas of \"" + range_text(range) +

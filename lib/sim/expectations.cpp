@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
+#include <set>
 
 #include "gpusched/model/pod_requests.hpp"
 #include "model/disruption.hpp"
@@ -461,17 +462,20 @@ SimulationResult Simulation::take_result() {
     }
     for (const auto& [key, lq] : api_.kueue.local_queues) out.local_queues.push_back(key);
     // The per-queue metrics weigh the whole run against the quotas at its end.
+    std::set<std::string> changed;
     for (const Action& action : scenario_.timeline) {
-      const bool changes_cq =
-          action.target.kind == "ClusterQueue" ||
-          std::any_of(action.objects.begin(), action.objects.end(), [](const Object& object) {
-            return std::holds_alternative<kueue::ClusterQueue>(object);
-          });
-      if (changes_cq) {
-        out.notices.push_back("the timeline changes a ClusterQueue (" + action.pointer +
-                              "): the per-queue metrics (borrowed hours, quota usage) measure "
-                              "the whole run against the nominal quotas at its end");
-        break;
+      std::vector<std::string> names;
+      if (action.target.kind == "ClusterQueue") names.push_back(action.target.name);
+      for (const Object& object : action.objects) {
+        if (const auto* cq = std::get_if<kueue::ClusterQueue>(&object))
+          names.push_back(cq->metadata.name);
+      }
+      for (const std::string& name : names) {
+        if (!changed.insert(name).second) continue;
+        out.notices.push_back("ClusterQueue " + name + " changes in the timeline (" +
+                              action.pointer +
+                              "): its per-queue metrics (borrowed hours, quota usage) measure "
+                              "the whole run against its nominal quotas at the end");
       }
     }
     out.notices.insert(out.notices.end(), kueue_->notices().begin(), kueue_->notices().end());

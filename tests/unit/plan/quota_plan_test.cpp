@@ -98,6 +98,21 @@ TEST_CASE("plan_quotas refuses what it cannot search", "[plan][kueue]") {
   CHECK_THROWS_WITH(plan_quotas(lending, request({{"team-b", "", 2, 8}}, objectives)),
                     Catch::Contains("lends at most 4 nvidia.com/gpu of flavor h100"));
   CHECK_NOTHROW(plan_quotas(lending, request({{"team-b", "", 4, 4}}, objectives)));
+
+  // A ClusterQueue the timeline applies again would lose the planned quota mid-run.
+  Scenario reapplied = scenario;
+  Action apply;
+  apply.at = 60'000;
+  apply.pointer = "/timeline/2";
+  for (const Object& object : scenario.cluster) {
+    const auto* cq = std::get_if<kueue::ClusterQueue>(&object);
+    if (cq != nullptr && cq->metadata.name == "team-b") apply.objects.push_back(object);
+  }
+  reapplied.timeline.push_back(apply);
+  CHECK_THROWS_WITH(
+      plan_quotas(reapplied, request({{"team-b", "", 0, 8}}, objectives)),
+      "--cluster-queue: the timeline changes ClusterQueue \"team-b\" (/timeline/2), which would "
+      "undo the quota the plan sets");
 }
 
 TEST_CASE("with_nominal_quota sets the GPU quota of one flavor or all", "[plan][kueue]") {

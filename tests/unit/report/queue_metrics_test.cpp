@@ -4,6 +4,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <variant>
+
 #include "gpusched/io/scenario_loader.hpp"
 #include "gpusched/report/metrics.hpp"
 #include "gpusched/sim/simulator.hpp"
@@ -132,6 +135,25 @@ TEST_CASE("waits still open at the end count with their wait so far", "[report][
   // A ratio against a quota of 0 has no value: the metric is left out.
   CHECK_FALSE(
       find_metric(summary, "kueue.quotaUsage.nvidia.com/gpu{clusterQueue=research,flavor=h100}"));
+}
+
+TEST_CASE("a timeline that changes a ClusterQueue is named in a notice", "[report][kueue]") {
+  Scenario scenario = io::load_scenario(kScenarios + "kueue-cohort-teams.json");
+  Action apply;
+  apply.at = 60'000;
+  apply.pointer = "/timeline/2";
+  for (const Object& object : scenario.cluster) {
+    if (std::holds_alternative<kueue::ClusterQueue>(object)) apply.objects.push_back(object);
+  }
+  scenario.timeline.push_back(apply);
+  const SimulationResult result = simulate(scenario);
+  for (const char* cq : {"team-a", "team-b"}) {
+    CHECK(std::find(result.notices.begin(), result.notices.end(),
+                    "ClusterQueue " + std::string(cq) +
+                        " changes in the timeline (/timeline/2): its per-queue metrics (borrowed "
+                        "hours, quota usage) measure the whole run against its nominal quotas at "
+                        "the end") != result.notices.end());
+  }
 }
 
 TEST_CASE("a replay without Kueue has no queue metrics", "[report][kueue]") {
