@@ -6,6 +6,7 @@
 #include "gpusched/error.hpp"
 #include "plan/find_pool.hpp"
 #include "plan/parallel.hpp"
+#include "plan/search.hpp"
 
 namespace gpusched::plan {
 
@@ -65,32 +66,48 @@ PoolPlan plan_pool(const Scenario& scenario, const PoolPlanRequest& request) {
   if (request.objectives.empty())
     throw InputError("--objective", "", "give at least one objective");
 
-  SimulationOptions options = request.options;
+  return search_smallest(
+      request.min, request.max, request.objectives, request.jobs, request.options,
+      [&](std::int32_t size) { return with_pool_size(scenario, request.pool, size); });
+}
+
+PoolPlan search_smallest(std::int32_t min, std::int32_t max,
+                         const std::vector<report::Objective>& objectives, unsigned jobs,
+                         const SimulationOptions& simulation,
+                         const std::function<Scenario(std::int32_t)>& scenario_at) {
+  SimulationOptions options = simulation;
   options.progress = nullptr;
   std::map<std::int32_t, PlanTrial> trials;
   auto replay = [&](const std::vector<std::int32_t>& sizes) {
     std::vector<PlanTrial> done(sizes.size());
-    for_each_parallel(sizes.size(), request.jobs, [&](std::size_t i) {
-      const SimulationResult result =
-          simulate(with_pool_size(scenario, request.pool, sizes[i]), options);
+    std::vector<std::string> unknown(sizes.size());  // an objective's queue the replay lacks
+    for_each_parallel(sizes.size(), jobs, [&](std::size_t i) {
+      const SimulationResult result = simulate(scenario_at(sizes[i]), options);
       done[i].size = sizes[i];
       done[i].metrics = report::summary_metrics(result);
+      for (const report::Objective& objective : objectives) {
+        if (unknown[i].empty()) unknown[i] = report::unknown_queue(objective, result);
+      }
     });
+    // A queue the replay does not have is a typo, said before searching on.
+    for (const std::string& error : unknown) {
+      if (!error.empty()) throw InputError("--objective", "", error);
+    }
     for (PlanTrial& trial : done) trials[trial.size] = std::move(trial);
   };
 
   // Invariant: sizes <= lo miss (or lo is min - 1), sizes >= hi meet (or hi is max + 1, unknown).
-  std::int64_t lo = static_cast<std::int64_t>(request.min) - 1;
-  std::int64_t hi = static_cast<std::int64_t>(request.max) + 1;
+  std::int64_t lo = static_cast<std::int64_t>(min) - 1;
+  std::int64_t hi = static_cast<std::int64_t>(max) + 1;
   // The sizes tried per round depend on the request only, never on the machine's cores, so that
   // the table is the same everywhere; the replays of a round run on up to that many threads.
-  const unsigned width = request.jobs == 0 ? kDefaultPlanWidth : request.jobs;
+  const unsigned width = jobs == 0 ? kDefaultPlanWidth : jobs;
   while (hi - lo > 1) {
     const std::vector<std::int32_t> sizes = probes(lo, hi, width);
     replay(sizes);
     for (std::int32_t size : sizes) {
       PlanTrial& trial = trials[size];
-      for (const report::Objective& objective : request.objectives) {
+      for (const report::Objective& objective : objectives) {
         std::string error;
         std::optional<bool> met = report::objective_met(objective, trial.metrics, &error);
         if (!met) throw InputError("--objective", "", error);
@@ -110,7 +127,7 @@ PoolPlan plan_pool(const Scenario& scenario, const PoolPlanRequest& request) {
     }
   }
   // A metric no replay has is a typo, not a zero.
-  for (const report::Objective& objective : request.objectives) {
+  for (const report::Objective& objective : objectives) {
     const bool known = std::any_of(trials.begin(), trials.end(), [&](const auto& t) {
       return report::find_metric(t.second.metrics, objective.metric).has_value();
     });
@@ -121,7 +138,7 @@ PoolPlan plan_pool(const Scenario& scenario, const PoolPlanRequest& request) {
     }
   }
   PoolPlan out;
-  if (hi <= request.max) out.answer = static_cast<std::int32_t>(hi);
+  if (hi <= max) out.answer = static_cast<std::int32_t>(hi);
   for (auto& [size, trial] : trials) out.trials.push_back(std::move(trial));
   return out;
 }

@@ -81,7 +81,86 @@ std::string sizes_text(const MixPlanRequest& request, const std::vector<std::int
   return text;
 }
 
+std::string queue_label(const QuotaRange& range) {
+  return range.flavor.empty() ? range.cluster_queue : range.cluster_queue + ":" + range.flavor;
+}
+
+std::string quotas_text(const QuotaPlanRequest& request, const std::vector<std::int32_t>& quotas) {
+  std::string text;
+  for (std::size_t i = 0; i < quotas.size(); ++i)
+    text += (i ? ", " : "") + queue_label(request.queues[i]) + "=" + std::to_string(quotas[i]);
+  return text;
+}
+
 }  // namespace
+
+void write_quota_table(std::ostream& out, const QuotaPlanRequest& request, const QuotaPlan& plan) {
+  if (plan.answer) {
+    out << "nominalQuota of nvidia.com/gpu: "
+        << quotas_text(request, plan.trials[*plan.answer].quotas) << " meets "
+        << objectives_text(request.objectives) << "\n\n";
+  } else {
+    out << "No nominalQuota of nvidia.com/gpu in range meets "
+        << objectives_text(request.objectives) << "\n\n";
+  }
+  const std::vector<std::string> names = shown_metrics(request.objectives);
+  std::string text;
+  for (const QuotaRange& range : request.queues) text += upper(queue_label(range)) + "\t";
+  text += outcome_header(names);
+  for (const QuotaTrial& trial : plan.trials) {
+    for (std::int32_t quota : trial.quotas) text += std::to_string(quota) + "\t";
+    text += outcome_cells(trial.met, trial.metrics, trial.unmet, names);
+  }
+  out << report::align_tabs(text, report::kGetSettings);
+}
+
+void write_quota_json(std::ostream& out, const QuotaPlanRequest& request, const QuotaPlan& plan) {
+  auto quotas_json = [&](const std::vector<std::int32_t>& quotas) {
+    Json json = Json::object();
+    for (std::size_t i = 0; i < quotas.size(); ++i)
+      json[queue_label(request.queues[i])] = quotas[i];
+    return json;
+  };
+  Json json;
+  json["resource"] = "nvidia.com/gpu";
+  json["clusterQueues"] = Json::array();
+  for (const QuotaRange& range : request.queues) {
+    json["clusterQueues"].push_back({{"clusterQueue", range.cluster_queue},
+                                     {"flavor", range.flavor.empty() ? Json() : Json(range.flavor)},
+                                     {"min", range.min},
+                                     {"max", range.max}});
+  }
+  json["objectives"] = Json::array();
+  for (const report::Objective& objective : request.objectives)
+    json["objectives"].push_back(objective.text);
+  json["answer"] = Json();
+  if (plan.answer) {
+    const QuotaTrial& best = plan.trials[*plan.answer];
+    json["answer"] = {{"quotas", quotas_json(best.quotas)},
+                      {"metrics", report::metrics_json(best.metrics)}};
+  }
+  json["trials"] = Json::array();
+  for (const QuotaTrial& trial : plan.trials) {
+    Json entry;
+    entry["quotas"] = quotas_json(trial.quotas);
+    json["trials"].push_back(outcome_json(std::move(entry), trial.met, trial.unmet, trial.metrics));
+  }
+  out << json.dump(2, ' ', false, Json::error_handler_t::replace) << '\n';
+}
+
+void write_quota_csv(std::ostream& out, const QuotaPlanRequest& request, const QuotaPlan& plan) {
+  std::vector<std::string> columns;
+  for (const QuotaRange& range : request.queues) columns.push_back(queue_label(range));
+  columns.emplace_back("met");
+  std::vector<report::RunRow> rows;
+  for (const QuotaTrial& trial : plan.trials) {
+    report::RunRow row{{}, trial.metrics};
+    for (std::int32_t quota : trial.quotas) row.params.push_back(std::to_string(quota));
+    row.params.emplace_back(trial.met ? "true" : "false");
+    rows.push_back(std::move(row));
+  }
+  report::write_runs_csv(out, columns, rows);
+}
 
 void write_plan_table(std::ostream& out, const PoolPlanRequest& request, const PoolPlan& plan) {
   if (plan.answer) {

@@ -9,7 +9,9 @@
 
 #include "gpusched/model/time.hpp"
 #include "gpusched/report/metrics.hpp"
+#include "gpusched/report/queue_metrics.hpp"
 #include "gpusched/report/writers.hpp"
+#include "model/decimal.hpp"
 #include "report/json_records.hpp"
 
 namespace gpusched::report {
@@ -85,9 +87,10 @@ Json event_json(const EventRecord& event) {
   return json;
 }
 
-Json wait_json(const WaitStats& stats) {
+/// `count`: what the percentiles are over ("pods", "waits").
+Json wait_json(const WaitStats& stats, const char* count = "pods") {
   Json json;
-  json["pods"] = stats.pods;
+  json[count] = stats.pods;
   json["p50"] = format_duration(stats.p50);
   json["p95"] = format_duration(stats.p95);
   json["p99"] = format_duration(stats.p99);
@@ -105,6 +108,41 @@ Json queue_wait_json(const QueueWait& wait) {
   for (const auto& [name, stats] : wait.by_namespace) json["byNamespace"][name] = wait_json(stats);
   json["neverBound"] = wait.never_bound;
   json["longestPending"] = format_duration(wait.longest_pending);
+  return json;
+}
+
+// A Kueue queue's waits for quota (report/queue_metrics.hpp).
+Json quota_waits_json(const QuotaWaits& waits) {
+  Json json = wait_json(waits.all, "waits");
+  json["reserved"] = waits.reserved;
+  json["waiting"] = waits.waiting;
+  json["longestWaiting"] = format_duration(waits.longest_waiting);
+  return json;
+}
+
+// Per ClusterQueue its waits and quotas, per LocalQueue its waits (scenario-format.md §6).
+Json queue_metrics_json(const KueueMetrics& metrics) {
+  Json json;
+  json["clusterQueues"] = Json::object();
+  for (const auto& [name, cq] : metrics.cluster_queues) {
+    Json entry = quota_waits_json(cq.waits);
+    entry["quota"] = Json::array();
+    for (const QuotaUse& use : cq.quota) {
+      Json quota;
+      quota["flavor"] = use.flavor;
+      quota["resource"] = use.resource;
+      quota["nominalQuota"] = use.nominal.to_string();
+      quota["usageHours"] = Json::parse(fixed_text(use.usage_hours, 3));
+      quota["borrowedHours"] = Json::parse(fixed_text(use.borrowed_hours, 3));
+      quota["meanUsage"] =
+          use.nominal.milli() > 0 ? Json::parse(fixed_text(use.mean_ratio, 4)) : Json();
+      entry["quota"].push_back(std::move(quota));
+    }
+    json["clusterQueues"][name] = std::move(entry);
+  }
+  json["localQueues"] = Json::object();
+  for (const auto& [name, waits] : metrics.local_queues)
+    json["localQueues"][name] = quota_waits_json(waits);
   return json;
 }
 
@@ -212,6 +250,7 @@ void write_json(std::ostream& out, const SimulationResult& result) {
     json["clusterQueues"] = Json::array();
     for (const ClusterQueueRecord& cq : result.cluster_queues)
       json["clusterQueues"].push_back(cluster_queue_json(cq));
+    json["queueMetrics"] = queue_metrics_json(kueue_metrics(result));
   }
   json["events"] = Json::array();
   for (const EventRecord& event : result.events) json["events"].push_back(event_json(event));

@@ -1,5 +1,6 @@
 #include "gpusched/report/objective.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <charconv>
@@ -21,6 +22,34 @@ std::optional<double> number(std::string_view s) {
   auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
   if (ec != std::errc() || end != s.data() + s.size() || s.empty()) return std::nullopt;
   return value;
+}
+
+/// `cq/<name>:<metric>` or `lq/<ns>/<name>:<metric>` into the summary metric's name; false and
+/// `error` set when it starts so but is not one.
+bool read_queue_scope(Objective& out, std::string* error) {
+  const std::string_view text = out.metric;
+  const bool cq = text.starts_with("cq/");
+  if (!cq && !text.starts_with("lq/")) return true;
+  const std::size_t colon = text.find(':');
+  const std::string_view queue = text.substr(3, colon == std::string_view::npos ? 0 : colon - 3);
+  const std::string_view metric =
+      colon == std::string_view::npos ? std::string_view() : text.substr(colon + 1);
+  const std::size_t slash = queue.find('/');
+  const bool queue_ok = cq ? !queue.empty() && slash == std::string_view::npos
+                           : slash != std::string_view::npos && slash > 0 &&
+                                 slash + 1 < queue.size() &&
+                                 queue.find('/', slash + 1) == std::string_view::npos;
+  if (!queue_ok || metric.empty() || metric.find('{') != std::string_view::npos) {
+    *error = "objective \"" + out.text + "\": write a queue's objective as " +
+             (cq ? "cq/<ClusterQueue>:<metric>, e.g. cq/research:wait.p95<30m"
+                 : "lq/<namespace>/<LocalQueue>:<metric>, e.g. lq/team-a/train:wait.p95<30m");
+    return false;
+  }
+  out.scope = cq ? Objective::Scope::ClusterQueue : Objective::Scope::LocalQueue;
+  out.queue = std::string(queue);
+  out.metric =
+      "kueue." + std::string(metric) + (cq ? "{clusterQueue=" : "{localQueue=") + out.queue + "}";
+  return true;
 }
 
 }  // namespace
@@ -60,6 +89,7 @@ std::optional<Objective> parse_objective(std::string_view text, std::string* err
     *error = "objective \"" + out.text + "\" names no metric before its operator";
     return std::nullopt;
   }
+  if (!read_queue_scope(out, error)) return std::nullopt;
   if (value.ends_with('%')) {
     auto percent = number(value.substr(0, value.size() - 1));
     if (!percent) {
@@ -82,6 +112,25 @@ std::optional<Objective> parse_objective(std::string_view text, std::string* err
     out.bound = static_cast<double>(*ms);
   }
   return out;
+}
+
+std::string unknown_queue(const Objective& objective, const SimulationResult& result) {
+  if (objective.scope == Objective::Scope::None) return {};
+  const bool cq = objective.scope == Objective::Scope::ClusterQueue;
+  std::vector<std::string> names;
+  if (cq) {
+    for (const ClusterQueueRecord& record : result.cluster_queues) names.push_back(record.name);
+  } else {
+    names = result.local_queues;
+  }
+  if (std::find(names.begin(), names.end(), objective.queue) != names.end()) return {};
+  std::string known;
+  for (const std::string& name : names) known += (known.empty() ? "" : ", ") + name;
+  return "objective \"" + objective.text + "\" names " + (cq ? "ClusterQueue" : "LocalQueue") +
+         " \"" + objective.queue + "\", which the replay does not have (" +
+         (known.empty() ? std::string("it has none")
+                        : std::string(cq ? "its ClusterQueues: " : "its LocalQueues: ") + known) +
+         ")";
 }
 
 std::optional<bool> objective_met(const Objective& objective, const std::vector<Metric>& metrics,

@@ -5,54 +5,13 @@
 
 #include "gpusched/model/resource_list.hpp"
 #include "model/decimal.hpp"
+#include "report/bucket_spreader.hpp"
 #include "report/csv.hpp"
 #include "report/resource_hours.hpp"
 #include "report/tab_writer.hpp"
 
 namespace gpusched::report {
 namespace {
-
-constexpr double kMsPerHour = 3'600'000.0;
-
-/// Adds `gpus` GPUs held over [from, to) to the buckets' `field`, by overlap. Work is constant
-/// per interval: the buckets it covers whole go through a difference array.
-class Spreader {
- public:
-  Spreader(std::vector<SeamBucket>& buckets, TimeMs width, double SeamHours::*field)
-      : buckets_(buckets), width_(width), field_(field), whole_(buckets.size() + 1, 0) {}
-  void add(TimeMs from, TimeMs to, double gpus) {
-    if (buckets_.empty() || to <= from) return;
-    const TimeMs end = buckets_.back().to;
-    from = std::max<TimeMs>(from, 0);
-    to = std::min(to, end);
-    if (to <= from) return;
-    const auto first = static_cast<std::size_t>(from / width_);
-    const auto last = static_cast<std::size_t>((to - 1) / width_);
-    if (first == last) {
-      buckets_[first].hours.*field_ += gpus * static_cast<double>(to - from) / kMsPerHour;
-      return;
-    }
-    buckets_[first].hours.*field_ +=
-        gpus * static_cast<double>(buckets_[first].to - from) / kMsPerHour;
-    buckets_[last].hours.*field_ +=
-        gpus * static_cast<double>(to - buckets_[last].from) / kMsPerHour;
-    whole_[first + 1] += gpus;
-    whole_[last] -= gpus;
-  }
-  void finish() {
-    double running = 0;
-    for (std::size_t b = 0; b < buckets_.size(); ++b) {
-      running += whole_[b];
-      buckets_[b].hours.*field_ += running * static_cast<double>(width_) / kMsPerHour;
-    }
-  }
-
- private:
-  std::vector<SeamBucket>& buckets_;
-  TimeMs width_;
-  double SeamHours::*field_;
-  std::vector<double> whole_;
-};
 
 std::string hours_text(double value) {
   return fixed_text(value, 2);
@@ -68,8 +27,11 @@ Seam seam(const SimulationResult& result) {
     b.hours.allocated = bucket.allocated_hours;
     out.series.push_back(b);
   }
-  Spreader paid(out.series, result.gpu_bucket_ms, &SeamHours::paid);
-  Spreader provisioned(out.series, result.gpu_bucket_ms, &SeamHours::provisioned);
+  std::vector<double> paid_series(out.series.size(), 0);
+  std::vector<double> provisioned_series(out.series.size(), 0);
+  const TimeMs series_end = out.series.empty() ? 0 : out.series.back().to;
+  BucketSpreader paid(paid_series, result.gpu_bucket_ms, series_end);
+  BucketSpreader provisioned(provisioned_series, result.gpu_bucket_ms, series_end);
   const TimeMs end = result.time;
   auto clip = [end](TimeMs from, TimeMs to) {
     return std::max<TimeMs>(0, std::min(to, end) - std::max<TimeMs>(from, 0));
@@ -84,8 +46,8 @@ Seam seam(const SimulationResult& result) {
     if (!pool.empty() && pools.contains(pool)) out.by_pool[pool].*field += hours;
   };
   // `gpus` GPUs held over [from, to): in the totals (within the run) and in the series.
-  auto held = [&](const std::string& pool, double SeamHours::*field, Spreader& series, TimeMs from,
-                  TimeMs to, double gpus) {
+  auto held = [&](const std::string& pool, double SeamHours::*field, BucketSpreader& series,
+                  TimeMs from, TimeMs to, double gpus) {
     add(pool, field, gpus * static_cast<double>(clip(from, to)) / kMsPerHour);
     series.add(from, to, gpus);
   };
@@ -131,6 +93,10 @@ Seam seam(const SimulationResult& result) {
   }
   paid.finish();
   provisioned.finish();
+  for (std::size_t b = 0; b < out.series.size(); ++b) {
+    out.series[b].hours.paid = paid_series[b];
+    out.series[b].hours.provisioned = provisioned_series[b];
+  }
   for (auto& [name, hours] : out.by_pool) {
     hours.cost = hours.paid * static_cast<double>(pools.at(name)->price_micros_per_gpu_hour) / 1e6;
     out.fleet.cost += hours.cost;

@@ -7,6 +7,7 @@
 
 #include "gpusched/model/resource_list.hpp"
 #include "gpusched/report/metrics.hpp"
+#include "gpusched/report/queue_metrics.hpp"
 #include "gpusched/report/seam.hpp"
 #include "model/decimal.hpp"
 #include "report/csv.hpp"
@@ -114,6 +115,35 @@ std::vector<Metric> summary_metrics(const SimulationResult& result) {
   b.duration("jobs.makespan", jobs.makespan);
   b.duration("jobs.duration.p50", jobs.duration.p50);
   b.duration("jobs.duration.max", jobs.duration.max);
+
+  // Kueue's queues (report/queue_metrics.hpp), when the replay ran Kueue.
+  const KueueMetrics queues = kueue_metrics(result);
+  auto quota_waits = [&](const std::string& labels, const QuotaWaits& waits) {
+    b.add("kueue.waits" + labels, waits.all.pods);
+    b.add("kueue.reserved" + labels, waits.reserved);
+    b.add("kueue.waiting" + labels, waits.waiting);
+    b.waits("kueue.wait", labels, waits.all);
+    b.duration("kueue.waiting.longest" + labels, waits.longest_waiting);
+  };
+  for (const auto& [name, cq] : queues.cluster_queues) {
+    const std::string labels = "{clusterQueue=" + name + "}";
+    quota_waits(labels, cq.waits);
+    // Borrowing of extended resources (GPUs, MIG devices, ...), over all flavors.
+    std::map<std::string, double> borrowed;
+    for (const QuotaUse& use : cq.quota) {
+      if (resource::is_extended(use.resource)) borrowed[use.resource] += use.borrowed_hours;
+    }
+    for (const auto& [resource, hours] : borrowed)
+      b.add("kueue.borrowedHours." + resource + labels, hours, MetricUnit::Hours);
+    for (const QuotaUse& use : cq.quota) {
+      if (use.nominal.milli() <= 0 || result.time <= 0) continue;
+      b.add("kueue.quotaUsage." + use.resource + "{clusterQueue=" + name + ",flavor=" + use.flavor +
+                "}",
+            use.mean_ratio, MetricUnit::Ratio);
+    }
+  }
+  for (const auto& [name, waits] : queues.local_queues)
+    quota_waits("{localQueue=" + name + "}", waits);
 
   for (const auto& [reason, time] : result.unschedulable_time)
     b.duration("unschedulable{reason=" + reason + "}", time);

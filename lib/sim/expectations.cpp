@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
+#include <set>
 
 #include "gpusched/model/pod_requests.hpp"
 #include "model/disruption.hpp"
@@ -458,6 +459,34 @@ SimulationResult Simulation::take_result() {
     out.cluster_queues = kueue_->cluster_queue_records();
     out.quota_spans = kueue_->quota_spans();
     out.kueue_preemptions = kueue_->preemptions();
+    for (ClusterQueueRecord& record : out.cluster_queues) {
+      auto cq = api_.kueue.cluster_queues.find(record.name);
+      if (cq == api_.kueue.cluster_queues.end()) continue;
+      for (const kueue::ResourceGroup& group : cq->second.resource_groups) {
+        for (const kueue::FlavorQuotas& flavor : group.flavors) {
+          for (const kueue::ResourceQuota& quota : flavor.resources)
+            record.nominal[flavor.name][quota.name] = quota.nominal_quota;
+        }
+      }
+    }
+    for (const auto& [key, lq] : api_.kueue.local_queues) out.local_queues.push_back(key);
+    // The per-queue metrics weigh the whole run against the quotas at its end.
+    std::set<std::string> changed;
+    for (const Action& action : scenario_.timeline) {
+      std::vector<std::string> names;
+      if (action.target.kind == "ClusterQueue") names.push_back(action.target.name);
+      for (const Object& object : action.objects) {
+        if (const auto* cq = std::get_if<kueue::ClusterQueue>(&object))
+          names.push_back(cq->metadata.name);
+      }
+      for (const std::string& name : names) {
+        if (!changed.insert(name).second) continue;
+        out.notices.push_back("ClusterQueue " + name + " changes in the timeline (" +
+                              action.pointer +
+                              "): its per-queue metrics (borrowed hours, quota usage) measure "
+                              "the whole run against its nominal quotas at the end");
+      }
+    }
     out.notices.insert(out.notices.end(), kueue_->notices().begin(), kueue_->notices().end());
   }
   // A DaemonSet that no node admitted is valid and silent upstream (desiredNumberScheduled 0).

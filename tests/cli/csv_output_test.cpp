@@ -36,6 +36,8 @@ const std::vector<std::string> kGpuStepColumns{"node",  "pool",        "gpu_mode
 const std::vector<std::string> kMetricColumns{"metric", "value", "unit"};
 const std::vector<std::string> kSeamColumns{"from_ms",     "to_ms",       "paid",
                                             "provisioned", "schedulable", "allocated"};
+const std::vector<std::string> kQueueColumns{"from_ms",  "to_ms",   "cluster_queue", "flavor",
+                                             "resource", "nominal", "usage",         "ratio"};
 
 /// The distinct values of a column.
 std::set<std::string> values(const CheckedCsv& csv, const std::string& column) {
@@ -133,6 +135,8 @@ TEST_CASE(
     CHECK(all_in(values(metrics, "unit"), {"count", "hours", "money", "ms", "ratio"}));
 
     CHECK(replay("seam-csv", {}).header == kSeamColumns);
+    CHECK(replay("queues-csv", {"cluster_queue", "flavor", "resource", "nominal"}).header ==
+          kQueueColumns);
   }
   // The check saw pods, and messages that only quoting keeps in one field (14 when written).
   CHECK(pods > 100);

@@ -11,6 +11,7 @@
 #include "gpusched/progress.hpp"
 #include "gpusched/report/html_report.hpp"
 #include "gpusched/report/metrics.hpp"
+#include "gpusched/report/queue_metrics.hpp"
 #include "gpusched/report/seam.hpp"
 #include "gpusched/report/writers.hpp"
 #include "gpusched/run_options.hpp"
@@ -83,6 +84,10 @@ int replay(const ReplayOptions& options, std::ostream& out, std::ostream& err) {
     report::write_seam_table(text, report::seam(result));
   } else if (options.output == "seam-csv") {
     report::write_seam_csv(text, report::seam(result));
+  } else if (options.output == "queues") {
+    report::write_queues_table(text, report::kueue_metrics(result));
+  } else if (options.output == "queues-csv") {
+    report::write_queues_csv(text, result, report::kueue_metrics(result));
   } else if (options.output == "pods-csv") {
     report::write_pods_csv(text, result);
   } else if (options.output == "gpu-steps-csv") {
@@ -113,10 +118,11 @@ Command add_replay_command(CLI::App& app) {
       ->add_option("-o,--output", options->output,
                    "Report format: the cluster (table, json), the summary metrics (metrics, "
                    "metrics-csv), the GPU-hours of each layer over time (seam, seam-csv; "
-                   "docs/metrics.md), a line per pod (pods-csv) or per change of a node's GPUs "
-                   "(gpu-steps-csv)")
+                   "docs/metrics.md), Kueue's queues: waits, borrowing and quota usage "
+                   "(queues), their quota usage over time (queues-csv), a line per pod "
+                   "(pods-csv) or per change of a node's GPUs (gpu-steps-csv)")
       ->check(CLI::IsMember({"table", "json", "metrics", "metrics-csv", "seam", "seam-csv",
-                             "pods-csv", "gpu-steps-csv"}))
+                             "queues", "queues-csv", "pods-csv", "gpu-steps-csv"}))
       ->capture_default_str();
   add_strict_flag(*command, options->strict);
   command->add_option("--html", options->html,

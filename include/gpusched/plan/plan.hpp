@@ -1,6 +1,6 @@
 #pragma once
-/// Capacity planning: the smallest node pool that meets objectives, found by replaying the
-/// scenario at several pool sizes on the machine's cores.
+/// Capacity planning: the smallest node pool (or Kueue nominal quota) that meets objectives,
+/// found by replaying the scenario at several sizes on the machine's cores.
 
 #include <cstdint>
 #include <optional>
@@ -104,6 +104,66 @@ void write_mix_table(std::ostream& out, const MixPlanRequest& request, const Mix
 void write_mix_json(std::ostream& out, const MixPlanRequest& request, const MixPlan& plan);
 /// A line per mix: each pool's size, pricePerHour, met, then every metric.
 void write_mix_csv(std::ostream& out, const MixPlanRequest& request, const MixPlan& plan);
+
+/// The largest nominalQuota a quota plan may search.
+inline constexpr std::int32_t kMaxPlanQuota = 1'000'000;
+
+/// A ClusterQueue (a starting object of the scenario) whose nominalQuota of nvidia.com/gpu a
+/// quota plan searches.
+struct QuotaRange {
+  std::string cluster_queue;
+  /// The flavor whose quota varies; empty: every flavor of the ClusterQueue with an
+  /// nvidia.com/gpu quota, all set to the same value.
+  std::string flavor;
+  std::int32_t min = 0;
+  std::int32_t max = 0;
+};
+
+struct QuotaPlanRequest {
+  std::vector<QuotaRange> queues;  ///< at least one, each quota once
+  std::vector<report::Objective> objectives;
+  unsigned jobs = 0;  ///< as PoolPlanRequest::jobs, for each queue's search
+  SimulationOptions options;
+};
+
+/// One combination of quotas replayed, a quota per QuotaRange in the request's order.
+struct QuotaTrial {
+  std::vector<std::int32_t> quotas;
+  bool met = false;
+  std::vector<std::string> unmet;
+  std::vector<report::Metric> metrics;
+};
+
+struct QuotaPlan {
+  std::optional<std::size_t> answer;  ///< index in `trials` of the quotas found
+  std::vector<QuotaTrial> trials;     ///< every combination replayed, by quotas
+};
+
+/// The smallest nominalQuota of nvidia.com/gpu of each ClusterQueue of the request meeting the
+/// objectives, assuming more quota never makes an objective worse. One ClusterQueue is a search
+/// as plan_pool's. Several are searched one after the other, in the request's order (a
+/// coordinate search): each for its smallest quota with the earlier ones at their answers and
+/// the later ones at their largest; the last search replays the answer itself, and no quota of
+/// it can be lowered alone (it may not be the least total). The scenario's expectations are
+/// not checked. Throws InputError for a ClusterQueue that is not a starting object of the
+/// scenario or has no nvidia.com/gpu quota (in the flavor given), a quota named twice, bounds
+/// outside 0..kMaxPlanQuota or below a lendingLimit, and as plan_pool does.
+[[nodiscard]] QuotaPlan plan_quotas(const Scenario& scenario, const QuotaPlanRequest& request);
+
+/// The scenario with the nvidia.com/gpu nominalQuota of `range` (its flavor, or each flavor)
+/// set to `quota` and its expectations left out, ready to replay.
+[[nodiscard]] Scenario with_nominal_quota(const Scenario& scenario, const QuotaRange& range,
+                                          std::int32_t quota);
+
+/// The answer (each ClusterQueue's quota and the objectives' metrics there), then a line per
+/// combination tried.
+void write_quota_table(std::ostream& out, const QuotaPlanRequest& request, const QuotaPlan& plan);
+/// {"resource", "clusterQueues": [{"clusterQueue", "flavor", "min", "max"}], "objectives",
+/// "answer": {"quotas": {queue: n}, "metrics"} or null, "trials": [{"quotas", "met", "unmet",
+/// "metrics"}]}; a queue reads `NAME` or, with a flavor, `NAME:FLAVOR`.
+void write_quota_json(std::ostream& out, const QuotaPlanRequest& request, const QuotaPlan& plan);
+/// A line per combination: each queue's quota, met, then every metric.
+void write_quota_csv(std::ostream& out, const QuotaPlanRequest& request, const QuotaPlan& plan);
 
 /// The scenario with `pool` resized to `size` and its expectations left out, ready to replay.
 [[nodiscard]] Scenario with_pool_size(const Scenario& scenario, const std::string& pool,

@@ -173,6 +173,9 @@ struct ClusterQueueRecord {
   std::optional<std::string> cohort;
   /// status.flavorsUsage: flavor -> resource -> quantity, every covered flavor and resource.
   std::map<std::string, std::map<std::string, Quantity>> usage;
+  /// spec's nominalQuota at the end of the run: flavor -> resource -> quantity. Not part of the
+  /// JSON result; the per-queue metrics measure borrowing and usage against it.
+  std::map<std::string, std::map<std::string, Quantity>> nominal;
   std::int32_t pending_workloads = 0;
   std::int32_t reserving_workloads = 0;
   std::int32_t admitted_workloads = 0;
@@ -249,6 +252,9 @@ struct SimulationResult {
   /// Kueue's preemptions in the order they were issued. Not part of the JSON result (the
   /// victims' Preempted conditions and events say the same); whatif names an addition's victims.
   std::vector<KueuePreemptionRecord> kueue_preemptions;
+  /// "ns/name" of every Kueue LocalQueue at the end of the run, ordered. Not part of the JSON
+  /// result: the per-queue metrics list each, waits or not.
+  std::vector<std::string> local_queues;
   /// Pod-milliseconds spent unschedulable, by the reason of the scheduling attempt that left the
   /// pod waiting (each "<reason>" of "0/N nodes are available: <count> <reason>, ..."; a pod
   /// rejected for several reasons counts in each). From a failed attempt to the next attempt's

@@ -73,3 +73,51 @@ TEST_CASE("objectives are checked against metrics of the right unit", "[report][
 
 }  // namespace
 }  // namespace gpusched::report
+
+namespace gpusched::report {
+namespace {
+
+TEST_CASE("queue objectives read a Kueue queue's metric", "[report][objective][kueue]") {
+  Objective o = parsed("cq/research:wait.p95<30m");
+  CHECK(o.metric == "kueue.wait.p95{clusterQueue=research}");
+  CHECK(o.scope == Objective::Scope::ClusterQueue);
+  CHECK(o.queue == "research");
+  CHECK(o.bound == 1'800'000);
+  o = parsed("lq/team-a/train:wait.p99 <= 1h");
+  CHECK(o.metric == "kueue.wait.p99{localQueue=team-a/train}");
+  CHECK(o.scope == Objective::Scope::LocalQueue);
+  CHECK(o.queue == "team-a/train");
+  CHECK(parsed("cq/research:borrowedHours.nvidia.com/gpu<=100").metric ==
+        "kueue.borrowedHours.nvidia.com/gpu{clusterQueue=research}");
+  CHECK(parsed("wait.p95<1m").scope == Objective::Scope::None);
+
+  for (const char* bad : {"cq/:wait.p95<1m", "cq/research<1m", "cq/a/b:wait.p95<1m",
+                          "cq/research:<1m", "cq/research:wait.p95{x=y}<1m"}) {
+    CHECK_THAT(parse_error(bad),
+               Catch::Contains("write a queue's objective as cq/<ClusterQueue>:<metric>"));
+  }
+  for (const char* bad : {"lq/team-a:wait.p95<1m", "lq//train:wait.p95<1m", "lq/a/:x<1"}) {
+    CHECK_THAT(parse_error(bad), Catch::Contains("lq/<namespace>/<LocalQueue>:<metric>"));
+  }
+}
+
+TEST_CASE("unknown_queue names the queues a replay has", "[report][objective][kueue]") {
+  SimulationResult result;
+  result.cluster_queues.push_back(ClusterQueueRecord{"team-a", {}, {}, {}, 0, 0, 0});
+  result.cluster_queues.push_back(ClusterQueueRecord{"team-b", {}, {}, {}, 0, 0, 0});
+  result.local_queues = {"team-a/train"};
+  CHECK(unknown_queue(parsed("cq/team-a:wait.p95<1m"), result).empty());
+  CHECK(unknown_queue(parsed("lq/team-a/train:wait.p95<1m"), result).empty());
+  CHECK(unknown_queue(parsed("wait.p95<1m"), result).empty());
+  CHECK(unknown_queue(parsed("cq/team-c:wait.p95<30m"), result) ==
+        "objective \"cq/team-c:wait.p95<30m\" names ClusterQueue \"team-c\", which the replay "
+        "does not have (its ClusterQueues: team-a, team-b)");
+  CHECK(unknown_queue(parsed("lq/team-b/x:wait.p95<1m"), result) ==
+        "objective \"lq/team-b/x:wait.p95<1m\" names LocalQueue \"team-b/x\", which the replay "
+        "does not have (its LocalQueues: team-a/train)");
+  CHECK_THAT(unknown_queue(parsed("cq/a:wait.p95<1m"), SimulationResult{}),
+             Catch::EndsWith("(it has none)"));
+}
+
+}  // namespace
+}  // namespace gpusched::report
