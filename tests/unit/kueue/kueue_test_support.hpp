@@ -111,6 +111,14 @@ inline FlavorFungibility fungibility(
   return f;
 }
 
+/// metav1.LabelSelector{MatchExpressions: [{Key: key, Operator: In, Values: values}]}.
+inline LabelSelector selector_in(std::string key, std::vector<std::string> values) {
+  LabelSelector selector;
+  selector.match_expressions.push_back(
+      SelectorRequirement{std::move(key), SelectorOperator::In, std::move(values)});
+  return selector;
+}
+
 /// MakeFlavorQuotas(name).Resource(r, nominal[, borrowingLimit[, lendingLimit]]): "" leaves a
 /// limit unset, as upstream.
 class FlavorQuotasBuilder {
@@ -170,6 +178,14 @@ class ClusterQueueBuilder {
   }
   ClusterQueueBuilder& flavor_fungibility(FlavorFungibility f) {
     cq_.flavor_fungibility = f;
+    return *this;
+  }
+  ClusterQueueBuilder& namespace_selector(LabelSelector selector) {
+    cq_.namespace_selector = std::move(selector);
+    return *this;
+  }
+  ClusterQueueBuilder& queueing_strategy(QueueingStrategy strategy) {
+    cq_.queueing_strategy = strategy;
     return *this;
   }
   ClusterQueueBuilder& fair_weight(std::string_view w) {
@@ -260,6 +276,14 @@ class WorkloadBuilder {
     wl_.metadata.labels[key] = std::move(value);
     return *this;
   }
+  /// JobUID(uid): the job-uid label.
+  WorkloadBuilder& job_uid(std::string uid) {
+    return label(std::string(kJobUidLabel), std::move(uid));
+  }
+  WorkloadBuilder& queue(std::string name) {
+    wl_.queue_name = std::move(name);
+    return *this;
+  }
   WorkloadBuilder& priority(std::int32_t p) {
     wl_.priority = p;
     return *this;
@@ -294,6 +318,11 @@ class WorkloadBuilder {
     else
       wl_.conditions.push_back(std::move(c));
     return *this;
+  }
+  /// AdmittedAt(a, t): Admitted=True (or False) at `t`.
+  WorkloadBuilder& admitted_at(bool admitted, TimeMs t) {
+    return condition(Condition{"Admitted", admitted ? "True" : "False", "ByTest",
+                               "Admitted by ClusterQueue " + wl_.admission->cluster_queue, t, 0});
   }
   /// SimpleReserveQuota(cq, flavor, now): every request of the first pod set (times its count)
   /// in `flavor`.
