@@ -1095,5 +1095,141 @@ TEST_CASE(
   check(c);
 }
 
+TEST_CASE(
+    "Kueue schedule: use second flavor when the first has no preemption candidates; "
+    "WhenCanPreempt: MayStopSearch",
+    "[kueue][preemption]") {
+  ScheduleCase c;
+  c.extra_cluster_queues = std::vector<ClusterQueue>{
+      ClusterQueueBuilder("other-alpha")
+          .preemption(preemption(PreemptionPolicy::Never, BorrowWithinCohortPolicy::Never,
+                                 PreemptionPolicy::LowerPriority))
+          .flavor_fungibility(fungibility(FlavorFungibilityPolicy::MayStopSearch,
+                                          FlavorFungibilityPolicy::MayStopSearch))
+          .resource_group({FlavorQuotasBuilder("on-demand").resource("cpu", "50", "50"),
+                           FlavorQuotasBuilder("spot").resource("cpu", "100", "0")})};
+  c.extra_local_queues =
+      std::vector<LocalQueueSpec>{LocalQueueSpec{"eng-alpha", "other", "other-alpha"}};
+  c.workloads = std::vector<Workload>{
+      WorkloadBuilder("admitted", "eng-alpha")
+          .queue("other")
+          .request("cpu", "50")
+          .reserve_quota_at(
+              AdmissionBuilder("other-alpha")
+                  .pod_sets(PodSetAssignmentBuilder("main").assignment("cpu", "on-demand", "50")),
+              kNow)
+          .admitted_at(true, kNow),
+      WorkloadBuilder("new", "eng-alpha").queue("other").request("cpu", "20")};
+  c.want_workloads = {{"eng-alpha/admitted", "", "", ""}, {"eng-alpha/new", "", "", ""}};
+  c.want_assignments = {"eng-alpha/admitted", "eng-alpha/new"};
+  c.want_left = {};
+  c.want_inadmissible_left = {};
+  check(c);
+}
+TEST_CASE("Kueue schedule: no overadmission while borrowing", "[kueue][preemption]") {
+  ScheduleCase c;
+  c.extra_cluster_queues = std::vector<ClusterQueue>{
+      ClusterQueueBuilder("eng-gamma")
+          .cohort("eng")
+          .preemption(preemption(PreemptionPolicy::Any, BorrowWithinCohortPolicy::Never,
+                                 PreemptionPolicy::LowerPriority))
+          .resource_group({FlavorQuotasBuilder("on-demand").resource("cpu", "50", "10"),
+                           FlavorQuotasBuilder("spot").resource("cpu", "0", "100")})};
+  c.extra_local_queues =
+      std::vector<LocalQueueSpec>{LocalQueueSpec{"eng-gamma", "main", "eng-gamma"}};
+  c.workloads = std::vector<Workload>{
+      WorkloadBuilder("new", "eng-beta")
+          .queue("main")
+          .creation((kNow + (-2) * 1000))
+          .pod_sets(PodSetBuilder("one", 50).request("cpu", "1")),
+      WorkloadBuilder("new-alpha", "eng-alpha")
+          .queue("main")
+          .creation((kNow - 1000))
+          .pod_sets(PodSetBuilder("one", 1).request("cpu", "1")),
+      WorkloadBuilder("new-gamma", "eng-gamma")
+          .queue("main")
+          .creation(kNow)
+          .pod_sets(PodSetBuilder("one", 50).request("cpu", "1")),
+      WorkloadBuilder("existing", "eng-gamma")
+          .pod_sets(PodSetBuilder("borrow-on-demand", 51).request("cpu", "1"),
+                    PodSetBuilder("use-all-spot", 100).request("cpu", "1"))
+          .reserve_quota_at(AdmissionBuilder("eng-gamma")
+                                .pod_sets(PodSetAssignmentBuilder("borrow-on-demand")
+                                              .assignment("cpu", "on-demand", "51")
+                                              .count(51),
+                                          PodSetAssignmentBuilder("use-all-spot")
+                                              .assignment("cpu", "spot", "100")
+                                              .count(100)),
+                            kNow)};
+  c.want_workloads = {{"eng-alpha/new-alpha", "", "", ""},
+                      {"eng-beta/new", "", "", ""},
+                      {"eng-gamma/existing", "", "", ""},
+                      {"eng-gamma/new-gamma", "", "",
+                       "couldn't assign flavors to pod set one: insufficient unused quota for cpu "
+                       "in flavor on-demand, 41 more needed, insufficient unused quota for cpu in "
+                       "flavor spot, 50 more needed"}};
+  c.want_assignments = {"eng-gamma/existing", "eng-beta/new", "eng-alpha/new-alpha"};
+  c.want_left = {};
+  c.want_inadmissible_left = {"eng-gamma/new-gamma"};
+  check(c);
+}
+TEST_CASE("Kueue schedule: workload requiring reclaimation prioritized over wl in another full cq",
+          "[kueue][preemption]") {
+  ScheduleCase c;
+  c.extra_cluster_queues = std::vector<ClusterQueue>{
+      ClusterQueueBuilder("CQ1").cohort("other").resource_group(
+          {FlavorQuotasBuilder("on-demand").resource("gpu", "10")}),
+      ClusterQueueBuilder("CQ2")
+          .cohort("other")
+          .preemption(preemption(PreemptionPolicy::Any, BorrowWithinCohortPolicy::Never,
+                                 PreemptionPolicy::Never))
+          .resource_group({FlavorQuotasBuilder("on-demand").resource("gpu", "10")}),
+      ClusterQueueBuilder("CQ3").cohort("other").resource_group(
+          {FlavorQuotasBuilder("on-demand").resource("gpu", "0")})};
+  c.extra_local_queues = std::vector<LocalQueueSpec>{LocalQueueSpec{"eng-alpha", "lq", "CQ1"},
+                                                     LocalQueueSpec{"eng-beta", "lq", "CQ2"},
+                                                     LocalQueueSpec{"eng-gamma", "lq", "CQ3"}};
+  c.workloads = std::vector<Workload>{
+      WorkloadBuilder("Admitted-Workload-1", "eng-alpha")
+          .queue("lq")
+          .request("gpu", "5")
+          .simple_reserve_quota("CQ1", "on-demand", kNow),
+      WorkloadBuilder("WL1", "eng-alpha").creation(kNow).queue("lq").request("gpu", "10"),
+      WorkloadBuilder("WL2", "eng-beta")
+          .uid("wl-WL2")
+          .job_uid("job-WL2")
+          .creation((kNow + 1000))
+          .queue("lq")
+          .request("gpu", "10"),
+      WorkloadBuilder("Admitted-Workload-2", "eng-gamma")
+          .queue("lq")
+          .priority(0)
+          .request("gpu", "5")
+          .simple_reserve_quota("CQ3", "on-demand", kNow),
+      WorkloadBuilder("Admitted-Workload-3", "eng-gamma")
+          .queue("lq")
+          .priority(1)
+          .request("gpu", "5")
+          .simple_reserve_quota("CQ3", "on-demand", kNow)};
+  c.want_workloads = {
+      {"eng-alpha/Admitted-Workload-1", "", "", ""},
+      {"eng-alpha/WL1", "", "",
+       "couldn't assign flavors to pod set main: insufficient unused quota for gpu in flavor "
+       "on-demand, 5 more needed"},
+      {"eng-beta/WL2", "", "",
+       "couldn't assign flavors to pod set main: insufficient unused quota for gpu in flavor "
+       "on-demand, 5 more needed. Pending the preemption of 1 workload(s)"},
+      {"eng-gamma/Admitted-Workload-2", "InCohortReclamation",
+       "Preempted to accommodate a workload (UID: wl-WL2, JobUID: job-WL2) due to reclamation "
+       "within the cohort; preemptor path: /other/CQ2; preemptee path: /other/CQ3",
+       ""},
+      {"eng-gamma/Admitted-Workload-3", "", "", ""}};
+  c.want_assignments = {"eng-alpha/Admitted-Workload-1", "eng-gamma/Admitted-Workload-2",
+                        "eng-gamma/Admitted-Workload-3"};
+  c.want_left = {"eng-beta/WL2"};
+  c.want_inadmissible_left = {"eng-alpha/WL1"};
+  check(c);
+}
+
 }  // namespace
 }  // namespace gpusched::kueue
