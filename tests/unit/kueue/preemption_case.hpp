@@ -50,15 +50,15 @@ inline WorkloadBuilder base_incoming() {
 }
 
 // Assignment.TotalRequestsFor: each pod set's requests scaled to the assignment's count
-// (PodSetResources.ScaledTo leaves a pod set of count 0 as it is), zero requests left out.
+// (PodSetResources.ScaledTo leaves a pod set of count 0 as it is), zero ones left out.
 inline FlavorResourceAmounts total_requests_for(const WorkloadInfo& wl, const Assignment& a) {
   FlavorResourceAmounts usage;
   for (std::size_t i = 0; i < wl.total_requests.size(); ++i) {
     const PodSetResources& ps = wl.total_requests[i];
     const PodSetFlavors& assigned = a.pod_sets[i];
     for (const auto& [resource, q] : ps.requests) {
-      if (q == 0) continue;
       const std::int64_t scaled = ps.count == 0 ? q : q / ps.count * assigned.count;
+      if (scaled == 0) continue;
       auto flavor = assigned.flavors.find(resource);
       usage[{flavor == assigned.flavors.end() ? "" : flavor->second.name, resource}] +=
           Amount(scaled);
