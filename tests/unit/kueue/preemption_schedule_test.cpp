@@ -97,7 +97,8 @@ struct NoEvents final : AdmissionSink {
   void workload_event(const std::string&, std::string_view, std::string_view,
                       std::string) override {}
   void admitted(const std::string&) override {}
-  void evicted(const std::string&) override {}
+  void preempted(const std::string&, const std::string&, const std::string&,
+                 const std::string&) override {}
   void needs_preemption(const std::string&, const std::string&) override {}
 };
 
