@@ -85,14 +85,17 @@ inline Toleration toleration(std::string key, TolerationOperator op, std::string
 }
 
 /// kueue.ClusterQueuePreemption{ReclaimWithinCohort, BorrowWithinCohort.Policy,
-/// WithinClusterQueue}; what a case leaves out is Never, the CRD default.
+/// WithinClusterQueue, BorrowWithinCohort.MaxPriorityThreshold}; what a case leaves out is Never,
+/// the CRD default.
 inline ClusterQueuePreemption preemption(
     PreemptionPolicy reclaim_within_cohort,
     BorrowWithinCohortPolicy borrow_within_cohort = BorrowWithinCohortPolicy::Never,
-    PreemptionPolicy within_cluster_queue = PreemptionPolicy::Never) {
+    PreemptionPolicy within_cluster_queue = PreemptionPolicy::Never,
+    std::optional<std::int32_t> max_priority_threshold = std::nullopt) {
   ClusterQueuePreemption p;
   p.reclaim_within_cohort = reclaim_within_cohort;
   p.borrow_within_cohort.policy = borrow_within_cohort;
+  p.borrow_within_cohort.max_priority_threshold = max_priority_threshold;
   p.within_cluster_queue = within_cluster_queue;
   return p;
 }
@@ -106,6 +109,14 @@ inline FlavorFungibility fungibility(
   f.when_can_preempt = when_can_preempt;
   f.preference = preference;
   return f;
+}
+
+/// metav1.LabelSelector{MatchExpressions: [{Key: key, Operator: In, Values: values}]}.
+inline LabelSelector selector_in(std::string key, std::vector<std::string> values) {
+  LabelSelector selector;
+  selector.match_expressions.push_back(
+      SelectorRequirement{std::move(key), SelectorOperator::In, std::move(values)});
+  return selector;
 }
 
 /// MakeFlavorQuotas(name).Resource(r, nominal[, borrowingLimit[, lendingLimit]]): "" leaves a
@@ -169,6 +180,14 @@ class ClusterQueueBuilder {
     cq_.flavor_fungibility = f;
     return *this;
   }
+  ClusterQueueBuilder& namespace_selector(LabelSelector selector) {
+    cq_.namespace_selector = std::move(selector);
+    return *this;
+  }
+  ClusterQueueBuilder& queueing_strategy(QueueingStrategy strategy) {
+    cq_.queueing_strategy = strategy;
+    return *this;
+  }
   ClusterQueueBuilder& fair_weight(std::string_view w) {
     cq_.fair_sharing = FairSharing{qty(w)};
     return *this;
@@ -195,6 +214,135 @@ class CohortBuilder {
 
  private:
   Cohort c_;
+};
+
+/// MakePodSetAssignment(name): count 1, no flavors yet.
+class PodSetAssignmentBuilder {
+ public:
+  explicit PodSetAssignmentBuilder(std::string name) {
+    psa_.name = std::move(name);
+    psa_.count = 1;
+  }
+  /// Assignment(r, f, value): the flavor of `r` and the pod set's usage of it.
+  PodSetAssignmentBuilder& assignment(const std::string& resource, std::string flavor,
+                                      std::string_view value) {
+    psa_.flavors[resource] = std::move(flavor);
+    psa_.resource_usage[resource] = qty(value);
+    return *this;
+  }
+  PodSetAssignmentBuilder& count(std::int32_t n) {
+    psa_.count = n;
+    return *this;
+  }
+  operator PodSetAssignment() const { return psa_; }  // NOLINT: implicit
+
+ private:
+  PodSetAssignment psa_;
+};
+
+/// MakeAdmission(cq): one assignment for pod set "main" until PodSets replaces them.
+class AdmissionBuilder {
+ public:
+  explicit AdmissionBuilder(std::string cluster_queue) {
+    a_.cluster_queue = std::move(cluster_queue);
+    a_.pod_set_assignments = {PodSetAssignmentBuilder("main")};
+  }
+  template <class... P>
+  AdmissionBuilder& pod_sets(const P&... assignments) {
+    a_.pod_set_assignments = {PodSetAssignment(assignments)...};
+    return *this;
+  }
+  operator Admission() const { return a_; }  // NOLINT: implicit
+
+ private:
+  Admission a_;
+};
+
+/// MakeWorkload(name, ns): one pod set "main" of one pod with one container.
+class WorkloadBuilder {
+ public:
+  WorkloadBuilder(std::string name, std::string ns) {
+    wl_.metadata.name = std::move(name);
+    wl_.metadata.namespace_ = std::move(ns);
+    wl_.pod_sets = {PodSetBuilder("main", 1)};
+  }
+  /// Clone().
+  [[nodiscard]] WorkloadBuilder clone() const { return *this; }
+  WorkloadBuilder& uid(std::string uid) {
+    wl_.metadata.uid = std::move(uid);
+    return *this;
+  }
+  WorkloadBuilder& label(const std::string& key, std::string value) {
+    wl_.metadata.labels[key] = std::move(value);
+    return *this;
+  }
+  /// JobUID(uid): the job-uid label.
+  WorkloadBuilder& job_uid(std::string uid) {
+    return label(std::string(kJobUidLabel), std::move(uid));
+  }
+  WorkloadBuilder& queue(std::string name) {
+    wl_.queue_name = std::move(name);
+    return *this;
+  }
+  WorkloadBuilder& priority(std::int32_t p) {
+    wl_.priority = p;
+    return *this;
+  }
+  WorkloadBuilder& creation(TimeMs t) {
+    wl_.metadata.creation_ms = t;
+    return *this;
+  }
+  /// Request(r, q): on the first pod set's container.
+  WorkloadBuilder& request(const std::string& resource, std::string_view q) {
+    wl_.pod_sets[0].template_.spec.containers.mut()[0].requests[resource] = qty(q);
+    return *this;
+  }
+  template <class... P>
+  WorkloadBuilder& pod_sets(const P&... pod_sets) {
+    wl_.pod_sets = {PodSet(pod_sets)...};
+    return *this;
+  }
+  /// ReserveQuotaAt(a, now): the admission and QuotaReserved=True at `now`.
+  WorkloadBuilder& reserve_quota_at(Admission a, TimeMs now) {
+    wl_.conditions = {Condition{"QuotaReserved", "True", "AdmittedByTest",
+                                "Admitted by ClusterQueue " + a.cluster_queue, now, 0}};
+    wl_.admission = std::move(a);
+    return *this;
+  }
+  /// Condition(c): apimeta.SetStatusCondition, replacing the condition of the same type.
+  WorkloadBuilder& condition(Condition c) {
+    auto it = std::find_if(wl_.conditions.begin(), wl_.conditions.end(),
+                           [&](const Condition& x) { return x.type == c.type; });
+    if (it != wl_.conditions.end())
+      *it = std::move(c);
+    else
+      wl_.conditions.push_back(std::move(c));
+    return *this;
+  }
+  /// AdmittedAt(a, t): Admitted=True (or False) at `t`.
+  WorkloadBuilder& admitted_at(bool admitted, TimeMs t) {
+    return condition(Condition{"Admitted", admitted ? "True" : "False", "ByTest",
+                               "Admitted by ClusterQueue " + wl_.admission->cluster_queue, t, 0});
+  }
+  /// SimpleReserveQuota(cq, flavor, now): every request of the first pod set (times its count)
+  /// in `flavor`.
+  WorkloadBuilder& simple_reserve_quota(std::string cq, const std::string& flavor, TimeMs now) {
+    const PodSet& ps = wl_.pod_sets[0];
+    PodSetAssignment psa = PodSetAssignmentBuilder(ps.name).count(ps.count);
+    for (const auto& [resource, q] : ps.template_.spec.containers.get()[0].requests) {
+      psa.flavors[resource] = flavor;
+      Quantity total = q;  // Quantity.Mul(count), count >= 1
+      for (std::int32_t i = 1; i < ps.count; ++i) total = total.plus(q);
+      psa.resource_usage[resource] = total;
+    }
+    Admission a = AdmissionBuilder(std::move(cq));
+    a.pod_set_assignments = {std::move(psa)};
+    return reserve_quota_at(std::move(a), now);
+  }
+  operator Workload() const { return wl_; }  // NOLINT: implicit
+
+ private:
+  Workload wl_;
 };
 
 /// QuotaTree::build from lists of objects.
