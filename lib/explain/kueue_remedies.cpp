@@ -49,6 +49,14 @@ Outcome outcome(const SimulationResult& result, const KueueExplanation& e) {
     }
   }
   if (!out.reserved || e.job.empty()) return out;
+  // Evicted since (waitForPodsReady's timeout, a preemption): its pods were deleted, so those
+  // left do not say the Job ran.
+  for (const WorkloadRecord& r : result.workloads) {
+    if (r.namespace_ + "/" + r.name != workload) continue;
+    for (const kueue::Condition& c : r.conditions) {
+      if (c.type == "Evicted") return out;
+    }
+  }
   // The pods its Job created when it was admitted: all bound, the Job runs.
   TimeMs last = *out.reserved;
   std::set<std::string> nodes;

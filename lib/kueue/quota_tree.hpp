@@ -82,6 +82,9 @@ class WorkloadKeys {
   /// In key order (the preemptor's candidates are read in it).
   [[nodiscard]] std::set<std::string>::const_iterator begin() const { return keys().begin(); }
   [[nodiscard]] std::set<std::string>::const_iterator end() const { return keys().end(); }
+  friend bool operator==(const WorkloadKeys& a, const WorkloadKeys& b) {
+    return a.keys() == b.keys();
+  }
 
  private:
   std::set<std::string>& own() {

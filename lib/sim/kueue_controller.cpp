@@ -428,6 +428,9 @@ void KueueController::workload_event(const std::string& key, std::string_view ty
 void KueueController::admitted(const std::string& key) {
   const kueue::Workload& wl = context_.api().kueue.workloads.at(key);
   QuotaSpan& span = open_span(key, wl, kueue::queued_since(wl));
+  // Kueue's wait metrics and the QuotaReserved event count from the last Requeued transition: a
+  // backoff's end (BackoffFinished), not the eviction that started it.
+  span.queued = kueue::queued_since(wl);
   span.reserved = context_.now();
   span.cluster_queue = wl.admission->cluster_queue;
   span.usage.clear();
@@ -617,8 +620,11 @@ void KueueController::reconcile_not_ready_timeout() {
     auto found = api.kueue.workloads.find(key);
     if (found == api.kueue.workloads.end()) continue;
     kueue::Workload& wl = found->second;
-    if (!wl.active || kueue::condition_true(wl.conditions, kueue::kEvicted) ||
-        !kueue::is_admitted(wl) || kueue::is_finished(wl))
+    // Only a Workload of a Job in the replay has its PodsReady condition kept (by the Job
+    // reconciler); one whose Job the input left out (a snapshot's) keeps its quota.
+    if (!job_of_workload_.contains(key) || !wl.active ||
+        kueue::condition_true(wl.conditions, kueue::kEvicted) || !kueue::is_admitted(wl) ||
+        kueue::is_finished(wl))
       continue;
     // admittedNotReadyWorkload: the start timeout from the admission, the recovery timeout
     // from the failure.
