@@ -72,11 +72,7 @@ void write_explanation_json(std::ostream& out, const Explanation& e) {
   json["preemption"] = std::move(preemption);
   Json remedies = Json::array();
   for (const Remedy& r : e.remedies) {
-    Json remedy;
-    remedy["change"] = r.change;
-    remedy["verified"] = r.verified;
-    remedy["scheduledAt"] = r.scheduled_at ? Json(format_duration(*r.scheduled_at)) : Json();
-    remedy["node"] = string_or_null(r.node);
+    Json remedy = remedy_json(r);
     remedy["whyNot"] = string_or_null(r.why_not);
     remedies.push_back(std::move(remedy));
   }

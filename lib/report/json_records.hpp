@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "gpusched/explain/explain.hpp"
 #include "gpusched/report/metrics.hpp"
 #include "gpusched/sim/result.hpp"
 
@@ -12,6 +13,9 @@ namespace gpusched::report {
 
 /// The string, or null when it is empty (an unset field).
 [[nodiscard]] nlohmann::ordered_json string_or_null(const std::string& value);
+
+/// A verified remedy: {"change", "verified", "scheduledAt", "node"}.
+[[nodiscard]] nlohmann::ordered_json remedy_json(const Remedy& remedy);
 
 /// {"time", "preemptor", "node", "victims": [{"pod", "priority", "gpus", "ran", "lostGpuTime"}]}.
 [[nodiscard]] nlohmann::ordered_json preemption_json(const PreemptionRecord& preemption);

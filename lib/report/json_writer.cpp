@@ -170,6 +170,17 @@ nlohmann::ordered_json string_or_null(const std::string& value) {
   return value.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(value);
 }
 
+nlohmann::ordered_json remedy_json(const Remedy& remedy) {
+  nlohmann::ordered_json out;
+  out["change"] = remedy.change;
+  out["verified"] = remedy.verified;
+  out["scheduledAt"] = remedy.scheduled_at
+                           ? nlohmann::ordered_json(format_duration(*remedy.scheduled_at))
+                           : nlohmann::ordered_json();
+  out["node"] = string_or_null(remedy.node);
+  return out;
+}
+
 nlohmann::ordered_json preemption_json(const PreemptionRecord& preemption) {
   Json json;
   json["time"] = format_duration(preemption.time);

@@ -133,14 +133,7 @@ void write_kueue_explanation_json(std::ostream& out, const KueueExplanation& e) 
   }
   json["wouldPreempt"] = std::move(victims);
   Json remedies = Json::array();
-  for (const Remedy& r : e.remedies) {
-    Json remedy;
-    remedy["change"] = r.change;
-    remedy["verified"] = r.verified;
-    remedy["scheduledAt"] = r.scheduled_at ? Json(format_duration(*r.scheduled_at)) : Json();
-    remedy["node"] = string_or_null(r.node);
-    remedies.push_back(std::move(remedy));
-  }
+  for (const Remedy& r : e.remedies) remedies.push_back(remedy_json(r));
   json["remedies"] = std::move(remedies);
   out << json.dump(2) << '\n';
 }

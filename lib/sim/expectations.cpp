@@ -459,16 +459,6 @@ SimulationResult Simulation::take_result() {
     out.cluster_queues = kueue_->cluster_queue_records();
     out.quota_spans = kueue_->quota_spans();
     out.kueue_preemptions = kueue_->preemptions();
-    for (ClusterQueueRecord& record : out.cluster_queues) {
-      auto cq = api_.kueue.cluster_queues.find(record.name);
-      if (cq == api_.kueue.cluster_queues.end()) continue;
-      for (const kueue::ResourceGroup& group : cq->second.resource_groups) {
-        for (const kueue::FlavorQuotas& flavor : group.flavors) {
-          for (const kueue::ResourceQuota& quota : flavor.resources)
-            record.nominal[flavor.name][quota.name] = quota.nominal_quota;
-        }
-      }
-    }
     for (const auto& [key, lq] : api_.kueue.local_queues) out.local_queues.push_back(key);
     // The per-queue metrics weigh the whole run against the quotas at its end.
     std::set<std::string> changed;

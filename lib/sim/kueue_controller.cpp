@@ -761,6 +761,8 @@ std::vector<ClusterQueueRecord> KueueController::cluster_queue_records() const {
     const kueue::ClusterQueueNode* node = cache_.cluster_queue(name);
     for (const kueue::ResourceGroup& group : cq.resource_groups) {
       for (const kueue::FlavorQuotas& flavor : group.flavors) {
+        for (const kueue::ResourceQuota& quota : flavor.resources)
+          rec.nominal[flavor.name][quota.name] = quota.nominal_quota;
         for (const std::string& resource : group.covered_resources) {
           const kueue::Amount used =
               node != nullptr ? node->resources.used({flavor.name, resource}) : kueue::Amount();

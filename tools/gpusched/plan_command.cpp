@@ -6,6 +6,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gpusched/commands.hpp"
@@ -29,6 +30,17 @@ struct PlanOptions {
   RunOptions run;
 };
 
+/// `MIN..MAX` with 0 <= MIN <= MAX <= `limit`, else nullopt.
+std::optional<std::pair<std::int32_t, std::int32_t>> min_max(std::string_view text,
+                                                             std::int64_t limit) {
+  const std::size_t dots = text.find("..");
+  const auto min = parse_unsigned(text.substr(0, dots));
+  const auto max =
+      dots == std::string_view::npos ? std::nullopt : parse_unsigned(text.substr(dots + 2));
+  if (!min || !max || *min > *max || *max > static_cast<std::uint64_t>(limit)) return std::nullopt;
+  return std::pair{static_cast<std::int32_t>(*min), static_cast<std::int32_t>(*max)};
+}
+
 /// `NAME` (sized from --min to --max) or `NAME=A..B`.
 plan::PoolRange pool_range(const std::string& text, const PlanOptions& options) {
   const std::size_t equals = text.find('=');
@@ -40,19 +52,14 @@ plan::PoolRange pool_range(const std::string& text, const PlanOptions& options) 
     }
     return range;
   }
-  const std::string_view sizes = std::string_view(text).substr(equals + 1);
-  const std::size_t dots = sizes.find("..");
-  const auto min = parse_unsigned(sizes.substr(0, dots));
-  const auto max =
-      dots == std::string_view::npos ? std::nullopt : parse_unsigned(sizes.substr(dots + 2));
-  if (range.pool.empty() || !min || !max || *min > *max ||
-      *max > static_cast<std::uint64_t>(kMaxPoolNodes)) {
+  const auto sizes = min_max(std::string_view(text).substr(equals + 1), kMaxPoolNodes);
+  if (range.pool.empty() || !sizes) {
     throw InputError("--pool", "",
                      "\"" + text + "\" is not NAME or NAME=MIN..MAX with 0 <= MIN <= MAX <= " +
                          std::to_string(kMaxPoolNodes));
   }
-  range.min = static_cast<std::int32_t>(*min);
-  range.max = static_cast<std::int32_t>(*max);
+  range.min = sizes->first;
+  range.max = sizes->second;
   return range;
 }
 
@@ -77,19 +84,14 @@ plan::QuotaRange quota_range(const std::string& text, const PlanOptions& options
     }
     return range;
   }
-  const std::string_view quotas = std::string_view(text).substr(equals + 1);
-  const std::size_t dots = quotas.find("..");
-  const auto min = parse_unsigned(quotas.substr(0, dots));
-  const auto max =
-      dots == std::string_view::npos ? std::nullopt : parse_unsigned(quotas.substr(dots + 2));
-  if (!names_ok || !min || !max || *min > *max ||
-      *max > static_cast<std::uint64_t>(plan::kMaxPlanQuota)) {
+  const auto quotas = min_max(std::string_view(text).substr(equals + 1), plan::kMaxPlanQuota);
+  if (!names_ok || !quotas) {
     throw InputError("--cluster-queue", "",
                      "\"" + text + "\" is not NAME[:FLAVOR][=MIN..MAX] with 0 <= MIN <= MAX <= " +
                          std::to_string(plan::kMaxPlanQuota));
   }
-  range.min = static_cast<std::int32_t>(*min);
-  range.max = static_cast<std::int32_t>(*max);
+  range.min = quotas->first;
+  range.max = quotas->second;
   return range;
 }
 
