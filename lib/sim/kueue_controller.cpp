@@ -244,10 +244,7 @@ void KueueController::reconcile_job(const std::string& key, const JobState& stat
     }
     // handleJobWithNoWorkload: a Job whose Workload was deleted gets a new one once it has no
     // active pod; until then it runs as it is.
-    bool active = false;
-    for (const PodInfo* pod : api.owned_pods(state.job.metadata.uid))
-      active = active || Controller::active(*pod);
-    if (!state.complete && !active) create_workload(key, state.job);
+    if (!state.complete && !job_active(state.job)) create_workload(key, state.job);
     return;
   }
   kueue::Workload& wl = api.kueue.workloads.at(wl_key->second);
@@ -508,8 +505,7 @@ bool KueueController::handle_evictions() {
     if (auto job_key = job_of_workload_.find(key); job_key != job_of_workload_.end()) {
       if (auto job = api.jobs.find(job_key->second); job != api.jobs.end()) {
         stop_job(job_key->second, job->second, wl, evicted.message);
-        for (const PodInfo* pod : api.owned_pods(job->second.job.metadata.uid))
-          active = active || Controller::active(*pod);
+        active = job_active(job->second.job);
       }
     }
     // The Job has no active pod: the admission is cleared and the workload requeued, at once
@@ -525,6 +521,12 @@ bool KueueController::handle_evictions() {
   }
   for (const std::string& key : done) evicted_.erase(key);
   return released;
+}
+
+bool KueueController::job_active(const Job& job) const {
+  const std::vector<PodInfo*> pods = context_.api().owned_pods(job.metadata.uid);
+  return std::any_of(pods.begin(), pods.end(),
+                     [](const PodInfo* pod) { return Controller::active(*pod); });
 }
 
 void KueueController::stop_job(const std::string& job_key, JobState& state,

@@ -109,6 +109,8 @@ class KueueController final : private kueue::AdmissionSink {
   /// workload requeued (Requeued, QuotaReserved=False) and its quota released. Returns whether
   /// any quota was released.
   bool handle_evictions();
+  /// Job.IsActive: it has an active pod (status.active above 0).
+  [[nodiscard]] bool job_active(const Job& job) const;
   /// jobframework stopJob for an evicted workload's running Job.
   void stop_job(const std::string& job_key, JobState& state, const kueue::Workload& wl,
                 const std::string& message);
