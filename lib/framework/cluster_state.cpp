@@ -106,6 +106,7 @@ NodeInfo& ClusterState::add_node(Node node) {
     }
   }
   ++generation_;
+  ++node_generation_;
   return ref;
 }
 
@@ -135,6 +136,7 @@ void ClusterState::update_node(NodeInfo& info, Node node) {
     node_list_dirty_ = true;
   }
   ++generation_;
+  ++node_generation_;
 }
 
 void ClusterState::remove_node(NodeInfo& info) {
@@ -154,6 +156,7 @@ void ClusterState::remove_node(NodeInfo& info) {
   nodes_.erase(info.node.metadata.name);
   node_list_dirty_ = true;
   ++generation_;
+  ++node_generation_;
 }
 
 NodeInfo* ClusterState::find_node(std::string_view name) noexcept {

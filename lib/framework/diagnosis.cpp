@@ -43,6 +43,19 @@ void Diagnosis::add(const NodeInfo& node, const Status& status) {
   for (StrId r : status.reasons) failed_reasons.push_back(r);
 }
 
+void Diagnosis::add_run(std::span<NodeInfo* const> nodes, const Status& status) {
+  if (nodes.empty()) return;
+  add(*nodes.front(), status);
+  const FailedStatus first = failed_statuses.back();
+  for (const NodeInfo* node : nodes.subspan(1)) {
+    failed_nodes.push_back(node);
+    failed_statuses.push_back(FailedStatus{first.code, first.plugin,
+                                           static_cast<std::uint32_t>(failed_reasons.size()),
+                                           first.num_reasons});
+    failed_reasons.insert(failed_reasons.end(), status.reasons.begin(), status.reasons.end());
+  }
+}
+
 // pkg/scheduler/framework/types.go FitError.Error(). Reasons are counted by interned id (one id
 // per distinct string) and become strings once per distinct reason.
 std::string reasons_histogram(std::size_t num_all_nodes, const Diagnosis& diagnosis,

@@ -212,8 +212,10 @@ void Framework::update_active_plugins(const CycleState& state) const {
 }
 
 Code Framework::run_filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
-                           Status& status) const {
-  for (const auto& [plugin, name] : active_plugins(state).filters) {
+                           Status& status, std::size_t first) const {
+  const auto& filters = active_plugins(state).filters;
+  for (std::size_t i = first; i < filters.size(); ++i) {
+    const auto& [plugin, name] = filters[i];
     status.reasons.clear();
     const Code code = plugin->filter(state, pod, node, status.reasons);
     if (code != Code::Success) {
@@ -269,13 +271,94 @@ bool Framework::judge_with_nominated(const CycleState& state, const PodInfo& pod
 }
 
 Code Framework::run_filter_with_nominated(const CycleState& state, const PodInfo& pod,
-                                          const NodeInfo& node, Status& status) const {
+                                          const NodeInfo& node, Status& status,
+                                          std::size_t first) const {
   Code code = Code::Success;
   judge_with_nominated(state, pod, node, [&](const CycleState& with, const NodeInfo& edited) {
-    code = run_filter(with, pod, edited, status);
+    code = run_filter(with, pod, edited, status, first);
   });
   if (code != Code::Success) return code;
-  return run_filter(state, pod, node, status);
+  return run_filter(state, pod, node, status, first);
+}
+
+namespace {
+
+// Enough for every flavor and toleration set of a fleet; a run where every pod differs starts
+// over instead of growing without bound. Rejections are few (a node selector's, a taint's); nodes
+// rejected otherwise are judged afresh each time.
+constexpr std::size_t kMaxStaticKeys = 256;
+constexpr std::size_t kMaxStaticRejections = 64;
+
+}  // namespace
+
+Framework::StaticVerdicts* Framework::static_verdicts(const CycleState& state,
+                                                      const PodInfo& pod) const {
+  const ActivePlugins& active = active_plugins(state);
+  std::string& key = static_key_;
+  key.clear();
+  // The skip flags fix which plugins are active, so the keys of one set of flags line up.
+  const std::uint64_t flags = active.skip_flags.value_or(0);
+  key.append(reinterpret_cast<const char*>(&flags), sizeof flags);
+  std::size_t plugins = 0;
+  for (const auto& [plugin, name] : active.filters) {
+    const std::size_t size = key.size();
+    if (!plugin->append_node_static_key(pod, key)) {
+      key.resize(size);
+      break;
+    }
+    ++plugins;
+  }
+  if (plugins == 0) return nullptr;
+  if (static_generation_ != handle_.cluster.node_generation() ||
+      static_verdicts_.size() >= kMaxStaticKeys) {
+    static_verdicts_.clear();
+    static_generation_ = handle_.cluster.node_generation();
+  }
+  auto [it, added] = static_verdicts_.try_emplace(key);
+  StaticVerdicts& verdicts = it->second;
+  if (added) {
+    verdicts.plugins = plugins;
+    // Rejections keep their addresses (a Filter loop compares them).
+    verdicts.statuses.reserve(kMaxStaticRejections);
+  }
+  return &verdicts;
+}
+
+const Status* Framework::static_rejection(StaticVerdicts& verdicts, const CycleState& state,
+                                          const PodInfo& pod, const NodeInfo& node,
+                                          std::size_t position) const {
+  if (position >= verdicts.by_position.size())
+    verdicts.by_position.resize(position + 1, StaticVerdicts::kUnjudged);
+  std::uint16_t& verdict = verdicts.by_position[position];
+  if (verdict == StaticVerdicts::kUnjudged) {
+    Status& status = static_status_;
+    status.reasons.clear();
+    status.code = Code::Success;
+    const auto& filters = active_plugins(state).filters;
+    for (std::size_t i = 0; i < verdicts.plugins; ++i) {
+      const Code code = filters[i].first->filter(state, pod, node, status.reasons);
+      if (code == Code::Success) continue;
+      status.code = code;
+      status.plugin = filters[i].second;
+      break;
+    }
+    if (status.code == Code::Success) {
+      verdict = StaticVerdicts::kPassed;
+      return nullptr;
+    }
+    auto same = [&](const Status& s) {
+      return s.code == status.code && s.plugin == status.plugin && s.reasons == status.reasons;
+    };
+    auto it = std::find_if(verdicts.statuses.begin(), verdicts.statuses.end(), same);
+    if (it == verdicts.statuses.end()) {
+      if (verdicts.statuses.size() >= kMaxStaticRejections) return &status;
+      it = verdicts.statuses.insert(verdicts.statuses.end(), status);
+    }
+    verdict =
+        static_cast<std::uint16_t>(StaticVerdicts::kRejected + (it - verdicts.statuses.begin()));
+  }
+  if (verdict == StaticVerdicts::kPassed) return nullptr;
+  return &verdicts.statuses[verdict - StaticVerdicts::kRejected];
 }
 
 void Framework::filter_verdicts(const CycleState& state, const PodInfo& pod, const NodeInfo& node,

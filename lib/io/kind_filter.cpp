@@ -145,6 +145,10 @@ struct FieldRule {
 
 constexpr FieldRule kFieldRules[] = {
     {"StatefulSet", "volumeClaimTemplates", kVolumes},
+    // Kubernetes 1.36's PodGroup scheduling cycle (schedule_one_podgroup.go) takes such pods
+    // together; gpusched would schedule each on its own.
+    {"Pod", "schedulingGroup",
+     "Kubernetes 1.36's PodGroup scheduling is not modelled: the pod is scheduled on its own"},
 };
 
 }  // namespace

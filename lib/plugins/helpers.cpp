@@ -82,6 +82,51 @@ bool required_node_affinity_matches(const PodInfo& pod, const NodeInfo& node,
                      [&](const TermInfo& t) { return term_matches(t, node, pool); });
 }
 
+namespace {
+
+// Raw integers, each list preceded by its length, so that no two pods' keys run together.
+void append_int(std::string& key, std::uint64_t value) {
+  key.append(reinterpret_cast<const char*>(&value), sizeof value);
+}
+
+void append_requirements(std::string& key, const std::vector<RequirementInfo>& requirements) {
+  append_int(key, requirements.size());
+  for (const RequirementInfo& r : requirements) {
+    append_int(key, r.key);
+    append_int(key, static_cast<std::uint64_t>(r.op));
+    append_int(key, r.values.size());
+    for (StrId v : r.values) append_int(key, v);
+    append_int(key, r.bound ? 1 : 0);
+    append_int(key, static_cast<std::uint64_t>(r.bound.value_or(0)));
+  }
+}
+
+}  // namespace
+
+void append_node_affinity_key(const PodInfo& pod, std::string& key) {
+  append_int(key, pod.node_selector.size());
+  for (const auto& [k, v] : pod.node_selector) {
+    append_int(key, k);
+    append_int(key, v);
+  }
+  append_int(key, pod.required_terms ? pod.required_terms->size() + 1 : 0);
+  if (!pod.required_terms) return;
+  for (const TermInfo& term : *pod.required_terms) {
+    append_requirements(key, term.match_expressions);
+    append_requirements(key, term.match_fields);
+  }
+}
+
+void append_tolerations_key(const PodInfo& pod, std::string& key) {
+  append_int(key, pod.tolerations.size());
+  for (const TolerationInfo& t : pod.tolerations) {
+    append_int(key, t.key);
+    append_int(key, static_cast<std::uint64_t>(t.op));
+    append_int(key, t.value);
+    append_int(key, t.effect ? 1 + static_cast<std::uint64_t>(*t.effect) : 0);
+  }
+}
+
 const TaintInfo* find_untolerated_taint(const PodInfo& pod, const NodeInfo& node,
                                         TaintFilter filter) {
   for (const TaintInfo& taint : node.taints) {

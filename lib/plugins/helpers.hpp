@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 
 #include "gpusched/framework/cluster_state.hpp"
 #include "gpusched/framework/node_info.hpp"
@@ -26,6 +27,11 @@ void default_normalize_score(std::int64_t max_priority, bool reverse,
 /// Required node affinity: spec.nodeSelector AND (any of the required terms).
 [[nodiscard]] bool required_node_affinity_matches(const PodInfo& pod, const NodeInfo& node,
                                                   const StringPool& pool);
+
+/// Keys of FilterPlugin::append_node_static_key: what required_node_affinity_matches reads of
+/// the pod (its node selector and required terms), and its tolerations.
+void append_node_affinity_key(const PodInfo& pod, std::string& key);
+void append_tolerations_key(const PodInfo& pod, std::string& key);
 
 /// The taints v1helper.FindMatchingUntoleratedTaint looks at (its filter function).
 enum class TaintFilter {

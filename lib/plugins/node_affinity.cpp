@@ -58,6 +58,12 @@ Code NodeAffinity::filter(const CycleState&, const PodInfo& pod, const NodeInfo&
   return Code::UnschedulableAndUnresolvable;
 }
 
+// Its verdict reads the pod's node selector and required terms, and the node's labels and name.
+bool NodeAffinity::append_node_static_key(const PodInfo& pod, std::string& key) const {
+  append_node_affinity_key(pod, key);
+  return true;
+}
+
 Code NodeAffinity::pre_score(CycleState& state, const PodInfo& pod,
                              std::span<const NodeInfo* const>) {
   if (pod.preferred_terms.empty()) {

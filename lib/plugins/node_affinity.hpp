@@ -1,6 +1,8 @@
 #pragma once
 // NodeAffinity (pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go).
 
+#include <string>
+
 #include "gpusched/config/plugin_names.hpp"
 #include "gpusched/framework/framework.hpp"
 #include "gpusched/framework/plugin.hpp"
@@ -22,6 +24,7 @@ class NodeAffinity final : public PreFilterPlugin,
                                   PreFilterResult& result) override;
   [[nodiscard]] Code filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
                             Reasons& reasons) const override;
+  [[nodiscard]] bool append_node_static_key(const PodInfo& pod, std::string& key) const override;
   /// Skip without preferred terms.
   [[nodiscard]] Code pre_score(CycleState& state, const PodInfo& pod,
                                std::span<const NodeInfo* const> nodes) override;

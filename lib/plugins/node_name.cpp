@@ -17,6 +17,12 @@ Code NodeName::filter(const CycleState&, const PodInfo& pod, const NodeInfo& nod
   return Code::UnschedulableAndUnresolvable;
 }
 
+// Its verdict reads the pod's spec.nodeName and the node's name.
+bool NodeName::append_node_static_key(const PodInfo& pod, std::string& key) const {
+  key.append(pod.pod.spec.node_name).push_back('\0');
+  return true;
+}
+
 std::vector<ClusterEventWithHint> NodeName::events_to_register() const {
   return {{{EventResource::Node, action::kAdd, "Node"}, false}};
 }

@@ -1,6 +1,8 @@
 #pragma once
 // NodeName (pkg/scheduler/framework/plugins/nodename/node_name.go).
 
+#include <string>
+
 #include "gpusched/config/plugin_names.hpp"
 #include "gpusched/framework/framework.hpp"
 #include "gpusched/framework/plugin.hpp"
@@ -15,6 +17,7 @@ class NodeName final : public FilterPlugin, public EnqueueExtensions {
   /// Fits when spec.nodeName is empty or names this node.
   [[nodiscard]] Code filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
                             Reasons& reasons) const override;
+  [[nodiscard]] bool append_node_static_key(const PodInfo& pod, std::string& key) const override;
   /// Node Add, without a hint (always requeues).
   [[nodiscard]] std::vector<ClusterEventWithHint> events_to_register() const override;
 

@@ -4,6 +4,7 @@
 
 #include "framework/string_pool.hpp"
 #include "gpusched/framework/cluster_state.hpp"
+#include "plugins/helpers.hpp"
 
 namespace gpusched::plugins {
 
@@ -25,6 +26,12 @@ Code NodeUnschedulable::filter(const CycleState&, const PodInfo& pod, const Node
   if (!node.unschedulable || tolerates_unschedulable(pod)) return Code::Success;
   reasons.push_back(reason_);
   return Code::UnschedulableAndUnresolvable;
+}
+
+// Its verdict reads the pod's tolerations and the node's spec.unschedulable.
+bool NodeUnschedulable::append_node_static_key(const PodInfo& pod, std::string& key) const {
+  append_tolerations_key(pod, key);
+  return true;
 }
 
 std::vector<ClusterEventWithHint> NodeUnschedulable::events_to_register() const {

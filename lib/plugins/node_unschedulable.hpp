@@ -1,6 +1,8 @@
 #pragma once
 // NodeUnschedulable (pkg/scheduler/framework/plugins/nodeunschedulable/node_unschedulable.go).
 
+#include <string>
+
 #include "gpusched/config/plugin_names.hpp"
 #include "gpusched/framework/framework.hpp"
 #include "gpusched/framework/plugin.hpp"
@@ -14,6 +16,7 @@ class NodeUnschedulable final : public FilterPlugin, public EnqueueExtensions {
   [[nodiscard]] std::string_view name() const noexcept override { return kName; }
   [[nodiscard]] Code filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
                             Reasons& reasons) const override;
+  [[nodiscard]] bool append_node_static_key(const PodInfo& pod, std::string& key) const override;
   [[nodiscard]] std::vector<ClusterEventWithHint> events_to_register() const override;
   [[nodiscard]] QueueingHint queueing_hint(const ClusterEvent& event, const PodInfo& pod,
                                            const EventObjects& objects) const override;

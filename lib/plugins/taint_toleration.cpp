@@ -43,6 +43,12 @@ Code TaintToleration::filter(const CycleState&, const PodInfo& pod, const NodeIn
   return Code::UnschedulableAndUnresolvable;
 }
 
+// Its verdict reads the pod's tolerations and the node's taints.
+bool TaintToleration::append_node_static_key(const PodInfo& pod, std::string& key) const {
+  append_tolerations_key(pod, key);
+  return true;
+}
+
 Code TaintToleration::pre_score(CycleState& state, const PodInfo& pod,
                                 std::span<const NodeInfo* const>) {
   auto data = std::make_unique<PreScoreState>();

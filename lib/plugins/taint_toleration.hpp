@@ -1,6 +1,8 @@
 #pragma once
 // TaintToleration (pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go).
 
+#include <string>
+
 #include "gpusched/config/plugin_names.hpp"
 #include "gpusched/framework/framework.hpp"
 #include "gpusched/framework/plugin.hpp"
@@ -18,6 +20,7 @@ class TaintToleration final : public FilterPlugin,
   /// The first untolerated NoSchedule/NoExecute taint, in the node's order: UU.
   [[nodiscard]] Code filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
                             Reasons& reasons) const override;
+  [[nodiscard]] bool append_node_static_key(const PodInfo& pod, std::string& key) const override;
   /// Keeps the tolerations that can tolerate PreferNoSchedule (effect empty or PreferNoSchedule).
   [[nodiscard]] Code pre_score(CycleState& state, const PodInfo& pod,
                                std::span<const NodeInfo* const> nodes) override;

@@ -75,9 +75,10 @@ void Scheduler::find_nodes_that_fit(Cycle& cycle, Search search, CycleSink* sink
   const std::vector<NodeInfo*>& nodes = *cycle.nodes;
   Status status;
   std::vector<Status> verdicts;
-  auto filter = [&](const NodeInfo& node) {
-    const bool fits =
-        cycle.fwk.run_filter_with_nominated(cycle.state, cycle.pod, node, status) == Code::Success;
+  // `first`: the active Filter plugins before it already passed the node.
+  auto filter = [&](const NodeInfo& node, std::size_t first = 0) {
+    const bool fits = cycle.fwk.run_filter_with_nominated(cycle.state, cycle.pod, node, status,
+                                                          first) == Code::Success;
     if (fits) {
       cycle.feasible.push_back(&node);
     } else {
@@ -113,11 +114,39 @@ void Scheduler::find_nodes_that_fit(Cycle& cycle, Search search, CycleSink* sink
   }
   if (!cycle.feasible.empty()) return;
   cycle.diagnosis.expected_failures = n;
-  for (std::size_t i = 0; i < n && cycle.feasible.size() < to_find; ++i) {
+  // Node-static verdicts are kept per position in the whole node list, not a PreFilter subset.
+  Framework::StaticVerdicts* static_verdicts =
+      sink == nullptr && &nodes == &cluster_.node_list()
+          ? cycle.fwk.static_verdicts(cycle.state, cycle.pod)
+          : nullptr;
+  auto static_rejection = [&](std::size_t at) {
+    return cycle.fwk.static_rejection(*static_verdicts, cycle.state, cycle.pod, *nodes[at], at);
+  };
+  // A rejection kept in the verdicts' table has a stable address: the nodes after it (up to
+  // the list's end) rejected alike are recorded in one run.
+  auto kept = [&](const Status* rejected) {
+    const auto& table = static_verdicts->statuses;
+    return rejected >= table.data() && rejected < table.data() + table.size();
+  };
+  for (std::size_t i = 0; i < n && cycle.feasible.size() < to_find;) {
     const std::size_t at = (next_start_node_index_ + i) % n;
-    cycle.fwk.prefetch_filter_inputs(nodes, at);
+    if (static_verdicts != nullptr) {
+      if (const Status* rejected = static_rejection(at)) {
+        std::size_t end = at + 1;
+        if (kept(rejected)) {
+          const std::size_t limit = std::min(n, at + (n - i));
+          while (end < limit && static_rejection(end) == rejected) ++end;
+        }
+        cycle.diagnosis.add_run(std::span(nodes).subspan(at, end - at), *rejected);
+        cycle.processed += end - at;
+        i += end - at;
+        continue;
+      }
+    }
     ++cycle.processed;
-    filter(*nodes[at]);
+    ++i;
+    cycle.fwk.prefetch_filter_inputs(nodes, at);
+    filter(*nodes[at], static_verdicts != nullptr ? static_verdicts->plugins : 0);
   }
   next_start_node_index_ = (next_start_node_index_ + cycle.processed) % cluster_.node_list().size();
 }

@@ -428,6 +428,13 @@ void Scheduler::schedule_one(TimeMs now) {
   }
 
   Cycle cycle(fwk, pod);
+  cycle.diagnosis = std::move(spare_diagnosis_);
+  cycle.diagnosis.clear();
+  struct Recycle {
+    Diagnosis& used;
+    Diagnosis& spare;
+    ~Recycle() { spare = std::move(used); }
+  } recycle{cycle.diagnosis, spare_diagnosis_};
   find_nodes_that_fit(cycle, Search::Cycle, nullptr);
   if (cycle.feasible.empty()) {
     std::optional<std::string> nominated;

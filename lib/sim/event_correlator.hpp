@@ -11,10 +11,10 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <map>
-#include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "gpusched/model/time.hpp"
 
@@ -40,7 +40,7 @@ class EventCorrelator {
 
  private:
   struct Aggregate {  // aggregateRecord
-    std::set<std::string, std::less<>> messages;
+    std::unordered_set<std::string> messages;
     TimeMs last = 0;
   };
   struct Observation {  // eventLog
@@ -49,14 +49,16 @@ class EventCorrelator {
     std::size_t stored = kNoEvent;
   };
 
-  std::map<std::string, Aggregate, std::less<>> aggregates_;      // by object, type, reason
-  std::map<std::string, Observation, std::less<>> observations_;  // by event key
+  // Hashed: nothing iterates these, and Observation::stored is handed out by address (stable in
+  // an unordered_map's nodes).
+  std::unordered_map<std::string, Aggregate> aggregates_;      // by object, type, reason
+  std::unordered_map<std::string, Observation> observations_;  // by event key
   struct Bucket {  // the spam filter's token bucket, in milliseconds of refill
     std::int64_t tokens = 0;
     TimeMs refilled_at = 0;
   };
 
-  std::map<std::string, Bucket, std::less<>> buckets_;  // by object
+  std::unordered_map<std::string, Bucket> buckets_;  // by object
 };
 
 }  // namespace gpusched::sim

@@ -193,6 +193,10 @@ class ClusterState {
 
   /// Bumped on every change that can alter a scheduling decision.
   [[nodiscard]] std::uint64_t generation() const noexcept { return generation_; }
+  /// Bumped when a node comes, goes or changes its object (labels, taints, spec): what the
+  /// node-static Filter verdicts depend on (FilterPlugin::append_node_static_key), and the
+  /// node list's order.
+  [[nodiscard]] std::uint64_t node_generation() const noexcept { return node_generation_; }
 
   /// Compiles a pod's scheduling view (exposed for tests and dry-runs).
   void compile_pod(PodInfo& info);
@@ -235,6 +239,7 @@ class ClusterState {
   std::uint32_t with_affinity_ = 0;
   std::uint32_t with_required_anti_affinity_ = 0;
   std::uint64_t generation_ = 1;
+  std::uint64_t node_generation_ = 1;
   NodeObserver node_observer_;
   std::uint64_t pod_sequence_ = 0;
   std::uint32_t node_slots_ = 0;

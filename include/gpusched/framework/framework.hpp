@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -111,15 +112,17 @@ class Framework {
   [[nodiscard]] Status run_pre_filter(CycleState& state, const PodInfo& pod,
                                       PreFilterResult& result, std::vector<std::string>& narrowing);
 
-  /// RunFilterPlugins: the first failing plugin's status, in profile order.
+  /// RunFilterPlugins: the first failing plugin's status, in profile order, from the active
+  /// (not skipped) Filter plugin `first` on.
   [[nodiscard]] Code run_filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
-                                Status& status) const;
+                                Status& status, std::size_t first = 0) const;
 
   /// RunFilterPluginsWithNominatedPods: when pods of equal or higher priority are nominated to
   /// the node, the filters run first with them added (the pod must not take room freed for
   /// them), then, if that passes, without them.
   [[nodiscard]] Code run_filter_with_nominated(const CycleState& state, const PodInfo& pod,
-                                               const NodeInfo& node, Status& status) const;
+                                               const NodeInfo& node, Status& status,
+                                               std::size_t first = 0) const;
 
   /// Every Filter plugin's verdict on `node`, in profile order (explain's per-node table, where
   /// RunFilterPlugins stops at the first failure): a plugin PreFilter skipped reads Skip. With
@@ -179,6 +182,27 @@ class Framework {
   /// their nominated pods further on, so the loop would otherwise wait for each in turn.
   void prefetch_filter_inputs(std::span<NodeInfo* const> nodes, std::size_t at) const;
 
+  /// The verdicts of the node-static Filter plugins (FilterPlugin::append_node_static_key) that
+  /// lead the active ones, for every pod with the same key, per position in the cluster's node
+  /// list: a Filter loop judges most nodes by a look-up (most fail there, on a flavor's node
+  /// selector or a taint) and runs only the later plugins on the others.
+  struct StaticVerdicts {
+    static constexpr std::uint16_t kUnjudged = 0;
+    static constexpr std::uint16_t kPassed = 1;
+    static constexpr std::uint16_t kRejected = 2;  ///< + index in `statuses`
+    std::size_t plugins = 0;                       ///< how many active Filter plugins they cover
+    std::vector<std::uint16_t> by_position;
+    std::vector<Status> statuses;  ///< the distinct rejections
+  };
+  /// The pod's verdicts, or null when the first active Filter plugin is not node-static.
+  [[nodiscard]] StaticVerdicts* static_verdicts(const CycleState& state, const PodInfo& pod) const;
+  /// The static plugins' rejection of the node at `position` of the node list, judged on first
+  /// use; null when they pass it. A rejection in `statuses` stays put while the verdicts last;
+  /// one the table had no room for is valid until the next call.
+  [[nodiscard]] const Status* static_rejection(StaticVerdicts& verdicts, const CycleState& state,
+                                               const PodInfo& pod, const NodeInfo& node,
+                                               std::size_t position) const;
+
   Profile profile_;
   Handle handle_;
   std::vector<std::unique_ptr<Plugin>> plugins_;
@@ -215,6 +239,12 @@ class Framework {
   mutable ActivePlugins active_;
   // run_filter_with_nominated's state with the nominated pods, kept to reuse its slot storage.
   mutable CycleState nominated_state_;
+  // By pod key; dropped when a node changes (ClusterState::node_generation) or too many keys
+  // pile up.
+  mutable std::unordered_map<std::string, StaticVerdicts> static_verdicts_;
+  mutable std::uint64_t static_generation_ = 0;
+  mutable std::string static_key_;
+  mutable Status static_status_;
 };
 
 }  // namespace gpusched

@@ -73,6 +73,15 @@ class FilterPlugin : public virtual Plugin {
   /// Success, or a failure code with its reasons appended to `reasons`.
   [[nodiscard]] virtual Code filter(const CycleState& state, const PodInfo& pod,
                                     const NodeInfo& node, Reasons& reasons) const = 0;
+  /// A Filter whose verdict reads only the pod's own fields and the node's object (name,
+  /// labels, taints, unschedulable), never the pods on the node nor anything else of the cycle,
+  /// may say so: it appends to `key` every pod field its verdict reads and returns true. The
+  /// framework then judges a node once for all pods with the same key, until a node changes.
+  /// The default, false, has the Filter run for every pod and node.
+  [[nodiscard]] virtual bool append_node_static_key(const PodInfo& /*pod*/,
+                                                    std::string& /*key*/) const {
+    return false;
+  }
 };
 
 /// What a PostFilter concluded: its code, message, and a node to nominate ("" clears it).

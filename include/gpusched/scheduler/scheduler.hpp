@@ -14,6 +14,7 @@
 #include "gpusched/config/scheduler_config.hpp"
 #include "gpusched/framework/cluster_event.hpp"
 #include "gpusched/framework/cycle_state.hpp"
+#include "gpusched/framework/diagnosis.hpp"
 #include "gpusched/framework/framework.hpp"
 #include "gpusched/framework/registry.hpp"
 #include "gpusched/model/time.hpp"
@@ -209,6 +210,9 @@ class Scheduler final : public SchedulerServices {
   std::vector<std::unique_ptr<Framework>> frameworks_;
   std::unique_ptr<SchedulingQueue> queue_;
   std::size_t next_start_node_index_ = 0;
+  // The last cycle's diagnosis, emptied: its room for a failure per node is reused, not
+  // allocated again for every pod.
+  Diagnosis spare_diagnosis_;
   std::map<std::uint64_t, WaitingPod> waiting_;  // by pod sequence: deterministic order
   std::vector<std::uint64_t> allowed_;           // waiting pods allowed, not bound yet
   TimeMs now_ = 0;

@@ -171,6 +171,25 @@ TEST_CASE("a timeline apply leaves out kinds as the cluster does", "[io][kinds]"
                                       "modelled"));
 }
 
+TEST_CASE("a pod's spec.schedulingGroup (1.36's PodGroup cycle) is named, refused under --strict",
+          "[io][kinds]") {
+  const std::string text = R"({"name": "g", "cluster": [
+      {"kind": "Pod", "metadata": {"name": "w0"},
+       "spec": {"schedulingGroup": {"podGroupName": "train"}, "containers": [{"name": "c"}]}}]})";
+  const Scenario scenario = io::parse_scenario(text, "g.json");
+  REQUIRE(scenario.cluster.size() == 1);
+  CHECK(scenario.notes ==
+        std::vector<std::string>{
+            "g.json:3: /cluster/0/spec/schedulingGroup: spec.schedulingGroup of 1 Pod object "
+            "ignored: Kubernetes 1.36's PodGroup scheduling is not modelled: the pod is "
+            "scheduled on its own (refused under --strict)"});
+  io::LoadOptions strict;
+  strict.strict = true;
+  CHECK_THROWS_WITH(io::parse_scenario(text, "g.json", strict),
+                    Catch::StartsWith("g.json:3: /cluster/0/spec/schedulingGroup: "
+                                      "spec.schedulingGroup of a Pod is not modelled"));
+}
+
 TEST_CASE("whatif --add: the additions' kinds are sorted as a scenario's", "[io][kinds]") {
   const test::TempDir dir;
   const std::string snapshot = dir.write("snap.json", R"({"apiVersion": "v1", "kind": "List",
