@@ -474,14 +474,6 @@ QuotaSpan& KueueController::open_span(const std::string& key, const kueue::Workl
   return spans_.back();
 }
 
-void KueueController::needs_preemption(const std::string& key, const std::string& cluster_queue) {
-  if (!noticed_.insert("preempt " + key).second) return;
-  notices_.push_back("Workload " + key + " can only be admitted by preempting in ClusterQueue " +
-                     cluster_queue +
-                     "; with fairSharing configured Kueue would look for victims by fair share, "
-                     "which gpusched does not model yet, so it leaves it pending");
-}
-
 void KueueController::preempted(const std::string& victim, const std::string& preemptor,
                                 const std::string& reason, const std::string& message) {
   preemptions_.push_back(KueuePreemptionRecord{context_.now(), preemptor, victim, reason, message});

@@ -99,7 +99,6 @@ struct NoEvents final : AdmissionSink {
   void admitted(const std::string&) override {}
   void preempted(const std::string&, const std::string&, const std::string&,
                  const std::string&) override {}
-  void needs_preemption(const std::string&, const std::string&) override {}
 };
 
 // TestSchedule's namespaces: "dep" labels.

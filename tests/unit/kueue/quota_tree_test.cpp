@@ -48,7 +48,7 @@ void collect(const QuotaTree& tree, PerQueue& available, PerQueue& potential) {
     auto& p = potential[name];
     for (const auto& [fr, q] : cq->resources.quotas) {
       a[fr] = cq->available(fr);
-      p[fr] = cq->potential_available(fr);
+      p[fr] = potential_available(*cq, fr);
     }
   }
 }
