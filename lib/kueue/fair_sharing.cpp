@@ -2,7 +2,6 @@
 
 #include <cmath>
 #include <limits>
-#include <map>
 
 namespace gpusched::kueue {
 
@@ -34,16 +33,14 @@ int compare(double a, double b) {
   return a > b ? 1 : 0;
 }
 
-// calculateLendable: per resource name, the sum over the root's flavor-resources of what `node`
-// could ever use.
-std::map<std::string, Amount> lendable(const CohortNode& node) {
+}  // namespace
+
+std::map<std::string, Amount> calculate_lendable(const CohortNode& node) {
   std::map<std::string, Amount> out;
   for (const auto& [fr, quota] : node.root().resources.subtree_quota)
     out[fr.resource] += potential_available(node, fr);
   return out;
 }
-
-}  // namespace
 
 int compare_drs(const Drs& a, const Drs& b) {
   if (a.zero_weight_borrows() && b.zero_weight_borrows())
@@ -67,7 +64,7 @@ Drs dominant_resource_share(const QuotaNode& node) {
   }
   if (borrowing.empty()) return drs;
   drs.borrowing = true;
-  const std::map<std::string, Amount> lr = lendable(*node.parent);
+  const std::map<std::string, Amount> lr = calculate_lendable(*node.parent);
   // In resource-name order, so that the first of equal ratios is the alphabetically lowest.
   for (const auto& [resource, b] : borrowing) {
     auto it = lr.find(resource);

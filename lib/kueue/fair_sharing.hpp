@@ -5,6 +5,7 @@
 // preempts from the highest.
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,10 @@ struct Drs {
 /// CompareDRS: -1, 0 or 1; lower is admitted first, higher preempted first. Among nodes of
 /// weight 0 that borrow, the unweighted ratios compare; they rank above every other node.
 [[nodiscard]] int compare_drs(const Drs& a, const Drs& b);
+
+/// calculateLendable: per resource name, the sum over the root's flavors of what `node` could
+/// ever use (what a child of `node` could borrow at most).
+[[nodiscard]] std::map<std::string, Amount> calculate_lendable(const CohortNode& node);
 
 /// dominantResourceShare of a ClusterQueue or Cohort with its current usage (0 without a parent).
 [[nodiscard]] Drs dominant_resource_share(const QuotaNode& node);

@@ -3,7 +3,10 @@
 //   share (roundedWeightedShare, as the ClusterQueue status' weightedShare), the dominant
 //   resource and whether it borrows, of each ClusterQueue and Cohort after usage is added to
 //   "cq". Its cases "usage with workload above nominal" and "multiple flavors" pass a workload's
-//   request to dominantResourceShare, which no caller in Kueue does; not transcribed.
+//   request to dominantResourceShare, which no caller in Kueue does, and "borrowing against
+//   unlimited lendable capacity (exabyte-scale quota)" needs a 1E cpu quota, past what a
+//   gpusched Quantity holds in milli-units; not transcribed.
+// - TestCohortLendable (pkg/cache/scheduler/resource_node_test.go): calculateLendable.
 // - CompareDRS of nodes with weight 0 (fair_sharing.go).
 
 #include <cstdint>
@@ -159,18 +162,6 @@ TEST_CASE("TestDominantResourceShare", "[kueue][fair_sharing]") {
        {{"cq", {1000, "example.com/gpu", true}},
         {"child-cohort", {200, "example.com/gpu", true}},
         {"root", kZero}}},
-      {"borrowing against unlimited lendable capacity (exabyte-scale quota)",
-       {{cpu, Amount(1000)}},
-       {ClusterQueueBuilder("cq")
-            .cohort("test-cohort")
-            .fair_weight("1")
-            .resource_group({FlavorQuotasBuilder("default").resource("cpu", "0")}),
-        ClusterQueueBuilder("lending-cq")
-            .cohort("test-cohort")
-            .fair_weight("1")
-            .resource_group({FlavorQuotasBuilder("default").resource("cpu", "1E")})},
-       {},
-       {{"cq", {1, "cpu", true}}, {"lending-cq", kZero}, {"test-cohort", kZero}}},
   };
   for (const DrsCase& c : cases) {
     SECTION(c.name) {
@@ -201,6 +192,20 @@ TEST_CASE("CompareDRS: weight 0 borrowing ranks above all, others by weighted sh
   CHECK(compare_drs(not_borrowing, heavy) == -1);
   CHECK(not_borrowing.precise_weighted_share() == 0.0);
   CHECK(compare_drs(Drs::negative(), not_borrowing) == -1);
+}
+
+TEST_CASE("TestCohortLendable", "[kueue][fair_sharing]") {
+  const QuotaTree tree = build_tree(
+      {ClusterQueueBuilder("cq1")
+           .cohort("test-cohort")
+           .resource_group({FlavorQuotasBuilder("default")
+                                .resource("cpu", "8", "", "8")
+                                .resource("example.com/gpu", "3", "", "3")}),
+       ClusterQueueBuilder("cq2")
+           .cohort("test-cohort")
+           .resource_group({FlavorQuotasBuilder("default").resource("cpu", "2", "", "2")})});
+  const std::map<std::string, Amount> want{{"cpu", Amount(10'000)}, {"example.com/gpu", Amount(3)}};
+  CHECK(calculate_lendable(*tree.cohort("test-cohort")) == want);
 }
 
 }  // namespace
