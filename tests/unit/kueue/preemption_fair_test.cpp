@@ -1,13 +1,8 @@
 // Kueue v0.19.2's fair sharing preemption table (pkg/scheduler/preemption/preemption_fair_test.go
 // TestFairPreemptions), transcribed case by case with upstream's names and run against the
 // preemptor with fair sharing on (fairPreemptions): the targets GetTargets returns and their
-// reasons. Admitted workloads take their name as UID, as upstream sets it. Not transcribed yet:
-// "hierarchical preemption", "borrowing cq in non-borrowing cohort is protected", "forced to
-// preempt within clusterqueue because borrowing workload too important", "deep preemption",
-// "non-zero weight borrowing preemptor preempts from a borrowing CQ", "candidates skipped by the
-// first strategy are still available to the second strategy", "zero weight borrowing preemptor
-// can preempt from a borrowing CQ which also has zero weight"; and
-// TestFairPreemptionSkipsUnsatisfiableTournament, which counts log lines.
+// reasons. Admitted workloads take their name as UID, as upstream sets it. All of its cases are
+// here; TestFairPreemptionSkipsUnsatisfiableTournament, which counts log lines, is not.
 
 #include "preemption_case.hpp"
 
@@ -312,6 +307,140 @@ TEST_CASE("TestFairPreemptions: weights", "[kueue][preemption][fair_sharing]") {
                          {FlavorQuotasBuilder("default").resource("cpu", "1")})},
                     {admitted("a1", "1", "a"), admitted("b1", "1", "b"), admitted("b2", "1", "b")},
                     incoming("a_incoming", "1"), "a", {}));
+  }
+}
+
+TEST_CASE("TestFairPreemptions: hierarchical preemption", "[kueue][preemption][fair_sharing]") {
+  auto unit_cq = [](const std::string& name, const std::string& cohort) {
+    return ClusterQueueBuilder(name).cohort(cohort).resource_group(
+        {FlavorQuotasBuilder("default").resource("cpu", "1")});
+  };
+  std::vector<Workload> wls;
+  for (const char* cq : {"b", "c", "d", "e"}) {
+    for (int p = 1; p <= 5; ++p)
+      wls.push_back(admitted(std::string(cq) + std::to_string(p), "1", cq, p));
+  }
+  PreemptionCase c = fair_case(
+      {unit_cq("a", "LEFT").fair_weight("2").preemption(preemption(PreemptionPolicy::Any)),
+       unit_cq("b", "LEFT"), unit_cq("c", "ROOT"), unit_cq("d", "RIGHT"),
+       // for determinism, we slightly prefer preemptions from e compared to d.
+       unit_cq("e", "RIGHT").fair_weight("0.99")},
+      wls, incoming("unit", "5"), "a",
+      {{"/b1", kFair}, {"/b2", kFair}, {"/c1", kFair}, {"/c2", kFair}, {"/e1", kFair}});
+  c.cohorts = {
+      CohortBuilder("ROOT").resource_group({FlavorQuotasBuilder("default").resource("cpu", "5")}),
+      CohortBuilder("LEFT").fair_weight("2").parent("ROOT").resource_group(
+          {FlavorQuotasBuilder("default").resource("cpu", "5")}),
+      CohortBuilder("RIGHT").parent("ROOT").resource_group(
+          {FlavorQuotasBuilder("default").resource("cpu", "5")})};
+  check(c);
+}
+
+// ROOT with a(3,5,5) and RIGHT(1,1,1) over b(1,0,0): a of weight 10 wants 5.
+PreemptionCase right_cohort_case(std::string_view right_quota, std::vector<Workload> wls,
+                                 std::string_view incoming_cpu, PreemptionPolicy reclaim) {
+  PreemptionCase c =
+      fair_case({ClusterQueueBuilder("a")
+                     .cohort("ROOT")
+                     .fair_weight("10")
+                     .resource_group({FlavorQuotasBuilder("default").resource("cpu", "5")})
+                     .preemption(preemption(reclaim, BorrowWithinCohortPolicy::Never,
+                                            PreemptionPolicy::LowerPriority)),
+                 ClusterQueueBuilder("b").cohort("RIGHT").fair_weight("0.1")},
+                std::move(wls), incoming("unit", incoming_cpu), "a",
+                {{"/a1", kInCq}, {"/a2", kInCq}, {"/a3", kInCq}});
+  c.cohorts = {CohortBuilder("ROOT"),
+               CohortBuilder("RIGHT").parent("ROOT").fair_weight("0.1").resource_group(
+                   {FlavorQuotasBuilder("default").resource("cpu", right_quota)})};
+  return c;
+}
+
+TEST_CASE("TestFairPreemptions: borrowing cq in non-borrowing cohort is protected",
+          "[kueue][preemption][fair_sharing]") {
+  // Though ClusterQueue b is borrowing, its Cohort is not, so it cannot be preempted.
+  check(right_cohort_case("1",
+                          {admitted("a1", "1", "a", -1), admitted("a2", "1", "a", -1),
+                           admitted("a3", "1", "a", -1), admitted("b1", "1", "b", -1)},
+                          "5", PreemptionPolicy::Any));
+}
+
+TEST_CASE(
+    "TestFairPreemptions: forced to preempt within clusterqueue because borrowing workload "
+    "too important",
+    "[kueue][preemption][fair_sharing]") {
+  check(right_cohort_case("3",
+                          {admitted("a1", "1", "a", -1), admitted("a2", "1", "a", -1),
+                           admitted("a3", "1", "a", -1), admitted("b1", "4", "b", 100)},
+                          "4", PreemptionPolicy::LowerPriority));
+}
+
+TEST_CASE("TestFairPreemptions: deep preemption", "[kueue][preemption][fair_sharing]") {
+  // cq-a wants capacity, cq-b uses it and Cohort CCCC provides it; A is more important than B.
+  PreemptionCase c =
+      fair_case({ClusterQueueBuilder("a")
+                     .cohort("AAA")
+                     .resource_group({FlavorQuotasBuilder("default").resource("cpu", "0")})
+                     .preemption(preemption(PreemptionPolicy::Any)),
+                 ClusterQueueBuilder("b").cohort("BBB").resource_group(
+                     {FlavorQuotasBuilder("default").resource("cpu", "0")})},
+                {admitted("b1", "1", "b")}, incoming("a1", "1"), "a", {{"/b1", kFair}});
+  c.cohorts = {CohortBuilder("ROOT"),
+               CohortBuilder("A").parent("ROOT").fair_weight("1.01"),
+               CohortBuilder("AA").parent("A"),
+               CohortBuilder("AAA").parent("AA"),
+               CohortBuilder("B").parent("ROOT").fair_weight("0.99"),
+               CohortBuilder("BB").parent("B"),
+               CohortBuilder("BBB").parent("BB"),
+               CohortBuilder("C").parent("ROOT"),
+               CohortBuilder("CC").parent("C"),
+               CohortBuilder("CCC").parent("CC"),
+               CohortBuilder("CCCC").parent("CCC").resource_group(
+                   {FlavorQuotasBuilder("default").resource("cpu", "1")})};
+  check(c);
+}
+
+// Cohort "all" lending 3 CPUs to a (1 CPU, reclaims Any) and b (none), both of `weight`, b
+// holding three 1-CPU workloads; a wants 2.
+PreemptionCase borrowing_preemptor_case(std::string_view weight) {
+  PreemptionCase c =
+      fair_case({ClusterQueueBuilder("a")
+                     .cohort("all")
+                     .fair_weight(weight)
+                     .resource_group({FlavorQuotasBuilder("default").resource("cpu", "1")})
+                     .preemption(preemption(PreemptionPolicy::Any)),
+                 ClusterQueueBuilder("b").cohort("all").fair_weight(weight).resource_group(
+                     {FlavorQuotasBuilder("default").resource("cpu", "0")})},
+                units("b", 3), incoming("a_incoming", "2"), "a", {{"/b1", kFair}});
+  c.cohorts = {
+      CohortBuilder("all").resource_group({FlavorQuotasBuilder("default").resource("cpu", "3")})};
+  return c;
+}
+
+TEST_CASE("TestFairPreemptions: borrowing preemptors", "[kueue][preemption][fair_sharing]") {
+  SECTION(
+      "zero weight borrowing preemptor can preempt from a borrowing CQ which also has zero "
+      "weight") {
+    check(borrowing_preemptor_case("0"));
+  }
+  SECTION("non-zero weight borrowing preemptor preempts from a borrowing CQ") {
+    check(borrowing_preemptor_case("1"));
+  }
+  SECTION("candidates skipped by the first strategy are still available to the second strategy") {
+    // ROOT ── A (weight 0, 1 CPU) ── p (weight 1, 2 CPU, preemptor), y (weight 1, 2 CPU)
+    //      └─ x (weight 1, 1 CPU)
+    auto cq = [](const std::string& name, const std::string& cohort, std::string_view cpu) {
+      return ClusterQueueBuilder(name).cohort(cohort).fair_weight("1").resource_group(
+          {FlavorQuotasBuilder("default").resource("cpu", cpu)});
+    };
+    PreemptionCase c =
+        fair_case({cq("p", "A", "2").preemption(preemption(PreemptionPolicy::Any)),
+                   cq("y", "A", "2"), cq("x", "ROOT", "1")},
+                  {admitted("p1", "2", "p"), admitted("y1", "2", "y"), admitted("y2", "2", "y"),
+                   admitted("x1", "1", "x"), admitted("x2", "1", "x")},
+                  incoming("p_incoming", "1"), "p", {{"/y1", kFair}, {"/x1", kFair}});
+    c.cohorts = {CohortBuilder("A").parent("ROOT").fair_weight("0").resource_group(
+        {FlavorQuotasBuilder("default").resource("cpu", "1")})};
+    check(c);
   }
 }
 
