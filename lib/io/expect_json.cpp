@@ -162,7 +162,7 @@ WorkloadExpectation parse_workload(const JsonNode& node) {
 
 ClusterQueueExpectation parse_cluster_queue(const JsonNode& node) {
   node.reject_unknown_keys({"at", "clusterQueue", "usage", "pendingWorkloads", "admittedWorkloads",
-                            "reservingWorkloads"});
+                            "reservingWorkloads", "weightedShare"});
   ClusterQueueExpectation out;
   out.cluster_queue = node.required("clusterQueue").string();
   if (auto usage = node.get("usage")) {
@@ -172,6 +172,8 @@ ClusterQueueExpectation parse_cluster_queue(const JsonNode& node) {
   out.pending_workloads = optional_count(node, "pendingWorkloads");
   out.admitted_workloads = optional_count(node, "admittedWorkloads");
   out.reserving_workloads = optional_count(node, "reservingWorkloads");
+  if (auto share = node.get("weightedShare"))
+    out.weighted_share = share->integer_in(0, std::numeric_limits<std::int64_t>::max());
   return out;
 }
 
@@ -250,6 +252,10 @@ void put(json& out, const char* key, const std::optional<std::int32_t>& value) {
   if (value) out[key] = *value;
 }
 
+void put(json& out, const char* key, const std::optional<std::int64_t>& value) {
+  if (value) out[key] = *value;
+}
+
 json check_json(const PodExpectation& e) {
   json out = {{"pod", e.pod}};
   put(out, "phase", e.phase);
@@ -322,6 +328,7 @@ json check_json(const ClusterQueueExpectation& e) {
   put(out, "pendingWorkloads", e.pending_workloads);
   put(out, "admittedWorkloads", e.admitted_workloads);
   put(out, "reservingWorkloads", e.reserving_workloads);
+  put(out, "weightedShare", e.weighted_share);
   return out;
 }
 

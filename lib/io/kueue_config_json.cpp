@@ -208,9 +208,6 @@ KueueConfiguration parse_kueue(const JsonNode& kueue) {
   }
   if (auto fair = root.get("fairSharing")) {
     config.fair_sharing = parse_fair_sharing(*fair);
-    fair->note_not_modelled(
-        "fair sharing is not modelled: admission cycles keep the classical order and its "
-        "preemption finds no victims (each workload that needed one is named in a notice)");
   }
   if (auto gates = root.get("featureGates")) {
     for (const auto& [name, value] : gates->entries()) config.feature_gates[name] = value.boolean();

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <vector>
 
+#include "kueue/fair_sharing_iterator.hpp"
 #include "kueue/ordering.hpp"
 #include "kueue/preemptor.hpp"
 #include "kueue/workload_status.hpp"
@@ -153,21 +155,35 @@ bool AdmissionScheduler::schedule(TimeMs now) {
     inadmissible.push_back(std::move(e));
   }
 
-  // 4. The classical iterator's order (makeClassicalIterator): non-borrowing first, then
-  // priority, then queue-order time. Ties keep the heads' order (by ClusterQueue name).
-  std::stable_sort(entries.begin(), entries.end(), [&](const Entry& a, const Entry& b) {
-    if (a.assignment.borrowing != b.assignment.borrowing)
-      return a.assignment.borrowing < b.assignment.borrowing;
-    if (a.info.obj->priority != b.info.obj->priority)
-      return a.info.obj->priority > b.info.obj->priority;
-    return queue_order_timestamp(*a.info.obj, *state_.config) <
-           queue_order_timestamp(*b.info.obj, *state_.config);
-  });
+  // 4. makeIterator. With fair sharing, the tournament picks each next entry on the snapshot as
+  // the entries before it left it (fairSharingIterator). Else the classical order
+  // (makeClassicalIterator): non-borrowing first, then priority, then queue-order time; ties
+  // keep the heads' order (by ClusterQueue name).
+  std::optional<FairSharingIterator> fair;
+  if (state_.config->fair_sharing) {
+    std::vector<TournamentEntry> tournament;
+    for (const Entry& e : entries) {
+      tournament.push_back(TournamentEntry{snapshot.cluster_queue(e.head.cluster_queue),
+                                           e.assignment.usage, e.info.obj->priority,
+                                           queue_order_timestamp(*e.info.obj, *state_.config)});
+    }
+    fair.emplace(std::move(tournament), *state_.config);
+  } else {
+    std::stable_sort(entries.begin(), entries.end(), [&](const Entry& a, const Entry& b) {
+      if (a.assignment.borrowing != b.assignment.borrowing)
+        return a.assignment.borrowing < b.assignment.borrowing;
+      if (a.info.obj->priority != b.info.obj->priority)
+        return a.info.obj->priority > b.info.obj->priority;
+      return queue_order_timestamp(*a.info.obj, *state_.config) <
+             queue_order_timestamp(*b.info.obj, *state_.config);
+    });
+  }
 
   // 5. processEntry.
   bool changed = false;
   std::set<std::string> preempted;  // PreemptedWorkloads of the cycle
-  for (Entry& e : entries) {
+  for (std::size_t n = 0; n < entries.size(); ++n) {
+    Entry& e = entries[fair ? fair->pop() : n];
     ClusterQueueNode& cq = *snapshot.cluster_queue(e.head.cluster_queue);
     const FlavorResourceAmounts& usage = e.assignment.usage;
     // fits: with the usage of this cycle's victims and this entry's own targets removed.
@@ -186,7 +202,6 @@ bool AdmissionScheduler::schedule(TimeMs now) {
       // No preemption targets: the quota that the ClusterQueue may not be able to reclaim is held
       // for it, so that lower entries cannot take it (reserveCapacityForUnreclaimablePreempt).
       e.requeue_reason = RequeueReason::PreemptionNoCandidates;
-      if (state_.config->fair_sharing) sink_.needs_preemption(e.head.key, e.head.cluster_queue);
       if (cq.preemption.reclaim_within_cohort != PreemptionPolicy::Any) {
         FlavorResourceAmounts reserved;
         for (const auto& [fr, amount] : usage) {

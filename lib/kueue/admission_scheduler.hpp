@@ -2,7 +2,8 @@
 // Kueue's scheduler (Kueue v0.19.2 pkg/scheduler/scheduler.go: schedule): each cycle takes the
 // head of every active ClusterQueue, assigns flavors against a snapshot of the quota tree
 // (nominate) and finds preemption targets where only preemption makes room, orders the entries
-// (non-borrowing before borrowing, priority, queue-order time), then admits each that still
+// (classically: non-borrowing before borrowing, priority, queue-order time; with fair sharing:
+// by the tournament of fair_sharing_iterator.hpp), then admits each that still
 // fits or evicts its targets, and requeues the rest with their QuotaReserved=False message and a
 // Pending event.
 
@@ -49,9 +50,6 @@ class AdmissionSink {
   /// `preemptor`: its job is to be stopped and its quota released once its pods are gone.
   virtual void preempted(const std::string& victim, const std::string& preemptor,
                          const std::string& reason, const std::string& message) = 0;
-  /// The workload "ns/name" could be admitted only by preempting in `cluster_queue` under fair
-  /// sharing, whose preemption gpusched does not model: it stays pending.
-  virtual void needs_preemption(const std::string& key, const std::string& cluster_queue) = 0;
 };
 
 class AdmissionScheduler {

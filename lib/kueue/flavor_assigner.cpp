@@ -348,7 +348,7 @@ class Assigner {
   std::pair<PreemptionMode, int> fits_resource_quota(const FlavorResource& fr, Amount assumed,
                                                      std::int64_t request, AssignStatus& status) {
     const Amount available = cq_.available(fr);
-    const Amount max_capacity = cq_.potential_available(fr);
+    const Amount max_capacity = potential_available(cq_, fr);
     const Amount val = assumed + Amount(request);
     if (val > max_capacity) {
       status.reasons.push_back(

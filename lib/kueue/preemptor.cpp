@@ -1,7 +1,11 @@
 #include "kueue/preemptor.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <functional>
 #include <optional>
+
+#include "kueue/fair_preemption_targets.hpp"
 
 #include "kueue/ordering.hpp"
 #include "kueue/workload_status.hpp"
@@ -222,7 +226,7 @@ std::string_view human_reason(std::string_view reason) {
   // HumanReadablePreemptionReasons; a reason missing from the map reads as "".
   if (reason == kInClusterQueueReason) return "prioritization in the ClusterQueue";
   if (reason == kInCohortReclamationReason) return "reclamation within the cohort";
-  if (reason == "InCohortFairSharing") return "Fair Sharing within the cohort";
+  if (reason == kInCohortFairSharingReason) return "Fair Sharing within the cohort";
   if (reason == kInCohortReclaimWhileBorrowingReason)
     return "reclamation within the cohort while borrowing";
   if (reason.empty()) return "UNKNOWN";
@@ -281,6 +285,154 @@ bool Preemptor::workload_fits(const Context& ctx, bool allow_borrowing) const {
   });
 }
 
+void Preemptor::fill_back(const Context& ctx, std::vector<PreemptionTarget>& targets,
+                          bool allow_borrowing) {
+  // fillBackWorkloads: in reverse order, put back each target the workload fits without.
+  for (std::size_t i = targets.size() - 1; i-- > 0;) {
+    add_workload(targets[i].key);
+    if (workload_fits(ctx, allow_borrowing)) {
+      targets[i] = targets.back();
+      targets.pop_back();
+    } else {
+      remove_workload(targets[i].key);
+    }
+  }
+}
+
+std::vector<const WorkloadInfo*> Preemptor::fair_candidates(const Context& ctx) {
+  // findCandidates: by the queue's own policy in it; by reclaimWithinCohort in every other
+  // queue of the tree that borrows in a flavor and resource needing preemption.
+  std::vector<const WorkloadInfo*> out;
+  auto add_from = [&](const ClusterQueueNode& cq, PreemptionPolicy policy) {
+    for (const std::string& key : cq.workloads) {
+      const WorkloadInfo& wl = info(key);
+      if (satisfies_preemption_policy(*ctx.preemptor->obj, *wl.obj, config_, policy) &&
+          uses_resources(wl, ctx.frs_need_preemption))
+        out.push_back(&wl);
+    }
+  };
+  if (ctx.cq->preemption.within_cluster_queue != PreemptionPolicy::Never)
+    add_from(*ctx.cq, ctx.cq->preemption.within_cluster_queue);
+  if (ctx.cq->has_parent() && ctx.cq->preemption.reclaim_within_cohort != PreemptionPolicy::Never) {
+    std::function<void(const CohortNode&)> visit = [&](const CohortNode& cohort) {
+      for (const CohortNode* child : cohort.child_cohorts) visit(*child);
+      for (const ClusterQueueNode* other : cohort.child_cqs) {
+        // cqIsBorrowing.
+        const bool borrowing = std::any_of(
+            ctx.frs_need_preemption.begin(), ctx.frs_need_preemption.end(),
+            [&](const FlavorResource& fr) { return other->borrowing_with(fr, Amount()); });
+        if (other != ctx.cq && borrowing)
+          add_from(*other, ctx.cq->preemption.reclaim_within_cohort);
+      }
+    };
+    visit(ctx.cq->parent->root());
+  }
+  std::stable_sort(out.begin(), out.end(), [&](const WorkloadInfo* a, const WorkloadInfo* b) {
+    return candidate_before(*a, *b, ctx.cq->name, now_);
+  });
+  return out;
+}
+
+bool Preemptor::fits_for_fair_sharing(const Context& ctx) {
+  // workloadFitsForFairSharing: without the preemptor's own usage, added for the shares.
+  ctx.cq->remove_usage(ctx.usage);
+  const bool fits = workload_fits(ctx, true);
+  ctx.cq->add_usage(ctx.usage);
+  return fits;
+}
+
+bool Preemptor::take(const Context& ctx, const WorkloadInfo& wl, std::string_view reason,
+                     std::vector<PreemptionTarget>& targets) {
+  remove_workload(wl.key);
+  targets.push_back(PreemptionTarget{wl.key, std::string(reason), wl.cluster_queue});
+  return fits_for_fair_sharing(ctx);
+}
+
+bool Preemptor::first_fair_strategy(const Context& ctx,
+                                    const std::vector<const WorkloadInfo*>& candidates,
+                                    KueuePreemptionStrategy strategy,
+                                    std::vector<PreemptionTarget>& targets,
+                                    std::vector<const WorkloadInfo*>& retry) {
+  // runFirstFsStrategy.
+  FairPreemptionTargets ordering(*ctx.cq, candidates, now_);
+  // queueWithinNominalInResourcesNeedingPreemption (with the preemptor's usage): within nominal,
+  // the queue reclaims whatever its shares say.
+  const bool within_nominal =
+      config_.gate("FairSharingPreemptWithinNominal", true) &&
+      std::none_of(ctx.frs_need_preemption.begin(), ctx.frs_need_preemption.end(),
+                   [&](const FlavorResource& fr) { return ctx.cq->borrowing_with(fr, Amount()); });
+  while (ClusterQueueNode* target = ordering.next()) {
+    if (target == ctx.cq) {
+      if (take(ctx, *ordering.pop_workload(*target), kInClusterQueueReason, targets)) return true;
+      continue;
+    }
+    if (within_nominal) {
+      if (take(ctx, *ordering.pop_workload(*target), kInCohortReclamationReason, targets))
+        return true;
+      continue;
+    }
+    const auto [preemptor_new, target_old] = ordering.compute_shares(*target);
+    // fsStrategyUnsatisfiable: a preemptor of weight 0 that borrows passes neither strategy
+    // against a target that does not; its candidates are kept for the second strategy.
+    if (std::isinf(preemptor_new.precise_weighted_share()) &&
+        !std::isinf(target_old.precise_weighted_share())) {
+      while (ordering.has_workload(*target)) retry.push_back(ordering.pop_workload(*target));
+      continue;
+    }
+    while (ordering.has_workload(*target)) {
+      const WorkloadInfo* wl = ordering.pop_workload(*target);
+      const Drs target_new = ordering.target_share_after_removal(*target, *wl);
+      const bool passed = strategy == KueuePreemptionStrategy::LessThanOrEqualToFinalShare
+                              ? compare_drs(preemptor_new, target_new) <= 0
+                              : compare_drs(preemptor_new, target_old) < 0;
+      if (!passed) {
+        retry.push_back(wl);
+        continue;
+      }
+      if (take(ctx, *wl, kInCohortFairSharingReason, targets)) return true;
+      break;  // the shares changed: the next target may be another queue
+    }
+  }
+  return false;
+}
+
+bool Preemptor::second_fair_strategy(const Context& ctx,
+                                     const std::vector<const WorkloadInfo*>& retry,
+                                     std::vector<PreemptionTarget>& targets) {
+  // runSecondFsStrategy (rule S2-b, LessThanInitialShare): at most one workload per queue.
+  FairPreemptionTargets ordering(*ctx.cq, retry, now_);
+  while (ClusterQueueNode* target = ordering.next()) {
+    const auto [preemptor_new, target_old] = ordering.compute_shares(*target);
+    const WorkloadInfo* wl = ordering.pop_workload(*target);
+    if (compare_drs(preemptor_new, target_old) < 0 &&
+        take(ctx, *wl, kInCohortFairSharingReason, targets))
+      return true;
+    ordering.drop_queue(*target);
+  }
+  return false;
+}
+
+std::vector<PreemptionTarget> Preemptor::fair_preemptions(const Context& ctx) {
+  const std::vector<const WorkloadInfo*> candidates = fair_candidates(ctx);
+  if (candidates.empty()) return {};
+  // parseStrategies: none given (a Configuration always gives some) reads as both.
+  std::vector<KueuePreemptionStrategy> strategies = config_.fair_sharing->preemption_strategies;
+  if (strategies.empty())
+    strategies = {KueuePreemptionStrategy::LessThanOrEqualToFinalShare,
+                  KueuePreemptionStrategy::LessThanInitialShare};
+  // The shares count the incoming workload.
+  ctx.cq->add_usage(ctx.usage);
+  std::vector<PreemptionTarget> targets;
+  std::vector<const WorkloadInfo*> retry;
+  bool fits = first_fair_strategy(ctx, candidates, strategies.front(), targets, retry);
+  if (!fits && strategies.size() > 1) fits = second_fair_strategy(ctx, retry, targets);
+  ctx.cq->remove_usage(ctx.usage);
+  if (fits) fill_back(ctx, targets, true);
+  for (const PreemptionTarget& t : targets) add_workload(t.key);
+  if (!fits) return {};
+  return targets;
+}
+
 std::vector<PreemptionTarget> Preemptor::classical_preemptions(const Context& ctx) {
   const std::function<const WorkloadInfo&(const std::string&)> info_of =
       [this](const std::string& key) -> const WorkloadInfo& { return info(key); };
@@ -310,16 +462,7 @@ std::vector<PreemptionTarget> Preemptor::classical_preemptions(const Context& ct
       targets.push_back(
           PreemptionTarget{c.wl->key, std::string(reason_of(c.variant)), c.wl->cluster_queue});
       if (!workload_fits(ctx, borrowing)) continue;
-      // fillBackWorkloads: in reverse order, put back each target the workload fits without.
-      for (std::size_t i = targets.size() - 1; i-- > 0;) {
-        add_workload(targets[i].key);
-        if (workload_fits(ctx, borrowing)) {
-          targets[i] = targets.back();
-          targets.pop_back();
-        } else {
-          remove_workload(targets[i].key);
-        }
-      }
+      fill_back(ctx, targets, borrowing);
       for (const PreemptionTarget& t : targets) add_workload(t.key);
       return targets;
     }
@@ -328,10 +471,12 @@ std::vector<PreemptionTarget> Preemptor::classical_preemptions(const Context& ct
   return {};
 }
 
+std::vector<PreemptionTarget> Preemptor::preemptions(const Context& ctx) {
+  return config_.fair_sharing ? fair_preemptions(ctx) : classical_preemptions(ctx);
+}
+
 std::vector<PreemptionTarget> Preemptor::get_targets(const WorkloadInfo& wl,
                                                      const Assignment& assignment) {
-  // Fair sharing's preemption (fairPreemptions) is not modelled: no victims.
-  if (config_.fair_sharing) return {};
   Context ctx;
   ctx.preemptor = &wl;
   ctx.cq = snapshot_.cluster_queue(wl.cluster_queue);
@@ -343,22 +488,19 @@ std::vector<PreemptionTarget> Preemptor::get_targets(const WorkloadInfo& wl,
     }
   }
   ctx.usage = assignment.usage;
-  return classical_preemptions(ctx);
+  return preemptions(ctx);
 }
 
 std::pair<PreemptionPossibility, int> Preemptor::simulate_preemption(const ClusterQueueNode& cq,
                                                                      const WorkloadInfo& wl,
                                                                      const FlavorResource& fr,
                                                                      Amount quantity) {
-  std::vector<PreemptionTarget> targets;
-  if (!config_.fair_sharing) {
-    Context ctx;
-    ctx.preemptor = &wl;
-    ctx.cq = snapshot_.cluster_queue(wl.cluster_queue);
-    ctx.frs_need_preemption = {fr};
-    ctx.usage = {{fr, quantity}};
-    targets = classical_preemptions(ctx);
-  }
+  Context ctx;
+  ctx.preemptor = &wl;
+  ctx.cq = snapshot_.cluster_queue(wl.cluster_queue);
+  ctx.frs_need_preemption = {fr};
+  ctx.usage = {{fr, quantity}};
+  const std::vector<PreemptionTarget> targets = preemptions(ctx);
   if (targets.empty())
     return {PreemptionPossibility::NoCandidates,
             height_of_lowest_subtree_that_fits(cq, fr, quantity).first};

@@ -1,9 +1,9 @@
 #pragma once
-// Kueue's classical preemption (Kueue v0.19.2 pkg/scheduler/preemption/preemption.go
-// classicalPreemptions, classical/candidate_generator.go, classical/hierarchical_preemption.go,
-// preemption_oracle.go): the workloads to evict so that a workload fits its ClusterQueue, found
-// on the admission cycle's snapshot of the quota tree. Fair sharing's preemption is not modelled:
-// with fairSharing configured, the preemptor finds no victims and the Kueue controller says so.
+// Kueue's preemption (Kueue v0.19.2 pkg/scheduler/preemption/preemption.go): the workloads to
+// evict so that a workload fits its ClusterQueue, found on the admission cycle's snapshot of the
+// quota tree. Classical (classicalPreemptions, classical/candidate_generator.go,
+// classical/hierarchical_preemption.go) or, with fairSharing configured, by the shares
+// (fairPreemptions, fairsharing/*); preemption_oracle.go for the flavor assigner.
 
 #include <map>
 #include <set>
@@ -23,6 +23,7 @@ inline constexpr std::string_view kInClusterQueueReason = "InClusterQueue";
 inline constexpr std::string_view kInCohortReclamationReason = "InCohortReclamation";
 inline constexpr std::string_view kInCohortReclaimWhileBorrowingReason =
     "InCohortReclaimWhileBorrowing";
+inline constexpr std::string_view kInCohortFairSharingReason = "InCohortFairSharing";
 
 /// Target: a workload to evict, why, and its ClusterQueue.
 struct PreemptionTarget {
@@ -61,7 +62,20 @@ class Preemptor final : public PreemptionOracle {
     std::set<FlavorResource> frs_need_preemption;
     FlavorResourceAmounts usage;
   };
+  [[nodiscard]] std::vector<PreemptionTarget> preemptions(const Context& ctx);
   [[nodiscard]] std::vector<PreemptionTarget> classical_preemptions(const Context& ctx);
+  [[nodiscard]] std::vector<PreemptionTarget> fair_preemptions(const Context& ctx);
+  [[nodiscard]] std::vector<const WorkloadInfo*> fair_candidates(const Context& ctx);
+  bool first_fair_strategy(const Context& ctx, const std::vector<const WorkloadInfo*>& candidates,
+                           KueuePreemptionStrategy strategy, std::vector<PreemptionTarget>& targets,
+                           std::vector<const WorkloadInfo*>& retry);
+  bool second_fair_strategy(const Context& ctx, const std::vector<const WorkloadInfo*>& retry,
+                            std::vector<PreemptionTarget>& targets);
+  /// Evicts `wl` in the snapshot as a target; whether the preemptor now fits.
+  bool take(const Context& ctx, const WorkloadInfo& wl, std::string_view reason,
+            std::vector<PreemptionTarget>& targets);
+  [[nodiscard]] bool fits_for_fair_sharing(const Context& ctx);
+  void fill_back(const Context& ctx, std::vector<PreemptionTarget>& targets, bool allow_borrowing);
   [[nodiscard]] bool workload_fits(const Context& ctx, bool allow_borrowing) const;
   void remove_workload(const std::string& key);
   void add_workload(const std::string& key);

@@ -39,6 +39,17 @@ Amount local_available(const QuotaNode& node, const FlavorResource& fr) {
   return max(Amount(), node.resources.local_quota(fr) - node.resources.used(fr));
 }
 
+// resource_node.go: potentialAvailable.
+Amount potential_available(const QuotaNode& node, const FlavorResource& fr) {
+  const ResourceNode& r = node.resources;
+  if (!node.has_parent()) return r.subtree(fr);
+  Amount avail = r.local_quota(fr) + potential_available(*node.parent, fr);
+  if (const NodeQuota* q = r.quota(fr); q && q->borrowing_limit) {
+    avail = min(r.subtree(fr) + *q->borrowing_limit, avail);
+  }
+  return avail;
+}
+
 namespace {
 
 // resource_node.go: available.
@@ -54,17 +65,6 @@ Amount available_in(const QuotaNode& node, const FlavorResource& fr) {
     parent_available = min(with_max_from_parent, parent_available);
   }
   return local_available(node, fr) + parent_available;
-}
-
-// resource_node.go: potentialAvailable.
-Amount potential_available_in(const QuotaNode& node, const FlavorResource& fr) {
-  const ResourceNode& r = node.resources;
-  if (!node.has_parent()) return r.subtree(fr);
-  Amount avail = r.local_quota(fr) + potential_available_in(*node.parent, fr);
-  if (const NodeQuota* q = r.quota(fr); q && q->borrowing_limit) {
-    avail = min(r.subtree(fr) + *q->borrowing_limit, avail);
-  }
-  return avail;
 }
 
 // resource_node.go: addUsage.
@@ -106,10 +106,6 @@ NodeQuota ClusterQueueNode::quota_for(const FlavorResource& fr) const {
 
 Amount ClusterQueueNode::available(const FlavorResource& fr) const {
   return max(Amount(), available_in(*this, fr));
-}
-
-Amount ClusterQueueNode::potential_available(const FlavorResource& fr) const {
-  return potential_available_in(*this, fr);
 }
 
 bool ClusterQueueNode::fits(const FlavorResourceAmounts& usage) const {

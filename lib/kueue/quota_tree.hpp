@@ -56,6 +56,8 @@ class QuotaNode {
   virtual ~QuotaNode() = default;
   ResourceNode resources;
   CohortNode* parent = nullptr;
+  /// spec.fairSharing.weight (parseFairWeight: 1 when not given).
+  double fair_weight = 1.0;
   [[nodiscard]] bool has_parent() const { return parent != nullptr; }
   /// BorrowingWith: whether usage plus `val` exceeds the subtree quota.
   [[nodiscard]] bool borrowing_with(const FlavorResource& fr, Amount val) const;
@@ -111,7 +113,6 @@ class ClusterQueueNode final : public QuotaNode {
   FlavorFungibility flavor_fungibility;
   QueueingStrategy queueing_strategy = QueueingStrategy::BestEffortFIFO;
   std::optional<LabelSelector> namespace_selector;
-  double fair_weight = 1.0;
   /// Bumped whenever the quotas change (AllocatableResourceGeneration).
   std::int64_t allocatable_generation = 1;
   /// The keys ("ns/name") of the workloads holding quota here.
@@ -122,8 +123,6 @@ class ClusterQueueNode final : public QuotaNode {
   [[nodiscard]] NodeQuota quota_for(const FlavorResource& fr) const;
   /// Available: what is left to use here, counting what may be borrowed (never negative).
   [[nodiscard]] Amount available(const FlavorResource& fr) const;
-  /// PotentialAvailable: the most this queue could ever use, with no usage anywhere.
-  [[nodiscard]] Amount potential_available(const FlavorResource& fr) const;
   /// Fits: every amount is available.
   [[nodiscard]] bool fits(const FlavorResourceAmounts& usage) const;
   void add_usage(const FlavorResourceAmounts& usage);
@@ -134,12 +133,14 @@ class ClusterQueueNode final : public QuotaNode {
 class CohortNode final : public QuotaNode {
  public:
   std::string name;
-  double fair_weight = 1.0;
   std::vector<ClusterQueueNode*> child_cqs;  ///< by name
   std::vector<CohortNode*> child_cohorts;    ///< by name
   [[nodiscard]] const CohortNode& root() const { return parent ? parent->root() : *this; }
   [[nodiscard]] std::size_t child_count() const { return child_cqs.size() + child_cohorts.size(); }
 };
+
+/// potentialAvailable: the most `node` could ever use of `fr`, with no usage anywhere.
+[[nodiscard]] Amount potential_available(const QuotaNode& node, const FlavorResource& fr);
 
 /// LocalAvailable: guaranteed quota of this node, not visible to its parent, still unused.
 [[nodiscard]] Amount local_available(const QuotaNode& node, const FlavorResource& fr);

@@ -26,7 +26,7 @@ namespace gpusched::report {
 [[nodiscard]] nlohmann::ordered_json workload_json(const WorkloadRecord& wl);
 
 /// A ClusterQueue: {"name", "cohort", "usage": {flavor: {resource: qty}}, "pendingWorkloads",
-/// "reservingWorkloads", "admittedWorkloads"}.
+/// "reservingWorkloads", "admittedWorkloads"}, and "weightedShare" with fair sharing.
 [[nodiscard]] nlohmann::ordered_json cluster_queue_json(const ClusterQueueRecord& cq);
 
 /// {"<metric>": value, ...} in the metrics' order; values as plain_metric gives them (durations

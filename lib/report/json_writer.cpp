@@ -242,6 +242,7 @@ nlohmann::ordered_json cluster_queue_json(const ClusterQueueRecord& cq) {
   json["pendingWorkloads"] = cq.pending_workloads;
   json["reservingWorkloads"] = cq.reserving_workloads;
   json["admittedWorkloads"] = cq.admitted_workloads;
+  if (cq.weighted_share) json["weightedShare"] = *cq.weighted_share;
   return json;
 }
 

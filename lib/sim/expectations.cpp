@@ -357,6 +357,13 @@ ExpectationResult Simulation::check(std::size_t index) const {
       compare_count("pendingWorkloads", ce->pending_workloads, it->pending_workloads);
       compare_count("admittedWorkloads", ce->admitted_workloads, it->admitted_workloads);
       compare_count("reservingWorkloads", ce->reserving_workloads, it->reserving_workloads);
+      if (ce->weighted_share) {
+        what += " weightedShare=" + std::to_string(*ce->weighted_share);
+        if (it->weighted_share != ce->weighted_share)
+          failures.push_back(
+              "weightedShare: expected " + std::to_string(*ce->weighted_share) + ", got " +
+              (it->weighted_share ? std::to_string(*it->weighted_share) : "none (no fairSharing)"));
+      }
     }
   }
 

@@ -5,6 +5,7 @@
 
 #include "gpusched/error.hpp"
 #include "gpusched/model/validation.hpp"
+#include "kueue/fair_sharing.hpp"
 #include "kueue/ordering.hpp"
 #include "kueue/workload_name.hpp"
 #include "kueue/workload_status.hpp"
@@ -474,14 +475,6 @@ QuotaSpan& KueueController::open_span(const std::string& key, const kueue::Workl
   return spans_.back();
 }
 
-void KueueController::needs_preemption(const std::string& key, const std::string& cluster_queue) {
-  if (!noticed_.insert("preempt " + key).second) return;
-  notices_.push_back("Workload " + key + " can only be admitted by preempting in ClusterQueue " +
-                     cluster_queue +
-                     "; with fairSharing configured Kueue would look for victims by fair share, "
-                     "which gpusched does not model yet, so it leaves it pending");
-}
-
 void KueueController::preempted(const std::string& victim, const std::string& preemptor,
                                 const std::string& reason, const std::string& message) {
   preemptions_.push_back(KueuePreemptionRecord{context_.now(), preemptor, victim, reason, message});
@@ -773,6 +766,9 @@ std::vector<ClusterQueueRecord> KueueController::cluster_queue_records() const {
       }
     }
     rec.pending_workloads = queues_.pending(name);
+    // clusterqueue_controller.go: the weighted share of the cache's usage, with fair sharing.
+    if (config_.fair_sharing && node != nullptr)
+      rec.weighted_share = kueue::weighted_share_status(kueue::dominant_resource_share(*node));
     for (const auto& [key, wl] : api.kueue.workloads) {
       if (!wl.admission || wl.admission->cluster_queue != name || kueue::is_finished(wl)) continue;
       if (kueue::has_quota_reservation(wl)) ++rec.reserving_workloads;

@@ -53,7 +53,6 @@ class KueueController final : private kueue::AdmissionSink {
   void admitted(const std::string& key) override;
   void preempted(const std::string& victim, const std::string& preemptor, const std::string& reason,
                  const std::string& message) override;
-  void needs_preemption(const std::string& key, const std::string& cluster_queue) override;
 
   /// Whether Kueue manages the Job (a queue-name label, or manageJobsWithoutQueueName).
   [[nodiscard]] bool manages(const Job& job) const;
@@ -139,7 +138,6 @@ class KueueController final : private kueue::AdmissionSink {
   std::vector<QuotaSpan> spans_;
   std::vector<KueuePreemptionRecord> preemptions_;
   std::map<std::string, std::size_t> open_span_;  // workload key -> index of its open span
-  std::set<std::string> noticed_;                 // workload keys already named in a notice
   std::set<TimeMs> wake_ups_;                     // instants already asked for
   // What the runs between two changes of the scenario's Kueue objects or queue objects look at
   // (run()): each set holds every Workload of its kind, so a run costs what changed.

@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gpusched {
@@ -47,6 +48,11 @@ struct KueueConfiguration {
 
   /// featureGates, as given (Kueue's own gates: defaults are Kueue 0.19's).
   std::map<std::string, bool, std::less<>> feature_gates;
+  /// Whether Kueue's feature gate `name` is on (`default_value`, Kueue 0.19's, when not given).
+  [[nodiscard]] bool gate(std::string_view name, bool default_value) const {
+    auto it = feature_gates.find(name);
+    return it == feature_gates.end() ? default_value : it->second;
+  }
 
   friend bool operator==(const KueueConfiguration&, const KueueConfiguration&) = default;
 };

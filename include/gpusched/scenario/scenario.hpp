@@ -106,14 +106,15 @@ struct WorkloadExpectation {
 };
 
 /// `{"clusterQueue": "name", "usage": {"h100": {"nvidia.com/gpu": "8"}}, "pendingWorkloads": 1,
-/// "admittedWorkloads": 2, "reservingWorkloads": 2}`: fields left out are not checked; usage
-/// only for the flavors and resources given.
+/// "admittedWorkloads": 2, "reservingWorkloads": 2, "weightedShare": 84}`: fields left out are
+/// not checked; usage only for the flavors and resources given.
 struct ClusterQueueExpectation {
   std::string cluster_queue;
   std::map<std::string, ResourceList> usage;
   std::optional<std::int32_t> pending_workloads;
   std::optional<std::int32_t> admitted_workloads;
   std::optional<std::int32_t> reserving_workloads;
+  std::optional<std::int64_t> weighted_share;  ///< status.fairSharing.weightedShare
 };
 
 struct Expectation {

@@ -179,6 +179,9 @@ struct ClusterQueueRecord {
   std::int32_t pending_workloads = 0;
   std::int32_t reserving_workloads = 0;
   std::int32_t admitted_workloads = 0;
+  /// status.fairSharing.weightedShare, only with fairSharing configured: the dominant resource
+  /// share over the fair weight, rounded up (INT64_MAX when a weight of 0 borrows).
+  std::optional<std::int64_t> weighted_share;
 };
 
 /// One workload Kueue's preemptor evicted to admit another (its IssuePreemptions).
@@ -186,7 +189,7 @@ struct KueuePreemptionRecord {
   TimeMs time = 0;
   std::string preemptor;  ///< the Workload admitted by it, "ns/name"
   std::string victim;     ///< the Workload evicted, "ns/name"
-  /// InClusterQueue, InCohortReclamation or InCohortReclaimWhileBorrowing.
+  /// InClusterQueue, InCohortReclamation, InCohortReclaimWhileBorrowing or InCohortFairSharing.
   std::string reason;
   std::string message;  ///< its Preempted condition's message
 };

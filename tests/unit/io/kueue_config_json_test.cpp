@@ -116,5 +116,22 @@ TEST_CASE("kueue.configuration fields that change admission are noted", "[io][ku
   CHECK_THROWS_AS(io::parse_scenario(text, "k.json", strict), InputError);
 }
 
+TEST_CASE("kueue.configuration fairSharing is modelled, admissionFairSharing noted",
+          "[io][kueue][fair_sharing]") {
+  io::LoadOptions strict;
+  strict.strict = true;
+  const Scenario fair = io::parse_scenario(R"({"name": "k", "kueue": {"configuration": {
+      "fairSharing": {"preemptionStrategies": ["LessThanOrEqualToFinalShare"]}}}})",
+                                           "k.json", strict);
+  CHECK(fair.notes.empty());
+  REQUIRE(fair.kueue->fair_sharing);
+
+  const Scenario afs = io::parse_scenario(R"({"name": "k", "kueue": {"configuration": {
+      "admissionFairSharing": {"usageHalfLifeTime": "168h"}}}})",
+                                          "k.json");
+  REQUIRE(afs.notes.size() == 1);
+  CHECK(afs.notes[0].find("admission fair sharing is not modelled") != std::string::npos);
+}
+
 }  // namespace
 }  // namespace gpusched

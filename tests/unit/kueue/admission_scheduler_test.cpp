@@ -63,9 +63,6 @@ struct Events final : AdmissionSink {
                  const std::string& /*reason*/, const std::string& /*message*/) override {
     evicted_keys.push_back(victim);
   }
-  void needs_preemption(const std::string& key, const std::string& cq) override {
-    log.push_back(key + " needs preemption in " + cq);
-  }
 };
 
 /// A Kueue with some ClusterQueues and one LocalQueue team-a/team-a pointing at `lq_target`.

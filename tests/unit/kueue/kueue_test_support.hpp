@@ -210,6 +210,10 @@ class CohortBuilder {
     c_.resource_groups.push_back(testing::resource_group(std::move(flavors)));
     return *this;
   }
+  CohortBuilder& fair_weight(std::string_view w) {
+    c_.fair_sharing = FairSharing{qty(w)};
+    return *this;
+  }
   operator Cohort() const { return c_; }  // NOLINT: implicit
 
  private:

@@ -1,10 +1,10 @@
 // Kueue v0.19.2's scheduler tables that involve preemption (pkg/scheduler/scheduler_test.go
-// TestSchedule), transcribed case by case with upstream's names and run through one cycle of the
-// admission scheduler (lib/kueue/admission_scheduler.cpp). Compared: the workloads in the cache
-// after the cycle (wantAssignments), the Preempted condition's reason and message of each
-// workload upstream preempts and no Preempted condition elsewhere, the QuotaReserved=False
-// message of those left pending, and the workloads left in the queues (wantLeft and
-// wantInadmissibleLeft: still queued).
+// TestSchedule) or fair sharing (scheduler_fs_test.go TestScheduleForFairSharing), transcribed case
+// by case with upstream's names and run through one cycle of the admission scheduler
+// (lib/kueue/admission_scheduler.cpp). Compared: the workloads in the cache after the cycle
+// (wantAssignments), the Preempted condition's reason and message of each workload upstream
+// preempts and no Preempted condition elsewhere, the QuotaReserved=False message of those left
+// pending, and the workloads left in the queues (wantLeft and wantInadmissibleLeft: still queued).
 
 #include <set>
 
@@ -45,6 +45,7 @@ struct ScheduleCase {
   std::set<std::string> want_assignments;
   std::set<std::string> want_left;
   std::set<std::string> want_inadmissible_left;
+  bool fair_sharing = false;  ///< enableFairSharing (TestScheduleForFairSharing)
 };
 
 std::vector<ClusterQueue> schedule_cluster_queues() {
@@ -99,7 +100,6 @@ struct NoEvents final : AdmissionSink {
   void admitted(const std::string&) override {}
   void preempted(const std::string&, const std::string&, const std::string&,
                  const std::string&) override {}
-  void needs_preemption(const std::string&, const std::string&) override {}
 };
 
 // TestSchedule's namespaces: "dep" labels.
@@ -133,6 +133,7 @@ void check(const ScheduleCase& c) {
   QuotaTree cache = QuotaTree::build(cqs, cohorts);
   QueueManager queues;
   KueueConfiguration config;
+  if (c.fair_sharing) config.fair_sharing = KueueConfiguration::FairSharing{};
   AdmissionState state;
   state.workloads = &workloads;
   state.cache = &cache;
@@ -1229,6 +1230,150 @@ TEST_CASE("Kueue schedule: workload requiring reclaimation prioritized over wl i
                         "eng-gamma/Admitted-Workload-3"};
   c.want_left = {"eng-beta/WL2"};
   c.want_inadmissible_left = {"eng-alpha/WL1"};
+  check(c);
+}
+
+// TestScheduleForFairSharing (pkg/scheduler/scheduler_fs_test.go). Not transcribed yet: the
+// hierarchical nominal-first cases, "hierarchical fair sharing schedule workload which wins
+// tournament", "fair sharing schedule singleton cqs and cq without cohort", the preemption cases
+// with several victims or overlapping targets, and the flavor-preference cases.
+
+// A pending workload `name` in namespace eng-alpha, queue `queue`, one pod set "one" of `count`
+// pods requesting `cpu` each.
+Workload fs_pending(const std::string& name, const std::string& queue, std::string_view cpu,
+                    std::int32_t count = 1) {
+  return WorkloadBuilder(name, "eng-alpha")
+      .queue(queue)
+      .pod_sets(PodSetBuilder("one", count).request("cpu", cpu));
+}
+
+// The same, holding quota in `cq` (flavor on-demand, `total` CPUs).
+Workload fs_admitted(const std::string& name, const std::string& queue, const std::string& cq,
+                     std::string_view cpu, std::string_view total, std::int32_t count = 1) {
+  return WorkloadBuilder(name, "eng-alpha")
+      .queue(queue)
+      .pod_sets(PodSetBuilder("one", count).request("cpu", cpu))
+      .reserve_quota_at(
+          AdmissionBuilder(cq).pod_sets(
+              PodSetAssignmentBuilder("one").assignment("cpu", "on-demand", total).count(count)),
+          kNow);
+}
+
+// Cohort A lending `cpu` CPUs of on-demand to ClusterQueues b and c (no quota of their own,
+// the weight given), with LocalQueues eng-alpha/lq-b and eng-alpha/lq-c.
+void two_queues_in_cohort(ScheduleCase& c, std::string_view cpu, std::string_view weight = "",
+                          bool reclaim = false) {
+  c.fair_sharing = true;
+  c.cohorts = {
+      CohortBuilder("A").resource_group({FlavorQuotasBuilder("on-demand").resource("cpu", cpu)})};
+  for (const char* name : {"b", "c"}) {
+    ClusterQueueBuilder cq(name);
+    cq.cohort("A").resource_group({FlavorQuotasBuilder("on-demand").resource("cpu", "0")});
+    if (!weight.empty()) cq.fair_weight(weight);
+    if (reclaim) cq.preemption(preemption(PreemptionPolicy::Any));
+    c.extra_cluster_queues.push_back(cq);
+  }
+  c.extra_local_queues = {LocalQueueSpec{"eng-alpha", "lq-b", "b"},
+                          LocalQueueSpec{"eng-alpha", "lq-c", "c"}};
+}
+
+constexpr const char* kNoLongerFits = "Workload no longer fits after processing another workload";
+
+TEST_CASE(
+    "TestScheduleForFairSharing: with fair sharing: schedule workload with lowest share first",
+    "[kueue][fair_sharing]") {
+  ScheduleCase c;
+  c.fair_sharing = true;
+  c.extra_cluster_queues = {
+      ClusterQueueBuilder("eng-shared")
+          .cohort("eng")
+          .resource_group({FlavorQuotasBuilder("on-demand").resource("cpu", "10", "0")})};
+  Workload older_new = fs_pending("older_new", "main", "1");
+  older_new.metadata.namespace_ = "eng-beta";
+  older_new.metadata.creation_ms = kNow - 60'000;
+  Workload borrowing = fs_admitted("borrowing", "main", "eng-beta", "1", "55", 55);
+  borrowing.metadata.namespace_ = "eng-beta";
+  c.workloads = {fs_admitted("all_nominal", "main", "eng-alpha", "1", "50", 50), borrowing,
+                 older_new, fs_pending("new", "main", "1", 5)};
+  c.want_workloads = {{"eng-beta/older_new", "", "", kNoLongerFits}};
+  c.want_assignments = {"eng-alpha/all_nominal", "eng-beta/borrowing", "eng-alpha/new"};
+  c.want_left = {"eng-beta/older_new"};
+  check(c);
+}
+
+TEST_CASE(
+    "TestScheduleForFairSharing: fair sharing schedule workload with lowest drf after "
+    "admission",
+    "[kueue][fair_sharing]") {
+  ScheduleCase c;
+  two_queues_in_cohort(c, "100");
+  c.workloads = {fs_admitted("b0", "lq-b", "b", "10", "10"), fs_pending("b1", "lq-b", "50"),
+                 fs_pending("c1", "lq-c", "75")};
+  c.want_workloads = {{"eng-alpha/c1", "", "", kNoLongerFits}};
+  c.want_assignments = {"eng-alpha/b0", "eng-alpha/b1"};
+  c.want_left = {"eng-alpha/c1"};
+  check(c);
+}
+
+TEST_CASE(
+    "TestScheduleForFairSharing: fair sharing two queues with weight 0 schedules workload "
+    "which borrows less",
+    "[kueue][fair_sharing]") {
+  ScheduleCase c;
+  two_queues_in_cohort(c, "8", "0", true);
+  Workload b1 = fs_pending("b1", "lq-b", "4");
+  b1.priority = 9001;
+  c.workloads = {fs_admitted("b0", "lq-b", "b", "4", "4"), b1, fs_pending("c1", "lq-c", "4")};
+  c.want_workloads = {{"eng-alpha/b1", "", "", kNoLongerFits}};
+  c.want_assignments = {"eng-alpha/b0", "eng-alpha/c1"};
+  c.want_left = {"eng-alpha/b1"};
+  check(c);
+}
+
+TEST_CASE(
+    "TestScheduleForFairSharing: fair sharing two queues with high weight schedules "
+    "workload which borrows less",
+    "[kueue][fair_sharing]") {
+  ScheduleCase c;
+  two_queues_in_cohort(c, "8", "123456789", true);
+  Workload b1 = fs_pending("b1", "lq-b", "4");
+  b1.priority = 9001;
+  c.workloads = {fs_admitted("b0", "lq-b", "b", "4", "4"), b1, fs_pending("c1", "lq-c", "4")};
+  c.want_workloads = {{"eng-alpha/b1", "", "", kNoLongerFits}};
+  c.want_assignments = {"eng-alpha/b0", "eng-alpha/c1"};
+  c.want_left = {"eng-alpha/b1"};
+  check(c);
+}
+
+TEST_CASE("TestScheduleForFairSharing: fair sharing schedule highest priority first",
+          "[kueue][fair_sharing]") {
+  ScheduleCase c;
+  two_queues_in_cohort(c, "10");
+  Workload b1 = fs_pending("b1", "lq-b", "10");
+  b1.priority = 99;
+  Workload c1 = fs_pending("c1", "lq-c", "10");
+  c1.priority = 101;
+  c.workloads = {b1, c1};
+  c.want_workloads = {{"eng-alpha/b1", "", "", kNoLongerFits}};
+  c.want_assignments = {"eng-alpha/c1"};
+  c.want_left = {"eng-alpha/b1"};
+  check(c);
+}
+
+TEST_CASE("TestScheduleForFairSharing: fair sharing schedule earliest timestamp first",
+          "[kueue][fair_sharing]") {
+  ScheduleCase c;
+  two_queues_in_cohort(c, "10");
+  Workload b1 = fs_pending("b1", "lq-b", "10");
+  b1.priority = 101;
+  b1.metadata.creation_ms = kNow + 1000;
+  Workload c1 = fs_pending("c1", "lq-c", "10");
+  c1.priority = 101;
+  c1.metadata.creation_ms = kNow;
+  c.workloads = {b1, c1};
+  c.want_workloads = {{"eng-alpha/b1", "", "", kNoLongerFits}};
+  c.want_assignments = {"eng-alpha/c1"};
+  c.want_left = {"eng-alpha/b1"};
   check(c);
 }
 

@@ -12,9 +12,9 @@
 // - TestSnapshotAddRemoveWorkload and TestSnapshotAddRemoveWorkloadWithLendingLimit
 //   (pkg/cache/scheduler/snapshot_test.go): the usage of every ClusterQueue and cohort and the
 //   subtree quotas after workloads leave and return (addUsage / removeUsage through the tree).
-// Not transcribed: TestCohortLendable (resource_node_test.go) tests calculateLendable, which
-// only fair sharing uses and gpusched does not model; FindHeightOfLowestSubtreeThatFits has no
-// test of its own upstream (preemption tests cover it through the preemptor, not ported).
+// TestCohortLendable (resource_node_test.go) is in fair_sharing_test.cpp, beside the only user
+// of calculateLendable. FindHeightOfLowestSubtreeThatFits has no test of its own upstream
+// (preemption tests cover it through the preemptor).
 
 #include <map>
 #include <string>
@@ -48,7 +48,7 @@ void collect(const QuotaTree& tree, PerQueue& available, PerQueue& potential) {
     auto& p = potential[name];
     for (const auto& [fr, q] : cq->resources.quotas) {
       a[fr] = cq->available(fr);
-      p[fr] = cq->potential_available(fr);
+      p[fr] = potential_available(*cq, fr);
     }
   }
 }

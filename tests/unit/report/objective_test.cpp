@@ -103,8 +103,8 @@ TEST_CASE("queue objectives read a Kueue queue's metric", "[report][objective][k
 
 TEST_CASE("unknown_queue names the queues a replay has", "[report][objective][kueue]") {
   SimulationResult result;
-  result.cluster_queues.push_back(ClusterQueueRecord{"team-a", {}, {}, {}, 0, 0, 0});
-  result.cluster_queues.push_back(ClusterQueueRecord{"team-b", {}, {}, {}, 0, 0, 0});
+  result.cluster_queues.push_back(ClusterQueueRecord{"team-a", {}, {}, {}, 0, 0, 0, {}});
+  result.cluster_queues.push_back(ClusterQueueRecord{"team-b", {}, {}, {}, 0, 0, 0, {}});
   result.local_queues = {"team-a/train"};
   CHECK(unknown_queue(parsed("cq/team-a:wait.p95<1m"), result).empty());
   CHECK(unknown_queue(parsed("lq/team-a/train:wait.p95<1m"), result).empty());
