@@ -75,11 +75,13 @@ constexpr KindRule kRules[] = {
     {"autoscaling.k8s.io", "*", kIgnored,
      "the VerticalPodAutoscaler is not modelled: pods keep their declared requests"},
     {"autoscaling.x-k8s.io", "*", kIgnored,
-     "the cluster autoscaler's ProvisioningRequests are not modelled"},
+     "ProvisioningRequests given as input are not read: the replay's cluster autoscaler serves "
+     "only those Kueue's ProvisioningRequest admission check creates"},
     {"karpenter.sh", "*", kIgnored,
      "Karpenter is not modelled: it provisions no node (nodePools with autoscaling do)"},
     // Kueue (v0.19.2): ResourceFlavor, ClusterQueue, LocalQueue, Cohort, WorkloadPriorityClass,
-    // AdmissionCheck and Workload are modelled (kueue_json.cpp); the rest is named here.
+    // AdmissionCheck, ProvisioningRequestConfig and Workload are modelled (kueue_json.cpp); the
+    // rest is named here.
     {"kueue.x-k8s.io", "Topology", kIgnored,
      "Kueue's Topology Aware Scheduling is not modelled: workloads are admitted without a "
      "topology assignment"},
@@ -87,8 +89,6 @@ constexpr KindRule kRules[] = {
      "MultiKueue is not modelled: workloads are admitted in this cluster only"},
     {"kueue.x-k8s.io", "MultiKueueConfig", kIgnored,
      "MultiKueue is not modelled: workloads are admitted in this cluster only"},
-    {"kueue.x-k8s.io", "ProvisioningRequestConfig", kIgnored,
-     "the parameters of ProvisioningRequest admission checks are not read"},
     {"kueue.x-k8s.io", "*", kIgnored, "this Kueue kind is not modelled"},
     {"scheduling.x-k8s.io", "*", kIgnored,
      "scheduler-plugins' coscheduling and quotas are not modelled"},

@@ -19,9 +19,14 @@ namespace {
 using nlohmann::json;
 using Fields = std::span<const std::string_view>;
 
-constexpr std::string_view kKueueKinds[] = {
-    "ResourceFlavor",        "ClusterQueue",   "LocalQueue", "Cohort",
-    "WorkloadPriorityClass", "AdmissionCheck", "Workload"};
+constexpr std::string_view kKueueKinds[] = {"ResourceFlavor",
+                                            "ClusterQueue",
+                                            "LocalQueue",
+                                            "Cohort",
+                                            "WorkloadPriorityClass",
+                                            "AdmissionCheck",
+                                            "ProvisioningRequestConfig",
+                                            "Workload"};
 
 /// The versions Kueue 0.19 serves for every modelled kind (the CRDs' spec.versions).
 constexpr std::string_view kV1beta2 = "kueue.x-k8s.io/v1beta2";
@@ -68,6 +73,9 @@ constexpr std::string_view kCohortSpec[] = {"fairSharing", "parentName", "resour
 constexpr std::string_view kAdmissionCheckSpec[] = {"controllerName", "parameters",
                                                     "retryDelayMinutes"};
 constexpr std::string_view kParametersFields[] = {"apiGroup", "kind", "name"};
+constexpr std::string_view kProvisioningRequestConfigSpec[] = {
+    "managedResources",      "parameters",   "podSetMergePolicy", "podSetUpdates",
+    "provisioningClassName", "retryStrategy"};
 constexpr std::string_view kWorkloadSpec[] = {
     "active",   "maximumExecutionTimeSeconds", "podSets",          "preemptionGates",
     "priority", "priorityClassName",           "priorityClassRef", "priorityClassSource",
@@ -134,11 +142,12 @@ class KueueParser {
     if (kind_ == "Cohort") return parse_cohort();
     if (kind_ == "WorkloadPriorityClass") return parse_workload_priority_class();
     if (kind_ == "AdmissionCheck") return parse_admission_check();
+    if (kind_ == "ProvisioningRequestConfig") return parse_provisioning_request_config();
     if (kind_ == "Workload") return parse_workload();
     root_.required("kind").fail("kind \"" + kind_ +
                                 "\" of kueue.x-k8s.io is not modelled (modelled: ResourceFlavor, "
                                 "ClusterQueue, LocalQueue, Cohort, WorkloadPriorityClass, "
-                                "AdmissionCheck, Workload)");
+                                "AdmissionCheck, ProvisioningRequestConfig, Workload)");
   }
 
  private:
@@ -794,6 +803,15 @@ class KueueParser {
       invalid(controller, invalid_value("", to_field_string(controller.path()) +
                                                 " in body should be at least 1 chars long"));
     }
+    if (check.controller_name != kueue::kProvisioningRequestController) {
+      // No controller of the replay manages it (MultiKueue's kueue.x-k8s.io/multikueue, or an
+      // external one): nothing marks it Active, so each ClusterQueue using it is inactive.
+      controller.note_not_modelled(
+          "only the ProvisioningRequest admission check (kueue.x-k8s.io/provisioning-request) is "
+          "modelled: no controller of the replay manages the checks of " +
+          check.controller_name +
+          ", so a ClusterQueue using this AdmissionCheck is inactive and admits no workload");
+    }
     if (auto parameters = spec->get("parameters")) {
       parameters->note_unknown_keys(kParametersFields);
       check.parameters_api_group = required(*parameters, "apiGroup").string();
@@ -801,6 +819,53 @@ class KueueParser {
       check.parameters_name = required(*parameters, "name").string();
     }
     return check;
+  }
+
+  Object parse_provisioning_request_config() {
+    kueue::ProvisioningRequestConfig config;
+    config.metadata = fields_.metadata(false);
+    name_ = config.metadata.name;
+    const std::optional<JsonNode> spec = this->spec();
+    const JsonNode place = spec ? *spec : root_.missing("spec");
+    if (!spec) invalid(place, required_value());
+    spec->note_unknown_keys(kProvisioningRequestConfigSpec);
+    const JsonNode class_name = required(*spec, "provisioningClassName");
+    config.provisioning_class_name = class_name.string();
+    if (config.provisioning_class_name != kueue::kCheckCapacityClass &&
+        config.provisioning_class_name != kueue::kBestEffortAtomicClass) {
+      class_name.note_not_modelled(
+          "gpusched's cluster autoscaler serves only the check-capacity and "
+          "best-effort-atomic-scale-up ProvisioningRequest classes: a request of class " +
+          config.provisioning_class_name + " is never provisioned in the replay");
+    }
+    if (auto parameters = spec->get("parameters")) {
+      for (const auto& [key, value] : parameters->entries())
+        config.parameters.emplace(key, value.string());
+      if (!config.parameters.empty()) {
+        parameters->note_not_modelled(
+            "the ProvisioningRequest parameters are passed on but gpusched's cluster autoscaler "
+            "reads none of them");
+      }
+    }
+    if (auto resources = spec->get("managedResources")) {
+      item_count(*resources, 0, 100);
+      for (const JsonNode& item : resources->elements())
+        config.managed_resources.push_back(item.string());
+    }
+    if (auto updates = spec->get("podSetUpdates")) {
+      updates->note_not_modelled(
+          "podSetUpdates' node selectors from provisioningClassDetails are not applied");
+    }
+    if (auto policy = spec->get("podSetMergePolicy")) {
+      policy->note_not_modelled(
+          "podSetMergePolicy is not modelled: each pod set gets a PodTemplate of its own");
+    }
+    if (auto retry = spec->get("retryStrategy")) {
+      retry->note_not_modelled(
+          "retryStrategy is not modelled: gpusched's cluster autoscaler never fails a "
+          "ProvisioningRequest, so no check goes to Retry");
+    }
+    return config;
   }
 
   Object parse_workload() {
@@ -1057,6 +1122,9 @@ std::string_view kueue_api_version(const kueue::WorkloadPriorityClass&) noexcept
 std::string_view kueue_api_version(const kueue::AdmissionCheck&) noexcept {
   return kV1beta2;
 }
+std::string_view kueue_api_version(const kueue::ProvisioningRequestConfig&) noexcept {
+  return kV1beta2;
+}
 std::string_view kueue_api_version(const kueue::Workload&) noexcept {
   return kV1beta2;
 }
@@ -1137,6 +1205,13 @@ json object_json(const kueue::AdmissionCheck& check) {
                           {"kind", check.parameters_kind},
                           {"name", check.parameters_name}};
   }
+  return {{"spec", std::move(spec)}};
+}
+
+json object_json(const kueue::ProvisioningRequestConfig& config) {
+  json spec = {{"provisioningClassName", config.provisioning_class_name}};
+  if (!config.parameters.empty()) spec["parameters"] = config.parameters;
+  if (!config.managed_resources.empty()) spec["managedResources"] = config.managed_resources;
   return {{"spec", std::move(spec)}};
 }
 

@@ -18,7 +18,7 @@
 namespace gpusched::io {
 
 /// The Kueue kinds gpusched models: ResourceFlavor, ClusterQueue, LocalQueue, Cohort,
-/// WorkloadPriorityClass, AdmissionCheck, Workload.
+/// WorkloadPriorityClass, AdmissionCheck, ProvisioningRequestConfig, Workload.
 [[nodiscard]] bool is_kueue_kind(std::string_view kind) noexcept;
 /// Whether the object at `root` is one of Kueue's: its apiVersion is of kueue.x-k8s.io, or it
 /// names none and its kind is a Kueue kind no Kubernetes group has (not Workload, which
@@ -35,6 +35,7 @@ namespace gpusched::io {
 [[nodiscard]] std::string_view kueue_api_version(const kueue::Cohort&) noexcept;
 [[nodiscard]] std::string_view kueue_api_version(const kueue::WorkloadPriorityClass&) noexcept;
 [[nodiscard]] std::string_view kueue_api_version(const kueue::AdmissionCheck&) noexcept;
+[[nodiscard]] std::string_view kueue_api_version(const kueue::ProvisioningRequestConfig&) noexcept;
 [[nodiscard]] std::string_view kueue_api_version(const kueue::Workload&) noexcept;
 
 /// Everything but TypeMeta and metadata, as v1beta2 JSON (to_json adds those).
@@ -44,6 +45,7 @@ namespace gpusched::io {
 [[nodiscard]] nlohmann::json object_json(const kueue::Cohort& cohort);
 [[nodiscard]] nlohmann::json object_json(const kueue::WorkloadPriorityClass& wpc);
 [[nodiscard]] nlohmann::json object_json(const kueue::AdmissionCheck& check);
+[[nodiscard]] nlohmann::json object_json(const kueue::ProvisioningRequestConfig& config);
 [[nodiscard]] nlohmann::json object_json(const kueue::Workload& workload);
 
 }  // namespace gpusched::io

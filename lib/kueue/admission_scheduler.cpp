@@ -27,13 +27,6 @@ struct Entry {
   RequeueReason requeue_reason = RequeueReason::Generic;
 };
 
-// "%.0fs" of a duration in seconds (Go rounds half to even).
-std::string seconds_text(TimeMs ms) {
-  return std::to_string(
-             static_cast<std::int64_t>(std::nearbyint(static_cast<double>(ms) / 1000.0))) +
-         "s";
-}
-
 }  // namespace
 
 QueuedWorkload AdmissionScheduler::queued(const std::string& key, const Workload& wl,
@@ -244,12 +237,23 @@ bool AdmissionScheduler::schedule(TimeMs now) {
     }
     e.status = EntryStatus::Nominated;
 
-    // admit: QuotaReserved and (no admission checks) Admitted, into the cache.
+    // admit: QuotaReserved, and Admitted when the workload has every check its flavors need
+    // (prepareWorkload's HasAllRequiredChecks), into the cache. The workload controller then
+    // adds the missing checks as Pending (reconcileSyncAdmissionChecks).
     Workload& wl = state_.workloads->at(e.head.key);
     const std::string flavors_considered = format_attempts_for_events(e.assignment);
     Admission admission{e.head.cluster_queue, e.assignment.to_api()};
     set_quota_reservation(wl, std::move(admission), now);
-    sync_admitted_condition(wl, now);
+    std::vector<std::string> checks;
+    if (state_.cluster_queues != nullptr) {
+      if (auto cq_obj = state_.cluster_queues->find(e.head.cluster_queue);
+          cq_obj != state_.cluster_queues->end())
+        checks = admission_checks_for(cq_obj->second, *wl.admission);
+    }
+    if (std::all_of(checks.begin(), checks.end(),
+                    [&](const std::string& name) { return find_check(wl, name) != nullptr; }))
+      sync_admitted_condition(wl, now);
+    sync_check_states(wl, checks, now);
     e.status = EntryStatus::Assumed;
     e.info.cluster_queue = e.head.cluster_queue;
     const WorkloadInfo admitted = make_info(wl, e.head.key);
@@ -261,9 +265,11 @@ bool AdmissionScheduler::schedule(TimeMs now) {
                            ", wait time since queued was " + seconds_text(now - queued_since(wl));
     if (!flavors_considered.empty()) reserved += "; Flavors considered: " + flavors_considered;
     sink_.workload_event(e.head.key, "Normal", "QuotaReserved", std::move(reserved));
-    sink_.workload_event(e.head.key, "Normal", "Admitted",
-                         "Admitted by ClusterQueue " + e.head.cluster_queue +
-                             ", wait time since reservation was 0s");
+    if (is_admitted(wl)) {
+      sink_.workload_event(e.head.key, "Normal", "Admitted",
+                           "Admitted by ClusterQueue " + e.head.cluster_queue +
+                               ", wait time since reservation was 0s");
+    }
     sink_.admitted(e.head.key);
   }
 

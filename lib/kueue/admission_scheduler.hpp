@@ -30,6 +30,8 @@ struct AdmissionState {
   QuotaTree* cache = nullptr;
   QueueManager* queues = nullptr;
   const std::map<std::string, ResourceFlavor>* flavors = nullptr;
+  /// The ClusterQueue objects, for their admission checks; none when null.
+  const std::map<std::string, ClusterQueue>* cluster_queues = nullptr;
   const KueueConfiguration* config = nullptr;
   /// ClusterQueues that are not active (stopped, a flavor missing, a cohort cycle).
   std::set<std::string> inactive;
@@ -44,7 +46,8 @@ class AdmissionSink {
   /// An event on the Workload "ns/name".
   virtual void workload_event(const std::string& key, std::string_view type,
                               std::string_view reason, std::string message) = 0;
-  /// The workload "ns/name" now holds quota and is admitted.
+  /// The workload "ns/name" now holds quota, and is admitted unless its ClusterQueue has
+  /// admission checks for its flavors (then they are Pending).
   virtual void admitted(const std::string& key) = 0;
   /// The admitted workload `victim` was evicted (Evicted=True, reason Preempted) to admit
   /// `preemptor`: its job is to be stopped and its quota released once its pods are gone.

@@ -42,8 +42,8 @@ bool set_quota_reservation(Workload& wl, Admission admission, TimeMs now);
 /// admission cleared, Admitted synced.
 bool unset_quota_reservation(Workload& wl, std::string_view reason, std::string message,
                              TimeMs now);
-/// evict.prepareForEviction: Evicted=True with the reason and message (no admission checks,
-/// topology or preemption gates to reset).
+/// evict.prepareForEviction: Evicted=True with the reason and message, and each admission check
+/// not Pending reset to Pending (resetChecksOnEviction; no topology or preemption gates).
 bool set_evicted_condition(Workload& wl, std::string_view reason, std::string message, TimeMs now);
 /// SetPreemptedCondition: Preempted=True with the preemption reason (no observed generation, as
 /// upstream).
@@ -53,7 +53,34 @@ bool set_preempted_condition(Workload& wl, std::string_view reason, std::string 
 /// goes back to its queue at once.
 bool set_requeued_condition(Workload& wl, std::string_view reason, std::string message, bool status,
                             TimeMs now);
-/// SyncAdmittedCondition (no admission checks, no delayed topology requests).
+/// SyncAdmittedCondition (no delayed topology requests): Admitted=True once the workload holds
+/// quota and every admission check is Ready.
 bool sync_admitted_condition(Workload& wl, TimeMs now);
+
+/// "%.0fs" of a duration, as Kueue's wait-time event messages print it.
+[[nodiscard]] std::string seconds_text(TimeMs ms);
+
+// Admission check states (apis/kueue/v1beta2/admissioncheck_types.go CheckState).
+inline constexpr std::string_view kCheckPending = "Pending";
+inline constexpr std::string_view kCheckReady = "Ready";
+
+/// HasAllChecksReady.
+[[nodiscard]] bool has_all_checks_ready(const Workload& wl);
+/// The workload's state of the check `name`, nullptr when it has none.
+[[nodiscard]] AdmissionCheckState* find_check(Workload& wl, std::string_view name);
+/// workloadpatching.SetAdmissionCheckState: adds the check, or updates its state (its transition
+/// time only when the state changes) and message.
+void set_check_state(Workload& wl, AdmissionCheckState check, TimeMs now);
+/// The workload controller's syncAdmissionCheckConditions: a Pending state for each check of
+/// `checks` the workload lacks, none for the others, sorted by name. Returns whether it changed.
+bool sync_check_states(Workload& wl, const std::vector<std::string>& checks, TimeMs now);
+/// admissionChecksForAdmission: the ClusterQueue's checks whose flavors (all of the queue's when
+/// onFlavors is empty) include a flavor of the admission, by name.
+[[nodiscard]] std::vector<std::string> admission_checks_for(const ClusterQueue& cq,
+                                                            const Admission& admission);
+/// AdmissionChecksForWorkload: those of its admission, or, before it has one, the checks on
+/// every flavor of the ClusterQueue.
+[[nodiscard]] std::vector<std::string> admission_checks_for(const ClusterQueue& cq,
+                                                            const Workload& wl);
 
 }  // namespace gpusched::kueue

@@ -62,6 +62,8 @@ std::string_view kind_of(const Object& object) noexcept {
           return "WorkloadPriorityClass";
         } else if constexpr (std::is_same_v<T, kueue::AdmissionCheck>) {
           return "AdmissionCheck";
+        } else if constexpr (std::is_same_v<T, kueue::ProvisioningRequestConfig>) {
+          return "ProvisioningRequestConfig";
         } else if constexpr (std::is_same_v<T, kueue::Workload> ||
                              std::is_same_v<T, SchedulingWorkload>) {
           return "Workload";
@@ -85,7 +87,7 @@ bool is_namespaced(std::string_view kind) noexcept {
   // are cluster-scoped, and Kueue's (the CRDs' scope: Cluster) but LocalQueue and Workload.
   for (std::string_view cluster_scoped :
        {"Node", "PriorityClass", "Namespace", "ResourceFlavor", "ClusterQueue", "Cohort",
-        "WorkloadPriorityClass", "AdmissionCheck"}) {
+        "WorkloadPriorityClass", "AdmissionCheck", "ProvisioningRequestConfig"}) {
     if (kind == cluster_scoped) return false;
   }
   return true;

@@ -226,6 +226,15 @@ nlohmann::ordered_json workload_json(const WorkloadRecord& wl) {
     condition["lastTransitionTime"] = format_duration(c.last_transition_time);
     json["conditions"].push_back(std::move(condition));
   }
+  // Only for a workload with admission checks: results without them keep their keys.
+  for (const kueue::AdmissionCheckState& c : wl.admission_checks) {
+    Json check;
+    check["name"] = c.name;
+    check["state"] = c.state;
+    check["message"] = c.message;
+    check["lastTransitionTime"] = format_duration(c.last_transition_time);
+    json["admissionChecks"].push_back(std::move(check));
+  }
   return json;
 }
 

@@ -53,7 +53,11 @@ struct KueueStores {
   std::map<std::string, kueue::Cohort> cohorts;
   std::map<std::string, kueue::WorkloadPriorityClass> workload_priority_classes;
   std::map<std::string, kueue::AdmissionCheck> admission_checks;
+  std::map<std::string, kueue::ProvisioningRequestConfig> provisioning_request_configs;
   std::map<std::string, kueue::Workload> workloads;
+  /// The ProvisioningRequests (autoscaling.x-k8s.io/v1) Kueue's ProvisioningRequest admission
+  /// checks created, by "ns/name"; the cluster autoscaler writes their conditions.
+  std::map<std::string, kueue::ProvisioningRequest> provisioning_requests;
   /// Raised by each apply or delete of one of these objects by the scenario (not by Kueue's own
   /// changes): the Kueue component then reconciles every Job and Workload again.
   std::uint64_t scenario_changes = 0;
@@ -64,7 +68,7 @@ struct KueueStores {
       std::is_same_v<T, kueue::ResourceFlavor> || std::is_same_v<T, kueue::ClusterQueue> ||
       std::is_same_v<T, kueue::LocalQueue> || std::is_same_v<T, kueue::Cohort> ||
       std::is_same_v<T, kueue::WorkloadPriorityClass> || std::is_same_v<T, kueue::AdmissionCheck> ||
-      std::is_same_v<T, kueue::Workload>;
+      std::is_same_v<T, kueue::ProvisioningRequestConfig> || std::is_same_v<T, kueue::Workload>;
 
   /// The store of kind T.
   template <typename T>
@@ -82,6 +86,8 @@ struct KueueStores {
       return workload_priority_classes;
     } else if constexpr (std::is_same_v<T, kueue::AdmissionCheck>) {
       return admission_checks;
+    } else if constexpr (std::is_same_v<T, kueue::ProvisioningRequestConfig>) {
+      return provisioning_request_configs;
     } else {
       return workloads;
     }
@@ -106,6 +112,7 @@ struct KueueStores {
     if (kind == "Cohort") return f(self.cohorts), true;
     if (kind == "WorkloadPriorityClass") return f(self.workload_priority_classes), true;
     if (kind == "AdmissionCheck") return f(self.admission_checks), true;
+    if (kind == "ProvisioningRequestConfig") return f(self.provisioning_request_configs), true;
     if (kind == "Workload") return f(self.workloads), true;
     return false;
   }

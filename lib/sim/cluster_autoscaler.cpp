@@ -52,6 +52,51 @@ Bin free_bin(const NodeInfo& node) {
   return bin;
 }
 
+/// The pods that do not fit the nodes there now, each placed first-fit on what the others left
+/// (FilterOutSchedulablePodListProcessor, and the ProvisioningRequest classes' TrySchedulePods).
+template <typename P>
+std::vector<P*> not_fitting(const std::vector<P*>& pods, const std::vector<NodeInfo*>& nodes,
+                            const StringPool& strings) {
+  std::vector<P*> left;
+  std::vector<Bin> rooms;
+  for (const NodeInfo* node : nodes) rooms.push_back(free_bin(*node));
+  for (P* pod : pods) {
+    bool placed = false;
+    for (std::size_t n = 0; n < nodes.size() && !placed; ++n) {
+      if (nodes[n]->unschedulable || !admits(*pod, *nodes[n], rooms[n], strings)) continue;
+      take(*pod, rooms[n]);
+      placed = true;
+    }
+    if (!placed) left.push_back(pod);
+  }
+  return left;
+}
+
+/// provisioningrequest/conditions AddOrUpdateCondition: the condition replaced, its transition
+/// time now whatever its status was.
+void put_condition(kueue::ProvisioningRequest& request, std::string_view type, bool status,
+                   std::string_view reason, std::string_view message, TimeMs now) {
+  kueue::Condition c{std::string(type),
+                     status ? "True" : "False",
+                     std::string(reason),
+                     std::string(message),
+                     now,
+                     1};
+  auto it = std::find_if(request.conditions.begin(), request.conditions.end(),
+                         [&](const kueue::Condition& old) { return old.type == type; });
+  if (it == request.conditions.end()) {
+    request.conditions.push_back(std::move(c));
+  } else {
+    *it = std::move(c);
+  }
+}
+
+bool provisioned(const kueue::ProvisioningRequest& request) {
+  return std::any_of(
+      request.conditions.begin(), request.conditions.end(),
+      [](const kueue::Condition& c) { return c.type == "Provisioned" && c.status == "True"; });
+}
+
 /// A DaemonSet's pod does not keep a node from being removed (drain ignores it).
 bool daemon_pod(const PodInfo& pod) {
   const OwnerReference* owner = pod.pod.metadata.controller();
@@ -73,6 +118,9 @@ std::vector<PodInfo*> ClusterAutoscaler::unschedulable_pods() const {
   for (const auto& [key, pod] : cluster_.pods()) {
     if (!pod->pod.spec.node_name.empty() || pod->pod.terminated() || pod->pod.metadata.deletion_ms)
       continue;
+    // A pod consuming a ProvisioningRequest waits for the capacity its request asked for
+    // (ProvisioningRequestPodsFilter): it triggers no scale-up of its own.
+    if (pod->pod.metadata.annotations->contains(kueue::kConsumeProvisioningRequest)) continue;
     const bool marked = std::any_of(pod->pod.status.conditions.begin(),
                                     pod->pod.status.conditions.end(), [](const PodCondition& c) {
                                       return c.type == "PodScheduled" && c.status == "False" &&
@@ -92,19 +140,7 @@ std::vector<PodInfo*> ClusterAutoscaler::unschedulable_pods() const {
 void ClusterAutoscaler::scale_up(const std::vector<PodInfo*>& pods) {
   // Pods that fit the nodes there now are left to the scheduler
   // (FilterOutSchedulablePodListProcessor): a node that has just become schedulable, say.
-  std::vector<PodInfo*> left;
-  std::vector<Bin> rooms;
-  const std::vector<NodeInfo*>& nodes = cluster_.node_list();
-  for (const NodeInfo* node : nodes) rooms.push_back(free_bin(*node));
-  for (PodInfo* pod : pods) {
-    bool placed = false;
-    for (std::size_t n = 0; n < nodes.size() && !placed; ++n) {
-      if (nodes[n]->unschedulable || !admits(*pod, *nodes[n], rooms[n], cluster_.pool())) continue;
-      take(*pod, rooms[n]);
-      placed = true;
-    }
-    if (!placed) left.push_back(pod);
-  }
+  std::vector<PodInfo*> left = not_fitting(pods, cluster_.node_list(), cluster_.pool());
   // Each pool's size before this scale-up: a pool's own launches come after it is read.
   const std::vector<std::int32_t> sizes = pools_.pool_sizes();
   for (std::size_t p = 0; p < scenario_.node_pools.size() && !left.empty(); ++p) {
@@ -156,6 +192,89 @@ void ClusterAutoscaler::scale_up(const std::vector<PodInfo*>& pods) {
   }
 }
 
+std::vector<PodInfo> ClusterAutoscaler::request_pods(const kueue::ProvisioningRequest& request) {
+  // provreq pods.PodsForProvisioningRequest: count pods of each pod set's template.
+  std::vector<PodInfo> out;
+  for (const kueue::ProvisioningRequest::PodSet& set : request.pod_sets) {
+    for (std::int32_t i = 0; i < set.count; ++i) {
+      Pod pod;
+      pod.metadata.namespace_ = request.metadata.namespace_;
+      pod.metadata.name = set.pod_template_name + "-" + std::to_string(i);
+      pod.metadata.labels = set.template_.metadata.labels;
+      pod.spec = set.template_.spec;
+      out.push_back(cluster_.detached_pod(std::move(pod)));
+    }
+  }
+  return out;
+}
+
+bool ClusterAutoscaler::scale_up_atomically(const std::vector<const PodInfo*>& left) {
+  const std::vector<std::int32_t> sizes = pools_.pool_sizes();
+  for (std::size_t p = 0; p < scenario_.node_pools.size(); ++p) {
+    const NodePool& pool = scenario_.node_pools[p];
+    if (!pool.autoscaling) continue;
+    const NodeInfo node = template_node(pool);
+    std::vector<Bin> bins;
+    bool all_fit = true;
+    for (const PodInfo* pod : left) {
+      if (!template_admits(*pod, node, cluster_.pool())) {
+        all_fit = false;
+        break;
+      }
+      auto bin =
+          std::find_if(bins.begin(), bins.end(), [&](const Bin& b) { return fits(*pod, b); });
+      if (bin == bins.end()) {
+        if (sizes[p] + static_cast<std::int32_t>(bins.size()) >= pool.autoscaling->max) {
+          all_fit = false;
+          break;
+        }
+        bins.push_back(empty_bin(node));
+        bin = bins.end() - 1;
+      }
+      take(*pod, *bin);
+    }
+    if (!all_fit) continue;
+    for (std::size_t i = 0; i < bins.size(); ++i) pools_.launch(p, now_);
+    last_scale_up_ = now_;
+    return true;
+  }
+  return false;
+}
+
+void ClusterAutoscaler::provision_requests() {
+  // Every request not provisioned yet, in name order (provreqclient lists them so). Conditions
+  // and messages: provisioningrequest/conditions, checkcapacity/provisioningclass.go and
+  // besteffortatomic/provisioning_class.go.
+  for (auto& [key, request] : provisioning_requests_) {
+    if (provisioned(request)) continue;
+    const bool check_capacity = request.provisioning_class_name == kueue::kCheckCapacityClass;
+    if (!check_capacity && request.provisioning_class_name != kueue::kBestEffortAtomicClass)
+      continue;  // a class no processor serves (named in a warning at load)
+    const std::vector<PodInfo> pods = request_pods(request);
+    std::vector<const PodInfo*> all;
+    for (const PodInfo& pod : pods) all.push_back(&pod);
+    // The pods that fit the nodes there now need nothing (TrySchedulePods).
+    const std::vector<const PodInfo*> left =
+        not_fitting(all, cluster_.node_list(), cluster_.pool());
+    bool found = left.empty();
+    std::string_view reason = "CapacityIsFound";
+    if (check_capacity) {
+      put_condition(request, "Accepted", true, "Accepted",
+                    "ProvisioningRequest is accepted by ClusterAutoscaler", now_);
+    } else if (!found) {
+      found = scale_up_atomically(left);
+      reason = "CapacityIsProvisioned";
+    }
+    if (found) {
+      // CapacityIsFoundMsg and CapacityIsProvisionedMsg are the same text.
+      put_condition(request, "Provisioned", true, reason, "Capacity is found in the cluster", now_);
+    } else {
+      put_condition(request, "Provisioned", false, "CapacityIsNotFound",
+                    "Capacity is not found, CA will try to find it later.", now_);
+    }
+  }
+}
+
 void ClusterAutoscaler::scale_down() {
   const ClusterAutoscalerSettings& settings = scenario_.cluster_autoscaler;
   if (!settings.scale_down_enabled) return;
@@ -192,6 +311,7 @@ void ClusterAutoscaler::run() {
   const std::vector<PodInfo*> waiting = unschedulable_pods();
   // Its own changes (nodes it removes) do not wake it: it has just decided.
   busy_ = true;
+  provision_requests();
   if (!waiting.empty()) scale_up(waiting);
   scale_down();
   busy_ = false;
@@ -217,17 +337,24 @@ void ClusterAutoscaler::run() {
   }
 }
 
-void ClusterAutoscaler::wake(TimeMs at) {
-  if (!enabled_ || busy_) return;
+bool ClusterAutoscaler::wake(TimeMs at) {
+  if (!enabled_) return false;
+  if (busy_) return true;
   const TimeMs interval = scenario_.cluster_autoscaler.scan_interval;
   // A change made now comes after this instant's tick (the loop runs before the scheduler), so
   // the earliest run is the next tick.
   const TimeMs tick = std::max((at + interval - 1) / interval, now_ / interval + 1) * interval;
   if (ticks_.insert(tick).second) clock_.push(tick, Autoscale{});
+  return true;
 }
 
 bool ClusterAutoscaler::watches(const NodeInfo& node) const {
   if (!enabled_) return false;
+  // A request not provisioned yet is looked at again when any node changes (capacity may have
+  // freed up), as the real loop would at its next scan.
+  if (std::any_of(provisioning_requests_.begin(), provisioning_requests_.end(),
+                  [](const auto& entry) { return !provisioned(entry.second); }))
+    return true;
   auto pool = node.node.metadata.labels.find(std::string(well_known::kNodePoolLabel));
   if (pool == node.node.metadata.labels.end()) return false;
   return std::any_of(scenario_.node_pools.begin(), scenario_.node_pools.end(),

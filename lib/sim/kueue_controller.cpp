@@ -34,6 +34,7 @@ KueueController::KueueController(ControllerContext& context, KueueConfiguration 
   state_.cache = &cache_;
   state_.queues = &queues_;
   state_.flavors = &api.kueue.resource_flavors;
+  state_.cluster_queues = &api.kueue.cluster_queues;
   state_.config = &config_;
   state_.namespace_labels = [&api](const std::string& ns) -> std::optional<Labels> {
     return api.cluster().namespace_labels(ns);
@@ -69,6 +70,8 @@ void KueueController::run() {
         evict(key, wl, "Deactivated", "The workload is deactivated");
       } else if (kueue::is_admitted(wl)) {
         watch_readiness_at(key, context_.now(), 0);  // looked at in this run
+      } else {
+        awaiting_checks_.insert(key);
       }
     }
   }
@@ -89,6 +92,7 @@ void KueueController::run() {
     if (!changed) break;
     GPUSCHED_CHECK(++cycles < kMaxCyclesPerInstant, "Kueue's admission cycles did not settle");
   }
+  reconcile_admission_checks();
   std::vector<std::string> starting;
   starting.swap(to_start_);
   for (const std::string& key : starting) start_job(key);
@@ -130,7 +134,9 @@ void KueueController::forget_deleted_workloads() {
 bool KueueController::sync_queue_objects() {
   const ApiServer& api = context_.api();
   if (built_ && built_cqs_ == api.kueue.cluster_queues && built_cohorts_ == api.kueue.cohorts &&
-      built_flavors_ == api.kueue.resource_flavors && built_lqs_ == api.kueue.local_queues)
+      built_flavors_ == api.kueue.resource_flavors && built_lqs_ == api.kueue.local_queues &&
+      built_checks_ == api.kueue.admission_checks &&
+      built_configs_ == api.kueue.provisioning_request_configs)
     return false;
   // A ClusterQueue keeps its generation while its quotas stay as they were
   // (AllocatableResourceGeneration), so that flavor scans in progress stay valid.
@@ -160,14 +166,35 @@ bool KueueController::sync_queue_objects() {
           reserved != nullptr ? reserved->last_transition_time : context_.now();
     }
   }
-  // The ClusterQueues that cannot admit (ClusterQueue status Active=False): stopped, or naming
-  // a flavor that does not exist.
+  // The ClusterQueues that cannot admit (ClusterQueue status Active=False): stopped, naming a
+  // flavor that does not exist, or an AdmissionCheck that does not exist or is not Active
+  // (cache/scheduler/clusterqueue.go updateWithAdmissionChecks). A ProvisioningRequest check is
+  // Active when its parameters name a ProvisioningRequestConfig (admissioncheck_reconciler.go);
+  // no controller of the replay marks any other check Active.
   state_.inactive.clear();
   for (const auto& [name, cq] : api.kueue.cluster_queues) {
     bool active = cq.stop_policy == kueue::StopPolicy::None;
     for (const kueue::ResourceGroup& group : cq.resource_groups) {
       for (const kueue::FlavorQuotas& flavor : group.flavors) {
         if (!api.kueue.resource_flavors.contains(flavor.name)) active = false;
+      }
+    }
+    for (const kueue::ClusterQueue::AdmissionCheckRule& rule : cq.admission_checks) {
+      auto check = api.kueue.admission_checks.find(rule.name);
+      if (check == api.kueue.admission_checks.end()) {
+        active = false;
+      } else if (check->second.controller_name != kueue::kProvisioningRequestController) {
+        active = false;
+        if (noticed_.insert("check " + name + "/" + rule.name).second) {
+          notices_.push_back("ClusterQueue " + name + " references AdmissionCheck " + rule.name +
+                             " of controller " + check->second.controller_name +
+                             ", which gpusched does not model: nothing marks the check Active, "
+                             "so the ClusterQueue is inactive (\"references inactive "
+                             "AdmissionCheck(s): " +
+                             rule.name + "\") and admits no workload");
+        }
+      } else if (provisioning_config(check->second) == nullptr) {
+        active = false;
       }
     }
     if (!active) state_.inactive.insert(name);
@@ -186,6 +213,8 @@ bool KueueController::sync_queue_objects() {
   built_cohorts_ = api.kueue.cohorts;
   built_flavors_ = api.kueue.resource_flavors;
   built_lqs_ = api.kueue.local_queues;
+  built_checks_ = api.kueue.admission_checks;
+  built_configs_ = api.kueue.provisioning_request_configs;
   built_ = true;
   // The queue handlers requeue every inadmissible workload after such a change.
   std::set<std::string> all;
@@ -374,6 +403,13 @@ void KueueController::reconcile_pending(bool all) {
     } else if (state_.inactive.contains(lq->second.cluster_queue)) {
       blocker = "ClusterQueue " + lq->second.cluster_queue + " is inactive";
     }
+    // reconcileSyncAdmissionChecks: before its admission, the checks on every flavor of its
+    // ClusterQueue, Pending.
+    if (auto cq = lq == api.kueue.local_queues.end()
+                      ? api.kueue.cluster_queues.end()
+                      : api.kueue.cluster_queues.find(lq->second.cluster_queue);
+        cq != api.kueue.cluster_queues.end())
+      kueue::sync_check_states(wl, kueue::admission_checks_for(cq->second, wl), now);
     if (!blocker.empty()) {
       kueue::unset_quota_reservation(wl, "Inadmissible", blocker, now);
       queues_.remove(key);
@@ -434,8 +470,172 @@ void KueueController::admitted(const std::string& key) {
   span.usage.clear();
   for (const auto& [fr, amount] : kueue::make_info(wl, key).usage())
     span.usage[fr.flavor][fr.resource] = kueue::amount_quantity(fr.resource, amount);
+  if (kueue::is_admitted(wl)) {
+    start_admitted(key, wl);
+  } else {
+    awaiting_checks_.insert(key);
+  }
+}
+
+void KueueController::start_admitted(const std::string& key, const kueue::Workload& wl) {
   to_start_.push_back(key);
   watch_readiness(key, wl);
+}
+
+const kueue::ProvisioningRequestConfig* KueueController::provisioning_config(
+    const kueue::AdmissionCheck& check) const {
+  if (check.parameters_api_group != "kueue.x-k8s.io" ||
+      check.parameters_kind != "ProvisioningRequestConfig")
+    return nullptr;
+  const auto& configs = context_.api().kueue.provisioning_request_configs;
+  auto it = configs.find(check.parameters_name);
+  return it == configs.end() ? nullptr : &it->second;
+}
+
+void KueueController::delete_unused_provisioning_requests() {
+  ApiServer& api = context_.api();
+  std::erase_if(api.kueue.provisioning_requests, [&](const auto& entry) {
+    auto wl = api.kueue.workloads.find(entry.second.workload);
+    return wl == api.kueue.workloads.end() || kueue::is_finished(wl->second) ||
+           kueue::condition_true(wl->second.conditions, kueue::kEvicted);
+  });
+}
+
+void KueueController::reconcile_admission_checks() {
+  ApiServer& api = context_.api();
+  const TimeMs now = context_.now();
+  std::vector<std::string> done;
+  for (const std::string& key : awaiting_checks_) {
+    auto found = api.kueue.workloads.find(key);
+    if (found == api.kueue.workloads.end()) {
+      done.push_back(key);
+      continue;
+    }
+    kueue::Workload& wl = found->second;
+    if (!kueue::has_quota_reservation(wl) || !wl.admission || kueue::is_finished(wl) ||
+        kueue::is_admitted(wl) || kueue::condition_true(wl.conditions, kueue::kEvicted)) {
+      done.push_back(key);
+      continue;
+    }
+    // reconcileSyncAdmissionChecks: the checks of its admission (a snapshot's workload may lack
+    // them), then each check's controller.
+    if (auto cq = api.kueue.cluster_queues.find(wl.admission->cluster_queue);
+        cq != api.kueue.cluster_queues.end())
+      kueue::sync_check_states(wl, kueue::admission_checks_for(cq->second, wl), now);
+    std::vector<std::string> names;
+    for (const kueue::AdmissionCheckState& state : wl.admission_checks) names.push_back(state.name);
+    for (const std::string& name : names) {
+      auto check = api.kueue.admission_checks.find(name);
+      if (check != api.kueue.admission_checks.end() &&
+          check->second.controller_name == kueue::kProvisioningRequestController)
+        sync_provisioning_check(key, wl, check->second);
+    }
+    // The workload controller: SyncAdmittedCondition, and the Admitted event with the wait
+    // since the quota reservation.
+    if (!kueue::sync_admitted_condition(wl, now) || !kueue::is_admitted(wl)) continue;
+    const kueue::Condition* reserved = kueue::find_condition(wl.conditions, kueue::kQuotaReserved);
+    context_.record_event("Workload/" + key, "Normal", "Admitted",
+                          "Admitted by ClusterQueue " + wl.admission->cluster_queue +
+                              ", wait time since reservation was " +
+                              kueue::seconds_text(now - reserved->last_transition_time));
+    start_admitted(key, wl);
+    done.push_back(key);
+  }
+  for (const std::string& key : done) awaiting_checks_.erase(key);
+}
+
+void KueueController::sync_provisioning_check(const std::string& key, kueue::Workload& wl,
+                                              const kueue::AdmissionCheck& check) {
+  ApiServer& api = context_.api();
+  const TimeMs now = context_.now();
+  kueue::AdmissionCheckState next = *kueue::find_check(wl, check.metadata.name);
+  const std::string before = next.state;
+  const kueue::ProvisioningRequestConfig* config = provisioning_config(check);
+  // reqIsNeeded: a pod set with pods that uses a managed resource (any, when none is listed).
+  bool needed = false;
+  if (config != nullptr) {
+    for (const kueue::PodSet& ps : wl.pod_sets) {
+      if (ps.count <= 0) continue;
+      bool uses = config->managed_resources.empty();
+      for (const auto* containers :
+           {&ps.template_.spec.init_containers, &ps.template_.spec.containers}) {
+        for (const Container& c : **containers) {
+          for (const std::string& resource : config->managed_resources)
+            uses = uses || c.requests.contains(resource) || c.limits.contains(resource);
+        }
+      }
+      needed = needed || uses;
+    }
+  }
+  if (config == nullptr) {
+    next.state = std::string(kueue::kCheckPending);
+    next.message = "the check is not active";  // CheckInactiveMessage
+  } else if (!needed) {
+    if (next.state != kueue::kCheckReady) {
+      next.state = std::string(kueue::kCheckReady);
+      next.message = "the provisioning request is not needed";  // NoRequestNeeded
+    }
+  } else {
+    // One attempt: gpusched's cluster autoscaler never fails a request, so there is no retry.
+    const std::string name = wl.metadata.name + "-" + check.metadata.name + "-1";
+    const std::string request_key = wl.metadata.namespace_ + "/" + name;
+    auto request = api.kueue.provisioning_requests.find(request_key);
+    if (request == api.kueue.provisioning_requests.end()) {
+      kueue::ProvisioningRequest pr;
+      pr.metadata.namespace_ = wl.metadata.namespace_;
+      pr.metadata.name = name;
+      pr.metadata.creation_ms = now;
+      pr.metadata.labels["kueue.x-k8s.io/managed"] = "true";
+      pr.provisioning_class_name = config->provisioning_class_name;
+      pr.parameters = config->parameters;
+      pr.workload = key;
+      // One PodTemplate per pod set of the admission: the pod set's template with its flavors
+      // merged in (createPodTemplate: podset.FromAssignment then Merge).
+      for (const kueue::PodSet& ps : wl.pod_sets) {
+        for (const kueue::PodSetAssignment& psa : wl.admission->pod_set_assignments) {
+          if (psa.name != ps.name || psa.count <= 0) continue;
+          kueue::ProvisioningRequest::PodSet set;
+          set.pod_template_name = "ppt-" + name + "-" + ps.name;
+          set.template_ = ps.template_;
+          merge_flavors(set.template_.spec, psa);
+          set.count = psa.count;
+          pr.pod_sets.push_back(std::move(set));
+        }
+      }
+      request = api.kueue.provisioning_requests.emplace(request_key, std::move(pr)).first;
+      context_.record_event("Workload/" + key, "Normal", "ProvisioningRequestCreated",
+                            "Created ProvisioningRequest: \"" + name + "\"");
+      if (!context_.wake_autoscaler() && noticed_.insert("provreq " + request_key).second) {
+        notices_.push_back("ProvisioningRequest " + request_key + " of Workload " + key +
+                           " is processed by no cluster autoscaler (no node pool autoscales): "
+                           "its check " +
+                           check.metadata.name + " stays Pending");
+      }
+    }
+    const kueue::ProvisioningRequest& pr = request->second;
+    const kueue::Condition* provisioned = kueue::find_condition(pr.conditions, "Provisioned");
+    if (provisioned != nullptr && provisioned->status == "True") {
+      if (next.state != kueue::kCheckReady) {
+        next.state = std::string(kueue::kCheckReady);
+        next.message = provisioned->message;
+      }
+    } else if (kueue::condition_true(pr.conditions, "Accepted")) {
+      if (provisioned != nullptr) {
+        next.message = provisioned->message;
+        next.state = std::string(kueue::kCheckPending);
+      }
+    } else {
+      next.message.clear();
+      next.state = std::string(kueue::kCheckPending);
+    }
+  }
+  if (next.state != before) {
+    std::string message = "Admission check " + check.metadata.name + " updated state from " +
+                          before + " to " + next.state;
+    if (!next.message.empty()) message += " with message: " + next.message;
+    context_.record_event("Workload/" + key, "Normal", "AdmissionCheckUpdated", std::move(message));
+  }
+  kueue::set_check_state(wl, std::move(next), now);
 }
 
 void KueueController::watch_readiness(const std::string& key, const kueue::Workload& wl) {
@@ -482,6 +682,8 @@ void KueueController::preempted(const std::string& victim, const std::string& pr
 }
 
 bool KueueController::handle_evictions() {
+  // The provisioning controller deletes an evicted workload's requests before it is requeued.
+  delete_unused_provisioning_requests();
   ApiServer& api = context_.api();
   const TimeMs now = context_.now();
   bool released = false;
@@ -684,6 +886,24 @@ void KueueController::end_backoff(const std::string& key, kueue::Workload& wl) {
   }
 }
 
+void KueueController::merge_flavors(PodSpec& spec, const kueue::PodSetAssignment& psa) const {
+  // podset.FromAssignment then Merge: the flavors' node labels join the template's node
+  // selector and their tolerations its tolerations.
+  std::set<std::string> flavors;
+  for (const auto& [resource, flavor] : psa.flavors) flavors.insert(flavor);
+  const auto& known = context_.api().kueue.resource_flavors;
+  for (const std::string& name : flavors) {
+    auto flavor = known.find(name);
+    if (flavor == known.end()) continue;
+    for (const auto& [k, v] : *flavor->second.node_labels) spec.node_selector[k] = v;
+    for (const Toleration& t : flavor->second.tolerations) {
+      if (std::find(spec.tolerations->begin(), spec.tolerations->end(), t) ==
+          spec.tolerations->end())
+        spec.tolerations.push_back(t);
+    }
+  }
+}
+
 void KueueController::start_job(const std::string& key) {
   ApiServer& api = context_.api();
   auto job_key = job_of_workload_.find(key);
@@ -692,22 +912,20 @@ void KueueController::start_job(const std::string& key) {
     return;
   auto job = api.jobs.find(job_key->second);
   if (job == api.jobs.end()) return;
-  // podset.FromAssignment then Merge: the flavors' node labels join the template's node
-  // selector and their tolerations its tolerations.
-  PodSpec& spec = job->second.job.template_.spec;
-  std::set<std::string> flavors;
-  for (const kueue::PodSetAssignment& psa : wl->second.admission->pod_set_assignments) {
-    for (const auto& [resource, flavor] : psa.flavors) flavors.insert(flavor);
-  }
-  for (const std::string& name : flavors) {
-    auto flavor = api.kueue.resource_flavors.find(name);
-    if (flavor == api.kueue.resource_flavors.end()) continue;
-    for (const auto& [k, v] : *flavor->second.node_labels) spec.node_selector[k] = v;
-    for (const Toleration& t : flavor->second.tolerations) {
-      if (std::find(spec.tolerations->begin(), spec.tolerations->end(), t) ==
-          spec.tolerations->end())
-        spec.tolerations.push_back(t);
-    }
+  PodTemplateSpec& tmpl = job->second.job.template_;
+  for (const kueue::PodSetAssignment& psa : wl->second.admission->pod_set_assignments)
+    merge_flavors(tmpl.spec, psa);
+  // The admission checks' pod set updates (podset.FromUpdate): a provisioned request's pods
+  // consume it (provisioning controller.go podSetUpdates).
+  for (const kueue::AdmissionCheckState& state : wl->second.admission_checks) {
+    auto request = api.kueue.provisioning_requests.find(
+        wl->second.metadata.namespace_ + "/" + wl->second.metadata.name + "-" + state.name + "-1");
+    if (state.state != kueue::kCheckReady || request == api.kueue.provisioning_requests.end())
+      continue;
+    tmpl.metadata.annotations[std::string(kueue::kConsumeProvisioningRequest)] =
+        request->second.metadata.name;
+    tmpl.metadata.annotations[std::string(kueue::kProvisioningClassAnnotation)] =
+        request->second.provisioning_class_name;
   }
   job->second.job.suspend = false;
   context_.record_event("Job/" + job_key->second, "Normal", "Started",
@@ -741,6 +959,7 @@ std::vector<WorkloadRecord> KueueController::workload_records() const {
         rec.flavors[psa.name] = psa.flavors;
     }
     rec.conditions = wl.conditions;
+    rec.admission_checks = wl.admission_checks;
     out.push_back(std::move(rec));
   }
   return out;

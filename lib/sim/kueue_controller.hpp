@@ -77,8 +77,28 @@ class KueueController final : private kueue::AdmissionSink {
   /// inadmissible workloads of its cohort get another chance.
   void release(const std::string& key);
   /// Starts the Job of an admitted Workload (RunWithPodSetsInfo): unsuspended, with its flavors'
-  /// node labels and tolerations.
+  /// node labels and tolerations and its admission checks' pod set updates.
   void start_job(const std::string& key);
+  /// podset.FromAssignment then Merge: the pod set's flavors' node labels and tolerations.
+  void merge_flavors(PodSpec& spec, const kueue::PodSetAssignment& psa) const;
+  /// An admitted Workload's Job is started at the end of this run and its readiness watched.
+  void start_admitted(const std::string& key, const kueue::Workload& wl);
+  /// The admission check controllers and the workload controller for the Workloads holding quota
+  /// whose checks are not all Ready (awaiting_checks_): each ProvisioningRequest check synced
+  /// with its request, then Admitted=True once every check is Ready.
+  void reconcile_admission_checks();
+  /// The ProvisioningRequest admission check controller for one check of a Workload
+  /// (pkg/controller/admissionchecks/provisioning/controller.go: syncCheckStates and
+  /// syncOwnedProvisionRequest, one attempt).
+  void sync_provisioning_check(const std::string& key, kueue::Workload& wl,
+                               const kueue::AdmissionCheck& check);
+  /// The ProvisioningRequestConfig an AdmissionCheck's parameters name, nullptr when none
+  /// (admissioncheck.ConfigHelper.ConfigFromRef).
+  [[nodiscard]] const kueue::ProvisioningRequestConfig* provisioning_config(
+      const kueue::AdmissionCheck& check) const;
+  /// deleteUnusedProvisioningRequests: the requests of Workloads gone, finished or evicted
+  /// (CleanupProvisioningRequestsOnEviction, on by default in Kueue 0.19) are deleted.
+  void delete_unused_provisioning_requests();
   /// The span of the workload's current wait or reservation, opened (queued at `queued`) when
   /// it has none.
   QuotaSpan& open_span(const std::string& key, const kueue::Workload& wl, TimeMs queued);
@@ -129,6 +149,8 @@ class KueueController final : private kueue::AdmissionSink {
   std::map<std::string, kueue::Cohort> built_cohorts_;
   std::map<std::string, kueue::ResourceFlavor> built_flavors_;
   std::map<std::string, kueue::LocalQueue> built_lqs_;
+  std::map<std::string, kueue::AdmissionCheck> built_checks_;
+  std::map<std::string, kueue::ProvisioningRequestConfig> built_configs_;
   bool built_ = false;
   std::map<std::string, std::string> workload_of_job_;  // job key -> workload key
   std::map<std::string, std::string> job_of_workload_;  // workload key -> job key
@@ -145,6 +167,7 @@ class KueueController final : private kueue::AdmissionSink {
   std::set<std::string> created_;  // Workloads created or requeued since reconcile_pending ran
   std::set<std::pair<TimeMs, std::string>> backoffs_;  // requeue backoffs, by their end
   std::set<std::string> blocked_;                      // pending Workloads with a queue blocker
+  std::set<std::string> awaiting_checks_;  // holding quota, not admitted: checks not all Ready
   // Admitted, unfinished Workloads not yet checked for readiness, by when they are due
   // (admission plus waitForPodsReady's timeout), then key.
   std::set<std::pair<TimeMs, std::string>> unchecked_;

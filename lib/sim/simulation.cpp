@@ -98,6 +98,7 @@ class Simulation::ControllerHost final : public ControllerContext {
                     std::string message) override {
     sim_.events_.recorded_event(object, type, reason, std::move(message));
   }
+  bool wake_autoscaler() override { return sim_.autoscaler_.wake(sim_.now_); }
 
  private:
   Simulation& sim_;
@@ -114,7 +115,8 @@ Simulation::Simulation(const Scenario& scenario, const SimulationOptions& option
       kubelets_(scenario.device_plugin, scenario.source),
       events_(now_, options.observer.event),
       pools_(scenario, *this, cluster_, event_queue_, now_, rng_),
-      autoscaler_(scenario, *this, pools_, cluster_, events_, event_queue_, now_),
+      autoscaler_(scenario, *this, pools_, cluster_, events_, event_queue_, now_,
+                  api_.kueue.provisioning_requests),
       record_spans_(options.record_pod_spans) {
 #ifdef NDEBUG
   if (options.check_invariants) invariants_.emplace();

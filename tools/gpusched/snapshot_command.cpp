@@ -40,7 +40,7 @@ constexpr bool kKueueKind =
     std::is_same_v<T, kueue::ResourceFlavor> || std::is_same_v<T, kueue::ClusterQueue> ||
     std::is_same_v<T, kueue::LocalQueue> || std::is_same_v<T, kueue::Cohort> ||
     std::is_same_v<T, kueue::WorkloadPriorityClass> || std::is_same_v<T, kueue::AdmissionCheck> ||
-    std::is_same_v<T, kueue::Workload>;
+    std::is_same_v<T, kueue::ProvisioningRequestConfig> || std::is_same_v<T, kueue::Workload>;
 
 /// Nodes, GPUs and pods of the snapshot as it was taken, and Kueue's objects by kind.
 void write_summary(std::ostream& out, const io::Snapshot& snapshot) {

@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gpusched/model/node.hpp"
@@ -177,6 +178,34 @@ struct AdmissionCheck {
   friend bool operator==(const AdmissionCheck&, const AdmissionCheck&) = default;
 };
 
+/// ProvisioningRequestConfig (cluster-scoped): what the ProvisioningRequest admission check
+/// asks the cluster autoscaler for (Kueue v0.19.2
+/// apis/kueue/v1beta2/provisioningrequestconfig_types.go).
+struct ProvisioningRequestConfig {
+  ObjectMeta metadata;
+  std::string provisioning_class_name;            ///< spec.provisioningClassName
+  std::map<std::string, std::string> parameters;  ///< spec.parameters
+  /// spec.managedResources: the pod sets that request none of them need no request; empty: all.
+  std::vector<std::string> managed_resources;
+  friend bool operator==(const ProvisioningRequestConfig&,
+                         const ProvisioningRequestConfig&) = default;
+};
+
+/// The ProvisioningRequest classes gpusched's cluster autoscaler serves
+/// (autoscaling.x-k8s.io/v1 types.go).
+inline constexpr std::string_view kCheckCapacityClass = "check-capacity.autoscaling.x-k8s.io";
+inline constexpr std::string_view kBestEffortAtomicClass =
+    "best-effort-atomic-scale-up.autoscaling.x-k8s.io";
+/// The annotations Kueue puts on the pods of a workload whose ProvisioningRequest is provisioned
+/// (ProvisioningRequestPodAnnotationKey, ProvisioningClassPodAnnotationKey).
+inline constexpr std::string_view kConsumeProvisioningRequest =
+    "autoscaling.x-k8s.io/consume-provisioning-request";
+inline constexpr std::string_view kProvisioningClassAnnotation =
+    "autoscaling.x-k8s.io/provisioning-class-name";
+/// The controllerName of Kueue's ProvisioningRequest admission checks.
+inline constexpr std::string_view kProvisioningRequestController =
+    "kueue.x-k8s.io/provisioning-request";
+
 /// metav1.Condition as Kueue keeps them on Workloads and queues.
 struct Condition {
   std::string type;
@@ -212,6 +241,34 @@ struct Admission {
   friend bool operator==(const Admission&, const Admission&) = default;
 };
 
+/// AdmissionCheckState: a Workload's status.admissionChecks[] entry.
+struct AdmissionCheckState {
+  std::string name;
+  std::string state;  ///< "Pending", "Ready", "Retry" or "Rejected"
+  std::string message;
+  TimeMs last_transition_time = 0;
+  friend bool operator==(const AdmissionCheckState&, const AdmissionCheckState&) = default;
+};
+
+/// A ProvisioningRequest (autoscaling.x-k8s.io/v1) Kueue's ProvisioningRequest admission check
+/// creates for a Workload: one pod set per pod set of the Workload (its template with the
+/// admission's flavors merged in), for the cluster autoscaler.
+struct ProvisioningRequest {
+  ObjectMeta metadata;  ///< "<workload>-<check>-<attempt>" in the Workload's namespace
+  std::string provisioning_class_name;
+  std::map<std::string, std::string> parameters;
+  struct PodSet {
+    std::string pod_template_name;  ///< "ppt-<request>-<pod set>"
+    PodTemplateSpec template_;
+    std::int32_t count = 0;
+    friend bool operator==(const PodSet&, const PodSet&) = default;
+  };
+  std::vector<PodSet> pod_sets;
+  std::string workload;               ///< "ns/name" of the Workload that owns it
+  std::vector<Condition> conditions;  ///< Accepted, Provisioned, Failed, ...
+  friend bool operator==(const ProvisioningRequest&, const ProvisioningRequest&) = default;
+};
+
 /// RequeueState: the backoff after an eviction by waitForPodsReady.
 struct RequeueState {
   std::optional<std::int32_t> count;
@@ -236,6 +293,8 @@ struct Workload {
   std::vector<Condition> conditions;
   std::optional<Admission> admission;
   std::optional<RequeueState> requeue_state;
+  /// status.admissionChecks, sorted by name.
+  std::vector<AdmissionCheckState> admission_checks;
   friend bool operator==(const Workload&, const Workload&) = default;
 };
 

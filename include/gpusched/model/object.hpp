@@ -38,7 +38,7 @@ using Object = std::variant<Node, Pod, Deployment, ReplicaSet, DaemonSet, Statef
                             PriorityClass, PodDisruptionBudget, Namespace, Service,
                             kueue::ResourceFlavor, kueue::ClusterQueue, kueue::LocalQueue,
                             kueue::Cohort, kueue::WorkloadPriorityClass, kueue::AdmissionCheck,
-                            kueue::Workload, SchedulingWorkload>;
+                            kueue::ProvisioningRequestConfig, kueue::Workload, SchedulingWorkload>;
 
 /// kind / namespace / name of an object.
 struct ObjectRef {

@@ -165,6 +165,8 @@ struct WorkloadRecord {
   /// Pod set -> resource -> flavor of the admission; empty when not admitted.
   std::map<std::string, std::map<std::string, std::string>> flavors;
   std::vector<kueue::Condition> conditions;  ///< in the order Kueue keeps them
+  /// status.admissionChecks, by name; empty when its ClusterQueue has none for it.
+  std::vector<kueue::AdmissionCheckState> admission_checks;
 };
 
 /// A ClusterQueue as the run left it (scenario-format.md §6 `clusterQueues`).

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "gpusched/error.hpp"
+#include "gpusched/io/scenario_loader.hpp"
 #include "io/object_json.hpp"
 #include "unit/io/object_text.hpp"
 
@@ -134,6 +135,59 @@ TEST_CASE("LocalQueue, Cohort, WorkloadPriorityClass and AdmissionCheck", "[io][
   CHECK_FALSE(is_namespaced("WorkloadPriorityClass"));
   CHECK(is_namespaced("LocalQueue"));
   CHECK(is_namespaced("Workload"));
+}
+
+TEST_CASE("ProvisioningRequestConfig reads its class, parameters and managed resources",
+          "[io][kueue][admission-checks]") {
+  const Object object = parse(R"({"apiVersion": "kueue.x-k8s.io/v1beta2",
+      "kind": "ProvisioningRequestConfig", "metadata": {"name": "h100-scale-up"},
+      "spec": {"provisioningClassName": "best-effort-atomic-scale-up.autoscaling.x-k8s.io",
+               "managedResources": ["nvidia.com/gpu"]}})");
+  const auto& config = std::get<kueue::ProvisioningRequestConfig>(object);
+  CHECK(kind_of(object) == "ProvisioningRequestConfig");
+  CHECK(ref_of(object).to_string() == "ProvisioningRequestConfig/h100-scale-up");
+  CHECK_FALSE(is_namespaced("ProvisioningRequestConfig"));
+  CHECK(config.provisioning_class_name == kueue::kBestEffortAtomicClass);
+  CHECK(config.managed_resources == std::vector<std::string>{"nvidia.com/gpu"});
+  CHECK(config.parameters.empty());
+  // Round trip through the object writer.
+  CHECK(parse_as<kueue::ProvisioningRequestConfig>(io::to_json(object).dump()) == config);
+}
+
+TEST_CASE("Admission check fields gpusched does not model are noted, refused under --strict",
+          "[io][kueue][admission-checks]") {
+  struct Row {
+    const char* name;
+    const char* object;
+    const char* note;
+  };
+  const Row rows[] = {
+      {"MultiKueue's controller",
+       R"({"kind": "AdmissionCheck", "metadata": {"name": "mk"},
+           "spec": {"controllerName": "kueue.x-k8s.io/multikueue"}})",
+       "no controller of the replay manages the checks of kueue.x-k8s.io/multikueue, so a "
+       "ClusterQueue using this AdmissionCheck is inactive and admits no workload"},
+      {"another class",
+       R"({"kind": "ProvisioningRequestConfig", "metadata": {"name": "q"},
+           "spec": {"provisioningClassName": "queued-provisioning.gke.io"}})",
+       "a request of class queued-provisioning.gke.io is never provisioned in the replay"},
+      {"retryStrategy",
+       R"({"kind": "ProvisioningRequestConfig", "metadata": {"name": "r"},
+           "spec": {"provisioningClassName": "check-capacity.autoscaling.x-k8s.io",
+                    "retryStrategy": {"backoffLimitCount": 1}}})",
+       "retryStrategy is not modelled"},
+  };
+  for (const Row& row : rows) {
+    DYNAMIC_SECTION(row.name) {
+      const std::string text = std::string(R"({"name": "s", "cluster": [)") + row.object + "]}";
+      const Scenario scenario = io::parse_scenario(text, "s.json");
+      REQUIRE(scenario.notes.size() == 1);
+      CHECK(scenario.notes[0].find(row.note) != std::string::npos);
+      io::LoadOptions strict;
+      strict.strict = true;
+      CHECK_THROWS_AS(io::parse_scenario(text, "s.json", strict), InputError);
+    }
+  }
 }
 
 TEST_CASE("Kueue objects refused by the CRDs and the webhooks", "[io][kueue]") {

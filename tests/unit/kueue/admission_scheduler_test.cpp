@@ -149,6 +149,33 @@ TEST_CASE("Kueue admits what fits and leaves the rest pending with its message",
         "unused quota for nvidia.com/gpu in flavor a100, 2 more needed");
 }
 
+TEST_CASE("With admission checks Kueue reserves quota and leaves the checks Pending",
+          "[kueue][admission-checks]") {
+  // scheduler.go prepareWorkload: no Admitted condition while the workload lacks the checks
+  // its flavors need, and no Admitted event; the workload controller adds them as Pending.
+  ClusterQueue cq = gpu_queue("research", "", {{"a100", 8}});
+  cq.admission_checks = {{"prov", {}}, {"only-h100", {"h100"}}};
+  Fixture f({cq}, "research");
+  f.state.cluster_queues = &f.cqs;
+  f.add(gpu_workload("first", 2, 2, 0));
+  f.run(3'000);
+
+  const Workload& wl = f.workloads.at("team-a/first");
+  CHECK(has_quota_reservation(wl));
+  CHECK_FALSE(is_admitted(wl));
+  CHECK(find_condition(wl.conditions, kAdmitted) == nullptr);
+  REQUIRE(wl.admission_checks.size() == 1);  // only-h100 is not on the admission's flavor
+  CHECK(wl.admission_checks[0].name == "prov");
+  CHECK(wl.admission_checks[0].state == "Pending");
+  CHECK(wl.admission_checks[0].last_transition_time == 3'000);
+  CHECK(f.events.admitted_keys == std::vector<std::string>{"team-a/first"});
+  REQUIRE(f.events.log.size() == 1);
+  CHECK(f.events.log[0] ==
+        "team-a/first Normal QuotaReserved: Quota reserved in ClusterQueue research, wait time "
+        "since queued was 3s");
+  CHECK(f.cache.cluster_queue("research")->resources.used({"a100", "nvidia.com/gpu"}) == Amount(4));
+}
+
 TEST_CASE("Kueue never admits past the maximum capacity and says so", "[kueue]") {
   Fixture f({gpu_queue("research", "", {{"a100", 8}})}, "research");
   f.add(gpu_workload("huge", 5, 2, 0));  // 10 GPUs against a quota of 8
