@@ -326,12 +326,12 @@ bool KueueController::stop_pods(const std::string& owner_key, const std::string&
   if (owner == pod_owners_.end()) return false;
   // Pod.Stop: each pod neither terminating nor suspended (gated or ended) is deleted with its
   // grace period (the TerminationTarget condition it gets first is not kept), and the
-  // reconciler records Stopped on it.
+  // reconciler records Stopped on it (before the kubelet's Killing, which comes later).
   for (PodInfo* pod : pods_of(owner->second)) {
     if (pod->pod.metadata.deletion_ms || gated(pod->pod) || pod->pod.terminated()) continue;
     const std::string object = "Pod/" + key_of(pod->pod.metadata);
-    context_.delete_pod(*pod, pod->pod.spec.termination_grace_period_seconds);
     context_.record_event(object, "Normal", "Stopped", message);
+    context_.delete_pod(*pod, pod->pod.spec.termination_grace_period_seconds);
   }
   // Pod.IsActive: a single pod never; a group while one of its pods is Running (terminating
   // ones too, FastQuotaReleaseInPodIntegration being off).
