@@ -43,6 +43,10 @@ constexpr std::string_view kWaitForPodsReadyFields[] = {"blockAdmission", "recov
 constexpr std::string_view kRequeuingStrategyFields[] = {"backoffBaseSeconds", "backoffLimitCount",
                                                          "backoffMaxSeconds", "timestamp"};
 constexpr std::string_view kFairSharingFields[] = {"preemptionStrategies"};
+constexpr std::string_view kIntegrationsFields[] = {"externalFrameworks", "frameworks",
+                                                    "labelKeysToCopy"};
+/// The integrations gpusched models (pkg/controller/jobs/job, pkg/controller/jobs/pod).
+constexpr std::string_view kModelledFrameworks[] = {"batch/job", "pod"};
 
 /// Configuration fields that change which jobs Kueue manages or how it admits them, which
 /// gpusched does not model yet.
@@ -56,7 +60,6 @@ constexpr Unmodelled kUnmodelled[] = {
      "not order their workloads"},
     {"managedJobsNamespaceSelector",
      "managedJobsNamespaceSelector is not modelled: Jobs are managed in every namespace"},
-    {"integrations", "only the batch/v1 Job integration is modelled"},
     {"multiKueue", "MultiKueue is not modelled: workloads are admitted in this cluster only"},
     {"resources",
      "resource transformations and excluded resources are not modelled: quota "
@@ -181,6 +184,34 @@ KueueConfiguration::FairSharing parse_fair_sharing(const JsonNode& node) {
   return out;
 }
 
+/// integrations: frameworks is read; a framework gpusched does not model, externalFrameworks and
+/// labelKeysToCopy are named as not modelled.
+void parse_integrations(const JsonNode& node, KueueConfiguration& out) {
+  node.note_unknown_keys(kIntegrationsFields);
+  if (auto frameworks = node.get("frameworks")) {
+    std::vector<std::string> names;
+    for (const JsonNode& item : frameworks->elements()) {
+      names.push_back(item.string());
+      if (std::find(std::begin(kModelledFrameworks), std::end(kModelledFrameworks), names.back()) ==
+          std::end(kModelledFrameworks)) {
+        item.note_not_modelled("the " + names.back() +
+                               " integration is not modelled: only \"batch/job\" and \"pod\" "
+                               "are; its objects are not managed by Kueue in the replay");
+      }
+    }
+    // SetDefaults_Configuration: an empty list becomes the default.
+    if (!names.empty()) out.frameworks = std::move(names);
+  }
+  if (auto external = node.get("externalFrameworks")) {
+    external->note_not_modelled(
+        "external frameworks are not modelled: their objects are not managed by Kueue in the "
+        "replay");
+  }
+  if (auto keys = node.get("labelKeysToCopy")) {
+    keys->note_not_modelled("labelKeysToCopy is not modelled: Workloads get no copied labels");
+  }
+}
+
 }  // namespace
 
 KueueConfiguration parse_kueue(const JsonNode& kueue) {
@@ -203,6 +234,7 @@ KueueConfiguration parse_kueue(const JsonNode& kueue) {
   if (auto manage = root.get("manageJobsWithoutQueueName")) {
     config.manage_jobs_without_queue_name = manage->boolean();
   }
+  if (auto integrations = root.get("integrations")) parse_integrations(*integrations, config);
   if (auto wait = root.get("waitForPodsReady")) {
     parse_wait_for_pods_ready(*wait, config.wait_for_pods_ready);
   }
@@ -235,6 +267,8 @@ nlohmann::json kueue_json(const KueueConfiguration& config) {
                 {"blockAdmission", wait.block_admission},
                 {"recoveryTimeout", format_duration(wait.recovery_timeout_ms)},
                 {"requeuingStrategy", std::move(requeuing)}}}};
+  if (config.frameworks != KueueConfiguration{}.frameworks)
+    out["integrations"] = {{"frameworks", config.frameworks}};
   if (config.fair_sharing) {
     json strategies = json::array();
     for (KueuePreemptionStrategy s : config.fair_sharing->preemption_strategies) {

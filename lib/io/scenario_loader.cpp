@@ -16,6 +16,7 @@
 #include "io/json_source.hpp"
 #include "io/kind_filter.hpp"
 #include "io/kueue_config_json.hpp"
+#include "io/kueue_pod_webhook.hpp"
 #include "io/node_pool_json.hpp"
 #include "io/scheduler_json.hpp"
 #include "io/time_json.hpp"
@@ -118,6 +119,31 @@ void check_workload_api(const std::vector<JsonNode>& items, const Scenario& scen
   }
 }
 
+/// Kueue's pod webhook on the pods the scenario creates: the cluster's and the timeline's applies.
+void check_kueue_pods(const std::vector<JsonNode>& items, const std::optional<JsonNode>& timeline,
+                      const Scenario& scenario) {
+  if (!scenario.kueue || !scenario.kueue->enabled("pod")) return;
+  for (std::size_t i = 0; i < items.size() && i < scenario.cluster.size(); ++i) {
+    if (std::holds_alternative<Pod>(scenario.cluster[i])) check_kueue_pod(items[i], scenario.kueue);
+  }
+  if (!timeline || !timeline->json().is_array()) return;
+  for (const JsonNode& action : timeline->elements()) {
+    std::optional<JsonNode> apply = action.json().is_object() ? action.get("apply") : std::nullopt;
+    if (!apply) continue;
+    const auto check = [&](const JsonNode& object) {
+      const nlohmann::json& json = object.json();
+      if (json.is_object() && json.value("kind", "") == "Pod" &&
+          json.value("apiVersion", "") == "v1")
+        check_kueue_pod(object, scenario.kueue);
+    };
+    if (apply->json().is_array()) {
+      for (const JsonNode& object : apply->elements()) check(object);
+    } else {
+      check(*apply);
+    }
+  }
+}
+
 }  // namespace
 
 Scenario parse_scenario(std::string_view text, const std::string& file,
@@ -204,7 +230,9 @@ Scenario parse_scenario(std::string_view text, const std::string& file,
   check_pool_node_names(scenario.node_pools, scenario, items);
 
   if (auto until = root.get("until")) scenario.until = parse_time(*until);
-  if (auto timeline = root.get("timeline")) scenario.timeline = parse_timeline(*timeline, kinds);
+  const std::optional<JsonNode> timeline = root.get("timeline");
+  if (timeline) scenario.timeline = parse_timeline(*timeline, kinds);
+  check_kueue_pods(items, timeline, scenario);
   if (auto expect = root.get("expect")) {
     scenario.expect = parse_expectations(*expect, scenario.until);
   }

@@ -228,11 +228,16 @@ bool AdmissionScheduler::schedule(TimeMs now) {
     cq.add_usage(usage);
     if (mode == AssignmentMode::Preempt) {
       // issuePreemptions, then markPreemptionOutcome: the next cycle scans every flavor again.
+      // Targets all evicted before change nothing: the cycles at this instant are over until
+      // their quota is released (a pod group's pods hold it through their grace period).
+      const bool evicts = std::any_of(e.targets.begin(), e.targets.end(), [&](const auto& t) {
+        return !condition_true(state_.workloads->at(t.key).conditions, kEvicted);
+      });
       const int count = issue_preemptions(e.head, e.targets, snapshot, now);
       e.inadmissible_msg += ". Pending the preemption of " + std::to_string(count) + " workload(s)";
       e.requeue_reason = RequeueReason::PendingPreemption;
       state_.queues->last_assignment.erase(e.head.key);
-      changed = true;
+      if (evicts) changed = true;
       continue;
     }
     e.status = EntryStatus::Nominated;

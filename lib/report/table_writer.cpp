@@ -59,7 +59,8 @@ std::string_view kind_of_ref(std::string_view object) {
 std::string_view event_source(const EventRecord& event) {
   const std::string_view kind = kind_of_ref(event.object);
   // Kueue's recorders (cmd/kueue/main.go, jobframework/setup.go): its scheduler's on Workloads
-  // (its preemptor's `Preempted` included), the batch/job integration's on the Jobs it manages.
+  // (its preemptor's `Preempted` included), the batch/job integration's on the Jobs it manages,
+  // the pod integration's on the pods it manages.
   if (kind == "Workload") return "kueue-admission";
   static constexpr std::string_view kSchedulerReasons[] = {"Scheduled", "FailedScheduling",
                                                            "Preempted"};
@@ -72,6 +73,13 @@ std::string_view event_source(const EventRecord& event) {
   if (kind == "Job" && std::find(std::begin(kKueueJobReasons), std::end(kKueueJobReasons),
                                  event.reason) != std::end(kKueueJobReasons)) {
     return "batch/job-kueue-controller";
+  }
+  // The pod integration's recorder ("pod-" + the manager's name + "-controller") on the pods it
+  // manages, its ErrWorkloadCompose for a group still short of pods too.
+  if (kind == "Pod" && (event.reason == "ErrWorkloadCompose" ||
+                        std::find(std::begin(kKueueJobReasons), std::end(kKueueJobReasons),
+                                  event.reason) != std::end(kKueueJobReasons))) {
+    return "pod-kueue-controller";
   }
   if (kind == "Deployment") return "deployment-controller";
   if (kind == "ReplicaSet") return "replicaset-controller";

@@ -36,6 +36,9 @@ class ControllerContext {
   virtual PodInfo& create_pod(Pod pod, const std::string& generate_name) = 0;
   /// Deletes a pod: at once when it holds no node, else gracefully.
   virtual void delete_pod(PodInfo& pod, std::int64_t grace_seconds) = 0;
+  /// Updates a pod through the API server (Kueue's ungating of the pods it admits): the
+  /// scheduler's queue hears of it.
+  virtual void update_pod(PodInfo& pod, Pod updated) = 0;
   /// When the pod instance ended (Succeeded, Failed or deleted), if it has.
   [[nodiscard]] virtual std::optional<TimeMs> finished(const PodInfo& pod) = 0;
   /// An Event from a controller (record.EventRecorder, with its correlation).

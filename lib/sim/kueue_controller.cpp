@@ -42,8 +42,8 @@ KueueController::KueueController(ControllerContext& context, KueueConfiguration 
 }
 
 bool KueueController::manages(const Job& job) const {
-  return label(job.metadata, kueue::kQueueLabel).has_value() ||
-         config_.manage_jobs_without_queue_name;
+  return config_.enabled("batch/job") && (label(job.metadata, kueue::kQueueLabel).has_value() ||
+                                          config_.manage_jobs_without_queue_name);
 }
 
 void KueueController::default_job(Job& job) const {
@@ -76,6 +76,7 @@ void KueueController::run() {
     }
   }
   reconcile_jobs(all);
+  reconcile_pods();
   reconcile_not_ready_timeout();
   handle_evictions();
   reconcile_pending(all);
@@ -107,6 +108,14 @@ void KueueController::forget_deleted_workloads() {
   for (const std::string& key : gone) {
     workload_of_job_.erase(job_of_workload_.at(key));
     job_of_workload_.erase(key);
+  }
+  gone.clear();
+  for (const auto& [wl_key, owner_key] : pods_of_workload_) {
+    if (!workloads.contains(wl_key)) gone.push_back(wl_key);
+  }
+  for (const std::string& key : gone) {
+    workload_of_pods_.erase(pods_of_workload_.at(key));
+    pods_of_workload_.erase(key);
   }
   gone.clear();
   for (const auto& [key, index] : open_span_) {
@@ -279,20 +288,40 @@ void KueueController::reconcile_job(const std::string& key, const JobState& stat
   }
   kueue::Workload& wl = api.kueue.workloads.at(wl_key->second);
   if (state.complete && !kueue::is_finished(wl)) {
-    // jobframework step 3: the Job finished, so does its Workload (workloadfinish.Finish).
+    // jobframework step 3: the Job finished, so does its Workload.
     const bool succeeded = !state.failed;
-    kueue::set_condition(
-        wl.conditions,
-        kueue::Condition{std::string(kueue::kFinished), "True", succeeded ? "Succeeded" : "Failed",
-                         succeeded ? "Reached expected number of succeeded pods"
-                                   : "Job has reached the specified backoff limit",
-                         context_.now(), wl.generation});
-    context_.record_event("Job/" + key, "Normal", "FinishedWorkload",
-                          "Workload '" + wl_key->second + "' is declared finished");
-    release(wl_key->second);
+    finish_workload(wl_key->second, wl, succeeded,
+                    succeeded ? "Reached expected number of succeeded pods"
+                              : "Job has reached the specified backoff limit",
+                    "Job/" + key);
     return;
   }
-  sync_pods_ready(wl_key->second, wl, state);
+  // Job.PodsReady: succeeded plus ready pods (Running: gpusched has no readiness probes) reach
+  // the pod set's count. They became ready when the last of them started, which may be before
+  // this instant (pods start after Kueue runs at their instant).
+  if (wl.pod_sets.empty()) return;
+  std::int32_t ready = state.succeeded;
+  std::optional<TimeMs> ready_since;
+  for (const PodInfo* pod : api.owned_pods(state.job.metadata.uid)) {
+    if (pod->pod.status.phase != PodPhase::Running || pod->pod.metadata.deletion_ms) continue;
+    ++ready;
+    const TimeMs started = pod->pod.status.start_ms.value_or(context_.now());
+    ready_since = ready_since ? std::max(*ready_since, started) : started;
+  }
+  sync_pods_ready(wl_key->second, wl, ready >= wl.pod_sets.front().count, ready_since);
+}
+
+void KueueController::finish_workload(const std::string& wl_key, kueue::Workload& wl,
+                                      bool succeeded, std::string message,
+                                      const std::string& event_object) {
+  // workloadfinish.Finish: Finished=True, Succeeded or Failed; then the FinishedWorkload event.
+  kueue::set_condition(
+      wl.conditions,
+      kueue::Condition{std::string(kueue::kFinished), "True", succeeded ? "Succeeded" : "Failed",
+                       std::move(message), context_.now(), wl.generation});
+  context_.record_event(event_object, "Normal", "FinishedWorkload",
+                        "Workload '" + wl_key + "' is declared finished");
+  release(wl_key);
 }
 
 std::optional<std::string> KueueController::owned_workload(const Job& job) const {
@@ -327,16 +356,27 @@ void KueueController::create_workload(const std::string& job_key, const Job& job
   // podsCount: parallelism, capped by completions.
   ps.count = job.completions ? std::min(job.parallelism, *job.completions) : job.parallelism;
   wl.pod_sets.push_back(std::move(ps));
-  wl.queue_name = label(job.metadata, kueue::kQueueLabel).value_or("");
+  const std::string wl_key = key_of(wl.metadata);
+  add_workload(std::move(wl), job.metadata, job.template_.spec.priority_class_name,
+               "Job/" + job_key);
+  workload_of_job_[job_key] = wl_key;
+  job_of_workload_[wl_key] = job_key;
+}
+
+void KueueController::add_workload(kueue::Workload wl, const ObjectMeta& owner_meta,
+                                   const std::string& priority_class_name,
+                                   const std::string& event_object) {
+  ApiServer& api = context_.api();
+  wl.queue_name = label(owner_meta, kueue::kQueueLabel).value_or("");
   // jobframework's priority: a WorkloadPriorityClass named by label, else the pods'
   // PriorityClass, else the global default PriorityClass with the lowest value, else 0.
-  if (auto wpc = label(job.metadata, kueue::kPriorityClassLabel);
+  if (auto wpc = label(owner_meta, kueue::kPriorityClassLabel);
       wpc && api.kueue.workload_priority_classes.contains(*wpc)) {
     wl.priority_class_name = *wpc;
     wl.priority_class_source = "kueue.x-k8s.io/workloadpriorityclass";
     wl.priority = api.kueue.workload_priority_classes.at(*wpc).value;
   } else {
-    const std::string& name = job.template_.spec.priority_class_name;
+    const std::string& name = priority_class_name;
     const PriorityClass* chosen = nullptr;
     for (const PriorityClass& pc : api.priority_classes) {
       if (name.empty() ? pc.global_default && (chosen == nullptr || pc.value < chosen->value)
@@ -352,10 +392,7 @@ void KueueController::create_workload(const std::string& job_key, const Job& job
   const std::string wl_key = key_of(wl.metadata);
   api.kueue.workloads[wl_key] = std::move(wl);
   created_.insert(wl_key);
-  workload_of_job_[job_key] = wl_key;
-  job_of_workload_[wl_key] = job_key;
-  context_.record_event("Job/" + job_key, "Normal", "CreatedWorkload",
-                        "Created Workload: " + wl_key);
+  context_.record_event(event_object, "Normal", "CreatedWorkload", "Created Workload: " + wl_key);
 }
 
 void KueueController::reconcile_pending(bool all) {
@@ -597,7 +634,7 @@ void KueueController::sync_provisioning_check(const std::string& key, kueue::Wor
           kueue::ProvisioningRequest::PodSet set;
           set.pod_template_name = "ppt-" + name + "-" + ps.name;
           set.template_ = ps.template_;
-          merge_flavors(set.template_.spec, psa);
+          merge_flavors(wl, ps.name, set.template_.spec);
           set.count = psa.count;
           pr.pod_sets.push_back(std::move(set));
         }
@@ -702,6 +739,8 @@ bool KueueController::handle_evictions() {
         stop_job(job_key->second, job->second, wl, evicted.message);
         active = job_active(job->second.job);
       }
+    } else if (auto owner = pods_of_workload_.find(key); owner != pods_of_workload_.end()) {
+      active = stop_pods(owner->second, evicted.message);
     }
     // The Job has no active pod: the admission is cleared and the workload requeued, at once
     // after a preemption (Requeued=True).
@@ -751,37 +790,23 @@ void KueueController::wake_at(TimeMs at) {
   context_.clock().push(at, ControllerSync{"Kueue", ""});
 }
 
-void KueueController::sync_pods_ready(const std::string& wl_key, kueue::Workload& wl,
-                                      const JobState& job) {
-  // jobframework step 5 (generatePodsReadyCondition), for a Job reconciled because it or its
+void KueueController::sync_pods_ready(const std::string& wl_key, kueue::Workload& wl, bool ready,
+                                      std::optional<TimeMs> ready_since) {
+  // jobframework step 5 (generatePodsReadyCondition), for a job reconciled because it or its
   // pods changed.
   if (wl.pod_sets.empty()) return;
-  ApiServer& api = context_.api();
   const TimeMs now = context_.now();
   const kueue::Condition* current = kueue::find_condition(wl.conditions, kueue::kPodsReady);
   kueue::Condition next{std::string(kueue::kPodsReady),        "False", "WaitForStart",
                         "Not all pods are ready or succeeded", now,     wl.generation};
   if (kueue::is_admitted(wl)) {
-    // Job.PodsReady: succeeded plus ready pods (Running: gpusched has no readiness probes)
-    // reach the pod set's count. They became ready when the last of them started, which may be
-    // before this instant (pods start after Kueue runs at their instant).
-    std::int32_t ready = job.succeeded;
-    TimeMs ready_since = 0;
-    bool any = false;
-    for (const PodInfo* pod : api.owned_pods(job.job.metadata.uid)) {
-      if (pod->pod.status.phase != PodPhase::Running || pod->pod.metadata.deletion_ms) continue;
-      ++ready;
-      const TimeMs started = pod->pod.status.start_ms.value_or(now);
-      ready_since = any ? std::max(ready_since, started) : started;
-      any = true;
-    }
-    if (ready >= wl.pod_sets.front().count) {
+    if (ready) {
       const bool recovering = current != nullptr && (current->reason == "WaitForRecovery" ||
                                                      current->reason == "Recovered");
       next.status = "True";
       next.reason = recovering ? "Recovered" : "Started";
       next.message = "All pods reached readiness and the workload is running";
-      if (any) next.last_transition_time = std::min(now, ready_since);
+      if (ready_since) next.last_transition_time = std::min(now, *ready_since);
     } else if (current != nullptr &&
                (current->status == "True" || current->reason == "WaitForRecovery")) {
       next.reason = "WaitForRecovery";
@@ -795,6 +820,7 @@ void KueueController::sync_pods_ready(const std::string& wl_key, kueue::Workload
     return;
   kueue::set_condition(wl.conditions, std::move(next));
 }
+
 void KueueController::evict(const std::string& key, kueue::Workload& wl, const std::string& reason,
                             const std::string& message) {
   kueue::set_evicted_condition(wl, reason, message, context_.now());
@@ -819,7 +845,7 @@ void KueueController::reconcile_not_ready_timeout() {
     kueue::Workload& wl = found->second;
     // Only a Workload of a Job in the replay has its PodsReady condition kept (by the Job
     // reconciler); one whose Job the input left out (a snapshot's) keeps its quota.
-    if (!job_of_workload_.contains(key) || !wl.active ||
+    if ((!job_of_workload_.contains(key) && !pods_of_workload_.contains(key)) || !wl.active ||
         kueue::condition_true(wl.conditions, kueue::kEvicted) || !kueue::is_admitted(wl) ||
         kueue::is_finished(wl))
       continue;
@@ -886,26 +912,12 @@ void KueueController::end_backoff(const std::string& key, kueue::Workload& wl) {
   }
 }
 
-void KueueController::merge_flavors(PodSpec& spec, const kueue::PodSetAssignment& psa) const {
-  // podset.FromAssignment then Merge: the flavors' node labels join the template's node
-  // selector and their tolerations its tolerations.
-  std::set<std::string> flavors;
-  for (const auto& [resource, flavor] : psa.flavors) flavors.insert(flavor);
-  const auto& known = context_.api().kueue.resource_flavors;
-  for (const std::string& name : flavors) {
-    auto flavor = known.find(name);
-    if (flavor == known.end()) continue;
-    for (const auto& [k, v] : *flavor->second.node_labels) spec.node_selector[k] = v;
-    for (const Toleration& t : flavor->second.tolerations) {
-      if (std::find(spec.tolerations->begin(), spec.tolerations->end(), t) ==
-          spec.tolerations->end())
-        spec.tolerations.push_back(t);
-    }
-  }
-}
-
 void KueueController::start_job(const std::string& key) {
   ApiServer& api = context_.api();
+  if (auto owner = pods_of_workload_.find(key); owner != pods_of_workload_.end()) {
+    start_pods(key, owner->second);
+    return;
+  }
   auto job_key = job_of_workload_.find(key);
   auto wl = api.kueue.workloads.find(key);
   if (job_key == job_of_workload_.end() || wl == api.kueue.workloads.end() || !wl->second.admission)
@@ -913,8 +925,8 @@ void KueueController::start_job(const std::string& key) {
   auto job = api.jobs.find(job_key->second);
   if (job == api.jobs.end()) return;
   PodTemplateSpec& tmpl = job->second.job.template_;
-  for (const kueue::PodSetAssignment& psa : wl->second.admission->pod_set_assignments)
-    merge_flavors(tmpl.spec, psa);
+  // A Job has one pod set; every assignment's flavors count (the Job's one).
+  merge_flavors(wl->second, "", tmpl.spec);
   // The admission checks' pod set updates (podset.FromUpdate): a provisioned request's pods
   // consume it (provisioning controller.go podSetUpdates).
   for (const kueue::AdmissionCheckState& state : wl->second.admission_checks) {
@@ -933,6 +945,28 @@ void KueueController::start_job(const std::string& key) {
   context_.controllers().sync("Job", job_key->second);
 }
 
+void KueueController::merge_flavors(const kueue::Workload& wl, const std::string& pod_set,
+                                    PodSpec& spec) const {
+  // podset.FromAssignment then Merge: the flavors' node labels join the node selector and their
+  // tolerations the tolerations. An empty `pod_set` takes every assignment.
+  const ApiServer& api = context_.api();
+  std::set<std::string> flavors;
+  for (const kueue::PodSetAssignment& psa : wl.admission->pod_set_assignments) {
+    if (!pod_set.empty() && psa.name != pod_set) continue;
+    for (const auto& [resource, flavor] : psa.flavors) flavors.insert(flavor);
+  }
+  for (const std::string& name : flavors) {
+    auto flavor = api.kueue.resource_flavors.find(name);
+    if (flavor == api.kueue.resource_flavors.end()) continue;
+    for (const auto& [k, v] : *flavor->second.node_labels) spec.node_selector[k] = v;
+    for (const Toleration& t : flavor->second.tolerations) {
+      if (std::find(spec.tolerations->begin(), spec.tolerations->end(), t) ==
+          spec.tolerations->end())
+        spec.tolerations.push_back(t);
+    }
+  }
+}
+
 std::vector<WorkloadRecord> KueueController::workload_records() const {
   std::vector<WorkloadRecord> out;
   const ApiServer& api = context_.api();
@@ -947,8 +981,14 @@ std::vector<WorkloadRecord> KueueController::workload_records() const {
                lq != api.kueue.local_queues.end()) {
       rec.cluster_queue = lq->second.cluster_queue;
     }
-    if (auto job = job_of_workload_.find(key); job != job_of_workload_.end())
+    if (auto job = job_of_workload_.find(key); job != job_of_workload_.end()) {
       rec.owner = "Job/" + job->second;
+    } else if (pods_of_workload_.contains(key)) {
+      // A pod's Workload, or a group's: its controller reference, the pod it was built from.
+      for (const OwnerReference& ref : *wl.metadata.owner_references) {
+        if (ref.controller) rec.owner = "Pod/" + wl.metadata.namespace_ + "/" + ref.name;
+      }
+    }
     rec.priority = wl.priority;
     rec.admitted = kueue::is_admitted(wl);
     if (const kueue::Condition* c = kueue::find_condition(wl.conditions, kueue::kAdmitted);

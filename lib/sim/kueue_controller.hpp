@@ -1,6 +1,7 @@
 #pragma once
-// Kueue (v0.19.2) as a component of the replay: its Job webhook and reconciler
-// (pkg/controller/jobframework, pkg/controller/jobs/job), its Workload controller's queue
+// Kueue (v0.19.2) as a component of the replay: its Job and pod webhooks and reconcilers
+// (pkg/controller/jobframework, pkg/controller/jobs/job, pkg/controller/jobs/pod in
+// kueue_pods.cpp), its Workload controller's queue
 // checks (pkg/controller/core/workload_controller.go), its cache and queues, and its scheduler
 // (lib/kueue/). It runs when the scenario has any kueue.x-k8s.io object or `kueue` settings.
 // Everything it does takes no virtual time: at each instant, after the instant's events and
@@ -30,6 +31,11 @@ class KueueController final : private kueue::AdmissionSink {
   /// The Job webhook's Default on create (jobframework.ApplyDefaultForSuspend): a Job Kueue
   /// manages is created suspended.
   void default_job(Job& job) const;
+  /// The pod webhook's Default on create (pkg/controller/jobs/pod/pod_webhook.go), with the
+  /// "pod" integration enabled: a pod Kueue manages gets the managed label, the admission
+  /// scheduling gate and its role hash, and joins its pod group (or is a group of its own).
+  /// Without the integration a pod with a queue-name label is named in a notice.
+  void default_pod(Pod& pod);
   /// Reconciles the queues, the Jobs and their Workloads at the current instant, then runs
   /// admission cycles until one changes nothing, and starts the Jobs admitted.
   void run();
@@ -54,8 +60,44 @@ class KueueController final : private kueue::AdmissionSink {
   void preempted(const std::string& victim, const std::string& preemptor, const std::string& reason,
                  const std::string& message) override;
 
-  /// Whether Kueue manages the Job (a queue-name label, or manageJobsWithoutQueueName).
+  /// Whether Kueue manages the Job (the batch/job integration enabled, and a queue-name label
+  /// or manageJobsWithoutQueueName).
   [[nodiscard]] bool manages(const Job& job) const;
+
+  /// A plain pod or a pod group Kueue manages (pkg/controller/jobs/pod): one generic job.
+  struct PodOwner {
+    std::string namespace_;
+    std::string name;  ///< the pod's name, or the group's (kueue.x-k8s.io/pod-group-name)
+    bool group = false;
+    std::set<std::string> pods;  ///< the names of its pods still in the API
+    bool grew = false;           ///< a pod joined since the last reconcile
+  };
+  /// The pod reconciler for every managed pod group and single pod: its Workload created once
+  /// the group is complete (ConstructComposableWorkload), finished with its pods, gone with them
+  /// (the owner references' garbage collection), and its PodsReady condition kept.
+  void reconcile_pods();
+  void reconcile_pod_owner(const std::string& key, PodOwner& owner);
+  /// The owner's pods, by name.
+  [[nodiscard]] std::vector<PodInfo*> pods_of(const PodOwner& owner) const;
+  void create_pod_workload(const std::string& owner_key, const PodOwner& owner,
+                           const std::vector<PodInfo*>& pods);
+  /// Pod.Run: each gated pod of an admitted Workload ungated, with its pod set's flavors' node
+  /// labels and tolerations merged into it, and a Started event.
+  void start_pods(const std::string& wl_key, const std::string& owner_key);
+  /// Pod.Stop for an evicted Workload: each running pod deleted, with a Stopped event. Returns
+  /// Pod.IsActive: a pod group with a Running pod (a single pod never is).
+  bool stop_pods(const std::string& owner_key, const std::string& message);
+  /// The Workload's side of jobframework's reconcile shared by every integration: creates the
+  /// Workload `wl` (named, owned, its pod sets set) for the owner `event_object` ("Job/ns/name")
+  /// with its queue and priority, and records CreatedWorkload.
+  void add_workload(kueue::Workload wl, const ObjectMeta& owner_meta,
+                    const std::string& priority_class_name, const std::string& event_object);
+  /// workloadfinish.Finish and the FinishedWorkload event on `event_object`.
+  void finish_workload(const std::string& wl_key, kueue::Workload& wl, bool succeeded,
+                       std::string message, const std::string& event_object);
+  /// The flavors assigned to the pod set `pod_set` of an admitted Workload, merged into `spec`
+  /// (podset.FromAssignment then podset.Merge).
+  void merge_flavors(const kueue::Workload& wl, const std::string& pod_set, PodSpec& spec) const;
   /// A Workload deleted through the API: it leaves its Job, its queue and the cache (Kueue's
   /// finalizer, which would keep an admitted one until its Job ends, is not modelled).
   void forget_deleted_workloads();
@@ -79,8 +121,6 @@ class KueueController final : private kueue::AdmissionSink {
   /// Starts the Job of an admitted Workload (RunWithPodSetsInfo): unsuspended, with its flavors'
   /// node labels and tolerations and its admission checks' pod set updates.
   void start_job(const std::string& key);
-  /// podset.FromAssignment then Merge: the pod set's flavors' node labels and tolerations.
-  void merge_flavors(PodSpec& spec, const kueue::PodSetAssignment& psa) const;
   /// An admitted Workload's Job is started at the end of this run and its readiness watched.
   void start_admitted(const std::string& key, const kueue::Workload& wl);
   /// The admission check controllers and the workload controller for the Workloads holding quota
@@ -111,7 +151,9 @@ class KueueController final : private kueue::AdmissionSink {
   /// jobframework's PodsReady condition (generatePodsReadyCondition) on a reconciled Job's
   /// Workload: WaitForStart until all its pods are ready or succeeded, then Started, and
   /// WaitForRecovery / Recovered when one fails after that.
-  void sync_pods_ready(const std::string& wl_key, kueue::Workload& wl, const JobState& job);
+  /// `ready`: the integration's PodsReady; `ready_since`: when the last ready pod started.
+  void sync_pods_ready(const std::string& wl_key, kueue::Workload& wl, bool ready,
+                       std::optional<TimeMs> ready_since);
   /// waitForPodsReady (workload_controller.go reconcileNotReadyTimeout) for the checks due: an
   /// admitted Workload not ready by its timeout is evicted (PodsReadyTimeout) with its requeue
   /// backoff, or deactivated once it has been requeued backoffLimitCount times.
@@ -152,10 +194,13 @@ class KueueController final : private kueue::AdmissionSink {
   std::map<std::string, kueue::AdmissionCheck> built_checks_;
   std::map<std::string, kueue::ProvisioningRequestConfig> built_configs_;
   bool built_ = false;
-  std::map<std::string, std::string> workload_of_job_;  // job key -> workload key
-  std::map<std::string, std::string> job_of_workload_;  // workload key -> job key
-  std::vector<std::string> to_start_;                   // admitted in this run, in order
-  std::set<std::string> evicted_;                       // evicted, still holding quota
+  std::map<std::string, std::string> workload_of_job_;   // job key -> workload key
+  std::map<std::string, std::string> job_of_workload_;   // workload key -> job key
+  std::map<std::string, PodOwner> pod_owners_;           // "Pod/ns/name", "PodGroup/ns/group"
+  std::map<std::string, std::string> workload_of_pods_;  // pod owner key -> workload key
+  std::map<std::string, std::string> pods_of_workload_;  // workload key -> pod owner key
+  std::vector<std::string> to_start_;                    // admitted in this run, in order
+  std::set<std::string> evicted_;                        // evicted, still holding quota
   std::vector<std::string> notices_;
   std::vector<QuotaSpan> spans_;
   std::vector<KueuePreemptionRecord> preemptions_;

@@ -91,6 +91,7 @@ class Simulation::ControllerHost final : public ControllerContext {
   void delete_pod(PodInfo& pod, std::int64_t grace_seconds) override {
     sim_.delete_pod(pod, grace_seconds);
   }
+  void update_pod(PodInfo& pod, Pod updated) override { sim_.update_pod(pod, std::move(updated)); }
   [[nodiscard]] std::optional<TimeMs> finished(const PodInfo& pod) override {
     return sim_.times_of(pod).finished;
   }
@@ -454,10 +455,14 @@ void Simulation::apply_pod(Pod pod, const std::string& pointer) {
   pod.metadata.deletion_ms = existing->pod.metadata.deletion_ms;
   pod.metadata.owner_references = existing->pod.metadata.owner_references;
   pod.status = existing->pod.status;
-  const Pod old_pod = existing->pod;
-  cluster_.update_pod(*existing, std::move(pod));
-  api_.pod_changed(*existing);
-  scheduler_.pod_updated(*existing, old_pod, now_);
+  update_pod(*existing, std::move(pod));
+}
+
+void Simulation::update_pod(PodInfo& existing, Pod pod) {
+  const Pod old_pod = existing.pod;
+  cluster_.update_pod(existing, std::move(pod));
+  api_.pod_changed(existing);
+  scheduler_.pod_updated(existing, old_pod, now_);
 }
 
 Simulation::PodTimes& Simulation::times_of(const PodInfo& pod) {
@@ -485,6 +490,8 @@ PodInfo& Simulation::create_pod(Pod pod, const std::string& pointer,
   }
   if (pod.metadata.uid.empty()) pod.metadata.uid = api_.new_uid();
   if (!api_.loading()) pod.metadata.creation_ms = now_;
+  // Kueue's mutating pod webhook, after the built-in admission plugins.
+  if (kueue_) kueue_->default_pod(pod);
   prepare_pod_for_create(pod, config_, now_);
   const bool prebound = !pod.spec.node_name.empty();
   PodInfo& info = cluster_.add_pod(std::move(pod));

@@ -120,6 +120,8 @@ class Simulation final : public SchedulerHooks, private NodeHost {
   void apply_node(Node node, const std::string& pointer) override;
   void update_node(NodeInfo& info, Node node);
   void apply_pod(Pod pod, const std::string& pointer);
+  /// A pod's new version through the API server: the store and the scheduler's queue hear of it.
+  void update_pod(PodInfo& existing, Pod pod);
   /// A scheduling.k8s.io Workload: stored where the scheduler reads it; a new one is a
   /// Workload/Add event for the queue.
   void apply_workload(SchedulingWorkload workload, const std::string& pointer);

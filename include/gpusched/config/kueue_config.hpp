@@ -25,6 +25,16 @@ struct KueueConfiguration {
   /// manageJobsWithoutQueueName: Jobs without the queue-name label are managed too.
   bool manage_jobs_without_queue_name = false;
 
+  /// integrations.frameworks; defaults.go's default is the batch/v1 Job integration only
+  /// ("batch/job"). gpusched models "batch/job" and "pod" (plain pods and pod groups).
+  std::vector<std::string> frameworks{"batch/job"};
+  [[nodiscard]] bool enabled(std::string_view framework) const {
+    for (const std::string& f : frameworks) {
+      if (f == framework) return true;
+    }
+    return false;
+  }
+
   /// waitForPodsReady. v1beta2's defaulting makes it always present: a 30m timeout, admission
   /// not blocked, requeued from the eviction time with a 60s..3600s backoff.
   struct WaitForPodsReady {

@@ -33,6 +33,23 @@ inline constexpr std::string_view kJobUidLabel = "kueue.x-k8s.io/job-uid";
 /// The pod set of a batch/v1 Job (kueue.DefaultPodSetName).
 inline constexpr std::string_view kDefaultPodSetName = "main";
 
+// Kueue's pod integration (pkg/constants, pkg/controller/jobs/pod/constants).
+/// ManagedByKueueLabelKey: set on the pods Kueue manages (value "true").
+inline constexpr std::string_view kManagedLabel = "kueue.x-k8s.io/managed";
+/// SchedulingGateName: the gate a managed pod waits behind until its Workload is admitted.
+inline constexpr std::string_view kAdmissionGate = "kueue.x-k8s.io/admission";
+/// GroupNameLabel: the pod group a pod belongs to; its Workload is named after it.
+inline constexpr std::string_view kPodGroupNameLabel = "kueue.x-k8s.io/pod-group-name";
+/// GroupTotalCountAnnotation: how many pods the group has.
+inline constexpr std::string_view kPodGroupTotalCountAnnotation =
+    "kueue.x-k8s.io/pod-group-total-count";
+/// RoleHashAnnotation: the pod's role, its pod set's name in a group's Workload.
+inline constexpr std::string_view kRoleHashAnnotation = "kueue.x-k8s.io/role-hash";
+/// IsGroupWorkloadAnnotationKey: on a pod group's Workload (value "true").
+inline constexpr std::string_view kIsGroupWorkloadAnnotation = "kueue.x-k8s.io/is-group-workload";
+/// RetriableInGroupAnnotationKey: "false" makes the group unretriable.
+inline constexpr std::string_view kRetriableInGroupAnnotation = "kueue.x-k8s.io/retriable-in-group";
+
 /// spec.stopPolicy of a ClusterQueue or LocalQueue.
 enum class StopPolicy : std::uint8_t { None, Hold, HoldAndDrain };
 

@@ -158,7 +158,7 @@ struct WorkloadRecord {
   std::string queue_name;
   /// The ClusterQueue of its admission, else the one its LocalQueue names; nullopt: neither.
   std::optional<std::string> cluster_queue;
-  std::string owner;  ///< "Job/ns/name"
+  std::string owner;  ///< "Job/ns/name"; a pod's or pod group's Workload: "Pod/ns/name"
   std::int32_t priority = 0;
   bool admitted = false;
   std::optional<TimeMs> admitted_at;  ///< the last Admitted=True transition

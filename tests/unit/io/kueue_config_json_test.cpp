@@ -133,5 +133,36 @@ TEST_CASE("kueue.configuration fairSharing is modelled, admissionFairSharing not
   CHECK(afs.notes[0].find("admission fair sharing is not modelled") != std::string::npos);
 }
 
+TEST_CASE("kueue.configuration integrations.frameworks enables the pod integration",
+          "[io][kueue][pod]") {
+  // defaults.go: an empty or absent list is ["batch/job"]; "pod" is not in it.
+  const Scenario bare = scenario_with(R"({"configuration": {"integrations": {}}})");
+  REQUIRE(bare.kueue);
+  CHECK(bare.kueue->frameworks == std::vector<std::string>{"batch/job"});
+  CHECK_FALSE(bare.kueue->enabled("pod"));
+  CHECK(bare.notes.empty());
+
+  const Scenario pods =
+      scenario_with(R"({"configuration": {"integrations": {"frameworks": ["batch/job", "pod"]}}})");
+  REQUIRE(pods.kueue);
+  CHECK(pods.kueue->enabled("pod"));
+  CHECK(pods.kueue->enabled("batch/job"));
+  CHECK(pods.notes.empty());
+  const Scenario again = io::parse_scenario(io::scenario_json_text(pods), "again.json");
+  REQUIRE(again.kueue);
+  CHECK(again.kueue->frameworks == pods.kueue->frameworks);
+
+  // A framework gpusched does not model, and the other integrations fields, are noted.
+  const Scenario other = scenario_with(
+      R"({"configuration": {"integrations": {"frameworks": ["jobset.x-k8s.io/jobset"],
+                                             "labelKeysToCopy": ["team"]}}})");
+  REQUIRE(other.kueue);
+  CHECK_FALSE(other.kueue->enabled("batch/job"));
+  REQUIRE(other.notes.size() == 2);
+  CHECK(other.notes[0].find("the jobset.x-k8s.io/jobset integration is not modelled") !=
+        std::string::npos);
+  CHECK(other.notes[1].find("labelKeysToCopy is not modelled") != std::string::npos);
+}
+
 }  // namespace
 }  // namespace gpusched
