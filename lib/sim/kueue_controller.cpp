@@ -927,22 +927,27 @@ void KueueController::start_job(const std::string& key) {
   PodTemplateSpec& tmpl = job->second.job.template_;
   // A Job has one pod set; every assignment's flavors count (the Job's one).
   merge_flavors(wl->second, "", tmpl.spec);
-  // The admission checks' pod set updates (podset.FromUpdate): a provisioned request's pods
-  // consume it (provisioning controller.go podSetUpdates).
-  for (const kueue::AdmissionCheckState& state : wl->second.admission_checks) {
-    auto request = api.kueue.provisioning_requests.find(
-        wl->second.metadata.namespace_ + "/" + wl->second.metadata.name + "-" + state.name + "-1");
-    if (state.state != kueue::kCheckReady || request == api.kueue.provisioning_requests.end())
-      continue;
-    tmpl.metadata.annotations[std::string(kueue::kConsumeProvisioningRequest)] =
-        request->second.metadata.name;
-    tmpl.metadata.annotations[std::string(kueue::kProvisioningClassAnnotation)] =
-        request->second.provisioning_class_name;
-  }
+  apply_check_updates(wl->second, tmpl.metadata);
   job->second.job.suspend = false;
   context_.record_event("Job/" + job_key->second, "Normal", "Started",
                         "Admitted by clusterQueue " + wl->second.admission->cluster_queue);
   context_.controllers().sync("Job", job_key->second);
+}
+
+void KueueController::apply_check_updates(const kueue::Workload& wl, ObjectMeta& meta) const {
+  // The admission checks' pod set updates (podset.FromUpdate): a provisioned request's pods
+  // consume it (provisioning controller.go podSetUpdates).
+  const ApiServer& api = context_.api();
+  for (const kueue::AdmissionCheckState& state : wl.admission_checks) {
+    auto request = api.kueue.provisioning_requests.find(wl.metadata.namespace_ + "/" +
+                                                        wl.metadata.name + "-" + state.name + "-1");
+    if (state.state != kueue::kCheckReady || request == api.kueue.provisioning_requests.end())
+      continue;
+    meta.annotations[std::string(kueue::kConsumeProvisioningRequest)] =
+        request->second.metadata.name;
+    meta.annotations[std::string(kueue::kProvisioningClassAnnotation)] =
+        request->second.provisioning_class_name;
+  }
 }
 
 void KueueController::merge_flavors(const kueue::Workload& wl, const std::string& pod_set,

@@ -98,6 +98,10 @@ class KueueController final : private kueue::AdmissionSink {
   /// The flavors assigned to the pod set `pod_set` of an admitted Workload, merged into `spec`
   /// (podset.FromAssignment then podset.Merge).
   void merge_flavors(const kueue::Workload& wl, const std::string& pod_set, PodSpec& spec) const;
+  /// The pod set updates of an admitted Workload's Ready checks (podset.FromUpdate), on the
+  /// metadata of its pods or their template: the annotations that have them consume their
+  /// ProvisioningRequest.
+  void apply_check_updates(const kueue::Workload& wl, ObjectMeta& meta) const;
   /// A Workload deleted through the API: it leaves its Job, its queue and the cache (Kueue's
   /// finalizer, which would keep an admitted one until its Job ends, is not modelled).
   void forget_deleted_workloads();
@@ -202,6 +206,7 @@ class KueueController final : private kueue::AdmissionSink {
   std::vector<std::string> to_start_;                    // admitted in this run, in order
   std::set<std::string> evicted_;                        // evicted, still holding quota
   std::vector<std::string> notices_;
+  std::set<std::string> noticed_;  // what a notice already named (a check, a request)
   std::vector<QuotaSpan> spans_;
   std::vector<KueuePreemptionRecord> preemptions_;
   std::map<std::string, std::size_t> open_span_;  // workload key -> index of its open span

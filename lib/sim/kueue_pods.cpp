@@ -313,6 +313,7 @@ void KueueController::start_pods(const std::string& wl_key, const std::string& o
             ? meta_value(pod->pod.metadata.annotations, kueue::kRoleHashAnnotation).value_or("")
             : "";
     merge_flavors(wl->second, pod_set, updated.spec);
+    apply_check_updates(wl->second, updated.metadata);
     auto& gates = updated.spec.scheduling_gates;
     gates.erase(std::remove(gates.begin(), gates.end(), kueue::kAdmissionGate), gates.end());
     const std::string object = "Pod/" + key_of(pod->pod.metadata);

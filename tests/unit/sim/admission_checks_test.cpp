@@ -113,6 +113,58 @@ TEST_CASE("best-effort-atomic: the pool launches every node at once, then the Jo
   }
 }
 
+TEST_CASE("best-effort-atomic: a plain pod group's pods consume the request too",
+          "[sim][kueue][admission-checks][pod]") {
+  // Pod.RunWithPodSetsInfo merges the checks' pod set updates into each pod it ungates, as
+  // Job.RunWithPodSetsInfo does into the template: without them the pods would ask the
+  // autoscaler for nodes of their own.
+  std::string pods;
+  for (int i = 0; i < 2; ++i) {
+    pods += R"(, {"kind": "Pod", "metadata": {"namespace": "default", "name": "w)" +
+            std::to_string(i) + R"(",
+        "labels": {"kueue.x-k8s.io/queue-name": "gpu", "kueue.x-k8s.io/pod-group-name": "train"},
+        "annotations": {"kueue.x-k8s.io/pod-group-total-count": "2",
+                        "gpusched.io/run-duration": "30m"}},
+       "spec": {"restartPolicy": "Never", "containers": [{"name": "c",
+         "resources": {"limits": {"nvidia.com/gpu": 8}}}]}})";
+  }
+  const SimulationResult result = simulate(io::parse_scenario(
+      R"({"name": "group-checks", "scheduler": {"seed": 1},
+    "kueue": {"configuration": {"integrations": {"frameworks": ["batch/job", "pod"]}}},
+    "nodePools": [{"count": 0, "autoscaling": {"minCount": 0, "maxCount": 2},
+      "node": {"kind": "Node", "metadata": {"name": "h100"},
+               "status": {"capacity": {"cpu": "96", "memory": "1Ti", "nvidia.com/gpu": "8",
+                                       "pods": "110"}}}}],
+    "cluster": [
+      {"kind": "ResourceFlavor", "metadata": {"name": "default"}},
+      {"kind": "ClusterQueue", "metadata": {"name": "gpu"},
+       "spec": {"namespaceSelector": {},
+                "resourceGroups": [{"coveredResources": ["nvidia.com/gpu"],
+                  "flavors": [{"name": "default", "resources": [{"name": "nvidia.com/gpu", "nominalQuota": "16"}]}]}],
+                "admissionChecksStrategy": {"admissionChecks": [{"name": "check"}]}}},
+      {"kind": "LocalQueue", "metadata": {"name": "gpu", "namespace": "default"},
+       "spec": {"clusterQueue": "gpu"}},
+      )" + check_objects("best-effort-atomic-scale-up.autoscaling.x-k8s.io") +
+          pods + "]}",
+      "group-checks.json"));
+  REQUIRE(result.workloads.size() == 1);
+  const WorkloadRecord& wl = result.workloads.front();
+  CHECK(wl.name == "train");  // a group's Workload is named after it
+  CHECK(wl.admitted);
+  REQUIRE(wl.admission_checks.size() == 1);
+  CHECK(wl.admission_checks[0].state == "Ready");
+  // The request's two pods asked for both nodes; the pods themselves for none.
+  CHECK(result.provisioning.size() == 2);
+  CHECK(std::none_of(result.events.begin(), result.events.end(),
+                     [](const EventRecord& e) { return e.reason == "TriggeredScaleUp"; }));
+  REQUIRE(result.pods.size() == 2);
+  for (const PodRecord& pod : result.pods) {
+    CHECK(pod.pod.metadata.annotations.at("autoscaling.x-k8s.io/consume-provisioning-request") ==
+          wl.name + "-check-1");
+    CHECK(pod.pod.spec.node_name.rfind("h100", 0) == 0);
+  }
+}
+
 TEST_CASE("check-capacity: the check waits until the capacity is there",
           "[sim][kueue][admission-checks]") {
   const SimulationResult result =
