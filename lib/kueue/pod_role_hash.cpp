@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <map>
 
+#include "kueue/sha_blocks.hpp"
+
 namespace gpusched::kueue {
 
 namespace {
@@ -127,20 +129,10 @@ void append_containers(std::string& out, const std::vector<Container>& container
 std::string sha256_hex(std::string_view data) {
   std::array<std::uint32_t, 8> h{0x6a09e667u, 0xbb67ae85u, 0x3c6ef372u, 0xa54ff53au,
                                  0x510e527fu, 0x9b05688cu, 0x1f83d9abu, 0x5be0cd19u};
-  // Padding: a 1 bit, zeros to 56 mod 64 bytes, then the length in bits, big-endian.
-  std::string msg(data);
-  const std::uint64_t bits = static_cast<std::uint64_t>(data.size()) * 8;
-  msg.push_back(static_cast<char>(0x80));
-  while (msg.size() % 64 != 56) msg.push_back('\0');
-  for (int i = 7; i >= 0; --i) msg.push_back(static_cast<char>((bits >> (i * 8)) & 0xff));
+  const std::string msg = sha_padded(data);
   for (std::size_t chunk = 0; chunk < msg.size(); chunk += 64) {
     std::array<std::uint32_t, 64> w{};
-    for (int i = 0; i < 16; ++i) {
-      const auto byte = [&](int k) {
-        return static_cast<std::uint32_t>(static_cast<unsigned char>(msg[chunk + 4 * i + k]));
-      };
-      w[i] = (byte(0) << 24) | (byte(1) << 16) | (byte(2) << 8) | byte(3);
-    }
+    sha_load_block(msg, chunk, w);
     for (int i = 16; i < 64; ++i) {
       const std::uint32_t s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3);
       const std::uint32_t s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <cstdint>
 
+#include "kueue/sha_blocks.hpp"
+
 namespace gpusched::kueue {
 
 namespace {
@@ -16,20 +18,10 @@ constexpr std::uint32_t rotl(std::uint32_t x, int n) {
 
 std::string sha1_hex(std::string_view data) {
   std::array<std::uint32_t, 5> h{0x67452301u, 0xEFCDAB89u, 0x98BADCFEu, 0x10325476u, 0xC3D2E1F0u};
-  // Padding: a 1 bit, zeros to 56 mod 64 bytes, then the length in bits, big-endian.
-  std::string msg(data);
-  const std::uint64_t bits = static_cast<std::uint64_t>(data.size()) * 8;
-  msg.push_back(static_cast<char>(0x80));
-  while (msg.size() % 64 != 56) msg.push_back('\0');
-  for (int i = 7; i >= 0; --i) msg.push_back(static_cast<char>((bits >> (i * 8)) & 0xff));
+  const std::string msg = sha_padded(data);
   for (std::size_t chunk = 0; chunk < msg.size(); chunk += 64) {
     std::array<std::uint32_t, 80> w{};
-    for (int i = 0; i < 16; ++i) {
-      const auto byte = [&](int k) {
-        return static_cast<std::uint32_t>(static_cast<unsigned char>(msg[chunk + 4 * i + k]));
-      };
-      w[i] = (byte(0) << 24) | (byte(1) << 16) | (byte(2) << 8) | byte(3);
-    }
+    sha_load_block(msg, chunk, w);
     for (int i = 16; i < 80; ++i) w[i] = rotl(w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16], 1);
     std::uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4];
     for (int i = 0; i < 80; ++i) {
