@@ -1234,9 +1234,8 @@ TEST_CASE("Kueue schedule: workload requiring reclaimation prioritized over wl i
 }
 
 // TestScheduleForFairSharing (pkg/scheduler/scheduler_fs_test.go). Not transcribed yet: the
-// hierarchical nominal-first cases, "hierarchical fair sharing schedule workload which wins
-// tournament", "fair sharing schedule singleton cqs and cq without cohort", the preemption cases
-// with several victims or overlapping targets, and the flavor-preference cases.
+// hierarchical nominal-first cases, the preemption cases with several victims or overlapping
+// targets, and the flavor-preference cases.
 
 // A pending workload `name` in namespace eng-alpha, queue `queue`, one pod set "one" of `count`
 // pods requesting `cpu` each.
@@ -1342,6 +1341,119 @@ TEST_CASE(
   c.want_workloads = {{"eng-alpha/b1", "", "", kNoLongerFits}};
   c.want_assignments = {"eng-alpha/b0", "eng-alpha/c1"};
   c.want_left = {"eng-alpha/b1"};
+  check(c);
+}
+
+TEST_CASE("TestScheduleForFairSharing: fair sharing schedule singleton cqs and cq without cohort",
+          "[kueue][fair_sharing]") {
+  // Cohort A lends 10 CPUs to a (no quota of its own); b is alone in cohort B; c has no cohort:
+  // each queue's head is admitted in the same cycle.
+  ScheduleCase c;
+  c.fair_sharing = true;
+  c.cohorts = {
+      CohortBuilder("A").resource_group({FlavorQuotasBuilder("on-demand").resource("cpu", "10")}),
+      CohortBuilder("B")};
+  c.extra_cluster_queues = {ClusterQueueBuilder("a").cohort("A").resource_group(
+                                {FlavorQuotasBuilder("on-demand").resource("cpu", "0")}),
+                            ClusterQueueBuilder("b").cohort("B").resource_group(
+                                {FlavorQuotasBuilder("on-demand").resource("cpu", "10")}),
+                            ClusterQueueBuilder("c").resource_group(
+                                {FlavorQuotasBuilder("on-demand").resource("cpu", "10")})};
+  c.extra_local_queues = {LocalQueueSpec{"eng-alpha", "lq-a", "a"},
+                          LocalQueueSpec{"eng-alpha", "lq-b", "b"},
+                          LocalQueueSpec{"eng-alpha", "lq-c", "c"}};
+  c.workloads = {fs_pending("a1", "lq-a", "10"), fs_pending("b1", "lq-b", "10"),
+                 fs_pending("c1", "lq-c", "10")};
+  c.want_assignments = {"eng-alpha/a1", "eng-alpha/b1", "eng-alpha/c1"};
+  check(c);
+}
+
+TEST_CASE(
+    "TestScheduleForFairSharing: hierarchical fair sharing schedule workload which wins "
+    "tournament",
+    "[kueue][fair_sharing]") {
+  // Cohort A (200 CPUs) with children B {d, e} and C {f, g}, none with quota of its own. B
+  // borrows 30, C 100: the tournament picks B's side, and in B d (10 borrowed) over e (20); d1
+  // is admitted and the other heads no longer fit.
+  ScheduleCase c;
+  c.fair_sharing = true;
+  c.cohorts = {
+      CohortBuilder("A").resource_group({FlavorQuotasBuilder("on-demand").resource("cpu", "200")}),
+      CohortBuilder("B").parent("A"), CohortBuilder("C").parent("A")};
+  for (const auto& [name, cohort] : std::vector<std::pair<std::string, std::string>>{
+           {"d", "B"}, {"e", "B"}, {"f", "C"}, {"g", "C"}}) {
+    c.extra_cluster_queues.push_back(ClusterQueueBuilder(name).cohort(cohort).resource_group(
+        {FlavorQuotasBuilder("on-demand").resource("cpu", "0")}));
+    c.extra_local_queues.push_back(LocalQueueSpec{"eng-alpha", "lq-" + name, name});
+  }
+  c.workloads = {fs_admitted("d0", "lq-d", "d", "10", "10"),
+                 fs_admitted("e0", "lq-e", "e", "20", "20"),
+                 fs_admitted("g0", "lq-g", "g", "100", "100"),
+                 fs_pending("d1", "lq-d", "70"),
+                 fs_pending("e1", "lq-e", "61"),
+                 fs_pending("f1", "lq-f", "1"),
+                 fs_pending("g1", "lq-g", "1")};
+  c.want_workloads = {{"eng-alpha/e1", "", "", kNoLongerFits},
+                      {"eng-alpha/f1", "", "", kNoLongerFits},
+                      {"eng-alpha/g1", "", "", kNoLongerFits}};
+  c.want_assignments = {"eng-alpha/d0", "eng-alpha/e0", "eng-alpha/g0", "eng-alpha/d1"};
+  c.want_left = {"eng-alpha/e1", "eng-alpha/f1", "eng-alpha/g1"};
+  check(c);
+}
+
+TEST_CASE("TestScheduleForFairSharing: not enough resources with fair sharing enabled",
+          "[kueue][fair_sharing]") {
+  ScheduleCase c;
+  c.fair_sharing = true;
+  c.workloads = {WorkloadBuilder("new", "sales")
+                     .queue("main")
+                     .pod_sets(PodSetBuilder("one", 1).request("cpu", "100"))};
+  c.want_workloads = {
+      {"sales/new", "", "",
+       "couldn't assign flavors to pod set one: insufficient quota for cpu in flavor default, "
+       "previously considered podsets requests (0) + current podset request (100) > maximum "
+       "capacity (50)"}};
+  c.want_left = {"sales/new"};
+  check(c);
+}
+
+TEST_CASE(
+    "TestScheduleForFairSharing: fair sharing: in-CQ preemption for CQ without cohort; repro "
+    "for nil pointer panic",
+    "[kueue][fair_sharing]") {
+  ScheduleCase c;
+  c.fair_sharing = true;
+  ClusterQueueBuilder cq("no-cohort-cq");
+  cq.preemption(preemption(PreemptionPolicy::Never, BorrowWithinCohortPolicy::Never,
+                           PreemptionPolicy::LowerPriority))
+      .resource_group({FlavorQuotasBuilder("default").resource("cpu", "4")});
+  c.extra_cluster_queues = {cq};
+  c.extra_local_queues = {LocalQueueSpec{"default", "no-cohort-queue", "no-cohort-cq"}};
+  c.workloads = {WorkloadBuilder("nc-low", "default")
+                     .queue("no-cohort-queue")
+                     .priority(-1)
+                     .request("cpu", "4")
+                     .reserve_quota_at(AdmissionBuilder("no-cohort-cq")
+                                           .pod_sets(PodSetAssignmentBuilder("main").assignment(
+                                               "cpu", "default", "4")),
+                                       kNow),
+                 WorkloadBuilder("nc-high", "default")
+                     .uid("wl-nc-high")
+                     .job_uid("job-nc-high")
+                     .queue("no-cohort-queue")
+                     .priority(100)
+                     .request("cpu", "4")};
+  const std::string message =
+      "Preempted to accommodate a workload (UID: wl-nc-high, JobUID: job-nc-high) due to "
+      "prioritization in the ClusterQueue; preemptor path: /no-cohort-cq; preemptee path: "
+      "/no-cohort-cq";
+  c.want_workloads = {
+      {"default/nc-high", "", "",
+       "couldn't assign flavors to pod set main: insufficient unused quota for cpu in flavor "
+       "default, 4 more needed. Pending the preemption of 1 workload(s)"},
+      {"default/nc-low", "InClusterQueue", message, ""}};
+  c.want_assignments = {"default/nc-low"};
+  c.want_left = {"default/nc-high"};
   check(c);
 }
 
