@@ -1401,6 +1401,61 @@ TEST_CASE(
   check(c);
 }
 
+TEST_CASE(
+    "TestScheduleForFairSharing: with fair sharing: preempt workload from CQ with the highest "
+    "share",
+    "[kueue][fair_sharing]") {
+  ScheduleCase c;
+  c.fair_sharing = true;
+  c.extra_cluster_queues = {
+      ClusterQueueBuilder("eng-gamma")
+          .cohort("eng")
+          .resource_group({FlavorQuotasBuilder("on-demand").resource("cpu", "50", "0")})};
+  auto reserved = [](const std::string& name, const std::string& ns, std::string_view cpu,
+                     const std::string& flavor) {
+    return WorkloadBuilder(name, ns)
+        .uid(name)
+        .request("cpu", cpu)
+        .simple_reserve_quota(ns, flavor, kNow);
+  };
+  c.workloads = {WorkloadBuilder("all_spot", "eng-alpha")
+                     .request("cpu", "100")
+                     .simple_reserve_quota("eng-alpha", "spot", kNow),
+                 reserved("alpha1", "eng-alpha", "20", "on-demand"),
+                 reserved("alpha2", "eng-alpha", "20", "on-demand"),
+                 reserved("alpha3", "eng-alpha", "20", "on-demand"),
+                 reserved("alpha4", "eng-alpha", "20", "on-demand"),
+                 reserved("gamma1", "eng-gamma", "10", "on-demand"),
+                 reserved("gamma2", "eng-gamma", "20", "on-demand"),
+                 reserved("gamma3", "eng-gamma", "20", "on-demand"),
+                 reserved("gamma4", "eng-gamma", "20", "on-demand"),
+                 WorkloadBuilder("preemptor", "eng-beta")
+                     .uid("wl-preemptor")
+                     .job_uid("job-preemptor")
+                     .queue("main")
+                     .request("cpu", "30")};
+  auto reclaimed = [](const std::string& cq) {
+    return "Preempted to accommodate a workload (UID: wl-preemptor, JobUID: job-preemptor) due "
+           "to reclamation within the cohort; preemptor path: /eng/eng-beta; preemptee path: "
+           "/eng/" +
+           cq;
+  };
+  c.want_workloads = {
+      {"eng-alpha/alpha1", "InCohortReclamation", reclaimed("eng-alpha"), ""},
+      {"eng-alpha/alpha2", "", "", ""},
+      {"eng-gamma/gamma1", "InCohortReclamation", reclaimed("eng-gamma"), ""},
+      {"eng-gamma/gamma2", "", "", ""},
+      {"eng-beta/preemptor", "", "",
+       "couldn't assign flavors to pod set main: insufficient unused quota for cpu in flavor "
+       "on-demand, 30 more needed, insufficient unused quota for cpu in flavor spot, 30 more "
+       "needed. Pending the preemption of 2 workload(s)"}};
+  c.want_assignments = {"eng-alpha/all_spot", "eng-alpha/alpha1", "eng-alpha/alpha2",
+                        "eng-alpha/alpha3",   "eng-alpha/alpha4", "eng-gamma/gamma1",
+                        "eng-gamma/gamma2",   "eng-gamma/gamma3", "eng-gamma/gamma4"};
+  c.want_left = {"eng-beta/preemptor"};
+  check(c);
+}
+
 TEST_CASE("TestScheduleForFairSharing: not enough resources with fair sharing enabled",
           "[kueue][fair_sharing]") {
   ScheduleCase c;
