@@ -17,6 +17,19 @@ namespace {
 
 const std::string kScenarios = std::string(GPUSCHED_SOURCE_DIR) + "/scenarios/";
 
+/// The flavor `default`, the ClusterQueue `gpu` with 16 GPUs of quota and the admission check
+/// `check`, and its LocalQueue default/gpu (each followed by a comma).
+const std::string kQueues = R"(
+      {"kind": "ResourceFlavor", "metadata": {"name": "default"}},
+      {"kind": "ClusterQueue", "metadata": {"name": "gpu"},
+       "spec": {"namespaceSelector": {},
+                "resourceGroups": [{"coveredResources": ["nvidia.com/gpu"],
+                  "flavors": [{"name": "default", "resources": [{"name": "nvidia.com/gpu", "nominalQuota": "16"}]}]}],
+                "admissionChecksStrategy": {"admissionChecks": [{"name": "check"}]}}},
+      {"kind": "LocalQueue", "metadata": {"name": "gpu", "namespace": "default"},
+       "spec": {"clusterQueue": "gpu"}},
+      )";
+
 /// A cluster with one 8-GPU node, a ClusterQueue `gpu` with 16 GPUs of quota and the admission
 /// check `check`, the objects given, and an autoscaled CPU pool so that a cluster autoscaler runs.
 std::string scenario(const std::string& objects, const std::string& jobs) {
@@ -27,16 +40,8 @@ std::string scenario(const std::string& objects, const std::string& jobs) {
     "cluster": [
       {"kind": "Node", "metadata": {"name": "gpu-0"},
        "status": {"capacity": {"cpu": "64", "memory": "512Gi", "nvidia.com/gpu": "8", "pods": "110"}}},
-      {"kind": "ResourceFlavor", "metadata": {"name": "default"}},
-      {"kind": "ClusterQueue", "metadata": {"name": "gpu"},
-       "spec": {"namespaceSelector": {},
-                "resourceGroups": [{"coveredResources": ["nvidia.com/gpu"],
-                  "flavors": [{"name": "default", "resources": [{"name": "nvidia.com/gpu", "nominalQuota": "16"}]}]}],
-                "admissionChecksStrategy": {"admissionChecks": [{"name": "check"}]}}},
-      {"kind": "LocalQueue", "metadata": {"name": "gpu", "namespace": "default"},
-       "spec": {"clusterQueue": "gpu"}},
       )" +
-         objects +
+         kQueues + objects +
          R"(]
     , "timeline": [)" +
          jobs + "]}";
@@ -136,16 +141,8 @@ TEST_CASE("best-effort-atomic: a plain pod group's pods consume the request too"
                "status": {"capacity": {"cpu": "96", "memory": "1Ti", "nvidia.com/gpu": "8",
                                        "pods": "110"}}}}],
     "cluster": [
-      {"kind": "ResourceFlavor", "metadata": {"name": "default"}},
-      {"kind": "ClusterQueue", "metadata": {"name": "gpu"},
-       "spec": {"namespaceSelector": {},
-                "resourceGroups": [{"coveredResources": ["nvidia.com/gpu"],
-                  "flavors": [{"name": "default", "resources": [{"name": "nvidia.com/gpu", "nominalQuota": "16"}]}]}],
-                "admissionChecksStrategy": {"admissionChecks": [{"name": "check"}]}}},
-      {"kind": "LocalQueue", "metadata": {"name": "gpu", "namespace": "default"},
-       "spec": {"clusterQueue": "gpu"}},
-      )" + check_objects("best-effort-atomic-scale-up.autoscaling.x-k8s.io") +
-          pods + "]}",
+      )" + kQueues +
+          check_objects("best-effort-atomic-scale-up.autoscaling.x-k8s.io") + pods + "]}",
       "group-checks.json"));
   REQUIRE(result.workloads.size() == 1);
   const WorkloadRecord& wl = result.workloads.front();
