@@ -211,10 +211,13 @@ void Framework::update_active_plugins(const CycleState& state) const {
   }
 }
 
-Code Framework::run_filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
-                           Status& status, std::size_t first) const {
-  const auto& filters = active_plugins(state).filters;
-  for (std::size_t i = first; i < filters.size(); ++i) {
+namespace {
+
+// RunFilterPlugins over the active Filter plugins [first, end): the first failure's status.
+Code first_failure(std::span<const std::pair<const FilterPlugin*, std::string_view>> filters,
+                   std::size_t first, std::size_t end, const CycleState& state, const PodInfo& pod,
+                   const NodeInfo& node, Status& status) {
+  for (std::size_t i = first; i < end; ++i) {
     const auto& [plugin, name] = filters[i];
     status.reasons.clear();
     const Code code = plugin->filter(state, pod, node, status.reasons);
@@ -226,6 +229,14 @@ Code Framework::run_filter(const CycleState& state, const PodInfo& pod, const No
   }
   status.code = Code::Success;
   return Code::Success;
+}
+
+}  // namespace
+
+Code Framework::run_filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
+                           Status& status, std::size_t first) const {
+  const auto& filters = active_plugins(state).filters;
+  return first_failure(filters, first, filters.size(), state, pod, node, status);
 }
 
 // Each step reads only what an earlier one fetched: a node's first fields, then its list of
@@ -332,17 +343,8 @@ const Status* Framework::static_rejection(StaticVerdicts& verdicts, const CycleS
   std::uint16_t& verdict = verdicts.by_position[position];
   if (verdict == StaticVerdicts::kUnjudged) {
     Status& status = static_status_;
-    status.reasons.clear();
-    status.code = Code::Success;
-    const auto& filters = active_plugins(state).filters;
-    for (std::size_t i = 0; i < verdicts.plugins; ++i) {
-      const Code code = filters[i].first->filter(state, pod, node, status.reasons);
-      if (code == Code::Success) continue;
-      status.code = code;
-      status.plugin = filters[i].second;
-      break;
-    }
-    if (status.code == Code::Success) {
+    if (first_failure(active_plugins(state).filters, 0, verdicts.plugins, state, pod, node,
+                      status) == Code::Success) {
       verdict = StaticVerdicts::kPassed;
       return nullptr;
     }
