@@ -25,6 +25,12 @@ std::optional<std::string> label(const ObjectMeta& meta, std::string_view key) {
   return it->second;
 }
 
+// provisioning.ProvisioningRequestName for the one attempt gpusched makes (its cluster
+// autoscaler never fails a request, so there is no retry).
+std::string provisioning_request_name(const kueue::Workload& wl, const std::string& check) {
+  return wl.metadata.name + "-" + check + "-1";
+}
+
 }  // namespace
 
 KueueController::KueueController(ControllerContext& context, KueueConfiguration config)
@@ -613,8 +619,7 @@ void KueueController::sync_provisioning_check(const std::string& key, kueue::Wor
       next.message = "the provisioning request is not needed";  // NoRequestNeeded
     }
   } else {
-    // One attempt: gpusched's cluster autoscaler never fails a request, so there is no retry.
-    const std::string name = wl.metadata.name + "-" + check.metadata.name + "-1";
+    const std::string name = provisioning_request_name(wl, check.metadata.name);
     const std::string request_key = wl.metadata.namespace_ + "/" + name;
     auto request = api.kueue.provisioning_requests.find(request_key);
     if (request == api.kueue.provisioning_requests.end()) {
@@ -940,7 +945,7 @@ void KueueController::apply_check_updates(const kueue::Workload& wl, ObjectMeta&
   const ApiServer& api = context_.api();
   for (const kueue::AdmissionCheckState& state : wl.admission_checks) {
     auto request = api.kueue.provisioning_requests.find(wl.metadata.namespace_ + "/" +
-                                                        wl.metadata.name + "-" + state.name + "-1");
+                                                        provisioning_request_name(wl, state.name));
     if (state.state != kueue::kCheckReady || request == api.kueue.provisioning_requests.end())
       continue;
     meta.annotations[std::string(kueue::kConsumeProvisioningRequest)] =
