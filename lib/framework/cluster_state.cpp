@@ -143,8 +143,7 @@ void ClusterState::remove_node(NodeInfo& info) {
   notify(info, NodeChange::Removing);
   for (PodInfo* pod : info.pods) {
     pod->node = nullptr;
-    with_affinity_ -= has_pod_affinity(pod->pod) ? 1 : 0;
-    with_required_anti_affinity_ -= has_required_anti_affinity(pod->pod) ? 1 : 0;
+    count_holding(*pod, false);
   }
   const std::string zone = zone_key(info.node);
   auto& list = zone_nodes_[zone];
@@ -430,15 +429,28 @@ void ClusterState::unhold(PodInfo& pod) {
 void ClusterState::attach(PodInfo& pod, NodeInfo& node) {
   node.add_pod(pod);
   pod.node = &node;
-  with_affinity_ += has_pod_affinity(pod.pod) ? 1 : 0;
-  with_required_anti_affinity_ += has_required_anti_affinity(pod.pod) ? 1 : 0;
+  count_holding(pod, true);
 }
 
 void ClusterState::detach(PodInfo& pod) {
   pod.node->remove_pod(pod);
   pod.node = nullptr;
-  with_affinity_ -= has_pod_affinity(pod.pod) ? 1 : 0;
-  with_required_anti_affinity_ -= has_required_anti_affinity(pod.pod) ? 1 : 0;
+  count_holding(pod, false);
+}
+
+void ClusterState::count_holding(const PodInfo& pod, bool held) {
+  const std::uint32_t affinity = has_pod_affinity(pod.pod) ? 1 : 0;
+  const std::uint32_t anti_affinity = has_required_anti_affinity(pod.pod) ? 1 : 0;
+  if (held) {
+    with_affinity_ += affinity;
+    with_required_anti_affinity_ += anti_affinity;
+    ++holding_priorities_[pod.priority];
+    return;
+  }
+  with_affinity_ -= affinity;
+  with_required_anti_affinity_ -= anti_affinity;
+  if (auto it = holding_priorities_.find(pod.priority); --it->second == 0)
+    holding_priorities_.erase(it);
 }
 
 void ClusterState::compile_pod(PodInfo& info) {

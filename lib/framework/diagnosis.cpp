@@ -43,7 +43,7 @@ void Diagnosis::add(const NodeInfo& node, const Status& status) {
   for (StrId r : status.reasons) failed_reasons.push_back(r);
 }
 
-void Diagnosis::add_run(std::span<NodeInfo* const> nodes, const Status& status) {
+void Diagnosis::add_run(std::span<const NodeInfo* const> nodes, const Status& status) {
   if (nodes.empty()) return;
   add(*nodes.front(), status);
   const FailedStatus first = failed_statuses.back();

@@ -88,7 +88,18 @@ bool AdmissionScheduler::schedule(TimeMs now) {
   }
   const std::vector<Head> heads = state_.queues->heads(active);
   if (heads.empty()) return false;
+  std::vector<Head> admitted;
+  const bool changed = run_cycle(heads, now, admitted);
+  // The cache's ClusterQueues hold the admitted workloads only now, when the cycle's snapshot,
+  // which shares their keys until either changes, is gone: adding them while it lived would copy
+  // every admitted workload's key once per admission.
+  for (const Head& head : admitted)
+    state_.cache->cluster_queue(head.cluster_queue)->workloads.insert(head.key);
+  return changed;
+}
 
+bool AdmissionScheduler::run_cycle(const std::vector<Head>& heads, TimeMs now,
+                                   std::vector<Head>& admitted) {
   // 2. The snapshot: the cache as it is, for this cycle's arithmetic, and its preemptor.
   QuotaTree snapshot = *state_.cache;
   Preemptor preemptor(snapshot, *state_.workloads, *state_.config, now);
@@ -261,9 +272,9 @@ bool AdmissionScheduler::schedule(TimeMs now) {
     sync_check_states(wl, checks, now);
     e.status = EntryStatus::Assumed;
     e.info.cluster_queue = e.head.cluster_queue;
-    const WorkloadInfo admitted = make_info(wl, e.head.key);
-    state_.cache->cluster_queue(e.head.cluster_queue)->add_usage(admitted.usage());
-    state_.cache->cluster_queue(e.head.cluster_queue)->workloads.insert(e.head.key);
+    const WorkloadInfo admitted_info = make_info(wl, e.head.key);
+    state_.cache->cluster_queue(e.head.cluster_queue)->add_usage(admitted_info.usage());
+    admitted.push_back(e.head);
     state_.queues->remove(e.head.key);
     changed = true;
     std::string reserved = "Quota reserved in ClusterQueue " + e.head.cluster_queue +

@@ -67,6 +67,9 @@ class AdmissionScheduler {
   [[nodiscard]] QueuedWorkload queued(const std::string& key, const Workload& wl, TimeMs now) const;
 
  private:
+  /// The cycle over `heads` with its snapshot; the heads it admits are added to `admitted`
+  /// (their ClusterQueues in the cache do not list them yet).
+  bool run_cycle(const std::vector<Head>& heads, TimeMs now, std::vector<Head>& admitted);
   /// IssuePreemptions: evicts each target for the workload at `preemptor`; returns how many are
   /// preempted (those evicted before included).
   int issue_preemptions(const Head& preemptor, const std::vector<PreemptionTarget>& targets,

@@ -233,6 +233,17 @@ std::vector<DefaultPreemption::Candidate> DefaultPreemption::dry_run(
   non_violating.reserve(std::min(capacity, potential.size()));
   statuses.expected_failures = potential.size();
   Status status;  // reused: the Diagnosis keeps a copy of what it records
+  // SelectVictimsOnNode finds no potential victim on a node whose pods all have the incoming
+  // pod's priority or a higher one. When every pod holding a node has, each node's status is that
+  // one: recorded in the search's order without visiting the nodes' pods.
+  if (const std::optional<std::int32_t> lowest = handle_.cluster.lowest_holding_priority();
+      !lowest || *lowest >= pod.priority) {
+    status = Status{Code::UnschedulableAndUnresolvable, kName, {no_victims_}};
+    const auto start = static_cast<std::size_t>(offset % std::max<std::int64_t>(n, 1));
+    statuses.add_run(std::span(potential).subspan(start), status);
+    statuses.add_run(std::span(potential).first(start), status);
+    return {};
+  }
   for (std::int64_t i = 0; i < n; ++i) {
     const auto at = static_cast<std::size_t>((offset + i) % n);
     const NodeInfo& node = *potential[at];

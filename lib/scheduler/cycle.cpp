@@ -137,7 +137,8 @@ void Scheduler::find_nodes_that_fit(Cycle& cycle, Search search, CycleSink* sink
           const std::size_t limit = std::min(n, at + (n - i));
           while (end < limit && static_rejection(end) == rejected) ++end;
         }
-        cycle.diagnosis.add_run(std::span(nodes).subspan(at, end - at), *rejected);
+        cycle.diagnosis.add_run(std::span<const NodeInfo* const>(nodes.data() + at, end - at),
+                                *rejected);
         cycle.processed += end - at;
         i += end - at;
         continue;

@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -190,6 +191,13 @@ class ClusterState {
   [[nodiscard]] std::uint32_t pods_with_required_anti_affinity() const noexcept {
     return with_required_anti_affinity_;
   }
+  /// The lowest priority of the pods holding a node (nullopt: none holds one). No pod at or
+  /// below it can find a preemption victim on any node: DefaultPreemption knows without looking
+  /// at each node's pods.
+  [[nodiscard]] std::optional<std::int32_t> lowest_holding_priority() const noexcept {
+    if (holding_priorities_.empty()) return std::nullopt;
+    return holding_priorities_.begin()->first;
+  }
 
   /// Bumped on every change that can alter a scheduling decision.
   [[nodiscard]] std::uint64_t generation() const noexcept { return generation_; }
@@ -212,6 +220,9 @@ class ClusterState {
   /// The same without the observer: the node's pods and the affinity counts only.
   void attach(PodInfo& pod, NodeInfo& node);
   void detach(PodInfo& pod);
+  /// The affinity and priority counts of the pods holding a node, as `pod` starts (`held`) or
+  /// stops holding one.
+  void count_holding(const PodInfo& pod, bool held);
   void rebuild_node_list() const;
   void index_nomination(PodInfo& pod);
   void unindex_nomination(const PodInfo& pod);
@@ -238,6 +249,7 @@ class ClusterState {
   mutable std::map<std::string, Labels, std::less<>> implicit_namespaces_;  // labels by name
   std::uint32_t with_affinity_ = 0;
   std::uint32_t with_required_anti_affinity_ = 0;
+  std::map<std::int32_t, std::uint32_t> holding_priorities_;  // pods holding a node, by priority
   std::uint64_t generation_ = 1;
   std::uint64_t node_generation_ = 1;
   NodeObserver node_observer_;

@@ -46,7 +46,7 @@ struct Diagnosis {
   /// Records a node's failure (AddPluginStatus included).
   void add(const NodeInfo& node, const Status& status);
   /// Records the same failure for each of `nodes`, in order (add, once per node).
-  void add_run(std::span<NodeInfo* const> nodes, const Status& status);
+  void add_run(std::span<const NodeInfo* const> nodes, const Status& status);
   /// The reasons of failed_statuses[i].
   [[nodiscard]] std::span<const StrId> reasons(std::size_t i) const {
     return std::span(failed_reasons)

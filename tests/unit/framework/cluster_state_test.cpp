@@ -46,6 +46,48 @@ TEST_CASE("ClusterState: nominations, to nodes that exist yet or not", "[framewo
   CHECK(cluster.nominated_pods(later).empty());
 }
 
+TEST_CASE("ClusterState: the lowest priority of the pods holding a node", "[framework]") {
+  ClusterState cluster;
+  Node a;
+  a.metadata.name = "a";
+  Node b;
+  b.metadata.name = "b";
+  NodeInfo& node_a = cluster.add_node(a);
+  auto with_priority = [](const std::string& name, std::int32_t priority) {
+    Pod pod = named(name);
+    pod.spec.priority = priority;
+    return pod;
+  };
+  PodInfo& low = cluster.add_pod(with_priority("low", -5));
+  PodInfo& high = cluster.add_pod(with_priority("high", 100));
+  CHECK_FALSE(cluster.lowest_holding_priority());  // pending pods hold no node
+  cluster.bind(high, node_a);
+  CHECK(cluster.lowest_holding_priority() == 100);
+  cluster.bind(low, node_a);
+  CHECK(cluster.lowest_holding_priority() == -5);
+  // A pod that finished holds no node any more.
+  Pod done = low.pod;
+  done.status.phase = PodPhase::Succeeded;
+  cluster.update_pod(low, done);
+  CHECK(cluster.lowest_holding_priority() == 100);
+  // A pod bound to a node that comes later holds it from then on, and no longer once it goes.
+  Pod early = with_priority("early", 7);
+  early.spec.node_name = "b";
+  cluster.add_pod(early);
+  CHECK(cluster.lowest_holding_priority() == 100);
+  NodeInfo& node_b = cluster.add_node(b);
+  CHECK(cluster.lowest_holding_priority() == 7);
+  cluster.remove_node(node_b);
+  CHECK(cluster.lowest_holding_priority() == 100);
+  // Assumed and waiting pods hold their node too.
+  PodInfo& waiting = cluster.add_pod(with_priority("waiting", 1));
+  cluster.hold_waiting(waiting, node_a);
+  CHECK(cluster.lowest_holding_priority() == 1);
+  cluster.release_waiting(waiting);
+  cluster.remove_pod(high);
+  CHECK_FALSE(cluster.lowest_holding_priority());
+}
+
 TEST_CASE("ClusterState: a broken invariant is an InternalError, never a wrong answer",
           "[framework]") {
   ClusterState cluster;
