@@ -75,7 +75,8 @@ void KueueController::run() {
         // The workload controller's inactive branch: a deactivated workload is evicted.
         evict(key, wl, "Deactivated", "The workload is deactivated");
       } else if (kueue::is_admitted(wl)) {
-        watch_readiness_at(key, context_.now(), 0);  // looked at in this run
+        if (!drain_if_stopped(key, wl))
+          watch_readiness_at(key, context_.now(), 0);  // looked at in this run
       } else {
         awaiting_checks_.insert(key);
       }
@@ -433,6 +434,7 @@ void KueueController::reconcile_pending(bool all) {
       continue;
     }
     end_backoff(key, wl);
+    requeue_if_restarted(key, wl);
     // getQueueBlocker, with UnadmittedWorkloadsObservability off: reason Inadmissible.
     const std::string lq_key = kueue::local_queue_key(wl);
     std::string blocker;
@@ -912,6 +914,51 @@ void KueueController::end_backoff(const std::string& key, kueue::Workload& wl) {
   if (requeued != nullptr && requeued->status == "False" &&
       (requeued->reason == "PodsReadyTimeout" || requeued->reason == "AdmissionCheck")) {
     kueue::set_requeued_condition(wl, "BackoffFinished", "The workload backoff was finished", true,
+                                  context_.now());
+    queues_.remove(key);
+  }
+}
+
+bool KueueController::drain_if_stopped(const std::string& key, kueue::Workload& wl) {
+  // Kueue v0.19.2 workload_controller.go reconcileOnLocalQueueActiveState, then
+  // reconcileOnClusterQueueActiveState (the ClusterQueue its LocalQueue names).
+  const ApiServer& api = context_.api();
+  auto lq = api.kueue.local_queues.find(kueue::local_queue_key(wl));
+  if (lq == api.kueue.local_queues.end()) return false;
+  if (lq->second.stop_policy == kueue::StopPolicy::HoldAndDrain) {
+    evict(key, wl, "LocalQueueStopped", "The LocalQueue is stopped");
+    return true;
+  }
+  auto cq = api.kueue.cluster_queues.find(lq->second.cluster_queue);
+  if (cq == api.kueue.cluster_queues.end() ||
+      cq->second.stop_policy != kueue::StopPolicy::HoldAndDrain)
+    return false;
+  evict(key, wl, "ClusterQueueStopped", "The ClusterQueue is stopped");
+  return true;
+}
+
+void KueueController::requeue_if_restarted(const std::string& key, kueue::Workload& wl) {
+  // Kueue v0.19.2 workload_controller.go Reconcile: isDisabledRequeuedByLocalQueueStopped, then
+  // isDisabledRequeuedByClusterQueueStopped. As after a backoff, the workload leaves the
+  // inadmissible list for its queue's heap.
+  const kueue::Condition* requeued = kueue::find_condition(wl.conditions, kueue::kRequeued);
+  if (requeued == nullptr || requeued->status != "False") return;
+  const ApiServer& api = context_.api();
+  auto lq = api.kueue.local_queues.find(kueue::local_queue_key(wl));
+  if (lq == api.kueue.local_queues.end()) return;
+  if (lq->second.stop_policy == kueue::StopPolicy::None &&
+      requeued->reason == "LocalQueueStopped") {
+    kueue::set_requeued_condition(wl, "LocalQueueRestarted",
+                                  "The LocalQueue was restarted after being stopped", true,
+                                  context_.now());
+    queues_.remove(key);
+    return;
+  }
+  auto cq = api.kueue.cluster_queues.find(lq->second.cluster_queue);
+  if (cq != api.kueue.cluster_queues.end() && cq->second.stop_policy == kueue::StopPolicy::None &&
+      requeued->reason == "ClusterQueueStopped") {
+    kueue::set_requeued_condition(wl, "ClusterQueueRestarted",
+                                  "The ClusterQueue was restarted after being stopped", true,
                                   context_.now());
     queues_.remove(key);
   }

@@ -166,6 +166,14 @@ class KueueController final : private kueue::AdmissionSink {
   /// Requeued=True (BackoffFinished) and goes back to its queue's heap (it waits as
   /// inadmissible until then).
   void end_backoff(const std::string& key, kueue::Workload& wl);
+  /// workload_controller.go reconcileOnLocalQueueActiveState / reconcileOnClusterQueueActiveState
+  /// for an admitted workload: evicted (LocalQueueStopped, then ClusterQueueStopped) when its
+  /// LocalQueue or that queue's ClusterQueue has stopPolicy HoldAndDrain. Returns whether it was.
+  bool drain_if_stopped(const std::string& key, kueue::Workload& wl);
+  /// The workload controller's restart check: a workload requeued with Requeued=False by a stop
+  /// of its LocalQueue or ClusterQueue gets Requeued=True (LocalQueueRestarted,
+  /// ClusterQueueRestarted) once that queue's stopPolicy is None again.
+  void requeue_if_restarted(const std::string& key, kueue::Workload& wl);
   /// Evict: Evicted=True with the reason and message, its event, and the Job to stop.
   void evict(const std::string& key, kueue::Workload& wl, const std::string& reason,
              const std::string& message);
