@@ -213,7 +213,7 @@ TEST_CASE("1.36's Workload API input the API server refuses is an error at its p
   const Row rows[] = {
       {"a v1alpha2 Workload on 1.35",
        scenario_136(R"({"kubernetesVersion": "1.35", "featureGates": {"GenericWorkload": true}})",
-                    {workload_136(kTemplates)}, R"("nodeName": "")"),
+                    {workload_136(kTemplates)}, R"("restartPolicy": "Always")"),
        ":6: /cluster/1: no matches for kind \"Workload\" in version "
        "\"scheduling.k8s.io/v1alpha2\" (Kubernetes 1.35 does not have it: 1.36 added "
        "scheduling.k8s.io/v1alpha2 Workload and PodGroup; 1.35 serves scheduling.k8s.io/v1alpha1 "

@@ -552,7 +552,7 @@ TEST_CASE("explain: a 1.36 gang pod held at PreEnqueue names its PodGroup", "[ex
   REQUIRE(missing.size() == 1);
   CHECK(missing[0].diagnosis ==
         "GangScheduling's PreEnqueue keeps it out of the scheduling queue (\"waiting for pods's "
-        "pod group \\\"train-workers\\\" to appear in scheduling queue\"): PodGroup "
+        "pod group \"train-workers\" to appear in scheduling queue\"): PodGroup "
         "\"train-workers\", minCount; 2 pod(s) of the group exist, 0 waiting at Permit and 0 "
         "bound. The scheduler has not tried it, so it has no event or condition; the missing "
         "pods (or the PodGroup) queue the gang when they are created.");
