@@ -141,9 +141,13 @@ void explain_bound(const PodRecord& record, const std::vector<NodeRecord>& nodes
 // A pod GangScheduling holds back: waiting at Permit for the rest of its gang, or kept out of
 // the scheduling queue by PreEnqueue. Empty when neither.
 std::string gang_diagnosis(const GangStatus& gang) {
-  const std::string group = "pod group \"" + gang.pod_group + "\" of Workload \"" + gang.workload +
-                            "\"" +
-                            (gang.replica_key.empty() ? "" : " (replica " + gang.replica_key + ")");
+  // 1.35 names a Workload's pod group; 1.36 a PodGroup object.
+  const bool pod_group_object = gang.workload.empty();
+  const std::string group =
+      pod_group_object
+          ? "PodGroup \"" + gang.pod_group + "\""
+          : "pod group \"" + gang.pod_group + "\" of Workload \"" + gang.workload + "\"" +
+                (gang.replica_key.empty() ? "" : " (replica " + gang.replica_key + ")");
   const std::string counts = std::to_string(gang.known) + " pod(s) of the group exist, " +
                              std::to_string(gang.waiting) + " waiting at Permit and " +
                              std::to_string(gang.bound) + " bound";
@@ -160,13 +164,21 @@ std::string gang_diagnosis(const GangStatus& gang) {
              "(\"rejected due to timeout after waiting … at plugin GangScheduling\") and "
              "releases its node; the gang then tries again.";
     }
+    if (pod_group_object) {
+      out +=
+          " 5 minutes after its Permit it is rejected (\"rejected due to timeout after "
+          "waiting … at plugin GangScheduling\") and releases its node, unless the gang has "
+          "bound meanwhile.";
+    }
     return out + " Room for the rest of the gang, or its missing pods, would let it bind.";
   }
   if (gang.held) {
     return "GangScheduling's PreEnqueue keeps it out of the scheduling queue (\"" + *gang.held +
            "\"): " + group + ", " + min_count + "; " + counts +
            ". The scheduler has not tried it, so it has no event or condition; the missing "
-           "pods (or the Workload) queue the gang when they are created.";
+           "pods (or the " +
+           std::string(pod_group_object ? "PodGroup" : "Workload") +
+           ") queue the gang when they are created.";
   }
   return {};
 }
@@ -209,7 +221,7 @@ Explanation explain_here(const Scenario& scenario, Simulator& at, const PodRecor
                     "gone, no node can help.";
     return out;
   }
-  if (record.pod.spec.workload_ref) {
+  if (record.pod.spec.workload_ref || record.pod.spec.scheduling_group) {
     if (const std::optional<GangStatus> gang = at.gang_status(out.pod)) {
       if (std::string diagnosis = gang_diagnosis(*gang); !diagnosis.empty()) {
         out.layer = Layer::Scheduling;

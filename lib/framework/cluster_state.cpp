@@ -326,6 +326,26 @@ const SchedulingWorkload* ClusterState::find_workload(std::string_view namespace
   return it == workloads_.end() ? nullptr : &it->second;
 }
 
+bool ClusterState::apply_pod_group(PodGroup pod_group) {
+  std::string key = pod_key(pod_group.metadata.namespace_, pod_group.metadata.name);
+  const bool added = !pod_groups_.contains(key);
+  pod_groups_.insert_or_assign(std::move(key), std::move(pod_group));
+  ++generation_;
+  return added;
+}
+
+bool ClusterState::remove_pod_group(std::string_view namespace_, std::string_view name) {
+  if (pod_groups_.erase(pod_key(namespace_, name)) == 0) return false;
+  ++generation_;
+  return true;
+}
+
+const PodGroup* ClusterState::find_pod_group(std::string_view namespace_,
+                                             std::string_view name) const {
+  auto it = pod_groups_.find(pod_key(namespace_, name));
+  return it == pod_groups_.end() ? nullptr : &it->second;
+}
+
 void ClusterState::drain_pods(const std::function<void(PodInfo&)>& take) {
   pods_.clear();
   nominated_.clear();

@@ -132,6 +132,19 @@ inline constexpr std::string_view kTypedLocalObjectReference[] = {"apiGroup", "k
 inline constexpr std::string_view kWorkloadPodGroup[] = {"name", "policy"};
 inline constexpr std::string_view kPodGroupPolicy[] = {"basic", "gang"};
 inline constexpr std::string_view kGangSchedulingPolicy[] = {"minCount"};
+
+// --- scheduling.k8s.io/v1alpha2: Workload and PodGroup (1.36) -----------------------------
+
+/// core/v1 PodSchedulingGroup (1.36).
+inline constexpr std::string_view kPodSchedulingGroup[] = {"podGroupName"};
+inline constexpr std::string_view kWorkloadSpecV1alpha2[] = {"controllerRef", "podGroupTemplates"};
+inline constexpr std::string_view kPodGroupTemplate[] = {"name", "schedulingConstraints",
+                                                         "schedulingPolicy"};
+inline constexpr std::string_view kPodGroupSpec[] = {"podGroupTemplateRef", "schedulingConstraints",
+                                                     "schedulingPolicy"};
+inline constexpr std::string_view kPodGroupTemplateReference[] = {"workload"};
+inline constexpr std::string_view kWorkloadPodGroupTemplateReference[] = {"podGroupTemplateName",
+                                                                          "workloadName"};
 inline constexpr std::string_view kContainerPort[] = {"containerPort", "hostIP", "hostPort", "name",
                                                       "protocol"};
 inline constexpr std::string_view kToleration[] = {"effect", "key", "operator", "tolerationSeconds",

@@ -68,8 +68,6 @@ constexpr KindRule kRules[] = {
      "a RuntimeClass's pod overhead and scheduling constraints are not added to its pods"},
     {"resource.k8s.io", "*", kIgnored,
      "Dynamic Resource Allocation is not modelled: no device is allocated through it"},
-    {"scheduling.k8s.io", "PodGroup", kIgnored,
-     "Kubernetes 1.36's PodGroup API is not modelled (1.35's Workload is)"},
     {"storage.k8s.io", "*", kIgnored, kVolumes},
     // Projects whose objects change placement
     {"autoscaling.k8s.io", "*", kIgnored,
@@ -145,10 +143,6 @@ struct FieldRule {
 
 constexpr FieldRule kFieldRules[] = {
     {"StatefulSet", "volumeClaimTemplates", kVolumes},
-    // Kubernetes 1.36's PodGroup scheduling cycle (schedule_one_podgroup.go) takes such pods
-    // together; gpusched would schedule each on its own.
-    {"Pod", "schedulingGroup",
-     "Kubernetes 1.36's PodGroup scheduling is not modelled: the pod is scheduled on its own"},
 };
 
 }  // namespace

@@ -30,6 +30,10 @@ constexpr std::int64_t kMaxReplicas = 1'000'000;
 
 /// The Workload API's version in Kubernetes 1.35 (GenericWorkload).
 constexpr std::string_view kWorkloadApiVersion = "scheduling.k8s.io/v1alpha1";
+/// The Workload and PodGroup API's version in Kubernetes 1.36 (GenericWorkload).
+constexpr std::string_view kPodGroupApiVersion = "scheduling.k8s.io/v1alpha2";
+/// WorkloadMaxPodGroupTemplates (scheduling/v1alpha2).
+constexpr std::size_t kWorkloadMaxPodGroupTemplates = 8;
 
 struct KindInfo {
   std::string_view kind;
@@ -46,7 +50,8 @@ constexpr KindInfo kKinds[] = {{"Node", "v1"},
                                {"PodDisruptionBudget", "policy/v1"},
                                {"Namespace", "v1"},
                                {"Service", "v1"},
-                               {"Workload", kWorkloadApiVersion}};
+                               {"Workload", kWorkloadApiVersion},
+                               {"PodGroup", kPodGroupApiVersion}};
 
 /// validation.IsValidPercent (k8s.io/apimachinery/pkg/util/validation/validation.go): the
 /// message for a string that does not match `[0-9]+%`.
@@ -124,9 +129,13 @@ class ObjectParser final : public ObjectFields {
     if (api_version.empty()) {
       kind_node.fail("unknown kind \"" + kind_ + "\" (known kinds: " + known_kinds() + ")");
     }
+    bool workload_v1alpha2 = false;
     if (auto version = root_.get("apiVersion")) {
       std::string text = version->string();
-      if (text != api_version) {
+      // A Workload is served in 1.35's shape (v1alpha1) or 1.36's (v1alpha2); the release
+      // decides which it takes (sim/workload_api.hpp).
+      workload_v1alpha2 = kind_ == "Workload" && text == kPodGroupApiVersion;
+      if (text != api_version && !workload_v1alpha2) {
         version->fail("apiVersion \"" + text + "\" does not serve kind " + kind_ + "; use \"" +
                       std::string(api_version) + "\"");
       }
@@ -142,7 +151,10 @@ class ObjectParser final : public ObjectFields {
     if (kind_ == "DaemonSet") return parse_daemon_set();
     if (kind_ == "StatefulSet") return parse_stateful_set();
     if (kind_ == "Service") return parse_service();
-    if (kind_ == "Workload") return parse_scheduling_workload();
+    if (kind_ == "Workload") {
+      return workload_v1alpha2 ? parse_workload_v1alpha2() : parse_scheduling_workload();
+    }
+    if (kind_ == "PodGroup") return parse_pod_group();
     if (kind_ == "Deployment") return parse_replicated<Deployment>();
     return parse_replicated<ReplicaSet>();
   }
@@ -850,6 +862,8 @@ class ObjectParser final : public ObjectFields {
               "Pending, its claims unallocated (1.33 drops them, as its API server does)");
     }
     if (auto ref = node->get("workloadRef")) spec.workload_ref = parse_workload_ref(*ref);
+    if (auto group = node->get("schedulingGroup"))
+      spec.scheduling_group = parse_scheduling_group(*group);
     if (auto volumes = node->get("volumes")) note_unmodelled_volumes(*volumes);
     // The RuntimeClass admission plugin adds the class's overhead and scheduling (nodeSelector,
     // tolerations) on create; a pod read back from a cluster (it has a status) already has them.
@@ -899,6 +913,134 @@ class ObjectParser final : public ObjectFields {
     }
     if (auto key = node.get("podGroupReplicaKey")) ref.pod_group_replica_key = key->string();
     return ref;
+  }
+
+  /// spec.schedulingGroup (1.36): exactly one member, podGroupName, a DNS subdomain.
+  std::string parse_scheduling_group(const JsonNode& node) const {
+    node.note_unknown_keys(api_fields::kPodSchedulingGroup);
+    std::optional<JsonNode> name = node.get("podGroupName");
+    std::string out = name ? name->string() : std::string();
+    if (out.empty()) invalid(name ? *name : node.missing("podGroupName"), required_value());
+    for (const std::string& message : dns1123_subdomain_errors(out)) {
+      invalid(*name, invalid_value(out, message));
+    }
+    return out;
+  }
+
+  /// A v1alpha2 PodGroupSchedulingPolicy, as validatePodGroupSchedulingPolicy (1.36): exactly one
+  /// of basic and gang; a gang's minCount required (0) and positive. The gang's minCount, or
+  /// nullopt for basic.
+  std::optional<std::int32_t> parse_scheduling_policy(const JsonNode& owner) const {
+    std::optional<JsonNode> policy = owner.get("schedulingPolicy");
+    JsonNode place = policy ? *policy : owner.missing("schedulingPolicy");
+    if (policy) policy->note_unknown_keys(api_fields::kPodGroupPolicy);
+    const std::optional<JsonNode> basic = policy ? policy->get("basic") : std::nullopt;
+    const std::optional<JsonNode> gang = policy ? policy->get("gang") : std::nullopt;
+    const bool has_basic = basic && !basic->json().is_null();
+    const bool has_gang = gang && !gang->json().is_null();
+    if (!has_basic && !has_gang) {
+      invalid(place, invalid_value("", "must specify one of: `basic`, `gang`"));
+    }
+    if (has_basic && has_gang) {
+      invalid(place, invalid_value("{`basic`, `gang`}",
+                                   "exactly one of `basic`, `gang` is required, but multiple "
+                                   "fields are set"));
+    }
+    if (!has_gang) return std::nullopt;
+    gang->note_unknown_keys(api_fields::kGangSchedulingPolicy);
+    std::optional<JsonNode> min_count = gang->get("minCount");
+    const std::int32_t value = min_count ? min_count->int32() : 0;
+    if (value == 0) invalid(min_count ? *min_count : gang->missing("minCount"), required_value());
+    // ValidatePositiveField.
+    if (value < 0) invalid(*min_count, invalid_value(value, "must be greater than 0"));
+    return value;
+  }
+
+  /// schedulingConstraints (TopologyAwareWorkloadScheduling, alpha in 1.36).
+  static void note_scheduling_constraints(const JsonNode& owner) {
+    if (auto constraints = owner.get("schedulingConstraints");
+        constraints && !constraints->json().is_null()) {
+      constraints->note_not_modelled(
+          "topology-aware workload scheduling (TopologyAwareWorkloadScheduling) is not "
+          "modelled: the group's pods are not kept within one topology domain");
+    }
+  }
+
+  /// scheduling.k8s.io/v1alpha2 Workload (1.36), validated as pkg/apis/scheduling/validation
+  /// ValidateWorkload (release-1.36): one to eight podGroupTemplates with required, unique
+  /// DNS-label names (ValidatePodGroupName) and a valid schedulingPolicy; a controllerRef as
+  /// 1.35's.
+  Object parse_workload_v1alpha2() {
+    SchedulingWorkload workload;
+    workload.v1alpha2 = true;
+    workload.metadata = parse_metadata(true);
+    std::optional<JsonNode> spec = root_.get("spec");
+    JsonNode place = spec ? *spec : root_.missing("spec");
+    if (spec) spec->note_unknown_keys(api_fields::kWorkloadSpecV1alpha2);
+    if (auto ref = spec ? spec->get("controllerRef") : std::nullopt) {
+      workload.controller_ref = parse_controller_ref(*ref);
+    }
+    std::optional<JsonNode> templates = spec ? spec->get("podGroupTemplates") : std::nullopt;
+    std::vector<JsonNode> items = templates ? templates->elements() : std::vector<JsonNode>{};
+    if (items.empty()) {
+      invalid(templates ? *templates : place.missing("podGroupTemplates"),
+              required_value("must have at least one item"));
+    }
+    if (items.size() > kWorkloadMaxPodGroupTemplates) {
+      invalid(*templates, "Too many: " + std::to_string(items.size()) + ": must have at most " +
+                              std::to_string(kWorkloadMaxPodGroupTemplates) + " items");
+    }
+    for (const JsonNode& item : items) {
+      item.note_unknown_keys(api_fields::kPodGroupTemplate);
+      WorkloadPodGroup group;
+      std::optional<JsonNode> name = item.get("name");
+      if (name) group.name = name->string();
+      if (group.name.empty()) invalid(name ? *name : item.missing("name"), required_value());
+      for (const std::string& message : dns1123_label_errors(group.name)) {
+        invalid(*name, invalid_value(group.name, message));
+      }
+      if (workload.pod_group(group.name) != nullptr) invalid(item, duplicate_value(group.name));
+      group.gang_min_count = parse_scheduling_policy(item);
+      note_scheduling_constraints(item);
+      workload.pod_groups.push_back(std::move(group));
+    }
+    return workload;
+  }
+
+  /// scheduling.k8s.io/v1alpha2 PodGroup (1.36), validated as ValidatePodGroup (release-1.36):
+  /// a DNS-label name (ValidatePodGroupName), a podGroupTemplateRef's workload and template
+  /// names required DNS labels, a valid schedulingPolicy. Its status is the scheduler's.
+  Object parse_pod_group() {
+    PodGroup group;
+    group.metadata = parse_metadata(true);
+    if (std::optional<JsonNode> name = root_.get("metadata")->get("name")) {
+      for (const std::string& message : dns1123_label_errors(group.metadata.name)) {
+        invalid(*name, invalid_value(group.metadata.name, message));
+      }
+    }
+    std::optional<JsonNode> spec = root_.get("spec");
+    if (!spec) invalid(root_.missing("spec"), required_value());
+    spec->note_unknown_keys(api_fields::kPodGroupSpec);
+    if (auto ref = spec->get("podGroupTemplateRef"); ref && !ref->json().is_null()) {
+      ref->note_unknown_keys(api_fields::kPodGroupTemplateReference);
+      if (auto workload = ref->get("workload"); workload && !workload->json().is_null()) {
+        workload->note_unknown_keys(api_fields::kWorkloadPodGroupTemplateReference);
+        PodGroupTemplateRef& out = group.template_ref.emplace();
+        for (auto [key, field] :
+             {std::pair{"workloadName", &out.workload_name},
+              std::pair{"podGroupTemplateName", &out.pod_group_template_name}}) {
+          std::optional<JsonNode> value = workload->get(key);
+          if (value) *field = value->string();
+          if (field->empty()) invalid(value ? *value : workload->missing(key), required_value());
+          for (const std::string& message : dns1123_label_errors(*field)) {
+            invalid(*value, invalid_value(*field, message));
+          }
+        }
+      }
+    }
+    group.gang_min_count = parse_scheduling_policy(*spec);
+    note_scheduling_constraints(*spec);
+    return group;
   }
 
   /// scheduling.k8s.io/v1alpha1 Workload, validated as pkg/apis/scheduling/validation
@@ -1654,6 +1796,7 @@ json pod_spec_json(const PodSpec& spec) {
       workload["podGroupReplicaKey"] = ref->pod_group_replica_key;
     out["workloadRef"] = std::move(workload);
   }
+  if (spec.scheduling_group) out["schedulingGroup"] = {{"podGroupName", *spec.scheduling_group}};
   return out;
 }
 
@@ -1736,6 +1879,12 @@ json object_json(const Service& service) {
   return {{"spec", std::move(spec)}};
 }
 
+/// A v1alpha2 schedulingPolicy, v1alpha1 policy.
+json scheduling_policy_json(const std::optional<std::int32_t>& gang_min_count) {
+  return gang_min_count ? json{{"gang", {{"minCount", *gang_min_count}}}}
+                        : json{{"basic", json::object()}};
+}
+
 json object_json(const SchedulingWorkload& workload) {
   json spec = json::object();
   if (const auto& ref = workload.controller_ref) {
@@ -1745,11 +1894,22 @@ json object_json(const SchedulingWorkload& workload) {
   }
   json groups = json::array();
   for (const WorkloadPodGroup& group : workload.pod_groups) {
-    json policy = group.gang_min_count ? json{{"gang", {{"minCount", *group.gang_min_count}}}}
-                                       : json{{"basic", json::object()}};
-    groups.push_back({{"name", group.name}, {"policy", std::move(policy)}});
+    groups.push_back({{"name", group.name},
+                      {workload.v1alpha2 ? "schedulingPolicy" : "policy",
+                       scheduling_policy_json(group.gang_min_count)}});
   }
-  spec["podGroups"] = std::move(groups);
+  spec[workload.v1alpha2 ? "podGroupTemplates" : "podGroups"] = std::move(groups);
+  return {{"spec", std::move(spec)}};
+}
+
+json object_json(const PodGroup& group) {
+  json spec = json::object();
+  if (const auto& ref = group.template_ref) {
+    spec["podGroupTemplateRef"] = {{"workload",
+                                    {{"workloadName", ref->workload_name},
+                                     {"podGroupTemplateName", ref->pod_group_template_name}}}};
+  }
+  spec["schedulingPolicy"] = scheduling_policy_json(group.gang_min_count);
   return {{"spec", std::move(spec)}};
 }
 
@@ -1868,6 +2028,8 @@ json to_json(const Object& object) {
       [&](const auto& o) -> std::string_view {
         if constexpr (requires { kueue_api_version(o); }) {
           return kueue_api_version(o);
+        } else if constexpr (std::is_same_v<std::decay_t<decltype(o)>, SchedulingWorkload>) {
+          return o.v1alpha2 ? kPodGroupApiVersion : kWorkloadApiVersion;
         } else {
           return api_version_of(kind);
         }

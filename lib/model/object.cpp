@@ -67,6 +67,8 @@ std::string_view kind_of(const Object& object) noexcept {
         } else if constexpr (std::is_same_v<T, kueue::Workload> ||
                              std::is_same_v<T, SchedulingWorkload>) {
           return "Workload";
+        } else if constexpr (std::is_same_v<T, PodGroup>) {
+          return "PodGroup";
         } else {
           static_assert(std::is_same_v<T, Namespace>, "every Object alternative needs a kind");
           return "Namespace";

@@ -117,17 +117,16 @@ std::optional<GangStatus> Scheduler::gang_status(const PodInfo& pod) const {
   const auto* gang = fwk == nullptr ? nullptr
                                     : dynamic_cast<const plugins::GangScheduling*>(
                                           fwk->find_plugin(plugins::GangScheduling::kName));
-  const std::optional<WorkloadReference>& ref = pod.pod.spec.workload_ref;
-  if (gang == nullptr || !ref) return std::nullopt;
+  if (gang == nullptr || !gang->in_group(pod.pod)) return std::nullopt;
   GangStatus out;
-  out.workload = ref->name;
-  out.pod_group = ref->pod_group;
-  out.replica_key = ref->pod_group_replica_key;
-  if (const SchedulingWorkload* workload =
-          cluster_.find_workload(pod.pod.metadata.namespace_, ref->name)) {
-    if (const WorkloadPodGroup* group = workload->pod_group(ref->pod_group))
-      out.min_count = group->gang_min_count;
+  if (const std::optional<WorkloadReference>& ref = pod.pod.spec.workload_ref) {
+    out.workload = ref->name;
+    out.pod_group = ref->pod_group;
+    out.replica_key = ref->pod_group_replica_key;
+  } else {
+    out.pod_group = *pod.pod.spec.scheduling_group;  // 1.36: a PodGroup object
   }
+  out.min_count = gang->min_count(pod);
   const plugins::PodGroupCounts counts = gang->counts(pod);
   out.known = counts.all.size();
   out.waiting = counts.assumed;

@@ -152,6 +152,10 @@ std::optional<Object> ApiServer::find(const ObjectRef& ref) const {
   if (ref.kind == "Workload") {
     if (const SchedulingWorkload* w = cluster_.find_workload(ref.namespace_, ref.name)) return *w;
   }
+  if (ref.kind == "PodGroup") {
+    if (const PodGroup* group = cluster_.find_pod_group(ref.namespace_, ref.name)) return *group;
+    return std::nullopt;
+  }
   if (kueue.visit(ref.kind, [&](const auto& store) {
         if (auto it = store.find(store_key(ref)); it != store.end()) found = it->second;
       })) {

@@ -86,6 +86,7 @@ std::vector<std::string> changed_fields(const PodSpec& before, const PodSpec& af
   field(before.resources != after.resources, "resources");
   field(before.resource_claims != after.resource_claims, "resourceClaims");
   field(before.workload_ref != after.workload_ref, "workloadRef");
+  field(before.scheduling_group != after.scheduling_group, "schedulingGroup");
   return out;
 }
 
@@ -98,9 +99,11 @@ void drop_disabled_pod_fields(Pod& pod, const SchedulerConfig& config) {
     pod.spec.resources.reset();
   if (!config.feature_gates.enabled(FeatureGate::DynamicResourceAllocation, version))
     pod.spec.resource_claims.clear();
-  // dropDisabledWorkloadRefFields (1.35).
-  if (!config.feature_gates.enabled(FeatureGate::GenericWorkload, version))
+  // dropDisabledWorkloadRefFields (1.35), dropDisabledSchedulingGroupFields (1.36).
+  if (!config.feature_gates.enabled(FeatureGate::GenericWorkload, version)) {
     pod.spec.workload_ref.reset();
+    pod.spec.scheduling_group.reset();
+  }
 }
 
 void prepare_pod_for_create(Pod& pod, const SchedulerConfig& config, TimeMs now) {

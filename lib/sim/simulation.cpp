@@ -262,6 +262,8 @@ void Simulation::apply(Object object, const std::string& pointer) {
     api_.services[key] = std::move(*service);
   } else if (auto* workload = std::get_if<SchedulingWorkload>(&object)) {
     apply_workload(std::move(*workload), pointer);
+  } else if (auto* group = std::get_if<PodGroup>(&object)) {
+    apply_pod_group(std::move(*group), pointer);
   } else if (auto* pc = std::get_if<PriorityClass>(&object)) {
     if (auto error = api_.apply_priority_class(std::move(*pc))) input_error(pointer, *error);
   } else if (auto* pdb = std::get_if<PodDisruptionBudget>(&object)) {
@@ -315,12 +317,16 @@ void Simulation::apply_workload(SchedulingWorkload workload, const std::string& 
   const SchedulingWorkload* old = cluster_.find_workload(meta.namespace_, meta.name);
   // ValidateWorkloadUpdate (pkg/apis/scheduling/validation, 1.35): podGroups, and a
   // controllerRef once set, are immutable; upstream's paths lack the "spec." prefix.
+  // 1.36's ValidateWorkloadUpdate (v1alpha2) has the prefix, and names podGroupTemplates.
   if (old != nullptr) {
-    const std::string prefix = "Workload.scheduling.k8s.io \"" + meta.name + "\" is invalid: ";
+    const std::string prefix = "Workload.scheduling.k8s.io \"" + meta.name +
+                               "\" is invalid: " + (workload.v1alpha2 ? "spec." : "");
     if (old->controller_ref && old->controller_ref != workload.controller_ref)
       input_error(pointer, prefix + "controllerRef: Invalid value: field is immutable");
-    if (old->pod_groups != workload.pod_groups)
-      input_error(pointer, prefix + "podGroups: Invalid value: field is immutable");
+    if (old->pod_groups != workload.pod_groups) {
+      input_error(pointer, prefix + (workload.v1alpha2 ? "podGroupTemplates" : "podGroups") +
+                               ": Invalid value: field is immutable");
+    }
   }
   api_.stamp(meta, old == nullptr ? nullptr : &old->metadata);
   SchedulingWorkload stored = std::move(workload);
@@ -331,6 +337,27 @@ void Simulation::apply_workload(SchedulingWorkload workload, const std::string& 
   scheduler_.cluster_event(
       {EventResource::Workload, action::kAdd, "WorkloadAdd"},
       EventObjects{nullptr, nullptr, nullptr, cluster_.find_workload(ns, name)}, now_);
+}
+
+void Simulation::apply_pod_group(PodGroup group, const std::string& pointer) {
+  ObjectMeta& meta = group.metadata;
+  const PodGroup* old = cluster_.find_pod_group(meta.namespace_, meta.name);
+  // ValidatePodGroupUpdate (pkg/apis/scheduling/validation, release-1.36): the template
+  // reference and the scheduling policy are immutable.
+  if (old != nullptr) {
+    const std::string prefix = "PodGroup.scheduling.k8s.io \"" + meta.name + "\" is invalid: ";
+    if (old->template_ref != group.template_ref)
+      input_error(pointer, prefix + "spec.podGroupTemplateRef: Invalid value: field is immutable");
+    if (old->gang_min_count != group.gang_min_count)
+      input_error(pointer, prefix + "spec.schedulingPolicy: Invalid value: field is immutable");
+  }
+  api_.stamp(meta, old == nullptr ? nullptr : &old->metadata);
+  const std::string ns = meta.namespace_, name = meta.name;
+  if (!cluster_.apply_pod_group(std::move(group))) return;
+  // PodGroup/Add: GangScheduling's pods waiting for their PodGroup may go (its policy is
+  // immutable: an update changes nothing the scheduler reads).
+  scheduler_.cluster_event({EventResource::PodGroup, action::kAdd, "PodGroupAdd"},
+                           EventObjects{.pod_group = cluster_.find_pod_group(ns, name)}, now_);
 }
 
 template <typename T>
@@ -859,6 +886,12 @@ void Simulation::delete_object(const ObjectRef& ref, std::int64_t grace_seconds,
   } else if (ref.kind == "Service") {
     if (api_.services.erase(key) == 0)
       input_error(pointer, "Service \"" + key + "\" does not exist at " + format_duration(now_));
+    return;
+  } else if (ref.kind == "PodGroup") {
+    // The pods keep their schedulingGroup; a gang waits for its PodGroup to come back.
+    if (!cluster_.remove_pod_group(ref.namespace_, ref.name)) {
+      input_error(pointer, "PodGroup \"" + key + "\" does not exist at " + format_duration(now_));
+    }
     return;
   } else if (ref.kind == "Workload" && cluster_.remove_workload(ref.namespace_, ref.name)) {
     // A scheduling.k8s.io Workload: the pods keep their workloadRef; the gang waits for the

@@ -125,6 +125,8 @@ class Simulation final : public SchedulerHooks, private NodeHost {
   /// A scheduling.k8s.io Workload: stored where the scheduler reads it; a new one is a
   /// Workload/Add event for the queue.
   void apply_workload(SchedulingWorkload workload, const std::string& pointer);
+  /// A scheduling.k8s.io/v1alpha2 PodGroup (1.36); PodGroup/Add wakes its gang.
+  void apply_pod_group(PodGroup group, const std::string& pointer);
   void delete_object(const ObjectRef& ref, std::int64_t grace_seconds, const std::string& pointer);
   void patch_object(const Action& action);
   /// Runs a timeline action; an InputError it raises at the action's place without a line gets

@@ -10,8 +10,8 @@ namespace gpusched {
 struct NodeInfo;
 struct PodInfo;
 
-/// The resources of the events gpusched sends (Workload: scheduling.k8s.io, 1.35).
-enum class EventResource : std::uint8_t { Pod, Node, Workload, WildCard };
+/// The resources of the events gpusched sends (Workload: scheduling.k8s.io, 1.35; PodGroup: 1.36).
+enum class EventResource : std::uint8_t { Pod, Node, Workload, PodGroup, WildCard };
 
 /// ActionType bits, as upstream.
 namespace action {
@@ -47,6 +47,7 @@ struct EventObjects {
   const NodeInfo* node = nullptr;                       ///< the node after an add or an update
   const PodInfo* pod = nullptr;                         ///< the pod added, deleted or updated
   const struct SchedulingWorkload* workload = nullptr;  ///< the Workload added
+  const struct PodGroup* pod_group = nullptr;           ///< the PodGroup added
 };
 
 enum class QueueingHint : std::uint8_t { QueueSkip, Queue };

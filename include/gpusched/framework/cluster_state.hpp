@@ -17,6 +17,7 @@
 #include "gpusched/framework/node_info.hpp"
 #include "gpusched/framework/pod_info.hpp"
 #include "gpusched/framework/resources.hpp"
+#include "gpusched/model/pod_group.hpp"
 #include "gpusched/model/scheduling_workload.hpp"
 #include "gpusched/model/selector.hpp"
 
@@ -164,6 +165,14 @@ class ClusterState {
   /// A Workload, or nullptr.
   [[nodiscard]] const SchedulingWorkload* find_workload(std::string_view namespace_,
                                                         std::string_view name) const;
+  /// Adds or replaces a scheduling.k8s.io PodGroup (1.36, the scheduler's PodGroup lister);
+  /// false when it replaced one.
+  bool apply_pod_group(PodGroup pod_group);
+  /// Removes a PodGroup; false when there was none.
+  bool remove_pod_group(std::string_view namespace_, std::string_view name);
+  /// A PodGroup, or nullptr.
+  [[nodiscard]] const PodGroup* find_pod_group(std::string_view namespace_,
+                                               std::string_view name) const;
 
   /// The pod waits at Permit on `node` (upstream's assumed pod in the scheduler cache): it holds
   /// the node for every later cycle while its spec.nodeName stays empty, as the API server's pod
@@ -246,6 +255,7 @@ class ClusterState {
   ServiceSelectors service_selectors_;
   std::map<std::string, ObjectMeta, std::less<>> namespaces_;
   std::map<std::string, SchedulingWorkload, std::less<>> workloads_;        // by "namespace/name"
+  std::map<std::string, PodGroup, std::less<>> pod_groups_;                 // by "namespace/name"
   mutable std::map<std::string, Labels, std::less<>> implicit_namespaces_;  // labels by name
   std::uint32_t with_affinity_ = 0;
   std::uint32_t with_required_anti_affinity_ = 0;

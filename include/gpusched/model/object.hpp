@@ -8,6 +8,7 @@
 #include "gpusched/model/kueue.hpp"
 #include "gpusched/model/node.hpp"
 #include "gpusched/model/pod.hpp"
+#include "gpusched/model/pod_group.hpp"
 #include "gpusched/model/policy.hpp"
 #include "gpusched/model/scheduling_workload.hpp"
 #include "gpusched/model/workload.hpp"
@@ -34,11 +35,12 @@ struct Service {
 /// The label the API server sets on every namespace (v1.LabelMetadataName).
 inline constexpr std::string_view kLabelMetadataName = "kubernetes.io/metadata.name";
 
-using Object = std::variant<Node, Pod, Deployment, ReplicaSet, DaemonSet, StatefulSet, Job,
-                            PriorityClass, PodDisruptionBudget, Namespace, Service,
-                            kueue::ResourceFlavor, kueue::ClusterQueue, kueue::LocalQueue,
-                            kueue::Cohort, kueue::WorkloadPriorityClass, kueue::AdmissionCheck,
-                            kueue::ProvisioningRequestConfig, kueue::Workload, SchedulingWorkload>;
+using Object =
+    std::variant<Node, Pod, Deployment, ReplicaSet, DaemonSet, StatefulSet, Job, PriorityClass,
+                 PodDisruptionBudget, Namespace, Service, kueue::ResourceFlavor,
+                 kueue::ClusterQueue, kueue::LocalQueue, kueue::Cohort,
+                 kueue::WorkloadPriorityClass, kueue::AdmissionCheck,
+                 kueue::ProvisioningRequestConfig, kueue::Workload, SchedulingWorkload, PodGroup>;
 
 /// kind / namespace / name of an object.
 struct ObjectRef {

@@ -150,6 +150,9 @@ struct PodSpec {
   /// spec.workloadRef; nullopt when absent (or dropped by an API server without
   /// GenericWorkload).
   std::optional<WorkloadReference> workload_ref;
+  /// spec.schedulingGroup.podGroupName (1.36, GenericWorkload): the PodGroup the pod belongs
+  /// to; nullopt when absent (or dropped by an API server without GenericWorkload). Immutable.
+  std::optional<std::string> scheduling_group;
   friend bool operator==(const PodSpec&, const PodSpec&) = default;
 };
 

@@ -1,7 +1,9 @@
 #pragma once
 /// scheduling.k8s.io/v1alpha1 Workload (Kubernetes 1.35, GenericWorkload): the pod groups a
 /// workload's pods join through spec.workloadRef, each scheduled by its policy (the Workload
-/// API, KEP-4671; staging/src/k8s.io/api/scheduling/v1alpha1/types.go).
+/// API, KEP-4671; staging/src/k8s.io/api/scheduling/v1alpha1/types.go). Kubernetes 1.36's
+/// scheduling.k8s.io/v1alpha2 Workload has the same shape under another name: its
+/// spec.podGroupTemplates, from which PodGroup objects are made (v1alpha2/types.go).
 
 #include <cstdint>
 #include <optional>
@@ -13,8 +15,8 @@
 
 namespace gpusched {
 
-/// A WorkloadSpec.podGroups entry: its name and policy, `basic: {}` (nullopt) or
-/// `gang: {minCount}`.
+/// A WorkloadSpec.podGroups entry (v1alpha1) or podGroupTemplates entry (v1alpha2): its name and
+/// policy (v1alpha2: schedulingPolicy), `basic: {}` (nullopt) or `gang: {minCount}`.
 struct WorkloadPodGroup {
   std::string name;
   /// policy.gang.minCount; nullopt for policy.basic.
@@ -36,6 +38,8 @@ struct SchedulingWorkload {
   ObjectMeta metadata;
   std::optional<WorkloadControllerRef> controller_ref;
   std::vector<WorkloadPodGroup> pod_groups;
+  /// scheduling.k8s.io/v1alpha2 (1.36): pod_groups are spec.podGroupTemplates.
+  bool v1alpha2 = false;
   friend bool operator==(const SchedulingWorkload&, const SchedulingWorkload&) = default;
 
   /// The pod group named `name`, or nullptr (gangscheduling.go podGroupPolicy).

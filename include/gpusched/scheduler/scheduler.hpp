@@ -37,7 +37,7 @@ struct QueuedPod;
 /// A pod's gang as GangScheduling sees it (for explain): its Workload pod group instance, the
 /// group's pods, and what holds the pod back.
 struct GangStatus {
-  std::string workload;
+  std::string workload;  ///< empty on 1.36: pod_group names a PodGroup object
   std::string pod_group;
   std::string replica_key;
   std::optional<std::int32_t> min_count;  ///< nullopt: no Workload, no such group, or basic

@@ -540,3 +540,32 @@ TEST_CASE("explain: a gang pod waiting at Permit, and one held at PreEnqueue", "
 
 }  // namespace
 }  // namespace gpusched
+
+namespace gpusched {
+namespace {
+
+TEST_CASE("explain: a 1.36 gang pod held at PreEnqueue names its PodGroup", "[explain][gang]") {
+  const Scenario held = io::load_scenario(kScenarios + "gang-scheduling-preenqueue-1-36.json");
+  Simulator before(held);
+  before.run_until(15'000);
+  const std::vector<Explanation> missing = explain_now(before, held, {"default/w-0"});
+  REQUIRE(missing.size() == 1);
+  CHECK(missing[0].diagnosis ==
+        "GangScheduling's PreEnqueue keeps it out of the scheduling queue (\"waiting for pods's "
+        "pod group \"train-workers\" to appear in scheduling queue\"): PodGroup "
+        "\"train-workers\", minCount; 2 pod(s) of the group exist, 0 waiting at Permit and 0 "
+        "bound. The scheduler has not tried it, so it has no event or condition; the missing "
+        "pods (or the PodGroup) queue the gang when they are created.");
+  before.run_until(45'000);
+  const std::vector<Explanation> short_of = explain_now(before, held, {"default/w-1"});
+  REQUIRE(short_of.size() == 1);
+  CHECK(short_of[0].diagnosis ==
+        "GangScheduling's PreEnqueue keeps it out of the scheduling queue (\"waiting for "
+        "minCount pods from a gang to appear in scheduling queue\"): PodGroup \"train-workers\", "
+        "minCount 3; 2 pod(s) of the group exist, 0 waiting at Permit and 0 bound. The "
+        "scheduler has not tried it, so it has no event or condition; the missing pods (or the "
+        "PodGroup) queue the gang when they are created.");
+}
+
+}  // namespace
+}  // namespace gpusched

@@ -46,7 +46,7 @@ TEST_CASE("classify_kind: modelled, skipped or ignored, by API group and kind", 
       {"autoscaling/v2", "HorizontalPodAutoscaler", KindHandling::Ignored},
       {"resource.k8s.io/v1", "ResourceClaimTemplate", KindHandling::Ignored},
       {"resource.k8s.io/v1beta1", "DeviceClass", KindHandling::Ignored},
-      {"scheduling.k8s.io/v1alpha2", "PodGroup", KindHandling::Ignored},
+      {"scheduling.k8s.io/v1alpha2", "PodGroup", KindHandling::Modelled},
       // Kueue's modelled kinds (kueue_json.cpp); the rest of kueue.x-k8s.io is named.
       {"kueue.x-k8s.io/v1beta1", "ClusterQueue", KindHandling::Modelled},
       {"kueue.x-k8s.io/v1beta2", "Workload", KindHandling::Modelled},
@@ -172,23 +172,32 @@ TEST_CASE("a timeline apply leaves out kinds as the cluster does", "[io][kinds]"
                                       "modelled"));
 }
 
-TEST_CASE("a pod's spec.schedulingGroup (1.36's PodGroup cycle) is named, refused under --strict",
+TEST_CASE("a pod's spec.schedulingGroup on 1.36 with GenericWorkload names the PodGroup cycle",
           "[io][kinds]") {
-  const std::string text = R"({"name": "g", "cluster": [
+  const std::string pod = R"(
       {"kind": "Pod", "metadata": {"name": "w0"},
        "spec": {"schedulingGroup": {"podGroupName": "train"}, "containers": [{"name": "c"}]}}]})";
+  const std::string text =
+      R"({"name": "g", "scheduler": {"featureGates": {"GenericWorkload": true}}, "cluster": [)" +
+      pod;
   const Scenario scenario = io::parse_scenario(text, "g.json");
   REQUIRE(scenario.cluster.size() == 1);
+  CHECK(std::get<Pod>(scenario.cluster[0]).spec.scheduling_group == "train");
   CHECK(scenario.notes ==
         std::vector<std::string>{
-            "g.json:3: /cluster/0/spec/schedulingGroup: spec.schedulingGroup of 1 Pod object "
-            "ignored: Kubernetes 1.36's PodGroup scheduling is not modelled: the pod is "
-            "scheduled on its own (refused under --strict)"});
+            "g.json:3: /cluster/0/spec/schedulingGroup: Kubernetes 1.36 schedules a PodGroup's "
+            "pods together in its PodGroup scheduling cycle (schedule_one_podgroup.go), which "
+            "gpusched does not model: it schedules them one by one, GangScheduling holding a "
+            "gang's pods at Permit, so where they land and their FailedScheduling messages may "
+            "differ from a real cluster's (refused under --strict)"});
   io::LoadOptions strict;
   strict.strict = true;
   CHECK_THROWS_WITH(io::parse_scenario(text, "g.json", strict),
-                    Catch::StartsWith("g.json:3: /cluster/0/spec/schedulingGroup: "
-                                      "spec.schedulingGroup of a Pod is not modelled"));
+                    Catch::StartsWith("g.json:3: /cluster/0/spec/schedulingGroup: Kubernetes "
+                                      "1.36 schedules a PodGroup's pods together"));
+  // Without the gate the API server drops the field: nothing to name.
+  const Scenario dropped = io::parse_scenario(R"({"name": "g", "cluster": [)" + pod, "g.json");
+  CHECK(dropped.notes.empty());
 }
 
 TEST_CASE("whatif --add: the additions' kinds are sorted as a scenario's", "[io][kinds]") {
