@@ -8,7 +8,7 @@ namespace gpusched {
 
 void Diagnosis::clear() {
   failed_nodes.clear();
-  failed_statuses.clear();
+  failed_runs.clear();
   failed_reasons.clear();
   absent.reset();
   pre_filter_msg.clear();
@@ -17,58 +17,58 @@ void Diagnosis::clear() {
   pending_plugins.clear();
 }
 
-void Diagnosis::add(const NodeInfo& node, const Status& status) {
+void Diagnosis::add_status(const Status& status, std::uint32_t count) {
+  const FailedStatus* last = failed_runs.empty() ? nullptr : &failed_runs.back();
+  // The same plugin name object: consecutive nodes mostly fail in the same plugin.
+  const bool same_plugin = last != nullptr && last->plugin.data() == status.plugin.data() &&
+                           last->plugin.size() == status.plugin.size();
+  if (same_plugin && last->code == status.code &&
+      std::equal(status.reasons.begin(), status.reasons.end(),
+                 failed_reasons.end() - last->num_reasons, failed_reasons.end())) {
+    failed_runs.back().num_nodes += count;
+    return;
+  }
   // Diagnosis.AddPluginStatus: rejections name their plugin for the queueing hints.
   auto plugins_for = [&](Code code) -> std::set<std::string, std::less<>>* {
     if (code == Code::Pending) return &pending_plugins;
     return is_rejected(code) ? &unschedulable_plugins : nullptr;
   };
   std::set<std::string, std::less<>>* plugins = plugins_for(status.code);
-  // Consecutive nodes mostly fail in the same plugin (the same name object): then it is recorded.
-  const bool recorded = !failed_statuses.empty() &&
-                        plugins_for(failed_statuses.back().code) == plugins &&
-                        failed_statuses.back().plugin.data() == status.plugin.data() &&
-                        failed_statuses.back().plugin.size() == status.plugin.size();
+  const bool recorded = same_plugin && plugins_for(last->code) == plugins;
   if (plugins != nullptr && !recorded && !plugins->contains(status.plugin))
     plugins->emplace(status.plugin);
-  if (failed_nodes.empty()) {
-    failed_nodes.reserve(expected_failures);
-    failed_statuses.reserve(expected_failures);
-    failed_reasons.reserve(expected_failures);
-  }
+  failed_runs.push_back(FailedStatus{status.code, status.plugin,
+                                     static_cast<std::uint32_t>(failed_reasons.size()),
+                                     static_cast<std::uint32_t>(status.reasons.size()), count});
+  failed_reasons.insert(failed_reasons.end(), status.reasons.begin(), status.reasons.end());
+}
+
+void Diagnosis::add(const NodeInfo& node, const Status& status) {
+  if (failed_nodes.empty()) failed_nodes.reserve(expected_failures);
   failed_nodes.push_back(&node);
-  failed_statuses.push_back(FailedStatus{status.code, status.plugin,
-                                         static_cast<std::uint32_t>(failed_reasons.size()),
-                                         static_cast<std::uint32_t>(status.reasons.size())});
-  for (StrId r : status.reasons) failed_reasons.push_back(r);
+  add_status(status, 1);
 }
 
 void Diagnosis::add_run(std::span<const NodeInfo* const> nodes, const Status& status) {
   if (nodes.empty()) return;
-  add(*nodes.front(), status);
-  const FailedStatus first = failed_statuses.back();
-  for (const NodeInfo* node : nodes.subspan(1)) {
-    failed_nodes.push_back(node);
-    failed_statuses.push_back(FailedStatus{first.code, first.plugin,
-                                           static_cast<std::uint32_t>(failed_reasons.size()),
-                                           first.num_reasons});
-    failed_reasons.insert(failed_reasons.end(), status.reasons.begin(), status.reasons.end());
-  }
+  if (failed_nodes.empty()) failed_nodes.reserve(std::max(expected_failures, nodes.size()));
+  failed_nodes.insert(failed_nodes.end(), nodes.begin(), nodes.end());
+  add_status(status, static_cast<std::uint32_t>(nodes.size()));
 }
 
 // pkg/scheduler/framework/types.go FitError.Error(). Reasons are counted by interned id (one id
 // per distinct string) and become strings once per distinct reason.
 std::string reasons_histogram(std::size_t num_all_nodes, const Diagnosis& diagnosis,
                               const StringPool& pool) {
-  // Runs of one reason first (nodes mostly fail alike), then the runs sorted by id and merged.
+  // Each run's reasons count its nodes; then sorted by id and merged.
   std::vector<std::pair<StrId, std::size_t>> counts;
-  for (StrId id : diagnosis.failed_reasons) {
-    if (counts.empty() || counts.back().first != id) counts.emplace_back(id, 0);
-    ++counts.back().second;
+  for (std::size_t i = 0; i < diagnosis.failed_runs.size(); ++i) {
+    for (StrId id : diagnosis.reasons(i))
+      counts.emplace_back(id, diagnosis.failed_runs[i].num_nodes);
   }
-  if (diagnosis.absent && diagnosis.failed_statuses.size() < num_all_nodes) {
+  if (diagnosis.absent && diagnosis.failed_nodes.size() < num_all_nodes) {
     for (StrId r : diagnosis.absent->reasons)
-      counts.emplace_back(r, num_all_nodes - diagnosis.failed_statuses.size());
+      counts.emplace_back(r, num_all_nodes - diagnosis.failed_nodes.size());
   }
   std::sort(counts.begin(), counts.end());
   std::vector<std::pair<StrId, std::size_t>> merged;

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "config/kueue_feature_gates.hpp"
 #include "gpusched/model/time.hpp"
 #include "io/api_validation.hpp"
 
@@ -242,7 +243,13 @@ KueueConfiguration parse_kueue(const JsonNode& kueue) {
     config.fair_sharing = parse_fair_sharing(*fair);
   }
   if (auto gates = root.get("featureGates")) {
-    for (const auto& [name, value] : gates->entries()) config.feature_gates[name] = value.boolean();
+    // LoadAndValidateFeatureGates: a gate Kueue lacks or locks stops its manager from starting.
+    for (const auto& [name, value] : gates->entries()) {
+      const bool on = value.boolean();
+      if (auto error = kueue_feature_gate_error(name, on)) value.fail(*error);
+      if (auto warning = kueue_feature_gate_warning(name, on)) value.note_not_modelled(*warning);
+      config.feature_gates[name] = on;
+    }
   }
   for (const Unmodelled& field : kUnmodelled) {
     if (auto value = root.get(field.field)) value->note_not_modelled(std::string(field.why));

@@ -4,8 +4,9 @@
 
 namespace gpusched::kueue {
 
-void QueueManager::PendingQueue::push(const Order& order) {
+void QueueManager::PendingQueue::push(Order order) {
   erase(order.key);
+  order.sticky = sticky == order.key;
   heap.insert(order);
   in_heap.emplace(order.key, order);
 }
@@ -34,7 +35,10 @@ void QueueManager::delete_local_queue(const std::string& key) {
   local_queues_.erase(key);
   for (auto it = assigned_.begin(); it != assigned_.end();) {
     if (it->second == key) {
-      for (auto& [name, q] : queues_) q.erase(it->first);
+      for (auto& [name, q] : queues_) {
+        q.erase(it->first);
+        if (q.sticky == it->first) q.sticky.reset();
+      }
       it = assigned_.erase(it);
     } else {
       ++it;
@@ -91,6 +95,11 @@ bool QueueManager::requeue(const std::string& lq_key, const QueuedWorkload& wl,
                 reason == RequeueReason::PendingPreemption ||
                 reason == RequeueReason::PreemptionFailed;
   }
+  // The preemptor workload (cluster_queue.go requeueIfNotPresent): for BestEffortFIFO it is
+  // sticky, so that workloads skipped over meanwhile do not take the head back. No other
+  // workload of the queue is in its heap now: the previous sticky one was its head until popped.
+  if (reason == RequeueReason::PendingPreemption && q->strategy == QueueingStrategy::BestEffortFIFO)
+    q->sticky = wl.key;
   const Order order = order_of(wl);
   const bool pending_flavors =
       last_assignment.contains(wl.key) && last_assignment.at(wl.key).pending_flavors();
@@ -113,7 +122,11 @@ bool QueueManager::requeue(const std::string& lq_key, const QueuedWorkload& wl,
 void QueueManager::remove(const std::string& key) {
   auto it = assigned_.find(key);
   if (it == assigned_.end()) return;
-  for (auto& [name, q] : queues_) q.erase(key);
+  for (auto& [name, q] : queues_) {
+    q.erase(key);
+    // ClusterQueue.delete: a workload that leaves the queue is no longer its preemptor.
+    if (q.sticky == key) q.sticky.reset();
+  }
   assigned_.erase(it);
   last_assignment.erase(key);
 }

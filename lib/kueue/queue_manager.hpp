@@ -3,7 +3,8 @@
 // workloads per ClusterQueue, ordered by priority then queue-order time then UID, and the
 // workloads found inadmissible, which wait until an event may help them (a workload finished,
 // quota changed) or their requeue backoff ends. StrictFIFO keeps a failed head at the front;
-// BestEffortFIFO moves on to the next.
+// BestEffortFIFO keeps a preemptor whose preemptions are pending at the front, and otherwise moves
+// on to the next.
 
 #include <cstdint>
 #include <functional>
@@ -91,7 +92,10 @@ class QueueManager {
     TimeMs timestamp;
     std::string uid;
     std::string key;
+    /// The ClusterQueue's sticky preemptor (baseCompareFunc): first, whatever its priority.
+    bool sticky = false;
     friend bool operator<(const Order& a, const Order& b) {
+      if (a.sticky != b.sticky) return a.sticky;
       if (a.priority != b.priority) return a.priority > b.priority;
       if (a.timestamp != b.timestamp) return a.timestamp < b.timestamp;
       if (a.uid != b.uid) return a.uid < b.uid;
@@ -105,7 +109,10 @@ class QueueManager {
     std::map<std::string, Order> inadmissible;
     std::int64_t pop_cycle = 0;
     std::int64_t queue_inadmissible_cycle = -1;
-    void push(const Order& order);
+    /// preemptorWorkload of a BestEffortFIFO queue: the workload last requeued while its
+    /// preemptions are pending, kept at the head until it leaves the queue (Kueue#6929, #7101).
+    std::optional<std::string> sticky;
+    void push(Order order);
     void erase(const std::string& key);
   };
   static Order order_of(const QueuedWorkload& wl) {

@@ -80,9 +80,9 @@ std::string DefaultPreemption::eligibility(const PodInfo& pod, const Diagnosis& 
   const NodeInfo* node = handle_.cluster.find_node(nominated);
   Code nominated_code =
       diagnosis.absent ? diagnosis.absent->code : Code::UnschedulableAndUnresolvable;
-  for (std::size_t i = 0; i < diagnosis.failed_nodes.size(); ++i) {
-    if (diagnosis.failed_nodes[i] == node) nominated_code = diagnosis.failed_statuses[i].code;
-  }
+  diagnosis.for_each_failed([&](const NodeInfo& failed, const FailedStatus& status, auto) {
+    if (&failed == node) nominated_code = status.code;
+  });
   if (nominated_code == Code::UnschedulableAndUnresolvable || node == nullptr) return {};
   for (const PodInfo* p : node->pods) {
     if (p->priority < pod.priority && terminating_by_preemption(p)) {
@@ -307,18 +307,18 @@ PostFilterResult DefaultPreemption::post_filter(CycleState& state, const PodInfo
       diagnosis.absent ? diagnosis.absent->code : Code::UnschedulableAndUnresolvable;
   if (absent_code == Code::Unschedulable) {
     std::unordered_map<const NodeInfo*, Code> explicit_codes;
-    for (std::size_t i = 0; i < diagnosis.failed_nodes.size(); ++i)
-      explicit_codes[diagnosis.failed_nodes[i]] = diagnosis.failed_statuses[i].code;
+    diagnosis.for_each_failed([&](const NodeInfo& node, const FailedStatus& status, auto) {
+      explicit_codes[&node] = status.code;
+    });
     for (const NodeInfo* node : handle_.cluster.node_list()) {
       auto it = explicit_codes.find(node);
       if ((it == explicit_codes.end() ? absent_code : it->second) == Code::Unschedulable)
         potential.push_back(node);
     }
   } else {
-    for (std::size_t i = 0; i < diagnosis.failed_nodes.size(); ++i) {
-      if (diagnosis.failed_statuses[i].code == Code::Unschedulable)
-        potential.push_back(diagnosis.failed_nodes[i]);
-    }
+    diagnosis.for_each_failed([&](const NodeInfo& node, const FailedStatus& status, auto) {
+      if (status.code == Code::Unschedulable) potential.push_back(&node);
+    });
   }
   Diagnosis dry_run_statuses;
   std::vector<std::string> errors;

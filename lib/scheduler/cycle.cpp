@@ -4,7 +4,9 @@
 #include "scheduler/cycle.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "framework/string_pool.hpp"
 #include "gpusched/framework/cluster_state.hpp"
@@ -128,15 +130,26 @@ void Scheduler::find_nodes_that_fit(Cycle& cycle, Search search, CycleSink* sink
     const auto& table = static_verdicts->statuses;
     return rejected >= table.data() && rejected < table.data() + table.size();
   };
+  // The end of the run of nodes from `at` that `rejected` (kept) rejects alike, found once per
+  // set of verdicts and remembered for each of its positions.
+  auto run_end = [&](std::size_t at, const Status* rejected) -> std::size_t {
+    std::vector<std::uint32_t>& ends = static_verdicts->run_end;
+    if (ends.size() < n) ends.resize(n, 0);
+    if (ends[at] == 0) {
+      std::size_t end = at + 1;
+      while (end < n && static_rejection(end) == rejected) ++end;
+      std::fill(ends.begin() + static_cast<std::ptrdiff_t>(at),
+                ends.begin() + static_cast<std::ptrdiff_t>(end), static_cast<std::uint32_t>(end));
+    }
+    return ends[at];
+  };
   for (std::size_t i = 0; i < n && cycle.feasible.size() < to_find;) {
     const std::size_t at = (next_start_node_index_ + i) % n;
     if (static_verdicts != nullptr) {
       if (const Status* rejected = static_rejection(at)) {
-        std::size_t end = at + 1;
-        if (kept(rejected)) {
-          const std::size_t limit = std::min(n, at + (n - i));
-          while (end < limit && static_rejection(end) == rejected) ++end;
-        }
+        // Not past the nodes this cycle has yet to look at (the search wraps around).
+        const std::size_t end =
+            kept(rejected) ? std::min({run_end(at, rejected), n, at + (n - i)}) : at + 1;
         cycle.diagnosis.add_run(std::span<const NodeInfo* const>(nodes.data() + at, end - at),
                                 *rejected);
         cycle.processed += end - at;

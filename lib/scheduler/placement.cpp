@@ -46,8 +46,10 @@ Placement Scheduler::evaluate(const PodInfo& pod, bool run_post_filter, CycleSin
     out.nodes.push_back(std::move(verdict));
     verdict_given.insert(&node);
   };
-  for (std::size_t i = 0; i < diagnosis.failed_nodes.size(); ++i)
-    rejected(*diagnosis.failed_nodes[i], diagnosis.failed_statuses[i].plugin, diagnosis.reasons(i));
+  diagnosis.for_each_failed(
+      [&](const NodeInfo& node, const FailedStatus& status, std::span<const StrId> why) {
+        rejected(node, status.plugin, why);
+      });
   if (!feasible.empty()) {
     std::vector<std::int64_t> totals(feasible.size());
     if (fwk->has_score_plugins()) prioritize_nodes(cycle, totals, sink);

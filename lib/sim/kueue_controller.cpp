@@ -74,11 +74,12 @@ void KueueController::run() {
       } else if (!wl.active) {
         // The workload controller's inactive branch: a deactivated workload is evicted.
         evict(key, wl, "Deactivated", "The workload is deactivated");
-      } else if (kueue::is_admitted(wl)) {
-        if (!drain_if_stopped(key, wl))
+      } else if (!reconcile_queue_state(key, wl)) {
+        if (kueue::is_admitted(wl)) {
           watch_readiness_at(key, context_.now(), 0);  // looked at in this run
-      } else {
-        awaiting_checks_.insert(key);
+        } else {
+          awaiting_checks_.insert(key);
+        }
       }
     }
   }
@@ -919,21 +920,49 @@ void KueueController::end_backoff(const std::string& key, kueue::Workload& wl) {
   }
 }
 
-bool KueueController::drain_if_stopped(const std::string& key, kueue::Workload& wl) {
+bool KueueController::reconcile_queue_state(const std::string& key, kueue::Workload& wl) {
   // Kueue v0.19.2 workload_controller.go reconcileOnLocalQueueActiveState, then
-  // reconcileOnClusterQueueActiveState (the ClusterQueue its LocalQueue names).
+  // reconcileOnClusterQueueActiveState (the ClusterQueue its LocalQueue names). An admitted
+  // workload is evicted by HoldAndDrain only; one still waiting for its admission checks loses
+  // its quota reservation under either stop policy, or when its queue is missing (reason
+  // Inadmissible: UnadmittedWorkloadsObservability is off).
   const ApiServer& api = context_.api();
+  const bool admitted = kueue::is_admitted(wl);
   auto lq = api.kueue.local_queues.find(kueue::local_queue_key(wl));
-  if (lq == api.kueue.local_queues.end()) return false;
-  if (lq->second.stop_policy == kueue::StopPolicy::HoldAndDrain) {
+  const bool lq_exists = lq != api.kueue.local_queues.end();
+  const kueue::StopPolicy lq_policy = lq_exists ? lq->second.stop_policy : kueue::StopPolicy::None;
+  if (admitted && lq_policy == kueue::StopPolicy::HoldAndDrain) {
     evict(key, wl, "LocalQueueStopped", "The LocalQueue is stopped");
     return true;
   }
-  auto cq = api.kueue.cluster_queues.find(lq->second.cluster_queue);
-  if (cq == api.kueue.cluster_queues.end() ||
-      cq->second.stop_policy != kueue::StopPolicy::HoldAndDrain)
-    return false;
-  evict(key, wl, "ClusterQueueStopped", "The ClusterQueue is stopped");
+  if (!admitted && !lq_exists)
+    return unreserve(key, wl, "LocalQueue " + wl.queue_name + " is terminating or missing");
+  if (!admitted && lq_policy != kueue::StopPolicy::None)
+    return unreserve(key, wl, "LocalQueue " + wl.queue_name + " is stopped");
+  const std::string cq_name = lq_exists ? lq->second.cluster_queue : std::string();
+  auto cq = api.kueue.cluster_queues.find(cq_name);
+  const bool cq_exists = cq != api.kueue.cluster_queues.end();
+  const kueue::StopPolicy cq_policy = cq_exists ? cq->second.stop_policy : kueue::StopPolicy::None;
+  if (admitted) {
+    if (cq_policy != kueue::StopPolicy::HoldAndDrain) return false;
+    evict(key, wl, "ClusterQueueStopped", "The ClusterQueue is stopped");
+    return true;
+  }
+  if (!cq_exists)
+    return unreserve(key, wl, "ClusterQueue " + cq_name + " is terminating or missing");
+  if (cq_policy != kueue::StopPolicy::None)
+    return unreserve(key, wl, "ClusterQueue " + cq_name + " is stopped");
+  return false;
+}
+
+bool KueueController::unreserve(const std::string& key, kueue::Workload& wl, std::string message) {
+  // UnsetQuotaReservationWithCondition: the cache releases the quota and the workload goes back
+  // to its queue, where the next look names the blocker (getQueueBlocker). Its check states and
+  // ProvisioningRequests stay: the provisioning controller ignores a workload without a
+  // reservation (provisioning/controller.go Reconcile).
+  release(key);  // while the admission still names the ClusterQueue whose quota it held
+  kueue::unset_quota_reservation(wl, "Inadmissible", std::move(message), context_.now());
+  created_.insert(key);
   return true;
 }
 

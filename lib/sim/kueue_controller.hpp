@@ -167,9 +167,14 @@ class KueueController final : private kueue::AdmissionSink {
   /// inadmissible until then).
   void end_backoff(const std::string& key, kueue::Workload& wl);
   /// workload_controller.go reconcileOnLocalQueueActiveState / reconcileOnClusterQueueActiveState
-  /// for an admitted workload: evicted (LocalQueueStopped, then ClusterQueueStopped) when its
-  /// LocalQueue or that queue's ClusterQueue has stopPolicy HoldAndDrain. Returns whether it was.
-  bool drain_if_stopped(const std::string& key, kueue::Workload& wl);
+  /// for a workload holding quota: an admitted one is evicted (LocalQueueStopped, then
+  /// ClusterQueueStopped) when its LocalQueue or that queue's ClusterQueue has stopPolicy
+  /// HoldAndDrain; one waiting for its admission checks loses its reservation when either queue is
+  /// stopped or missing. Returns whether it did either.
+  bool reconcile_queue_state(const std::string& key, kueue::Workload& wl);
+  /// Releases a workload's quota reservation (QuotaReserved=False, Inadmissible, `message`) and
+  /// hands it back to the pending reconcile.
+  bool unreserve(const std::string& key, kueue::Workload& wl, std::string message);
   /// The workload controller's restart check: a workload requeued with Requeued=False by a stop
   /// of its LocalQueue or ClusterQueue gets Requeued=True (LocalQueueRestarted,
   /// ClusterQueueRestarted) once that queue's stopPolicy is None again.

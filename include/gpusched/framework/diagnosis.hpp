@@ -17,20 +17,23 @@ namespace gpusched {
 
 class StringPool;
 
-/// A failed node's status as Diagnosis records it: its reasons are Diagnosis::reasons(i), kept in
-/// one list for all nodes so that recording a node does not allocate.
+/// A failed node's status as Diagnosis records it, for a run of consecutive failed nodes that it
+/// rejected alike (nodes mostly fail alike: a node selector's flavor, a full block). Its reasons
+/// are Diagnosis::reasons(i), kept in one list for all runs so that recording does not allocate.
 struct FailedStatus {
   Code code = Code::Success;
   std::string_view plugin;
   std::uint32_t first_reason = 0;  ///< index in Diagnosis::failed_reasons
   std::uint32_t num_reasons = 0;
+  std::uint32_t num_nodes = 0;  ///< how many consecutive entries of failed_nodes it covers
 };
 
 struct Diagnosis {
-  /// Nodes that were filtered and failed, in evaluation order, with their statuses.
+  /// Nodes that were filtered and failed, in evaluation order.
   std::vector<const NodeInfo*> failed_nodes;
-  std::vector<FailedStatus> failed_statuses;
-  std::vector<StrId> failed_reasons;  ///< the reasons of every failed status, in order
+  /// Their statuses as runs, in the same order: run i covers failed_runs[i].num_nodes nodes.
+  std::vector<FailedStatus> failed_runs;
+  std::vector<StrId> failed_reasons;  ///< the reasons of every run, in order
   /// The status of every node that was not filtered (a PreFilter rejection or a PreFilterResult
   /// that left it out: NodeToStatus.AbsentNodesStatus).
   std::optional<Status> absent;
@@ -47,11 +50,26 @@ struct Diagnosis {
   void add(const NodeInfo& node, const Status& status);
   /// Records the same failure for each of `nodes`, in order (add, once per node).
   void add_run(std::span<const NodeInfo* const> nodes, const Status& status);
-  /// The reasons of failed_statuses[i].
+  /// The reasons of failed_runs[i].
   [[nodiscard]] std::span<const StrId> reasons(std::size_t i) const {
     return std::span(failed_reasons)
-        .subspan(failed_statuses[i].first_reason, failed_statuses[i].num_reasons);
+        .subspan(failed_runs[i].first_reason, failed_runs[i].num_reasons);
   }
+  /// Calls visit(node, status, reasons) for each failed node, in evaluation order.
+  template <class Visit>
+  void for_each_failed(Visit&& visit) const {
+    std::size_t node = 0;
+    for (std::size_t i = 0; i < failed_runs.size(); ++i) {
+      const std::span<const StrId> why = reasons(i);
+      for (std::uint32_t k = 0; k < failed_runs[i].num_nodes; ++k)
+        visit(*failed_nodes[node++], failed_runs[i], why);
+    }
+  }
+
+ private:
+  /// Records the plugin of `status` (AddPluginStatus) and extends the last run when `status` is
+  /// its status, else starts a run; `count` nodes.
+  void add_status(const Status& status, std::uint32_t count);
 };
 
 /// The reasons a FailedScheduling message gives, without their node counts: "0/3 nodes are

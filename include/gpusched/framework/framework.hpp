@@ -192,6 +192,9 @@ class Framework {
     static constexpr std::uint16_t kRejected = 2;  ///< + index in `statuses`
     std::size_t plugins = 0;                       ///< how many active Filter plugins they cover
     std::vector<std::uint16_t> by_position;
+    /// Per position rejected by a kept status: where the run of nodes it rejects alike ends
+    /// (one past the last); 0 while not yet known.
+    std::vector<std::uint32_t> run_end;
     std::vector<Status> statuses;  ///< the distinct rejections
   };
   /// The pod's verdicts, or null when the first active Filter plugin is not node-static.

@@ -8,6 +8,8 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace gpusched {
@@ -198,6 +200,37 @@ TEST_CASE("Diagnosis::add records the rejecting plugins", "[scheduler]") {
   d.clear();
   CHECK(d.failed_nodes.empty());
   CHECK(d.unschedulable_plugins.empty());
+}
+
+TEST_CASE("Diagnosis keeps nodes rejected alike as one run", "[scheduler]") {
+  StringPool pool;
+  std::vector<NodeInfo> nodes(6);
+  const std::vector<const NodeInfo*> block = {&nodes[2], &nodes[3], &nodes[4]};
+  const StrId gpu = pool.intern("Insufficient nvidia.com/gpu");
+  const StrId selector = pool.intern("node(s) didn't match Pod's node affinity/selector");
+  // Plugins name their statuses with one string object each.
+  const std::string_view fit = "NodeResourcesFit";
+  Diagnosis d;
+  d.add(nodes[0], Status{Code::Unschedulable, fit, {gpu}});
+  d.add(nodes[1], Status{Code::Unschedulable, fit, {gpu}});
+  d.add_run(block, Status{Code::UnschedulableAndUnresolvable, "NodeAffinity", {selector}});
+  d.add(nodes[5], Status{Code::Unschedulable, fit, {gpu}});
+  REQUIRE(d.failed_runs.size() == 3);
+  CHECK(d.failed_runs[0].num_nodes == 2);
+  CHECK(d.failed_runs[1].num_nodes == 3);
+  CHECK(d.failed_runs[2].num_nodes == 1);
+  CHECK(d.failed_reasons.size() == 3);
+  CHECK(reasons_histogram(6, d, pool) ==
+        "3 Insufficient nvidia.com/gpu, 3 node(s) didn't match Pod's node affinity/selector");
+  std::vector<std::pair<const NodeInfo*, Code>> seen;
+  d.for_each_failed([&](const NodeInfo& node, const FailedStatus& status, auto why) {
+    CHECK(why.size() == 1);
+    seen.emplace_back(&node, status.code);
+  });
+  REQUIRE(seen.size() == 6);
+  for (std::size_t i = 0; i < 6; ++i) CHECK(seen[i].first == &nodes[i]);
+  CHECK(seen[3].second == Code::UnschedulableAndUnresolvable);
+  CHECK(seen[5].second == Code::Unschedulable);
 }
 
 }  // namespace

@@ -90,6 +90,15 @@ TEST_CASE("kueue.configuration refused as Kueue's validation refuses it", "[io][
        "use \"config.kueue.x-k8s.io/v1beta2\""},
       {"unknown key", R"({"config": {}})", "/kueue/config",
        "unknown key \"config\" (known keys: configuration)"},
+      // LoadAndValidateFeatureGates with component-base's featuregate messages.
+      {"unknown feature gate", R"({"configuration": {"featureGates": {"GangScheduling": true}}})",
+       "/kueue/configuration/featureGates/GangScheduling",
+       "unrecognized feature gate: GangScheduling (Kueue 0.19.2 does not have it; gpusched "
+       "follows Kueue 0.19.2)"},
+      {"locked feature gate",
+       R"({"configuration": {"featureGates": {"HierarchicalCohorts": false}}})",
+       "/kueue/configuration/featureGates/HierarchicalCohorts",
+       "cannot set feature gate HierarchicalCohorts to false, feature is locked to true"},
   };
   for (const Row& row : rows) {
     DYNAMIC_SECTION(row.name) {
@@ -114,6 +123,35 @@ TEST_CASE("kueue.configuration fields that change admission are noted", "[io][ku
   io::LoadOptions strict;
   strict.strict = true;
   CHECK_THROWS_AS(io::parse_scenario(text, "k.json", strict), InputError);
+}
+
+TEST_CASE("kueue.configuration featureGates that change admission are noted", "[io][kueue]") {
+  auto notes = [](const std::string& gates) {
+    return io::parse_scenario(
+               R"({"name": "k", "kueue": {"configuration": {"featureGates": )" + gates + "}}}",
+               "k.json")
+        .notes;
+  };
+  // Modelled, a default, or one that changes no admission: nothing to say.
+  CHECK(
+      notes(
+          R"({"FairSharingPrioritizeNonBorrowing": false, "FairSharingPreemptWithinNominal": false})")
+          .empty());
+  CHECK(notes(R"({"PrioritySortingWithinCohort": true, "PrioritizePreemptorWorkloads": false})")
+            .empty());
+  CHECK(notes(R"({"LocalQueueMetrics": false, "HierarchicalCohorts": true})").empty());
+  const std::vector<std::string> noted = notes(R"({"PrioritizePreemptorWorkloads": true})");
+  REQUIRE(noted.size() == 1);
+  CHECK(noted[0].find("/kueue/configuration/featureGates/PrioritizePreemptorWorkloads") !=
+        std::string::npos);
+  CHECK(noted[0].find("Kueue feature gate PrioritizePreemptorWorkloads=true is not modelled: Kueue "
+                      "0.19.2 is simulated with its default, false") != std::string::npos);
+  io::LoadOptions strict;
+  strict.strict = true;
+  CHECK_THROWS_AS(io::parse_scenario(R"({"name": "k", "kueue": {"configuration": {
+      "featureGates": {"UnadmittedWorkloadsObservability": true}}}})",
+                                     "k.json", strict),
+                  InputError);
 }
 
 TEST_CASE("kueue.configuration fairSharing is modelled, admissionFairSharing noted",

@@ -242,4 +242,68 @@ TEST_CASE("A ProvisioningRequest check without its config is inactive",
   CHECK(result.notices.empty());
 }
 
+TEST_CASE("A stopped queue takes the reservation of a workload waiting for its checks",
+          "[sim][kueue][admission-checks][stop-policy]") {
+  // Kueue v0.19.2 workload_controller.go reconcileOnLocalQueueActiveState /
+  // reconcileOnClusterQueueActiveState: a workload with quota but not admitted loses its
+  // reservation under Hold (not only HoldAndDrain), without an eviction; the workload
+  // controller's next look names the blocker (getQueueBlocker). Its check and request stay.
+  struct Case {
+    std::string target;
+    std::string blocker;
+  };
+  for (const Case& c :
+       {Case{R"("kind": "LocalQueue", "namespace": "default", "name": "gpu")",
+             "LocalQueue gpu is inactive"},
+        Case{R"("kind": "ClusterQueue", "name": "gpu")", "ClusterQueue gpu is inactive"}}) {
+    CAPTURE(c.target);
+    // second reserves 8 GPUs at 1m and waits for the capacity first holds until 30m10s.
+    const std::string timeline = job("0s", "first", 8) + "," + job("1m", "second", 8) +
+                                 R"(, {"at": "5m", "patch": {)" + c.target +
+                                 R"(, "merge": {"spec": {"stopPolicy": "Hold"}}}},
+                                 {"at": "10m", "patch": {)" +
+                                 c.target + R"(, "merge": {"spec": {"stopPolicy": "None"}}}})";
+    std::string text = scenario(check_objects("check-capacity.autoscaling.x-k8s.io"), timeline);
+    const SimulationResult whole = simulate(io::parse_scenario(text, "checks.json"));
+    text.insert(1, R"("until": "7m", )");
+    const SimulationResult held = simulate(io::parse_scenario(text, "checks.json"));
+
+    const WorkloadRecord& second = workload(held, "Job/default/second");
+    CHECK_FALSE(second.admitted);
+    const auto reserved =
+        std::find_if(second.conditions.begin(), second.conditions.end(),
+                     [](const kueue::Condition& cond) { return cond.type == "QuotaReserved"; });
+    REQUIRE(reserved != second.conditions.end());
+    CHECK(reserved->status == "False");
+    CHECK(reserved->reason == "Inadmissible");
+    CHECK(reserved->message == c.blocker);
+    CHECK(reserved->last_transition_time == 5 * 60'000);
+    CHECK(std::none_of(second.conditions.begin(), second.conditions.end(),
+                       [](const kueue::Condition& cond) { return cond.type == "Evicted"; }));
+    REQUIRE(second.admission_checks.size() == 1);
+    CHECK(second.admission_checks[0].state == "Pending");
+    // Only first's 8 GPUs are held in the ClusterQueue.
+    REQUIRE(held.cluster_queues.size() == 1);
+    CHECK(held.cluster_queues[0].usage.at("default").at("nvidia.com/gpu") ==
+          Quantity::from_units(8));
+    CHECK(held.cluster_queues[0].reserving_workloads == 1);
+    const auto span =
+        std::find_if(held.quota_spans.begin(), held.quota_spans.end(),
+                     [&](const QuotaSpan& q) { return q.workload == "default/" + second.name; });
+    REQUIRE(span != held.quota_spans.end());
+    CHECK(span->reserved == TimeMs{60'000});
+    CHECK(span->released == TimeMs{5 * 60'000});
+
+    // Started again at 10m, it reserves again and is admitted once first's capacity is free.
+    const WorkloadRecord& again = workload(whole, "Job/default/second");
+    REQUIRE(again.admitted_at.has_value());
+    CHECK(*again.admitted_at >= 30 * 60'000 + 10'000);
+    CHECK(*again.admitted_at <= 30 * 60'000 + 20'000);
+    CHECK(
+        std::count_if(whole.quota_spans.begin(), whole.quota_spans.end(), [&](const QuotaSpan& q) {
+          return q.workload == "default/" + again.name && q.reserved == TimeMs{10 * 60'000};
+        }) == 1);
+  }
+}
+
 }  // namespace gpusched
