@@ -18,13 +18,7 @@ void Diagnosis::clear() {
 }
 
 void Diagnosis::add_status(const Status& status, std::uint32_t count) {
-  const FailedStatus* last = failed_runs.empty() ? nullptr : &failed_runs.back();
-  // The same plugin name object: consecutive nodes mostly fail in the same plugin.
-  const bool same_plugin = last != nullptr && last->plugin.data() == status.plugin.data() &&
-                           last->plugin.size() == status.plugin.size();
-  if (same_plugin && last->code == status.code &&
-      std::equal(status.reasons.begin(), status.reasons.end(),
-                 failed_reasons.end() - last->num_reasons, failed_reasons.end())) {
+  if (extends_last_run(status)) {
     failed_runs.back().num_nodes += count;
     return;
   }
@@ -34,19 +28,17 @@ void Diagnosis::add_status(const Status& status, std::uint32_t count) {
     return is_rejected(code) ? &unschedulable_plugins : nullptr;
   };
   std::set<std::string, std::less<>>* plugins = plugins_for(status.code);
-  const bool recorded = same_plugin && plugins_for(last->code) == plugins;
+  // The last run's plugin, already recorded, is mostly this one (the same name object).
+  const bool recorded = !failed_runs.empty() &&
+                        failed_runs.back().plugin.data() == status.plugin.data() &&
+                        failed_runs.back().plugin.size() == status.plugin.size() &&
+                        plugins_for(failed_runs.back().code) == plugins;
   if (plugins != nullptr && !recorded && !plugins->contains(status.plugin))
     plugins->emplace(status.plugin);
   failed_runs.push_back(FailedStatus{status.code, status.plugin,
                                      static_cast<std::uint32_t>(failed_reasons.size()),
                                      static_cast<std::uint32_t>(status.reasons.size()), count});
   failed_reasons.insert(failed_reasons.end(), status.reasons.begin(), status.reasons.end());
-}
-
-void Diagnosis::add(const NodeInfo& node, const Status& status) {
-  if (failed_nodes.empty()) failed_nodes.reserve(expected_failures);
-  failed_nodes.push_back(&node);
-  add_status(status, 1);
 }
 
 void Diagnosis::add_run(std::span<const NodeInfo* const> nodes, const Status& status) {

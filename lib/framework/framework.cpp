@@ -335,9 +335,9 @@ Framework::StaticVerdicts* Framework::static_verdicts(const CycleState& state,
   return &verdicts;
 }
 
-const Status* Framework::static_rejection(StaticVerdicts& verdicts, const CycleState& state,
-                                          const PodInfo& pod, const NodeInfo& node,
-                                          std::size_t position) const {
+const Status* Framework::judge_static(StaticVerdicts& verdicts, const CycleState& state,
+                                      const PodInfo& pod, const NodeInfo& node,
+                                      std::size_t position) const {
   if (position >= verdicts.by_position.size())
     verdicts.by_position.resize(position + 1, StaticVerdicts::kUnjudged);
   std::uint16_t& verdict = verdicts.by_position[position];

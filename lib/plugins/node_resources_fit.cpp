@@ -39,11 +39,7 @@ NodeResourcesFit::NodeResourcesFit(Handle& handle, const NodeResourcesFitArgs& a
               shape(args)),
       too_many_pods_(handle.cluster.pool().intern("Too many pods")) {}
 
-bool NodeResourcesFit::ignored(ResId id) const {
-  // Asked per node and resource in the Filter loop: the answer per name is kept (resource ids
-  // are never reused).
-  if (id < ignored_by_id_.size() && ignored_by_id_[id] != kUnknown)
-    return ignored_by_id_[id] == kYes;
+bool NodeResourcesFit::learn_ignored(ResId id) const {
   const std::string& name = cluster_.resources().name(id);
   const bool ignore =
       resource::is_extended(name) &&

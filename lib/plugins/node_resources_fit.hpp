@@ -37,7 +37,14 @@ class NodeResourcesFit final : public FilterPlugin,
                                            const EventObjects& objects) const override;
 
  private:
-  [[nodiscard]] bool ignored(ResId id) const;
+  /// Asked per node and resource in the Filter loop: inline while the answer is known.
+  [[nodiscard]] bool ignored(ResId id) const {
+    if (id < ignored_by_id_.size() && ignored_by_id_[id] != kUnknown)
+      return ignored_by_id_[id] == kYes;
+    return learn_ignored(id);
+  }
+  /// ignored() the first time: the answer per name is kept (resource ids are never reused).
+  [[nodiscard]] bool learn_ignored(ResId id) const;
   /// Whether the pod would fit the node if it were empty (isFit in the queueing hint).
   [[nodiscard]] bool fits_empty(const PodInfo& pod, const NodeInfo& node) const;
 

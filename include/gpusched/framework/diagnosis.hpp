@@ -46,8 +46,18 @@ struct Diagnosis {
   std::size_t expected_failures = 0;
 
   void clear();
-  /// Records a node's failure (AddPluginStatus included).
-  void add(const NodeInfo& node, const Status& status);
+  /// Records a node's failure (AddPluginStatus included). Inline: the Filter loop records most
+  /// failed nodes, and most extend the last run.
+  void add(const NodeInfo& node, const Status& status) {
+    if (extends_last_run(status)) {
+      failed_nodes.push_back(&node);
+      ++failed_runs.back().num_nodes;
+      return;
+    }
+    if (failed_nodes.empty()) failed_nodes.reserve(expected_failures);
+    failed_nodes.push_back(&node);
+    add_status(status, 1);
+  }
   /// Records the same failure for each of `nodes`, in order (add, once per node).
   void add_run(std::span<const NodeInfo* const> nodes, const Status& status);
   /// The reasons of failed_runs[i].
@@ -67,8 +77,22 @@ struct Diagnosis {
   }
 
  private:
-  /// Records the plugin of `status` (AddPluginStatus) and extends the last run when `status` is
-  /// its status, else starts a run; `count` nodes.
+  /// Whether `status` is the last run's: the same code, the same plugin name object (plugins
+  /// name their statuses with one string each) and the same reasons.
+  [[nodiscard]] bool extends_last_run(const Status& status) const {
+    if (failed_runs.empty()) return false;
+    const FailedStatus& last = failed_runs.back();
+    if (last.code != status.code || last.plugin.data() != status.plugin.data() ||
+        last.plugin.size() != status.plugin.size() || last.num_reasons != status.reasons.size())
+      return false;
+    const StrId* kept = failed_reasons.data() + last.first_reason;
+    for (std::size_t i = 0; i < status.reasons.size(); ++i) {
+      if (kept[i] != status.reasons[i]) return false;
+    }
+    return true;
+  }
+  /// Extends the last run by `count` nodes when `status` is its status, else starts a run with
+  /// it (recording its plugin: AddPluginStatus).
   void add_status(const Status& status, std::uint32_t count);
 };
 

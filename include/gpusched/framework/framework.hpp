@@ -202,9 +202,22 @@ class Framework {
   /// The static plugins' rejection of the node at `position` of the node list, judged on first
   /// use; null when they pass it. A rejection in `statuses` stays put while the verdicts last;
   /// one the table had no room for is valid until the next call.
+  /// Inline while the node is judged: the Filter loop asks for each node it visits.
   [[nodiscard]] const Status* static_rejection(StaticVerdicts& verdicts, const CycleState& state,
                                                const PodInfo& pod, const NodeInfo& node,
-                                               std::size_t position) const;
+                                               std::size_t position) const {
+    if (position < verdicts.by_position.size()) {
+      const std::uint16_t verdict = verdicts.by_position[position];
+      if (verdict == StaticVerdicts::kPassed) return nullptr;
+      if (verdict >= StaticVerdicts::kRejected)
+        return &verdicts.statuses[verdict - StaticVerdicts::kRejected];
+    }
+    return judge_static(verdicts, state, pod, node, position);
+  }
+  /// static_rejection for a node not judged yet.
+  [[nodiscard]] const Status* judge_static(StaticVerdicts& verdicts, const CycleState& state,
+                                           const PodInfo& pod, const NodeInfo& node,
+                                           std::size_t position) const;
 
   Profile profile_;
   Handle handle_;
