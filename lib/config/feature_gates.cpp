@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <string>
 
+#include "config/feature_gate_text.hpp"
 #include "gpusched/error.hpp"
 
 namespace gpusched {
@@ -213,10 +214,6 @@ constexpr GateInfo kGates[] = {
      "preemption for whole Workload pod groups"},
 };
 
-std::string bool_text(bool value) {
-  return value ? "true" : "false";
-}
-
 // "1.35 and 1.36", "1.34 to 1.36": the releases that have the gate.
 std::string releases_having(const GateInfo& info) {
   int first = 0, last = 0;
@@ -245,7 +242,7 @@ const GateInfo* find_feature_gate(std::string_view name) noexcept {
 
 std::optional<std::string> feature_gate_error(std::string_view name, bool value,
                                               const KubernetesVersion& version) {
-  const std::string unrecognized = "unrecognized feature gate: " + std::string(name);
+  const std::string unrecognized = unrecognized_gate_text(name);
   const GateInfo* info = find_feature_gate(name);
   if (info == nullptr) {
     return unrecognized + " (gpusched knows the feature gates that change scheduling in " +
@@ -257,8 +254,7 @@ std::optional<std::string> feature_gate_error(std::string_view name, bool value,
            releases_having(*info) + ")";
   }
   if (release.locked && release.default_value != value) {
-    return "cannot set feature gate " + std::string(name) + " to " + bool_text(value) +
-           ", feature is locked to " + bool_text(release.default_value);
+    return locked_gate_text(name, value, release.default_value);
   }
   return std::nullopt;
 }

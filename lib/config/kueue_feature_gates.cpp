@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <iterator>
 
+#include "config/feature_gate_text.hpp"
+
 namespace gpusched {
 namespace {
 
@@ -120,21 +122,16 @@ const KueueGate* find_gate(std::string_view name) {
   return it != std::end(kGates) && it->name == name ? it : nullptr;
 }
 
-std::string bool_text(bool value) {
-  return value ? "true" : "false";
-}
-
 }  // namespace
 
 std::optional<std::string> kueue_feature_gate_error(std::string_view name, bool value) {
   const KueueGate* gate = find_gate(name);
   if (gate == nullptr) {
-    return "unrecognized feature gate: " + std::string(name) +
+    return unrecognized_gate_text(name) +
            " (Kueue 0.19.2 does not have it; gpusched follows Kueue 0.19.2)";
   }
   if (gate->locked && gate->default_value != value) {
-    return "cannot set feature gate " + std::string(name) + " to " + bool_text(value) +
-           ", feature is locked to " + bool_text(gate->default_value);
+    return locked_gate_text(name, value, gate->default_value);
   }
   return std::nullopt;
 }

@@ -17,11 +17,7 @@ void Diagnosis::clear() {
   pending_plugins.clear();
 }
 
-void Diagnosis::add_status(const Status& status, std::uint32_t count) {
-  if (extends_last_run(status)) {
-    failed_runs.back().num_nodes += count;
-    return;
-  }
+void Diagnosis::start_run(const Status& status, std::uint32_t count) {
   // Diagnosis.AddPluginStatus: rejections name their plugin for the queueing hints.
   auto plugins_for = [&](Code code) -> std::set<std::string, std::less<>>* {
     if (code == Code::Pending) return &pending_plugins;
@@ -45,7 +41,12 @@ void Diagnosis::add_run(std::span<const NodeInfo* const> nodes, const Status& st
   if (nodes.empty()) return;
   if (failed_nodes.empty()) failed_nodes.reserve(std::max(expected_failures, nodes.size()));
   failed_nodes.insert(failed_nodes.end(), nodes.begin(), nodes.end());
-  add_status(status, static_cast<std::uint32_t>(nodes.size()));
+  const auto count = static_cast<std::uint32_t>(nodes.size());
+  if (extends_last_run(status)) {
+    failed_runs.back().num_nodes += count;
+  } else {
+    start_run(status, count);
+  }
 }
 
 // pkg/scheduler/framework/types.go FitError.Error(). Reasons are counted by interned id (one id

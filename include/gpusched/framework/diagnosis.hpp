@@ -56,7 +56,7 @@ struct Diagnosis {
     }
     if (failed_nodes.empty()) failed_nodes.reserve(expected_failures);
     failed_nodes.push_back(&node);
-    add_status(status, 1);
+    start_run(status, 1);
   }
   /// Records the same failure for each of `nodes`, in order (add, once per node).
   void add_run(std::span<const NodeInfo* const> nodes, const Status& status);
@@ -91,9 +91,9 @@ struct Diagnosis {
     }
     return true;
   }
-  /// Extends the last run by `count` nodes when `status` is its status, else starts a run with
-  /// it (recording its plugin: AddPluginStatus).
-  void add_status(const Status& status, std::uint32_t count);
+  /// Starts a run of `count` nodes with `status`, which does not extend the last one (recording
+  /// its plugin: AddPluginStatus).
+  void start_run(const Status& status, std::uint32_t count);
 };
 
 /// The reasons a FailedScheduling message gives, without their node counts: "0/3 nodes are

@@ -11,6 +11,7 @@
 
 #include "gpusched/io/scenario_loader.hpp"
 #include "gpusched/sim/simulator.hpp"
+#include "kueue/workload_status.hpp"
 
 namespace gpusched {
 namespace {
@@ -214,10 +215,8 @@ TEST_CASE("A check no controller of the replay manages leaves its ClusterQueue i
   // The workload controller still lists the check (reconcileSyncAdmissionChecks).
   REQUIRE(wl.admission_checks.size() == 1);
   CHECK(wl.admission_checks[0].state == "Pending");
-  const auto reserved =
-      std::find_if(wl.conditions.begin(), wl.conditions.end(),
-                   [](const kueue::Condition& c) { return c.type == "QuotaReserved"; });
-  REQUIRE(reserved != wl.conditions.end());
+  const kueue::Condition* reserved = kueue::find_condition(wl.conditions, kueue::kQuotaReserved);
+  REQUIRE(reserved != nullptr);
   CHECK(reserved->reason == "Inadmissible");
   CHECK(reserved->message == "ClusterQueue gpu is inactive");
   REQUIRE(result.notices.size() == 1);
@@ -270,10 +269,9 @@ TEST_CASE("A stopped queue takes the reservation of a workload waiting for its c
 
     const WorkloadRecord& second = workload(held, "Job/default/second");
     CHECK_FALSE(second.admitted);
-    const auto reserved =
-        std::find_if(second.conditions.begin(), second.conditions.end(),
-                     [](const kueue::Condition& cond) { return cond.type == "QuotaReserved"; });
-    REQUIRE(reserved != second.conditions.end());
+    const kueue::Condition* reserved =
+        kueue::find_condition(second.conditions, kueue::kQuotaReserved);
+    REQUIRE(reserved != nullptr);
     CHECK(reserved->status == "False");
     CHECK(reserved->reason == "Inadmissible");
     CHECK(reserved->message == c.blocker);
