@@ -1,6 +1,7 @@
 #include "gpusched/framework/framework.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "config/default_plugins.hpp"
 #include "framework/string_pool.hpp"
@@ -299,6 +300,25 @@ namespace {
 // rejected otherwise are judged afresh each time.
 constexpr std::size_t kMaxStaticKeys = 256;
 constexpr std::size_t kMaxStaticRejections = 64;
+// Dynamic keys are the pods' requests: a fleet's Jobs ask for a few shapes. Each key keeps an
+// entry per node, so fewer of them.
+constexpr std::size_t kMaxDynamicKeys = 64;
+constexpr std::size_t kMaxDynamicRejections = 64;
+
+// The index of `status` in `table`, added when new; nullopt when it is new and the table holds
+// `capacity` already (the table is reserved to that size, so its statuses keep their addresses).
+std::optional<std::size_t> kept_status(std::vector<Status>& table, const Status& status,
+                                       std::size_t capacity) {
+  auto same = [&](const Status& s) {
+    return s.code == status.code && s.plugin == status.plugin && s.reasons == status.reasons;
+  };
+  auto it = std::find_if(table.begin(), table.end(), same);
+  if (it == table.end()) {
+    if (table.size() >= capacity) return std::nullopt;
+    it = table.insert(table.end(), status);
+  }
+  return static_cast<std::size_t>(it - table.begin());
+}
 
 }  // namespace
 
@@ -348,19 +368,60 @@ const Status* Framework::judge_static(StaticVerdicts& verdicts, const CycleState
       verdict = StaticVerdicts::kPassed;
       return nullptr;
     }
-    auto same = [&](const Status& s) {
-      return s.code == status.code && s.plugin == status.plugin && s.reasons == status.reasons;
-    };
-    auto it = std::find_if(verdicts.statuses.begin(), verdicts.statuses.end(), same);
-    if (it == verdicts.statuses.end()) {
-      if (verdicts.statuses.size() >= kMaxStaticRejections) return &status;
-      it = verdicts.statuses.insert(verdicts.statuses.end(), status);
-    }
-    verdict =
-        static_cast<std::uint16_t>(StaticVerdicts::kRejected + (it - verdicts.statuses.begin()));
+    const std::optional<std::size_t> kept =
+        kept_status(verdicts.statuses, status, kMaxStaticRejections);
+    if (!kept) return &status;
+    verdict = static_cast<std::uint16_t>(StaticVerdicts::kRejected + *kept);
   }
   if (verdict == StaticVerdicts::kPassed) return nullptr;
   return &verdicts.statuses[verdict - StaticVerdicts::kRejected];
+}
+
+Framework::DynamicVerdicts* Framework::dynamic_verdicts(const CycleState& state, const PodInfo& pod,
+                                                        std::size_t first) const {
+  const ActivePlugins& active = active_plugins(state);
+  std::string& key = dynamic_key_;
+  key.clear();
+  const std::uint64_t flags = active.skip_flags.value_or(0);
+  key.append(reinterpret_cast<const char*>(&flags), sizeof flags);
+  key.append(reinterpret_cast<const char*>(&first), sizeof first);
+  for (std::size_t i = first; i < active.filters.size(); ++i) {
+    if (!active.filters[i].first->append_node_dynamic_key(pod, key)) return nullptr;
+  }
+  // Positions in the node list change with the nodes.
+  if (dynamic_generation_ != handle_.cluster.node_generation() ||
+      dynamic_verdicts_.size() >= kMaxDynamicKeys) {
+    dynamic_verdicts_.clear();
+    dynamic_generation_ = handle_.cluster.node_generation();
+  }
+  auto [it, added] = dynamic_verdicts_.try_emplace(key);
+  if (added) it->second.statuses.reserve(kMaxDynamicRejections);
+  return &it->second;
+}
+
+const Status* Framework::judge_dynamic(DynamicVerdicts& verdicts, const CycleState& state,
+                                       const PodInfo& pod, const NodeInfo& node,
+                                       std::size_t position, std::size_t first,
+                                       bool nominated) const {
+  Status& status = dynamic_status_;
+  const bool passed = run_filter_with_nominated(state, pod, node, status, first) == Code::Success;
+  if (nominated) return passed ? nullptr : &status;
+  if (position >= verdicts.by_position.size())
+    verdicts.by_position.resize(handle_.cluster.node_list().size());
+  DynamicVerdicts::Entry& entry = verdicts.by_position[position];
+  entry.version = node.version;
+  if (passed) {
+    entry.verdict = DynamicVerdicts::kPassed;
+    return nullptr;
+  }
+  const std::optional<std::size_t> kept =
+      kept_status(verdicts.statuses, status, kMaxDynamicRejections);
+  if (!kept) {
+    entry.verdict = DynamicVerdicts::kUnjudged;
+    return &status;
+  }
+  entry.verdict = static_cast<std::uint32_t>(DynamicVerdicts::kRejected + *kept);
+  return &verdicts.statuses[*kept];
 }
 
 void Framework::filter_verdicts(const CycleState& state, const PodInfo& pod, const NodeInfo& node,

@@ -39,6 +39,16 @@ Code NodePorts::filter(const CycleState&, const PodInfo& pod, const NodeInfo& no
   return Code::Success;
 }
 
+bool NodePorts::append_node_dynamic_key(const PodInfo& pod, std::string& key) const {
+  for (const HostPort& p : pod.host_ports) {
+    for (std::uint32_t part :
+         {std::uint32_t{p.ip}, std::uint32_t{p.protocol}, static_cast<std::uint32_t>(p.port)})
+      key.append(reinterpret_cast<const char*>(&part), sizeof part);
+  }
+  key.push_back('\x1f');
+  return true;
+}
+
 std::vector<ClusterEventWithHint> NodePorts::events_to_register() const {
   return {{{EventResource::Pod, action::kDelete, "Pod"}, true},
           {{EventResource::Node, action::kAdd, "Node"}, false}};

@@ -17,6 +17,8 @@ class NodePorts final : public PreFilterPlugin, public FilterPlugin, public Enqu
                                   PreFilterResult& result) override;
   [[nodiscard]] Code filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
                             Reasons& reasons) const override;
+  /// Filter reads the pod's host ports and the ports the node's pods use.
+  [[nodiscard]] bool append_node_dynamic_key(const PodInfo& pod, std::string& key) const override;
   [[nodiscard]] std::vector<ClusterEventWithHint> events_to_register() const override;
   [[nodiscard]] QueueingHint queueing_hint(const ClusterEvent& event, const PodInfo& pod,
                                            const EventObjects& objects) const override;

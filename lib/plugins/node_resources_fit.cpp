@@ -72,6 +72,15 @@ Code NodeResourcesFit::filter(const CycleState&, const PodInfo& pod, const NodeI
                                                         : Code::Unschedulable;
 }
 
+bool NodeResourcesFit::append_node_dynamic_key(const PodInfo& pod, std::string& key) const {
+  for (const ResAmount& r : pod.requests) {
+    key.append(reinterpret_cast<const char*>(&r.id), sizeof r.id);
+    key.append(reinterpret_cast<const char*>(&r.milli), sizeof r.milli);
+  }
+  key.push_back('\x1f');
+  return true;
+}
+
 Code NodeResourcesFit::pre_score(CycleState& state, const PodInfo& pod,
                                  std::span<const NodeInfo* const>) {
   auto data = std::make_unique<PodRequestsState>();

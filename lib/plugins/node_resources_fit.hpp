@@ -23,6 +23,8 @@ class NodeResourcesFit final : public FilterPlugin,
   /// UnschedulableAndUnresolvable when a request alone exceeds the node's allocatable.
   [[nodiscard]] Code filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
                             Reasons& reasons) const override;
+  /// Filter reads the pod's requests and the node's pods, requests and allocatable.
+  [[nodiscard]] bool append_node_dynamic_key(const PodInfo& pod, std::string& key) const override;
   [[nodiscard]] Code pre_score(CycleState& state, const PodInfo& pod,
                                std::span<const NodeInfo* const> nodes) override;
   /// The scoring strategy over the configured resources.

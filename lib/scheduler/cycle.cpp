@@ -121,6 +121,12 @@ void Scheduler::find_nodes_that_fit(Cycle& cycle, Search search, CycleSink* sink
       sink == nullptr && &nodes == &cluster_.node_list()
           ? cycle.fwk.static_verdicts(cycle.state, cycle.pod)
           : nullptr;
+  // The later plugins' verdicts, when they key them.
+  const std::size_t first = static_verdicts != nullptr ? static_verdicts->plugins : 0;
+  Framework::DynamicVerdicts* dynamic_verdicts =
+      sink == nullptr && &nodes == &cluster_.node_list()
+          ? cycle.fwk.dynamic_verdicts(cycle.state, cycle.pod, first)
+          : nullptr;
   auto static_rejection = [&](std::size_t at) {
     return cycle.fwk.static_rejection(*static_verdicts, cycle.state, cycle.pod, *nodes[at], at);
   };
@@ -143,8 +149,10 @@ void Scheduler::find_nodes_that_fit(Cycle& cycle, Search search, CycleSink* sink
     }
     return ends[at];
   };
+  // (nextStartNodeIndex + i) % len(nodes), without a division per node.
+  const std::size_t start = next_start_node_index_ % n;
   for (std::size_t i = 0; i < n && cycle.feasible.size() < to_find;) {
-    const std::size_t at = (next_start_node_index_ + i) % n;
+    const std::size_t at = start + i < n ? start + i : start + i - n;
     if (static_verdicts != nullptr) {
       if (const Status* rejected = static_rejection(at)) {
         // Not past the nodes this cycle has yet to look at (the search wraps around).
@@ -160,7 +168,18 @@ void Scheduler::find_nodes_that_fit(Cycle& cycle, Search search, CycleSink* sink
     ++cycle.processed;
     ++i;
     cycle.fwk.prefetch_filter_inputs(nodes, at);
-    filter(*nodes[at], static_verdicts != nullptr ? static_verdicts->plugins : 0);
+    if (dynamic_verdicts == nullptr) {
+      filter(*nodes[at], first);
+      continue;
+    }
+    const NodeInfo& node = *nodes[at];
+    const bool nominated = !cluster_.nominated_pods(node.name).empty();
+    if (const Status* rejected = cycle.fwk.dynamic_rejection(
+            *dynamic_verdicts, cycle.state, cycle.pod, node, at, first, nominated)) {
+      cycle.diagnosis.add(node, *rejected);
+    } else {
+      cycle.feasible.push_back(&node);
+    }
   }
   next_start_node_index_ = (next_start_node_index_ + cycle.processed) % cluster_.node_list().size();
 }

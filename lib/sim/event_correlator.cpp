@@ -13,44 +13,57 @@ constexpr TimeMs kAggregateIntervalMs = 600'000;
 constexpr std::int64_t kSpamTokenMs = 300'000;
 constexpr std::int64_t kSpamBurst = 25;
 
-std::string join_key(std::initializer_list<std::string_view> parts) {
-  std::string key;
-  for (std::string_view part : parts) key.append(part).push_back('\x1f');
-  return key;
-}
-
 }  // namespace
 
 EventCorrelator::Outcome EventCorrelator::correlate(TimeMs now, const std::string& object,
                                                     std::string_view type, std::string_view reason,
                                                     std::string message) {
   Outcome out;
+  // A new object's bucket starts full.
+  auto [entry, added] = objects_.try_emplace(object);
+  ObjectEvents& events = entry->second;
+  if (added) events.bucket = Bucket{kSpamBurst * kSpamTokenMs, now};
+  auto found = std::find_if(events.similar.begin(), events.similar.end(),
+                            [&](const Similar& s) { return s.type == type && s.reason == reason; });
+  if (found == events.similar.end()) {
+    found = events.similar.insert(events.similar.end(), Similar{});
+    found->type = type;
+    found->reason = reason;
+  }
+  Similar& similar = *found;
   // EventAggregate: a fresh record after 10 minutes without a similar event.
-  std::string key = join_key({object, type, reason});
-  Aggregate& aggregate = aggregates_[key];
-  if (now - aggregate.last > kAggregateIntervalMs) aggregate.messages.clear();
-  aggregate.last = now;
-  const bool inserted = aggregate.messages.insert(message).second;
-  if (aggregate.messages.size() < kAggregateMaxEvents) {
-    key += message;  // getEventKey: the event itself
+  if (now - similar.last > kAggregateIntervalMs && similar.in_aggregate > 0) {
+    for (auto& [text, m] : similar.messages) m.in_aggregate = false;
+    similar.in_aggregate = 0;
+  }
+  similar.last = now;
+  Message& m = similar.messages[message];
+  const bool inserted = !m.in_aggregate;
+  if (inserted) {
+    m.in_aggregate = true;
+    ++similar.in_aggregate;
+  }
+  Observation* seen = &m.seen;  // getEventKey: the event itself
+  if (similar.in_aggregate < kAggregateMaxEvents) {
     out.message = std::move(message);
   } else {
     // PopAny keeps the set below the maximum; upstream pops an arbitrary member, gpusched the one
     // just added, so that replays stay deterministic.
-    if (inserted) aggregate.messages.erase(message);
+    if (inserted) {
+      m.in_aggregate = false;
+      --similar.in_aggregate;
+    }
+    seen = &similar.combined;
     out.message = "(combined from similar events): " + message;
   }
   // eventObserve: a repeat of a known key updates that Event, counting on from the last count.
-  Observation& seen = observations_[key];
-  seen.count += 1;
-  if (seen.count == 1) seen.first_time = now;
-  out.count = seen.count;
-  out.first_time = seen.first_time;
-  out.stored = &seen.stored;
+  seen->count += 1;
+  if (seen->count == 1) seen->first_time = now;
+  out.count = seen->count;
+  out.first_time = seen->first_time;
+  out.stored = &seen->stored;
   // EventSourceObjectSpamFilter: the observation above is kept even when the event is dropped.
-  // A new bucket starts full.
-  Bucket& bucket =
-      buckets_.try_emplace(object, Bucket{kSpamBurst * kSpamTokenMs, now}).first->second;
+  Bucket& bucket = events.bucket;
   bucket.tokens = std::min(kSpamBurst * kSpamTokenMs, bucket.tokens + (now - bucket.refilled_at));
   bucket.refilled_at = now;
   if (bucket.tokens < kSpamTokenMs) {

@@ -14,7 +14,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
-#include <unordered_set>
+#include <vector>
 
 #include "gpusched/model/time.hpp"
 
@@ -39,26 +39,36 @@ class EventCorrelator {
                                   std::string_view reason, std::string message);
 
  private:
-  struct Aggregate {  // aggregateRecord
-    std::unordered_set<std::string> messages;
-    TimeMs last = 0;
-  };
   struct Observation {  // eventLog
     std::int32_t count = 0;
     TimeMs first_time = 0;
     std::size_t stored = kNoEvent;
   };
-
-  // Hashed: nothing iterates these, and Observation::stored is handed out by address (stable in
-  // an unordered_map's nodes).
-  std::unordered_map<std::string, Aggregate> aggregates_;      // by object, type, reason
-  std::unordered_map<std::string, Observation> observations_;  // by event key
+  struct Message {
+    bool in_aggregate = false;  ///< in the aggregate record's set of recent messages
+    Observation seen;           ///< the eventLog entry of the event with this message
+  };
+  // The aggregate record of one object's events of one type and reason (aggregateRecord), with
+  // the eventLog entries of those events: the upstream caches' keys all start with the object.
+  struct Similar {
+    std::string type;
+    std::string reason;
+    TimeMs last = 0;
+    std::size_t in_aggregate = 0;  ///< the set's size
+    std::unordered_map<std::string, Message> messages;
+    Observation combined;  ///< the "(combined from similar events)" Event's entry
+  };
   struct Bucket {  // the spam filter's token bucket, in milliseconds of refill
     std::int64_t tokens = 0;
     TimeMs refilled_at = 0;
   };
+  struct ObjectEvents {
+    Bucket bucket;
+    std::vector<Similar> similar;  // an object has events of a few reasons
+  };
 
-  std::unordered_map<std::string, Bucket> buckets_;  // by object
+  // Hashed: nothing iterates it. Outcome::stored points into it until the next correlate().
+  std::unordered_map<std::string, ObjectEvents> objects_;
 };
 
 }  // namespace gpusched::sim

@@ -219,6 +219,49 @@ class Framework {
                                            const PodInfo& pod, const NodeInfo& node,
                                            std::size_t position) const;
 
+  /// The verdicts of the active Filter plugins from `first` on when each of them keys its
+  /// verdict (FilterPlugin::append_node_dynamic_key), for every pod with the same key, per
+  /// position in the cluster's node list and kept while the node's version stands: pods of a
+  /// Job ask alike, and a full fleet rejects them on the same nodes cycle after cycle.
+  struct DynamicVerdicts {
+    static constexpr std::uint32_t kUnjudged = 0;
+    static constexpr std::uint32_t kPassed = 1;
+    static constexpr std::uint32_t kRejected = 2;  ///< + index in `statuses`
+    struct Entry {
+      std::uint64_t version = 0;  ///< NodeInfo::version when judged
+      std::uint32_t verdict = kUnjudged;
+    };
+    std::vector<Entry> by_position;
+    std::vector<Status> statuses;  ///< the distinct rejections
+  };
+  /// The pod's verdicts, or null when some active Filter plugin from `first` on keys none.
+  [[nodiscard]] DynamicVerdicts* dynamic_verdicts(const CycleState& state, const PodInfo& pod,
+                                                  std::size_t first) const;
+  /// run_filter_with_nominated from the active Filter plugin `first` on, for the node at
+  /// `position` of the node list: null when it passes, else its rejection. A node with
+  /// nominated pods (`nominated`) is judged afresh: they are not part of its version. A
+  /// rejection in `statuses` stays put while the verdicts last; another is valid until the next
+  /// call.
+  [[nodiscard]] const Status* dynamic_rejection(DynamicVerdicts& verdicts, const CycleState& state,
+                                                const PodInfo& pod, const NodeInfo& node,
+                                                std::size_t position, std::size_t first,
+                                                bool nominated) const {
+    if (position < verdicts.by_position.size() && !nominated) {
+      const DynamicVerdicts::Entry& entry = verdicts.by_position[position];
+      if (entry.verdict != DynamicVerdicts::kUnjudged && entry.version == node.version) {
+        return entry.verdict == DynamicVerdicts::kPassed
+                   ? nullptr
+                   : &verdicts.statuses[entry.verdict - DynamicVerdicts::kRejected];
+      }
+    }
+    return judge_dynamic(verdicts, state, pod, node, position, first, nominated);
+  }
+  /// dynamic_rejection for a node without a verdict at its version.
+  [[nodiscard]] const Status* judge_dynamic(DynamicVerdicts& verdicts, const CycleState& state,
+                                            const PodInfo& pod, const NodeInfo& node,
+                                            std::size_t position, std::size_t first,
+                                            bool nominated) const;
+
   Profile profile_;
   Handle handle_;
   std::vector<std::unique_ptr<Plugin>> plugins_;
@@ -261,6 +304,11 @@ class Framework {
   mutable std::uint64_t static_generation_ = 0;
   mutable std::string static_key_;
   mutable Status static_status_;
+  // By key, as the static verdicts.
+  mutable std::unordered_map<std::string, DynamicVerdicts> dynamic_verdicts_;
+  mutable std::uint64_t dynamic_generation_ = 0;
+  mutable std::string dynamic_key_;
+  mutable Status dynamic_status_;
 };
 
 }  // namespace gpusched

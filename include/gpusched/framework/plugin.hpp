@@ -82,6 +82,15 @@ class FilterPlugin : public virtual Plugin {
                                                     std::string& /*key*/) const {
     return false;
   }
+  /// A Filter whose verdict reads only some of the pod's own fields and what NodeInfo::version
+  /// tracks of the node (its object, pods, requests and ports), never the cycle's state nor
+  /// other nodes, may say so the same way: it appends those pod fields to `key` and returns
+  /// true. The framework then keeps a node's verdict for all pods with the same key until the
+  /// node's version changes, except on nodes with nominated pods.
+  [[nodiscard]] virtual bool append_node_dynamic_key(const PodInfo& /*pod*/,
+                                                     std::string& /*key*/) const {
+    return false;
+  }
 };
 
 /// What a PostFilter concluded: its code, message, and a node to nominate ("" clears it).
