@@ -130,12 +130,6 @@ void Scheduler::find_nodes_that_fit(Cycle& cycle, Search search, CycleSink* sink
   auto static_rejection = [&](std::size_t at) {
     return cycle.fwk.static_rejection(*static_verdicts, cycle.state, cycle.pod, *nodes[at], at);
   };
-  // A rejection kept in the verdicts' table has a stable address: the nodes after it (up to
-  // the list's end) rejected alike are recorded in one run.
-  auto kept = [&](const Status* rejected) {
-    const auto& table = static_verdicts->statuses;
-    return rejected >= table.data() && rejected < table.data() + table.size();
-  };
   // The end of the run of nodes from `at` that `rejected` (kept) rejects alike, found once per
   // set of verdicts and remembered for each of its positions.
   auto run_end = [&](std::size_t at, const Status* rejected) -> std::size_t {
@@ -149,15 +143,29 @@ void Scheduler::find_nodes_that_fit(Cycle& cycle, Search search, CycleSink* sink
     }
     return ends[at];
   };
+  // Consecutive nodes rejected by one kept dynamic verdict, recorded as one run when the run
+  // breaks.
+  std::size_t held_from = 0;
+  std::size_t held = 0;
+  const Status* held_status = nullptr;
+  auto record_held = [&] {
+    if (held == 0) return;
+    cycle.diagnosis.add_run(std::span<const NodeInfo* const>(nodes.data() + held_from, held),
+                            *held_status);
+    held = 0;
+  };
   // (nextStartNodeIndex + i) % len(nodes), without a division per node.
   const std::size_t start = next_start_node_index_ % n;
   for (std::size_t i = 0; i < n && cycle.feasible.size() < to_find;) {
     const std::size_t at = start + i < n ? start + i : start + i - n;
     if (static_verdicts != nullptr) {
       if (const Status* rejected = static_rejection(at)) {
-        // Not past the nodes this cycle has yet to look at (the search wraps around).
-        const std::size_t end =
-            kept(rejected) ? std::min({run_end(at, rejected), n, at + (n - i)}) : at + 1;
+        record_held();
+        // A kept rejection has a stable address: the nodes after it rejected alike are recorded
+        // in one run, not past the nodes this cycle has yet to look at (the search wraps around).
+        const std::size_t end = static_verdicts->keeps(rejected)
+                                    ? std::min({run_end(at, rejected), n, at + (n - i)})
+                                    : at + 1;
         cycle.diagnosis.add_run(std::span<const NodeInfo* const>(nodes.data() + at, end - at),
                                 *rejected);
         cycle.processed += end - at;
@@ -167,20 +175,33 @@ void Scheduler::find_nodes_that_fit(Cycle& cycle, Search search, CycleSink* sink
     }
     ++cycle.processed;
     ++i;
-    cycle.fwk.prefetch_filter_inputs(nodes, at);
     if (dynamic_verdicts == nullptr) {
+      cycle.fwk.prefetch_filter_inputs(nodes, at);
       filter(*nodes[at], first);
       continue;
     }
+    // A kept verdict reads only the node's first fields (its name and version).
+    __builtin_prefetch(nodes[at + 8 < n ? at + 8 : (at + 8) % n]);
     const NodeInfo& node = *nodes[at];
     const bool nominated = !cluster_.nominated_pods(node.name).empty();
-    if (const Status* rejected = cycle.fwk.dynamic_rejection(
-            *dynamic_verdicts, cycle.state, cycle.pod, node, at, first, nominated)) {
-      cycle.diagnosis.add(node, *rejected);
-    } else {
+    const Status* rejected = cycle.fwk.dynamic_rejection(*dynamic_verdicts, cycle.state, cycle.pod,
+                                                         node, at, first, nominated);
+    if (rejected != nullptr && held > 0 && rejected == held_status && held_from + held == at) {
+      ++held;
+      continue;
+    }
+    record_held();
+    if (rejected == nullptr) {
       cycle.feasible.push_back(&node);
+    } else if (dynamic_verdicts->keeps(rejected)) {
+      held_from = at;
+      held = 1;
+      held_status = rejected;
+    } else {
+      cycle.diagnosis.add(node, *rejected);
     }
   }
+  record_held();
   next_start_node_index_ = (next_start_node_index_ + cycle.processed) % cluster_.node_list().size();
 }
 

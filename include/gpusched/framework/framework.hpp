@@ -196,6 +196,10 @@ class Framework {
     /// (one past the last); 0 while not yet known.
     std::vector<std::uint32_t> run_end;
     std::vector<Status> statuses;  ///< the distinct rejections
+    /// Whether `status` is one of `statuses` (which stay put while the verdicts last).
+    [[nodiscard]] bool keeps(const Status* status) const noexcept {
+      return status >= statuses.data() && status < statuses.data() + statuses.size();
+    }
   };
   /// The pod's verdicts, or null when the first active Filter plugin is not node-static.
   [[nodiscard]] StaticVerdicts* static_verdicts(const CycleState& state, const PodInfo& pod) const;
@@ -233,6 +237,10 @@ class Framework {
     };
     std::vector<Entry> by_position;
     std::vector<Status> statuses;  ///< the distinct rejections
+    /// Whether `status` is one of `statuses` (which stay put while the verdicts last).
+    [[nodiscard]] bool keeps(const Status* status) const noexcept {
+      return status >= statuses.data() && status < statuses.data() + statuses.size();
+    }
   };
   /// The pod's verdicts, or null when some active Filter plugin from `first` on keys none.
   [[nodiscard]] DynamicVerdicts* dynamic_verdicts(const CycleState& state, const PodInfo& pod,
