@@ -117,16 +117,15 @@ void Scheduler::find_nodes_that_fit(Cycle& cycle, Search search, CycleSink* sink
   if (!cycle.feasible.empty()) return;
   cycle.diagnosis.expected_failures = n;
   // Node-static verdicts are kept per position in the whole node list, not a PreFilter subset.
+  // The reference engine filters every node in full, to compare.
+  const bool keyed =
+      sink == nullptr && &nodes == &cluster_.node_list() && !config_.reference_engine;
   Framework::StaticVerdicts* static_verdicts =
-      sink == nullptr && &nodes == &cluster_.node_list()
-          ? cycle.fwk.static_verdicts(cycle.state, cycle.pod)
-          : nullptr;
+      keyed ? cycle.fwk.static_verdicts(cycle.state, cycle.pod) : nullptr;
   // The later plugins' verdicts, when they key them.
   const std::size_t first = static_verdicts != nullptr ? static_verdicts->plugins : 0;
   Framework::DynamicVerdicts* dynamic_verdicts =
-      sink == nullptr && &nodes == &cluster_.node_list()
-          ? cycle.fwk.dynamic_verdicts(cycle.state, cycle.pod, first)
-          : nullptr;
+      keyed ? cycle.fwk.dynamic_verdicts(cycle.state, cycle.pod, first) : nullptr;
   auto static_rejection = [&](std::size_t at) {
     return cycle.fwk.static_rejection(*static_verdicts, cycle.state, cycle.pod, *nodes[at], at);
   };

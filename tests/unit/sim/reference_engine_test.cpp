@@ -95,4 +95,45 @@ TEST_CASE("the engines agree when nodes change under memoized scores", "[sim][re
   CHECK(optimized.find("Pending") != std::string::npos);
 }
 
+TEST_CASE("the engines agree on kept Filter verdicts: alike pods, host ports, nominated nodes",
+          "[sim][reference]") {
+  // The optimized engine keeps NodeResourcesFit's and NodePorts' verdicts per node while the
+  // node's version stands (FilterPlugin::append_node_dynamic_key), and judges afresh a node with
+  // nominated pods: pods asking alike for GPUs and for one host port, preemptions that nominate
+  // nodes, and deletions that free them.
+  std::string cluster = R"({"kind": "PriorityClass", "metadata": {"name": "low"}, "value": 1},
+      {"kind": "PriorityClass", "metadata": {"name": "high"}, "value": 1000})";
+  for (int i = 0; i < 12; ++i) cluster += "," + node(i, 16, i % 4 == 0 ? 0 : 4);
+  auto with_port = [](const std::string& name, int gpus, const std::string& priority_class) {
+    std::string text = pod(name, "1", gpus, priority_class);
+    const std::string containers = R"("containers": [{"name": "c", )";
+    text.replace(text.find(containers), containers.size(),
+                 containers + R"("ports": [{"containerPort": 80, "hostPort": 8080}], )");
+    return text;
+  };
+  for (int i = 0; i < 10; ++i) cluster += "," + with_port("web-" + std::to_string(i), 0, "low");
+  for (int i = 0; i < 30; ++i) cluster += "," + pod("gpu-" + std::to_string(i), "1", 1, "low");
+  std::string burst;
+  for (int i = 0; i < 8; ++i) {
+    burst += (i ? "," : "") + with_port("edge-" + std::to_string(i), 0, "high") + "," +
+             pod("train-" + std::to_string(i), "2", 2, "high");
+  }
+  const std::string text = R"({"name": "kept", "scheduler": {"seed": 3}, "cluster": [)" + cluster +
+                           R"(], "timeline": [
+      {"at": "10s", "apply": [)" +
+                           burst +
+                           R"(]},
+      {"at": "20s", "delete": {"kind": "Pod", "namespace": "default", "name": "gpu-3"}},
+      {"at": "20s", "delete": {"kind": "Pod", "namespace": "default", "name": "web-2"}},
+      {"at": "30s", "apply": )" +
+                           with_port("late", 1, "low") + R"(}]})";
+  const Scenario scenario = io::parse_scenario(text, "kept.json");
+  const std::string optimized = result_json(scenario, false);
+  CHECK(optimized == result_json(scenario, true));
+  // Preemptions nominated nodes (each victim makes room for a nominated pod).
+  CHECK(optimized.find("\"victims\"") != std::string::npos);
+  CHECK(optimized.find("didn't have free ports for the requested pod ports") != std::string::npos);
+  CHECK(optimized.find("Insufficient nvidia.com/gpu") != std::string::npos);
+}
+
 }  // namespace gpusched
