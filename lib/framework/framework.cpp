@@ -305,22 +305,20 @@ constexpr std::size_t kMaxStaticRejections = 64;
 constexpr std::size_t kMaxDynamicKeys = 64;
 constexpr std::size_t kMaxDynamicRejections = 64;
 
-// The index of `status` in `table`, added when new; nullopt when it is new and the table holds
-// `capacity` already (the table is reserved to that size, so its statuses keep their addresses).
-std::optional<std::size_t> kept_status(std::vector<Status>& table, const Status& status,
-                                       std::size_t capacity) {
+}  // namespace
+
+std::optional<std::size_t> Framework::KeptRejections::keep(const Status& status,
+                                                           std::size_t capacity) {
   auto same = [&](const Status& s) {
     return s.code == status.code && s.plugin == status.plugin && s.reasons == status.reasons;
   };
-  auto it = std::find_if(table.begin(), table.end(), same);
-  if (it == table.end()) {
-    if (table.size() >= capacity) return std::nullopt;
-    it = table.insert(table.end(), status);
+  auto it = std::find_if(statuses.begin(), statuses.end(), same);
+  if (it == statuses.end()) {
+    if (statuses.size() >= capacity) return std::nullopt;
+    it = statuses.insert(statuses.end(), status);
   }
-  return static_cast<std::size_t>(it - table.begin());
+  return static_cast<std::size_t>(it - statuses.begin());
 }
-
-}  // namespace
 
 Framework::StaticVerdicts* Framework::static_verdicts(const CycleState& state,
                                                       const PodInfo& pod) const {
@@ -368,8 +366,7 @@ const Status* Framework::judge_static(StaticVerdicts& verdicts, const CycleState
       verdict = StaticVerdicts::kPassed;
       return nullptr;
     }
-    const std::optional<std::size_t> kept =
-        kept_status(verdicts.statuses, status, kMaxStaticRejections);
+    const std::optional<std::size_t> kept = verdicts.keep(status, kMaxStaticRejections);
     if (!kept) return &status;
     verdict = static_cast<std::uint16_t>(StaticVerdicts::kRejected + *kept);
   }
@@ -414,8 +411,7 @@ const Status* Framework::judge_dynamic(DynamicVerdicts& verdicts, const CycleSta
     entry.verdict = DynamicVerdicts::kPassed;
     return nullptr;
   }
-  const std::optional<std::size_t> kept =
-      kept_status(verdicts.statuses, status, kMaxDynamicRejections);
+  const std::optional<std::size_t> kept = verdicts.keep(status, kMaxDynamicRejections);
   if (!kept) {
     entry.verdict = DynamicVerdicts::kUnjudged;
     return &status;

@@ -182,11 +182,23 @@ class Framework {
   /// their nominated pods further on, so the loop would otherwise wait for each in turn.
   void prefetch_filter_inputs(std::span<NodeInfo* const> nodes, std::size_t at) const;
 
+  /// The distinct rejections a table of kept Filter verdicts points at. `statuses` is reserved
+  /// to its capacity up front, so a kept rejection keeps its address while the table lasts.
+  struct KeptRejections {
+    std::vector<Status> statuses;
+    /// Whether `status` is one of `statuses`.
+    [[nodiscard]] bool keeps(const Status* status) const noexcept {
+      return status >= statuses.data() && status < statuses.data() + statuses.size();
+    }
+    /// The index of `status` in `statuses`, added when new; nullopt when it is new and
+    /// `capacity` are kept already.
+    [[nodiscard]] std::optional<std::size_t> keep(const Status& status, std::size_t capacity);
+  };
   /// The verdicts of the node-static Filter plugins (FilterPlugin::append_node_static_key) that
   /// lead the active ones, for every pod with the same key, per position in the cluster's node
   /// list: a Filter loop judges most nodes by a look-up (most fail there, on a flavor's node
   /// selector or a taint) and runs only the later plugins on the others.
-  struct StaticVerdicts {
+  struct StaticVerdicts : KeptRejections {
     static constexpr std::uint16_t kUnjudged = 0;
     static constexpr std::uint16_t kPassed = 1;
     static constexpr std::uint16_t kRejected = 2;  ///< + index in `statuses`
@@ -195,11 +207,6 @@ class Framework {
     /// Per position rejected by a kept status: where the run of nodes it rejects alike ends
     /// (one past the last); 0 while not yet known.
     std::vector<std::uint32_t> run_end;
-    std::vector<Status> statuses;  ///< the distinct rejections
-    /// Whether `status` is one of `statuses` (which stay put while the verdicts last).
-    [[nodiscard]] bool keeps(const Status* status) const noexcept {
-      return status >= statuses.data() && status < statuses.data() + statuses.size();
-    }
   };
   /// The pod's verdicts, or null when the first active Filter plugin is not node-static.
   [[nodiscard]] StaticVerdicts* static_verdicts(const CycleState& state, const PodInfo& pod) const;
@@ -227,7 +234,7 @@ class Framework {
   /// verdict (FilterPlugin::append_node_dynamic_key), for every pod with the same key, per
   /// position in the cluster's node list and kept while the node's version stands: pods of a
   /// Job ask alike, and a full fleet rejects them on the same nodes cycle after cycle.
-  struct DynamicVerdicts {
+  struct DynamicVerdicts : KeptRejections {
     static constexpr std::uint32_t kUnjudged = 0;
     static constexpr std::uint32_t kPassed = 1;
     static constexpr std::uint32_t kRejected = 2;  ///< + index in `statuses`
@@ -236,11 +243,6 @@ class Framework {
       std::uint32_t verdict = kUnjudged;
     };
     std::vector<Entry> by_position;
-    std::vector<Status> statuses;  ///< the distinct rejections
-    /// Whether `status` is one of `statuses` (which stay put while the verdicts last).
-    [[nodiscard]] bool keeps(const Status* status) const noexcept {
-      return status >= statuses.data() && status < statuses.data() + statuses.size();
-    }
   };
   /// The pod's verdicts, or null when some active Filter plugin from `first` on keys none.
   [[nodiscard]] DynamicVerdicts* dynamic_verdicts(const CycleState& state, const PodInfo& pod,
