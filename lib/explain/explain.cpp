@@ -138,9 +138,10 @@ void explain_bound(const PodRecord& record, const std::vector<NodeRecord>& nodes
                   ", bound" + when + ". Nothing to fix.";
 }
 
-// A pod GangScheduling holds back: waiting at Permit for the rest of its gang, or kept out of
-// the scheduling queue by PreEnqueue. Empty when neither.
-std::string gang_diagnosis(const GangStatus& gang) {
+// A pod GangScheduling holds back: waiting at Permit for the rest of its gang, kept out of the
+// scheduling queue by PreEnqueue, or (1.36) fitting while its PodGroup's cycle found the group
+// unschedulable (`message`: its last failure). Empty when none.
+std::string gang_diagnosis(const GangStatus& gang, const std::string& message) {
   // 1.35 names a Workload's pod group; 1.36 a PodGroup object.
   const bool pod_group_object = gang.workload.empty();
   const std::string group =
@@ -171,6 +172,16 @@ std::string gang_diagnosis(const GangStatus& gang) {
           "bound meanwhile.";
     }
     return out + " Room for the rest of the gang, or its missing pods, would let it bind.";
+  }
+  if (message.starts_with("pod group is unschedulable, ")) {
+    // schedule_one_podgroup.go: the pods that fit get the group's status, the others their own.
+    return "It fits a node, but its " + group +
+           " was unschedulable as a whole in its last PodGroup scheduling cycle: no pod's Permit "
+           "let the group through (" +
+           min_count + "; " + counts +
+           "), so every pod of it was forgotten and this one holds nothing. The group's pods that "
+           "fit nowhere say why in their own FailedScheduling; room for them lets the whole "
+           "group bind in one cycle.";
   }
   if (gang.held) {
     return "GangScheduling's PreEnqueue keeps it out of the scheduling queue (\"" + *gang.held +
@@ -223,7 +234,7 @@ Explanation explain_here(const Scenario& scenario, Simulator& at, const PodRecor
   }
   if (record.pod.spec.workload_ref || record.pod.spec.scheduling_group) {
     if (const std::optional<GangStatus> gang = at.gang_status(out.pod)) {
-      if (std::string diagnosis = gang_diagnosis(*gang); !diagnosis.empty()) {
+      if (std::string diagnosis = gang_diagnosis(*gang, out.message); !diagnosis.empty()) {
         out.layer = Layer::Scheduling;
         out.diagnosis = std::move(diagnosis);
         return out;

@@ -291,19 +291,27 @@ void ClusterState::forget(PodInfo& pod) {
 }
 
 void ClusterState::hold_waiting(PodInfo& pod, NodeInfo& node) {
-  GPUSCHED_CHECK(pod.node == nullptr && pod.pod.spec.node_name.empty(),
-                 "a pod waiting at Permit is not bound and holds no node");
-  // It holds the node itself now: a nomination of it must not count it there a second time.
-  unindex_nomination(pod);
-  attach(pod, node);
+  hold_in_cycle(pod, node);
   ++generation_;
 }
 
 void ClusterState::release_waiting(PodInfo& pod) {
-  GPUSCHED_CHECK(pod.pod.spec.node_name.empty(), "a pod released from Permit is unbound");
+  release_in_cycle(pod);
+  ++generation_;
+}
+
+void ClusterState::hold_in_cycle(PodInfo& pod, NodeInfo& node) {
+  GPUSCHED_CHECK(pod.node == nullptr && pod.pod.spec.node_name.empty(),
+                 "a pod assumed by the scheduler is not bound and holds no node");
+  // It holds the node itself now: a nomination of it must not count it there a second time.
+  unindex_nomination(pod);
+  attach(pod, node);
+}
+
+void ClusterState::release_in_cycle(PodInfo& pod) {
+  GPUSCHED_CHECK(pod.pod.spec.node_name.empty(), "a pod the scheduler forgets is unbound");
   if (pod.node != nullptr) detach(pod);  // else its node was removed meanwhile
   index_nomination(pod);
-  ++generation_;
 }
 
 bool ClusterState::apply_workload(SchedulingWorkload workload) {
@@ -328,7 +336,10 @@ const SchedulingWorkload* ClusterState::find_workload(std::string_view namespace
 
 bool ClusterState::apply_pod_group(PodGroup pod_group) {
   std::string key = pod_key(pod_group.metadata.namespace_, pod_group.metadata.name);
-  const bool added = !pod_groups_.contains(key);
+  auto it = pod_groups_.find(key);
+  const bool added = it == pod_groups_.end();
+  // An apply writes the object's spec; its status (the scheduler's conditions) stays.
+  if (!added) pod_group.conditions = std::move(it->second.conditions);
   pod_groups_.insert_or_assign(std::move(key), std::move(pod_group));
   ++generation_;
   return added;
@@ -342,6 +353,11 @@ bool ClusterState::remove_pod_group(std::string_view namespace_, std::string_vie
 
 const PodGroup* ClusterState::find_pod_group(std::string_view namespace_,
                                              std::string_view name) const {
+  auto it = pod_groups_.find(pod_key(namespace_, name));
+  return it == pod_groups_.end() ? nullptr : &it->second;
+}
+
+PodGroup* ClusterState::find_pod_group(std::string_view namespace_, std::string_view name) {
   auto it = pod_groups_.find(pod_key(namespace_, name));
   return it == pod_groups_.end() ? nullptr : &it->second;
 }

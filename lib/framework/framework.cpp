@@ -8,6 +8,7 @@
 #include "gpusched/framework/cluster_state.hpp"
 #include "gpusched/framework/diagnosis.hpp"
 #include "gpusched/framework/registry.hpp"
+#include "model/go_text.hpp"
 
 namespace gpusched {
 namespace {
@@ -510,17 +511,32 @@ void Framework::run_unreserve(CycleState& state, const PodInfo& pod, NodeInfo& n
 Status Framework::run_permit(CycleState& state, const PodInfo& pod, const NodeInfo& node,
                              std::vector<PermitWait>& waits) {
   constexpr TimeMs kMaxTimeout = 15 * 60 * 1000;  // maxTimeout (runtime/framework.go)
+  StringPool& pool = handle_.cluster.pool();
   waits.clear();
+  Status wait;
   for (PermitPlugin* p : permit_) {
     TimeMs timeout = 0;
     Status status = p->permit(state, pod, node, timeout);
     if (status.ok()) continue;
     status.plugin = p->name();
-    if (status.code != Code::Wait) return status;
-    waits.push_back({p->name(), std::min(timeout, kMaxTimeout)});
+    if (status.code == Code::Wait) {
+      waits.push_back({p->name(), std::min(timeout, kMaxTimeout)});
+      wait = std::move(status);
+      continue;
+    }
+    if (status.code == Code::Error) {
+      return Status{Code::Error,
+                    p->name(),
+                    {pool.intern("running Permit plugin " + go_quote(p->name()) + ": " +
+                                 status.message(pool))}};
+    }
+    return status;
   }
   if (waits.empty()) return {};
-  return Status{Code::Wait, waits.front().plugin};
+  // RunPermitPlugins (1.36): the last waiting plugin's status, the framework's reason appended.
+  wait.reasons.push_back(
+      pool.intern("one or more plugins asked to wait and no plugin rejected pod"));
+  return wait;
 }
 
 Code Framework::run_bind(CycleState& state, PodInfo& pod, NodeInfo& node) {

@@ -131,6 +131,17 @@ PdbExpectation parse_pdb(const JsonNode& node) {
   return out;
 }
 
+ConditionExpectation parse_condition(const JsonNode& condition) {
+  condition.reject_unknown_keys({"type", "status", "reason", "message", "messageContains"});
+  ConditionExpectation c;
+  c.type = condition.required("type").string();
+  if (auto status = condition.get("status")) c.status = status->string();
+  if (auto reason = condition.get("reason")) c.reason = reason->string();
+  if (auto message = condition.get("message")) c.message = message->string();
+  if (auto contains = condition.get("messageContains")) c.message_contains = contains->string();
+  return c;
+}
+
 WorkloadExpectation parse_workload(const JsonNode& node) {
   node.reject_unknown_keys(
       {"at", "workload", "admitted", "finished", "clusterQueue", "flavors", "condition"});
@@ -147,16 +158,17 @@ WorkloadExpectation parse_workload(const JsonNode& node) {
         (*out.flavors)[pod_set][resource] = flavor.string();
     }
   }
-  if (auto condition = node.get("condition")) {
-    condition->reject_unknown_keys({"type", "status", "reason", "message", "messageContains"});
-    ConditionExpectation c;
-    c.type = condition->required("type").string();
-    if (auto status = condition->get("status")) c.status = status->string();
-    if (auto reason = condition->get("reason")) c.reason = reason->string();
-    if (auto message = condition->get("message")) c.message = message->string();
-    if (auto contains = condition->get("messageContains")) c.message_contains = contains->string();
-    out.condition = std::move(c);
-  }
+  if (auto condition = node.get("condition")) out.condition = parse_condition(*condition);
+  return out;
+}
+
+PodGroupExpectation parse_pod_group(const JsonNode& node) {
+  node.reject_unknown_keys({"at", "podGroup", "condition"});
+  PodGroupExpectation out;
+  out.pod_group = node.required("podGroup").string();
+  if (out.pod_group.find('/') == std::string::npos)
+    node.required("podGroup").fail("a PodGroup is named \"namespace/name\"");
+  if (auto condition = node.get("condition")) out.condition = parse_condition(*condition);
   return out;
 }
 
@@ -190,14 +202,14 @@ Expectation parse_expectation(const JsonNode& node, std::optional<TimeMs> until)
     }
   }
   int forms = 0;
-  for (std::string_view key : {"pod", "pods", "event", "pdb", "workload"})
+  for (std::string_view key : {"pod", "pods", "event", "pdb", "workload", "podGroup"})
     forms += node.object().contains(key);
   // A workload assertion may name its ClusterQueue; alone, "clusterQueue" is a form of its own.
   if (!node.object().contains("workload")) forms += node.object().contains("clusterQueue");
   if (forms > 1)
     node.fail(
         "an assertion has exactly one of \"pod\", \"pods\", \"event\", \"pdb\", \"workload\", "
-        "\"clusterQueue\"");
+        "\"clusterQueue\", \"podGroup\"");
   if (node.get("pod")) {
     out.check = parse_pod(node);
   } else if (node.get("pods")) {
@@ -210,12 +222,14 @@ Expectation parse_expectation(const JsonNode& node, std::optional<TimeMs> until)
     out.check = parse_workload(node);
   } else if (node.get("clusterQueue")) {
     out.check = parse_cluster_queue(node);
+  } else if (node.get("podGroup")) {
+    out.check = parse_pod_group(node);
   } else if (node.get("node")) {
     out.check = parse_node(node);
   } else {
     node.fail(
         "an assertion needs one of \"pod\", \"pods\", \"node\", \"event\", \"pdb\", "
-        "\"workload\" or \"clusterQueue\"");
+        "\"workload\", \"clusterQueue\" or \"podGroup\"");
   }
   return out;
 }
@@ -301,20 +315,28 @@ json check_json(const PdbExpectation& e) {
   return out;
 }
 
+json condition_json(const ConditionExpectation& e) {
+  json c = {{"type", e.type}};
+  put(c, "status", e.status);
+  put(c, "reason", e.reason);
+  put(c, "message", e.message);
+  put(c, "messageContains", e.message_contains);
+  return c;
+}
+
 json check_json(const WorkloadExpectation& e) {
   json out = {{"workload", e.workload}};
   if (e.admitted) out["admitted"] = *e.admitted;
   if (e.finished) out["finished"] = *e.finished;
   put(out, "clusterQueue", e.cluster_queue);
   if (e.flavors) out["flavors"] = *e.flavors;
-  if (e.condition) {
-    json c = {{"type", e.condition->type}};
-    put(c, "status", e.condition->status);
-    put(c, "reason", e.condition->reason);
-    put(c, "message", e.condition->message);
-    put(c, "messageContains", e.condition->message_contains);
-    out["condition"] = std::move(c);
-  }
+  if (e.condition) out["condition"] = condition_json(*e.condition);
+  return out;
+}
+
+json check_json(const PodGroupExpectation& e) {
+  json out = {{"podGroup", e.pod_group}};
+  if (e.condition) out["condition"] = condition_json(*e.condition);
   return out;
 }
 

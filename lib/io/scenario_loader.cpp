@@ -121,32 +121,6 @@ void check_workload_api(const std::vector<JsonNode>& items, const Scenario& scen
   }
 }
 
-/// Kubernetes 1.36 with GenericWorkload sends a pod with spec.schedulingGroup to its PodGroup
-/// scheduling cycle (schedule_one.go ScheduleOne, schedule_one_podgroup.go), which gpusched does
-/// not model: named at the field, for the cluster's and the timeline's pods and pod templates.
-void note_pod_group_cycle(const JsonNode& object, const Scenario& scenario) {
-  const SchedulerConfig& config = scenario.scheduler;
-  if (config.kubernetes_version.minor < 36 ||
-      !config.feature_gates.enabled(FeatureGate::GenericWorkload, config.kubernetes_version) ||
-      !object.json().is_object()) {
-    return;
-  }
-  std::optional<JsonNode> spec = object.get("spec");
-  if (spec && spec->json().is_object() && object.json().value("kind", "") != "Pod") {
-    std::optional<JsonNode> pod_template = spec->get("template");
-    spec =
-        pod_template && pod_template->json().is_object() ? pod_template->get("spec") : std::nullopt;
-  }
-  if (!spec || !spec->json().is_object()) return;
-  const std::optional<JsonNode> group = spec->get("schedulingGroup");
-  if (!group || group->json().is_null()) return;
-  group->note_not_modelled(
-      "Kubernetes 1.36 schedules a PodGroup's pods together in its PodGroup scheduling cycle "
-      "(schedule_one_podgroup.go), which gpusched does not model: it schedules them one by one, "
-      "GangScheduling holding a gang's pods at Permit, so where they land and their "
-      "FailedScheduling messages may differ from a real cluster's");
-}
-
 /// Kueue's pod webhook on the pods the scenario creates: the cluster's and the timeline's applies.
 void check_kueue_pods(const std::vector<JsonNode>& items, const std::optional<JsonNode>& timeline,
                       const Scenario& scenario) {
@@ -255,25 +229,12 @@ Scenario parse_scenario(std::string_view text, const std::string& file,
   }
   if (cluster || include) parse_cluster(items, cluster ? *cluster : *include, scenario);
   check_workload_api(items, scenario);
-  for (const JsonNode& item : items) note_pod_group_cycle(item, scenario);
   check_pool_node_names(scenario.node_pools, scenario, items);
 
   if (auto until = root.get("until")) scenario.until = parse_time(*until);
   const std::optional<JsonNode> timeline = root.get("timeline");
   if (timeline) scenario.timeline = parse_timeline(*timeline, kinds);
   check_kueue_pods(items, timeline, scenario);
-  if (timeline && timeline->json().is_array()) {
-    for (const JsonNode& action : timeline->elements()) {
-      std::optional<JsonNode> apply =
-          action.json().is_object() ? action.get("apply") : std::nullopt;
-      if (!apply) continue;
-      if (!apply->json().is_array()) {
-        note_pod_group_cycle(*apply, scenario);
-        continue;
-      }
-      for (const JsonNode& object : apply->elements()) note_pod_group_cycle(object, scenario);
-    }
-  }
   if (auto expect = root.get("expect")) {
     scenario.expect = parse_expectations(*expect, scenario.until);
   }

@@ -18,13 +18,10 @@ inline constexpr std::string_view kRequeued = "Requeued";
 inline constexpr std::string_view kPodsReady = "PodsReady";
 inline constexpr std::string_view kFinished = "Finished";
 
-[[nodiscard]] const Condition* find_condition(const std::vector<Condition>& conditions,
-                                              std::string_view type);
-[[nodiscard]] bool condition_true(const std::vector<Condition>& conditions, std::string_view type);
-
-/// meta.SetStatusCondition: adds the condition, or updates it in place (its transition time only
-/// when the status changes). Returns whether anything changed.
-bool set_condition(std::vector<Condition>& conditions, Condition condition);
+// meta.FindStatusCondition, IsStatusConditionTrue and SetStatusCondition.
+using gpusched::condition_true;
+using gpusched::find_condition;
+using gpusched::set_condition;
 
 [[nodiscard]] inline bool has_quota_reservation(const Workload& wl) {
   return condition_true(wl.conditions, kQuotaReserved);

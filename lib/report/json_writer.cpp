@@ -155,6 +155,29 @@ Json expectation_json(const ExpectationResult& expectation) {
   return json;
 }
 
+nlohmann::ordered_json conditions_json(const std::vector<Condition>& conditions) {
+  Json json = Json::array();
+  for (const Condition& c : conditions) {
+    Json condition;
+    condition["type"] = c.type;
+    condition["status"] = c.status;
+    condition["reason"] = c.reason;
+    condition["message"] = c.message;
+    condition["lastTransitionTime"] = format_duration(c.last_transition_time);
+    json.push_back(std::move(condition));
+  }
+  return json;
+}
+
+nlohmann::ordered_json pod_group_json(const PodGroupRecord& group) {
+  Json json;
+  json["namespace"] = group.namespace_;
+  json["name"] = group.name;
+  json["minCount"] = group.min_count ? Json(*group.min_count) : Json();
+  json["conditions"] = conditions_json(group.conditions);
+  return json;
+}
+
 }  // namespace
 
 nlohmann::ordered_json metrics_json(const std::vector<Metric>& metrics) {
@@ -216,16 +239,7 @@ nlohmann::ordered_json workload_json(const WorkloadRecord& wl) {
     for (const auto& [resource, flavor] : flavors) resources[resource] = flavor;
     json["flavors"][pod_set] = std::move(resources);
   }
-  json["conditions"] = Json::array();
-  for (const kueue::Condition& c : wl.conditions) {
-    Json condition;
-    condition["type"] = c.type;
-    condition["status"] = c.status;
-    condition["reason"] = c.reason;
-    condition["message"] = c.message;
-    condition["lastTransitionTime"] = format_duration(c.last_transition_time);
-    json["conditions"].push_back(std::move(condition));
-  }
+  json["conditions"] = conditions_json(wl.conditions);
   // Only for a workload with admission checks: results without them keep their keys.
   for (const kueue::AdmissionCheckState& c : wl.admission_checks) {
     Json check;
@@ -272,6 +286,12 @@ void write_json(std::ostream& out, const SimulationResult& result) {
     for (const ClusterQueueRecord& cq : result.cluster_queues)
       json["clusterQueues"].push_back(cluster_queue_json(cq));
     json["queueMetrics"] = queue_metrics_json(kueue_metrics(result));
+  }
+  // scheduling.k8s.io PodGroups (Kubernetes 1.36), when the scenario has any.
+  if (!result.pod_groups.empty()) {
+    json["podGroups"] = Json::array();
+    for (const PodGroupRecord& group : result.pod_groups)
+      json["podGroups"].push_back(pod_group_json(group));
   }
   json["events"] = Json::array();
   for (const EventRecord& event : result.events) json["events"].push_back(event_json(event));

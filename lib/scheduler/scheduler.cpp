@@ -288,10 +288,11 @@ void Scheduler::expire_waiting_pods(TimeMs now) {
 }
 
 void Scheduler::handle_failure(QueuedPod& qp, const std::string& message,
-                               const std::optional<std::string>& nominated, TimeMs now) {
+                               const std::optional<std::string>& nominated, TimeMs now,
+                               std::string_view reason) {
   PodInfo& pod = *qp.pod;
   hooks_.record_event(pod, "Warning", "FailedScheduling", truncate_message(message));
-  set_condition(pod.pod, PodCondition{"PodScheduled", "False", "Unschedulable", message, now});
+  set_condition(pod.pod, PodCondition{"PodScheduled", "False", std::string(reason), message, now});
   // nominatingInfo: ModeOverride sets (or with "" clears) the nomination; nullopt is ModeNoop.
   // A nomination moved or given up releases the node it held (the pod update arrives after
   // AddUnschedulableIfNotPresent).
@@ -378,6 +379,10 @@ bool Scheduler::last_failure_current(const PodInfo& pod) const {
 
 void Scheduler::schedule_one(TimeMs now) {
   QueuedPod* qp = queue_->pop();
+  if (in_pod_group_cycle(qp->pod->pod)) {
+    schedule_pod_group(*qp, now);
+    return;
+  }
   PodInfo& pod = *qp->pod;
   Framework& fwk = *qp->framework;
   const auto& all_nodes = cluster_.node_list();
@@ -403,29 +408,6 @@ void Scheduler::schedule_one(TimeMs now) {
   qp->has_last_failure = false;
   qp->permit_rejected = false;
 
-  auto remember = [&](const std::string& message, const std::optional<std::string>& nominated,
-                      std::size_t processed) {
-    qp->has_last_failure = true;
-    qp->generation_seen = generation;
-    qp->last_message = message;
-    qp->last_nomination = nominated;
-    qp->last_processed_nodes = processed;
-    qp->last_unschedulable_plugins = qp->unschedulable_plugins;
-    qp->last_pending_plugins = qp->pending_plugins;
-  };
-
-  if (all_nodes.empty()) {
-    // ErrNoNodesAvailable: not a FitError, so no plugin is blamed and no PostFilter runs; the
-    // cycle returns clearNominatedNode (schedule_one.go schedulingCycle).
-    // handleSchedulingFailure keeps it instead where a failure keeps nominations (1.34).
-    const std::string message = "no nodes available to schedule pods";
-    std::optional<std::string> cleared = std::string();
-    if (keeps_nomination_after_failure()) cleared.reset();
-    remember(message, cleared, 0);
-    fail(message, cleared);
-    return;
-  }
-
   Cycle cycle(fwk, pod);
   cycle.diagnosis = std::move(spare_diagnosis_);
   cycle.diagnosis.clear();
@@ -434,25 +416,72 @@ void Scheduler::schedule_one(TimeMs now) {
     Diagnosis& spare;
     ~Recycle() { spare = std::move(used); }
   } recycle{cycle.diagnosis, spare_diagnosis_};
-  find_nodes_that_fit(cycle, Search::Cycle, nullptr);
-  if (cycle.feasible.empty()) {
-    std::optional<std::string> nominated;
-    if (fwk.has_post_filter_plugins()) {
-      nominated = post_filter(cycle).nominated_node;
-    } else if (config_.kubernetes_version.clears_nomination_without_post_filter()) {
-      nominated = "";  // clearNominatedNode (PR #135007)
-    }
-    if (nominated && nominated->empty() && keeps_nomination_after_failure()) nominated.reset();
-    const std::string message =
-        fit_error_message(all_nodes.size(), cycle.diagnosis, cluster_.pool());
+  const AlgorithmResult result = scheduling_algorithm(cycle);
+  if (result.host == nullptr) {
     qp->unschedulable_plugins = cycle.diagnosis.unschedulable_plugins;
     qp->pending_plugins = cycle.diagnosis.pending_plugins;
     // A successful preemption changes the cluster, so its generation differs on the next attempt.
-    remember(message, nominated, cycle.processed);
-    fail(message, nominated);
+    qp->has_last_failure = true;
+    qp->generation_seen = generation;
+    qp->last_message = result.message;
+    qp->last_nomination = result.nominated;
+    qp->last_processed_nodes = cycle.processed;
+    qp->last_unschedulable_plugins = qp->unschedulable_plugins;
+    qp->last_pending_plugins = qp->pending_plugins;
+    fail(result.message, result.nominated);
     return;
   }
+  prepare_for_binding(*qp, cycle.state, *result.host, now);
+}
 
+void Scheduler::prepare_for_binding(QueuedPod& qp, CycleState& state, NodeInfo& host, TimeMs now) {
+  PodInfo& pod = *qp.pod;
+  Framework& fwk = *qp.framework;
+  Status permit;
+  std::vector<PermitWait> waits;
+  if (fwk.run_reserve(state, pod, host) != Code::Success ||
+      (!(permit = fwk.run_permit(state, pod, host, waits)).ok() && permit.code != Code::Wait)) {
+    fwk.run_unreserve(state, pod, host);
+    const std::string message = permit.message(cluster_.pool());
+    handle_failure(qp, message.empty() ? "pod was rejected at reserve/permit" : message,
+                   std::nullopt, now);
+    return;
+  }
+  // The waiting pods this Permit allowed were already waiting in their binding cycles: they bind
+  // first.
+  if (permit.code == Code::Wait) {
+    wait_on_permit(qp, std::move(state), host, waits, now);
+    bind_allowed(now);
+    return;
+  }
+  bind_allowed(now);
+  binding_cycle(qp, state, host, now);
+}
+
+Scheduler::AlgorithmResult Scheduler::scheduling_algorithm(Cycle& cycle) {
+  AlgorithmResult result;
+  const std::size_t num_nodes = cluster_.node_list().size();
+  if (num_nodes == 0) {
+    // ErrNoNodesAvailable: not a FitError, so no plugin is blamed and no PostFilter runs; the
+    // cycle returns clearNominatedNode (schedule_one.go schedulingCycle).
+    // handleSchedulingFailure keeps it instead where a failure keeps nominations (1.34).
+    result.message = "no nodes available to schedule pods";
+    result.nominated = std::string();
+    if (keeps_nomination_after_failure()) result.nominated.reset();
+    return result;
+  }
+  find_nodes_that_fit(cycle, Search::Cycle, nullptr);
+  if (cycle.feasible.empty()) {
+    if (cycle.fwk.has_post_filter_plugins()) {
+      result.nominated = post_filter(cycle).nominated_node;
+    } else if (config_.kubernetes_version.clears_nomination_without_post_filter()) {
+      result.nominated = "";  // clearNominatedNode (PR #135007)
+    }
+    if (result.nominated && result.nominated->empty() && keeps_nomination_after_failure())
+      result.nominated.reset();
+    result.message = fit_error_message(num_nodes, cycle.diagnosis, cluster_.pool());
+    return result;
+  }
   // One feasible node is taken without scoring.
   std::size_t chosen_at = 0;
   if (cycle.feasible.size() > 1) {
@@ -460,27 +489,8 @@ void Scheduler::schedule_one(TimeMs now) {
     prioritize_nodes(cycle, totals, nullptr);
     chosen_at = select_host(totals);
   }
-  NodeInfo* chosen = const_cast<NodeInfo*>(cycle.feasible[chosen_at]);
-  CycleState& state = cycle.state;
-
-  Status permit;
-  std::vector<PermitWait> waits;
-  if (fwk.run_reserve(state, pod, *chosen) != Code::Success ||
-      (!(permit = fwk.run_permit(state, pod, *chosen, waits)).ok() && permit.code != Code::Wait)) {
-    fwk.run_unreserve(state, pod, *chosen);
-    const std::string message = permit.message(cluster_.pool());
-    fail(message.empty() ? "pod was rejected at reserve/permit" : message, std::nullopt);
-    return;
-  }
-  // The waiting pods this Permit allowed were already waiting in their binding cycles: they bind
-  // first.
-  if (permit.code == Code::Wait) {
-    wait_on_permit(*qp, std::move(state), *chosen, waits, now);
-    bind_allowed(now);
-    return;
-  }
-  bind_allowed(now);
-  binding_cycle(*qp, state, *chosen, now);
+  result.host = const_cast<NodeInfo*>(cycle.feasible[chosen_at]);
+  return result;
 }
 
 void Scheduler::binding_cycle(QueuedPod& qp, CycleState& state, NodeInfo& chosen_node, TimeMs now) {

@@ -113,11 +113,24 @@ QueuedPod* SchedulingQueue::pop() {
   } else {
     return nullptr;
   }
-  detach(*pod);
-  ++pod->attempts;
-  pod->unschedulable_plugins.clear();
-  pod->pending_plugins.clear();
-  return pod;
+  return take(*pod);
+}
+
+QueuedPod* SchedulingQueue::pop_specific(const PodInfo& info) {
+  QueuedPod* pod = find(info);
+  if (pod == nullptr || pod->where == QueuedPod::Where::Gated ||
+      pod->where == QueuedPod::Where::InFlight)
+    return nullptr;
+  return take(*pod);
+}
+
+QueuedPod* SchedulingQueue::take(QueuedPod& pod) {
+  detach(pod);
+  if (pod.first_attempt == 0) pod.first_attempt = ++first_attempts_;
+  ++pod.attempts;
+  pod.unschedulable_plugins.clear();
+  pod.pending_plugins.clear();
+  return &pod;
 }
 
 // calculateBackoffDuration doubles from the initial backoff once per attempt after the first,
@@ -142,9 +155,11 @@ bool SchedulingQueue::backing_off(const QueuedPod& pod, TimeMs now) const {
 
 void SchedulingQueue::add_unschedulable(QueuedPod& pod, TimeMs now) {
   pod.timestamp = now;  // "Refresh the timestamp since the pod is re-added."
-  if (pod.unschedulable_plugins.empty() && pod.pending_plugins.empty()) {
-    // determineSchedulingHintForInFlightPod: no rejector plugin means an error; retry after backoff
-    // from the error backoff queue, which Pop never takes early.
+  if ((pod.unschedulable_plugins.empty() && pod.pending_plugins.empty()) || pod.in_pod_group) {
+    // determineSchedulingHintForInFlightPod: no rejector plugin means an error, and a PodGroup's
+    // pod goes back whatever rejected it; retry after backoff, from the error backoff queue,
+    // which Pop never takes early. A PodGroup's pod a plugin rejected is parked there too: see
+    // wake_pod_groups.
     pod.where = QueuedPod::Where::ErrorBackoff;
     error_backoff_.insert({backoff_expiry(pod), &pod});
     return;
@@ -193,9 +208,23 @@ void SchedulingQueue::requeue(QueuedPod& pod, Strategy strategy, TimeMs now) {
   to_active(pod);
 }
 
+void SchedulingQueue::wake_pod_groups() {
+  std::vector<QueuedPod*> parked;
+  for (const auto& [expiry, pod] : error_backoff_) {
+    if (pod->in_pod_group && !(pod->unschedulable_plugins.empty() && pod->pending_plugins.empty()))
+      parked.push_back(pod);
+  }
+  for (QueuedPod* pod : parked) {
+    detach(*pod);
+    pod->where = QueuedPod::Where::Backoff;
+    backoff_.insert({backoff_expiry(*pod), pod});
+  }
+}
+
 void SchedulingQueue::move_for_event(const ClusterEvent& event, const EventObjects& objects,
                                      TimeMs now,
                                      const std::function<bool(const QueuedPod&)>& candidates) {
+  wake_pod_groups();
   std::vector<QueuedPod*> waiting;
   waiting.reserve(unschedulable_.size());
   for (const auto& [seq, pod] : unschedulable_) {

@@ -25,6 +25,9 @@ struct QueuedPod {
   PodInfo* pod = nullptr;
   Framework* framework = nullptr;
   TimeMs timestamp = 0;  ///< when last added to the queue (refreshed on every failure)
+  /// InitialAttemptTimestamp as an order: a pod first popped earlier has a smaller number (0:
+  /// never popped), so pods first popped at one virtual instant keep the order they had.
+  std::uint64_t first_attempt = 0;
   int attempts = 0;
   std::set<std::string, std::less<>> unschedulable_plugins;
   std::set<std::string, std::less<>> pending_plugins;
@@ -42,6 +45,9 @@ struct QueuedPod {
   bool permit_rejected = false;
   /// Gated by this PreEnqueue plugin (QueuedPodInfo.GatingPlugin).
   std::string gating_plugin;
+  /// Scheduled in its PodGroup's cycle: a failure sends it back after backoff whatever rejected
+  /// it (determineSchedulingHintForInFlightPod with GenericWorkload).
+  bool in_pod_group = false;
 };
 
 class SchedulingQueue {
@@ -58,8 +64,12 @@ class SchedulingQueue {
   /// Pop: the active queue's head; when it is empty, the backoff queue's head even if still
   /// backing off (SchedulerPopFromBackoffQ). Counts an attempt.
   [[nodiscard]] QueuedPod* pop();
+  /// PopSpecificPod: the pod taken out of the queue as Pop takes a pod, wherever it waits
+  /// ungated; nullptr when it is not queued, gated, or already in flight.
+  [[nodiscard]] QueuedPod* pop_specific(const PodInfo& pod);
   /// AddUnschedulableIfNotPresent after a failed attempt (no events can arrive during a cycle in
-  /// a replay): to the unschedulable pool, or to the error backoff queue when no plugin rejected.
+  /// a replay): to the unschedulable pool, or to the error backoff queue when no plugin rejected
+  /// or the pod is a PodGroup's.
   void add_unschedulable(QueuedPod& pod, TimeMs now);
   /// movePodsToActiveOrBackoffQueue for the unschedulable pods the event may help (gated ones
   /// too, unless SchedulingGates gated them); with `candidates`, only among the pods it accepts
@@ -101,6 +111,8 @@ class SchedulingQueue {
                                          const EventObjects& objects) const;
   void requeue(QueuedPod& pod, Strategy strategy, TimeMs now);
   void detach(QueuedPod& pod);
+  /// A popped pod: in flight, its attempt counted, its last rejectors forgotten.
+  [[nodiscard]] QueuedPod* take(QueuedPod& pod);
   /// runPreEnqueuePlugins: false, with the rejecting plugin as the pod's unschedulable plugin,
   /// when one rejects it.
   [[nodiscard]] bool passes_pre_enqueue(QueuedPod& pod) const;
@@ -109,6 +121,12 @@ class SchedulingQueue {
   /// plugins when it went in).
   void to_active(QueuedPod& pod, bool pre_enqueue = true);
   void to_gated(QueuedPod& pod);
+  /// Upstream requeues a PodGroup's pod a plugin rejected into the backoff queue, which Pop takes
+  /// from whenever the active queue is empty: such a pod is retried without pause. A retry
+  /// against an unchanged cluster gives the same answer and a replay in virtual time cannot
+  /// retry without end, so the pod waits in the error backoff queue until its backoff ends or
+  /// any event arrives, which moves it (back) to the backoff queue.
+  void wake_pod_groups();
 
   std::int64_t initial_backoff_ms_;
   std::int64_t max_backoff_ms_;
@@ -118,6 +136,7 @@ class SchedulingQueue {
   std::set<BackoffKey, BackoffLess> error_backoff_;
   std::map<std::uint64_t, QueuedPod*> unschedulable_;  // by pod sequence: deterministic order
   std::map<std::uint64_t, QueuedPod*> gated_;
+  std::uint64_t first_attempts_ = 0;
 };
 
 }  // namespace gpusched

@@ -74,6 +74,30 @@ void sort_by_key(std::vector<PodRecord>& pods) {
   }
 }
 
+// A condition expectation against an object's status.conditions: `what` names it, each mismatch
+// is a failure.
+void check_condition(const ConditionExpectation& ce, const std::vector<Condition>& conditions,
+                     std::string& what, std::vector<std::string>& failures) {
+  what += " condition " + ce.type;
+  const Condition* c = find_condition(conditions, ce.type);
+  if (c == nullptr) {
+    failures.push_back("no " + ce.type + " condition");
+    return;
+  }
+  const auto compare = [&](const char* field, const std::optional<std::string>& want,
+                           const std::string& got) {
+    if (want && *want != got)
+      failures.push_back(ce.type + " " + field + ": expected \"" + *want + "\", got \"" + got +
+                         "\"");
+  };
+  compare("status", ce.status, c->status);
+  compare("reason", ce.reason, c->reason);
+  compare("message", ce.message, c->message);
+  if (ce.message_contains && c->message.find(*ce.message_contains) == std::string::npos)
+    failures.push_back(ce.type + " message: expected to contain \"" + *ce.message_contains +
+                       "\", got \"" + c->message + "\"");
+}
+
 }  // namespace
 
 ExpectationResult Simulation::check(std::size_t index) const {
@@ -307,28 +331,19 @@ ExpectationResult Simulation::check(std::size_t index) const {
         failures.push_back("flavors: expected " + text(*we->flavors) + ", got " +
                            text(it->flavors));
       }
-      if (we->condition) {
-        const ConditionExpectation& ce = *we->condition;
-        what += " condition " + ce.type;
-        const auto c = std::find_if(it->conditions.begin(), it->conditions.end(),
-                                    [&](const kueue::Condition& k) { return k.type == ce.type; });
-        if (c == it->conditions.end()) {
-          failures.push_back("no " + ce.type + " condition");
-        } else {
-          const auto compare = [&](const char* field, const std::optional<std::string>& want,
-                                   const std::string& got) {
-            if (want && *want != got)
-              failures.push_back(ce.type + " " + field + ": expected \"" + *want + "\", got \"" +
-                                 got + "\"");
-          };
-          compare("status", ce.status, c->status);
-          compare("reason", ce.reason, c->reason);
-          compare("message", ce.message, c->message);
-          if (ce.message_contains && c->message.find(*ce.message_contains) == std::string::npos)
-            failures.push_back(ce.type + " message: expected to contain \"" + *ce.message_contains +
-                               "\", got \"" + c->message + "\"");
-        }
-      }
+      if (we->condition) check_condition(*we->condition, it->conditions, what, failures);
+    }
+  }
+
+  if (const auto* pe = std::get_if<PodGroupExpectation>(&e.check)) {
+    what = "podGroup " + pe->pod_group;
+    const std::size_t slash = pe->pod_group.find('/');
+    const PodGroup* group =
+        cluster_.find_pod_group(pe->pod_group.substr(0, slash), pe->pod_group.substr(slash + 1));
+    if (group == nullptr) {
+      failures.push_back("no such PodGroup");
+    } else if (pe->condition) {
+      check_condition(*pe->condition, group->conditions, what, failures);
     }
   }
 
@@ -460,6 +475,10 @@ SimulationResult Simulation::take_result() {
   for (const auto& [key, state] : api_.jobs) {
     out.jobs.push_back(
         JobRecord{key, state.job.metadata.creation_ms, state.ended, state.failed, state.succeeded});
+  }
+  for (const auto& [key, group] : cluster_.pod_groups()) {
+    out.pod_groups.push_back(
+        {group.metadata.namespace_, group.metadata.name, group.gang_min_count, group.conditions});
   }
   if (kueue_) {
     out.workloads = kueue_->workload_records();

@@ -173,6 +173,12 @@ class ClusterState {
   /// A PodGroup, or nullptr.
   [[nodiscard]] const PodGroup* find_pod_group(std::string_view namespace_,
                                                std::string_view name) const;
+  /// The same, to write its status.
+  [[nodiscard]] PodGroup* find_pod_group(std::string_view namespace_, std::string_view name);
+  /// Every PodGroup, keyed "namespace/name".
+  [[nodiscard]] const std::map<std::string, PodGroup, std::less<>>& pod_groups() const noexcept {
+    return pod_groups_;
+  }
 
   /// The pod waits at Permit on `node` (upstream's assumed pod in the scheduler cache): it holds
   /// the node for every later cycle while its spec.nodeName stays empty, as the API server's pod
@@ -180,6 +186,12 @@ class ClusterState {
   void hold_waiting(PodInfo& pod, NodeInfo& node);
   /// Undoes hold_waiting() (ForgetPod, or before the pod is bound).
   void release_waiting(PodInfo& pod);
+  /// hold_waiting() within one scheduling cycle (the snapshot's AssumePod of a PodGroup cycle,
+  /// schedule_one_podgroup.go): the generation does not move, since the cycle forgets the pod
+  /// (release_in_cycle) before it ends and the cluster is then exactly as it was.
+  void hold_in_cycle(PodInfo& pod, NodeInfo& node);
+  /// Undoes hold_in_cycle().
+  void release_in_cycle(PodInfo& pod);
 
   /// Adds or replaces a Namespace object (its metadata; labels feed namespaceSelectors).
   void apply_namespace(ObjectMeta meta);

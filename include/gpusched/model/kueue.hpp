@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "gpusched/model/condition.hpp"
 #include "gpusched/model/node.hpp"
 #include "gpusched/model/object_meta.hpp"
 #include "gpusched/model/pod.hpp"
@@ -223,16 +224,8 @@ inline constexpr std::string_view kProvisioningClassAnnotation =
 inline constexpr std::string_view kProvisioningRequestController =
     "kueue.x-k8s.io/provisioning-request";
 
-/// metav1.Condition as Kueue keeps them on Workloads and queues.
-struct Condition {
-  std::string type;
-  std::string status;  ///< "True", "False" or "Unknown"
-  std::string reason;
-  std::string message;
-  TimeMs last_transition_time = 0;
-  std::int64_t observed_generation = 0;
-  friend bool operator==(const Condition&, const Condition&) = default;
-};
+/// metav1.Condition, as Kueue keeps them on Workloads and queues.
+using gpusched::Condition;
 
 /// PodSet: a group of identical pods of a workload (a Job's pods: one set, `main`).
 struct PodSet {

@@ -7,7 +7,9 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "gpusched/model/condition.hpp"
 #include "gpusched/model/object_meta.hpp"
 
 namespace gpusched {
@@ -25,6 +27,9 @@ struct PodGroup {
   std::optional<PodGroupTemplateRef> template_ref;
   /// spec.schedulingPolicy.gang.minCount; nullopt for schedulingPolicy.basic. Immutable.
   std::optional<std::int32_t> gang_min_count;
+  /// status.conditions: the scheduler's PodGroupScheduled (schedule_one_podgroup.go
+  /// updatePodGroupCondition). Its spec is immutable, so its generation stays 1.
+  std::vector<Condition> conditions;
   friend bool operator==(const PodGroup&, const PodGroup&) = default;
 };
 

@@ -84,7 +84,8 @@ struct PdbExpectation {
   std::optional<std::int32_t> expected_pods;
 };
 
-/// `{"condition": {"type", "status", "reason", "message" | "messageContains"}}` of a workload.
+/// `{"condition": {"type", "status", "reason", "message" | "messageContains"}}` of a workload or
+/// a PodGroup.
 struct ConditionExpectation {
   std::string type;
   std::optional<std::string> status;
@@ -117,11 +118,18 @@ struct ClusterQueueExpectation {
   std::optional<std::int64_t> weighted_share;  ///< status.fairSharing.weightedShare
 };
 
+/// `{"podGroup": "ns/name", "condition": {...}}`: a scheduling.k8s.io PodGroup (Kubernetes 1.36)
+/// exists, with the condition when one is given (PodGroupScheduled).
+struct PodGroupExpectation {
+  std::string pod_group;
+  std::optional<ConditionExpectation> condition;
+};
+
 struct Expectation {
   std::optional<TimeMs> at;  ///< nullopt: "end"
   std::string pointer;       ///< e.g. "/expect/2"
   std::variant<PodExpectation, PodsExpectation, NodeExpectation, EventExpectation, PdbExpectation,
-               WorkloadExpectation, ClusterQueueExpectation>
+               WorkloadExpectation, ClusterQueueExpectation, PodGroupExpectation>
       check;
   int line = 0;  ///< 1-based line in its file; 0 when unknown (built in code)
 };

@@ -149,6 +149,36 @@ class Scheduler final : public SchedulerServices {
   };
 
   void schedule_one(TimeMs now);
+  /// schedulingAlgorithm (schedule_one.go): the host a cycle chose, or why none fits.
+  struct AlgorithmResult {
+    NodeInfo* host = nullptr;
+    std::string message;                   ///< the failure: a FitError, or no nodes at all
+    std::optional<std::string> nominated;  ///< the failure's nominatingInfo (nullopt: ModeNoop)
+  };
+  /// schedulePod then, when no node fits, PostFilter: the cycle's diagnosis holds the failure.
+  [[nodiscard]] AlgorithmResult scheduling_algorithm(Cycle& cycle);
+  /// Kubernetes 1.36 with GenericWorkload sends a pod with spec.schedulingGroup to its PodGroup's
+  /// scheduling cycle (schedule_one.go ScheduleOne).
+  [[nodiscard]] bool in_pod_group_cycle(const Pod& pod) const;
+  /// One pod of a PodGroup cycle and its algorithm result (schedule_one_podgroup.go
+  /// algorithmResult).
+  struct GroupMember;
+  /// scheduleOnePodGroup: the pod `first` popped and the group's other unscheduled pods it pops,
+  /// scheduled in one snapshot, then bound, or failed together (lib/scheduler/pod_group_cycle.cpp).
+  void schedule_pod_group(QueuedPod& first, TimeMs now);
+  /// What a PodGroup cycle's algorithm concluded (podGroupAlgorithmResult's status and
+  /// waitingOnPreemption).
+  enum class GroupOutcome { Schedulable, Unschedulable, WaitingOnPreemption, Error };
+  /// podGroupSchedulingDefaultAlgorithm over `members`, in order; `error` is the group's error.
+  [[nodiscard]] GroupOutcome pod_group_algorithm(Framework& fwk, std::vector<GroupMember>& members,
+                                                 std::string& error);
+  /// submitPodGroupAlgorithmResult: each pod bound, waiting at Permit or failed, and the
+  /// PodGroup's PodGroupScheduled condition.
+  void submit_pod_group(std::vector<GroupMember>& members, GroupOutcome outcome,
+                        const std::string& error, TimeMs now);
+  /// prepareForBindingCycle (Reserve, Permit) and the binding cycle of the pod a cycle chose
+  /// `host` for; a pod whose Permit waits holds the node meanwhile.
+  void prepare_for_binding(QueuedPod& qp, CycleState& state, NodeInfo& host, TimeMs now);
   /// A pod waiting at Permit (waiting_pods_map.go's waitingPod): its cycle's state, the node it
   /// holds, and each pending plugin's deadline and wait.
   struct WaitingPod {
@@ -161,10 +191,12 @@ class Scheduler final : public SchedulerServices {
     std::string node;
     std::map<std::string, Pending, std::less<>> pending;
   };
-  /// handleSchedulingFailure: the FailedScheduling event, the PodScheduled condition, the
-  /// nomination (nullopt: left as it is), and the pod back to the queue.
+  /// handleSchedulingFailure: the FailedScheduling event, the PodScheduled condition (`reason`:
+  /// Unschedulable for a rejection, SchedulerError for an error), the nomination (nullopt: left
+  /// as it is), and the pod back to the queue.
   void handle_failure(QueuedPod& qp, const std::string& message,
-                      const std::optional<std::string>& nominated, TimeMs now);
+                      const std::optional<std::string>& nominated, TimeMs now,
+                      std::string_view reason = "Unschedulable");
   /// The pod waits at Permit: it holds `node` (AssumePod), 1.35 nominates it there.
   void wait_on_permit(QueuedPod& qp, CycleState state, NodeInfo& node,
                       const std::vector<PermitWait>& waits, TimeMs now);

@@ -228,6 +228,15 @@ struct PodSpan {
   std::vector<std::string> gpus;  ///< UUIDs of the physical GPUs its devices were on, by index
 };
 
+/// A scheduling.k8s.io/v1alpha2 PodGroup at the end of the run (Kubernetes 1.36), with the
+/// conditions the scheduler's PodGroup cycle wrote (PodGroupScheduled).
+struct PodGroupRecord {
+  std::string namespace_;
+  std::string name;
+  std::optional<std::int32_t> min_count;  ///< the gang's; nullopt for a basic policy
+  std::vector<Condition> conditions;
+};
+
 struct ExpectationResult {
   std::size_t index = 0;
   std::string pointer;  ///< "/expect/<index>"
@@ -251,6 +260,7 @@ struct SimulationResult {
   std::vector<JobRecord> jobs;                     ///< ordered by namespace, then name
   std::vector<WorkloadRecord> workloads;           ///< Kueue's, by namespace then name
   std::vector<ClusterQueueRecord> cluster_queues;  ///< by name
+  std::vector<PodGroupRecord> pod_groups;          ///< by "namespace/name"
   /// Every quota wait of every Workload, in the order they began. Not part of the JSON result:
   /// the per-queue metrics (wait percentiles, borrowed GPU-hours) are computed from them.
   std::vector<QuotaSpan> quota_spans;

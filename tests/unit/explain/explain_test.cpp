@@ -569,3 +569,29 @@ TEST_CASE("explain: a 1.36 gang pod held at PreEnqueue names its PodGroup", "[ex
 
 }  // namespace
 }  // namespace gpusched
+
+namespace gpusched {
+namespace {
+
+TEST_CASE("explain: a 1.36 pod that fits while its PodGroup's cycle failed as a whole",
+          "[explain][gang]") {
+  const Scenario scenario = io::load_scenario(kScenarios + "gang-pod-group-cycle-1-36.json");
+  Simulator at(scenario);
+  at.run_until(60'000);
+  const std::vector<Explanation> told = explain_now(at, scenario, {"default/w-0"});
+  REQUIRE(told.size() == 1);
+  CHECK(told[0].layer == Layer::Scheduling);
+  CHECK(told[0].diagnosis ==
+        "It fits a node, but its PodGroup \"train-workers\" was unschedulable as a whole in its "
+        "last PodGroup scheduling cycle: no pod's Permit let the group through (minCount 3; 3 "
+        "pod(s) of the group exist, 0 waiting at Permit and 0 bound), so every pod of it was "
+        "forgotten and this one holds nothing. The group's pods that fit nowhere say why in "
+        "their own FailedScheduling; room for them lets the whole group bind in one cycle.");
+  // The pod that fits nowhere is told as any other.
+  const std::vector<Explanation> w2 = explain_now(at, scenario, {"default/w-2"});
+  REQUIRE(w2.size() == 1);
+  CHECK(w2[0].message.starts_with("0/2 nodes are available: 2 Insufficient nvidia.com/gpu."));
+}
+
+}  // namespace
+}  // namespace gpusched

@@ -172,7 +172,7 @@ TEST_CASE("a timeline apply leaves out kinds as the cluster does", "[io][kinds]"
                                       "modelled"));
 }
 
-TEST_CASE("a pod's spec.schedulingGroup on 1.36 with GenericWorkload names the PodGroup cycle",
+TEST_CASE("a pod's spec.schedulingGroup on 1.36 with GenericWorkload is kept, the cycle modelled",
           "[io][kinds]") {
   const std::string pod = R"(
       {"kind": "Pod", "metadata": {"name": "w0"},
@@ -180,24 +180,14 @@ TEST_CASE("a pod's spec.schedulingGroup on 1.36 with GenericWorkload names the P
   const std::string text =
       R"({"name": "g", "scheduler": {"featureGates": {"GenericWorkload": true}}, "cluster": [)" +
       pod;
-  const Scenario scenario = io::parse_scenario(text, "g.json");
-  REQUIRE(scenario.cluster.size() == 1);
-  CHECK(std::get<Pod>(scenario.cluster[0]).spec.scheduling_group == "train");
-  CHECK(scenario.notes ==
-        std::vector<std::string>{
-            "g.json:3: /cluster/0/spec/schedulingGroup: Kubernetes 1.36 schedules a PodGroup's "
-            "pods together in its PodGroup scheduling cycle (schedule_one_podgroup.go), which "
-            "gpusched does not model: it schedules them one by one, GangScheduling holding a "
-            "gang's pods at Permit, so where they land and their FailedScheduling messages may "
-            "differ from a real cluster's (refused under --strict)"});
   io::LoadOptions strict;
   strict.strict = true;
-  CHECK_THROWS_WITH(io::parse_scenario(text, "g.json", strict),
-                    Catch::StartsWith("g.json:3: /cluster/0/spec/schedulingGroup: Kubernetes "
-                                      "1.36 schedules a PodGroup's pods together"));
-  // Without the gate the API server drops the field: nothing to name.
-  const Scenario dropped = io::parse_scenario(R"({"name": "g", "cluster": [)" + pod, "g.json");
-  CHECK(dropped.notes.empty());
+  const Scenario scenario = io::parse_scenario(text, "g.json", strict);
+  REQUIRE(scenario.cluster.size() == 1);
+  CHECK(std::get<Pod>(scenario.cluster[0]).spec.scheduling_group == "train");
+  CHECK(scenario.notes.empty());
+  const Scenario gate_off = io::parse_scenario(R"({"name": "g", "cluster": [)" + pod, "g.json");
+  CHECK(gate_off.notes.empty());
 }
 
 TEST_CASE("whatif --add: the additions' kinds are sorted as a scenario's", "[io][kinds]") {

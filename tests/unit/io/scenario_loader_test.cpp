@@ -339,7 +339,10 @@ TEST_CASE("parse_scenario rejects bad input with file, pointer, line and reason"
        "{\"name\": \"t\",\n\"expect\": [{\"pod\": \"p\", \"event\": {\"reason\": \"x\"}}]}",
        "/expect/0", 2,
        "an assertion has exactly one of \"pod\", \"pods\", \"event\", \"pdb\", \"workload\", "
-       "\"clusterQueue\""},
+       "\"clusterQueue\", \"podGroup\""},
+      {"podGroup assertion without a namespace",
+       "{\"name\": \"t\",\n\"expect\": [{\"podGroup\": \"train\"}]}", "/expect/0/podGroup", 2,
+       "a PodGroup is named \"namespace/name\""},
       {"bad Kubernetes version", with_scheduler(R"({"kubernetesVersion": "1.20"})"),
        "/scheduler/kubernetesVersion", 2,
        "unsupported Kubernetes version \"1.20\": minor release not supported; supported versions "
