@@ -351,6 +351,21 @@ void write_workloads(std::string& out, const SimulationResult& result) {
   out += align_tabs(table, kGetSettings);
 }
 
+/// scheduling.k8s.io PodGroups (Kubernetes 1.36): the gang's minCount and the scheduler's
+/// PodGroupScheduled condition.
+void write_pod_groups(std::string& out, const SimulationResult& result) {
+  if (result.pod_groups.empty()) return;
+  out += "\nPOD GROUPS\n";
+  std::string table = "NAMESPACE\tNAME\tMIN COUNT\tSCHEDULED\tREASON\tMESSAGE\n";
+  for (const PodGroupRecord& group : result.pod_groups) {
+    const Condition* c = find_condition(group.conditions, "PodGroupScheduled");
+    table += group.namespace_ + '\t' + group.name + '\t' +
+             (group.min_count ? std::to_string(*group.min_count) : std::string("<none>")) + '\t' +
+             (c != nullptr ? c->status + '\t' + c->reason + '\t' + c->message : "\t\t") + '\n';
+  }
+  out += align_tabs(table, kGetSettings);
+}
+
 void write_expectations(std::string& out, const SimulationResult& result) {
   if (result.expectations.empty()) return;
   out += "\nEXPECTATIONS\n";
@@ -379,6 +394,7 @@ void write_table(std::ostream& out, const SimulationResult& result) {
   write_nodes(text, result);
   write_devices(text, result);
   write_preemptions(text, result);
+  write_pod_groups(text, result);
   write_workloads(text, result);
   write_expectations(text, result);
   out << text;
