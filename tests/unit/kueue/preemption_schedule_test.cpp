@@ -1234,8 +1234,8 @@ TEST_CASE("Kueue schedule: workload requiring reclaimation prioritized over wl i
 }
 
 // TestScheduleForFairSharing (pkg/scheduler/scheduler_fs_test.go). Not transcribed yet: the
-// hierarchical nominal-first cases, the preemption cases with several victims or overlapping
-// targets, and the flavor-preference cases.
+// preemption cases with several victims or overlapping targets, reclamation over priority, and
+// the flavor-preference cases.
 
 // A pending workload `name` in namespace eng-alpha, queue `queue`, one pod set "one" of `count`
 // pods requesting `cpu` each.
@@ -1246,15 +1246,16 @@ Workload fs_pending(const std::string& name, const std::string& queue, std::stri
       .pod_sets(PodSetBuilder("one", count).request("cpu", cpu));
 }
 
-// The same, holding quota in `cq` (flavor on-demand, `total` CPUs).
+// The same, holding quota in `cq` (`total` CPUs of `flavor`).
 Workload fs_admitted(const std::string& name, const std::string& queue, const std::string& cq,
-                     std::string_view cpu, std::string_view total, std::int32_t count = 1) {
+                     std::string_view cpu, std::string_view total, std::int32_t count = 1,
+                     const std::string& flavor = "on-demand") {
   return WorkloadBuilder(name, "eng-alpha")
       .queue(queue)
       .pod_sets(PodSetBuilder("one", count).request("cpu", cpu))
       .reserve_quota_at(
           AdmissionBuilder(cq).pod_sets(
-              PodSetAssignmentBuilder("one").assignment("cpu", "on-demand", total).count(count)),
+              PodSetAssignmentBuilder("one").assignment("cpu", flavor, total).count(count)),
           kNow);
 }
 
@@ -1398,6 +1399,175 @@ TEST_CASE(
                       {"eng-alpha/g1", "", "", kNoLongerFits}};
   c.want_assignments = {"eng-alpha/d0", "eng-alpha/e0", "eng-alpha/g0", "eng-alpha/d1"};
   c.want_left = {"eng-alpha/e1", "eng-alpha/f1", "eng-alpha/g1"};
+  check(c);
+}
+
+TEST_CASE(
+    "TestScheduleForFairSharing: with fair sharing: nominal-first ordering admits workload "
+    "fitting within nominal despite higher CQ DRS",
+    "[kueue][fair_sharing]") {
+  // fs-nom-a borrows 30 spot CPUs (a high share) but nom-wl fits its on-demand nominal quota;
+  // borrow-wl, older, would borrow in fs-nom-b: the one that does not borrow goes first.
+  ScheduleCase c;
+  c.fair_sharing = true;
+  c.extra_cluster_queues = {
+      ClusterQueueBuilder("fs-nom-a")
+          .cohort("fs-nom")
+          .resource_group({FlavorQuotasBuilder("on-demand").resource("cpu", "50", "0")})
+          .resource_group({FlavorQuotasBuilder("spot").resource("cpu", "50", "50")}),
+      ClusterQueueBuilder("fs-nom-b")
+          .cohort("fs-nom")
+          .resource_group({FlavorQuotasBuilder("on-demand").resource("cpu", "10", "50")})
+          .resource_group({FlavorQuotasBuilder("spot").resource("cpu", "50", "0")})};
+  c.extra_local_queues = {LocalQueueSpec{"eng-alpha", "fs-nom", "fs-nom-a"},
+                          LocalQueueSpec{"eng-beta", "fs-nom", "fs-nom-b"}};
+  const Workload spot_heavy =
+      WorkloadBuilder("spot-heavy", "eng-alpha")
+          .queue("fs-nom")
+          .pod_sets(PodSetBuilder("one", 80).request("cpu", "1"))
+          .reserve_quota_at(
+              AdmissionBuilder("fs-nom-a")
+                  .pod_sets(
+                      PodSetAssignmentBuilder("one").assignment("cpu", "spot", "80").count(80)),
+              kNow);
+  const Workload light_usage =
+      WorkloadBuilder("light-usage", "eng-beta")
+          .queue("fs-nom")
+          .pod_sets(PodSetBuilder("one", 5).request("cpu", "1"))
+          .reserve_quota_at(
+              AdmissionBuilder("fs-nom-b")
+                  .pod_sets(
+                      PodSetAssignmentBuilder("one").assignment("cpu", "on-demand", "5").count(5)),
+              kNow);
+  const Workload borrow_wl = WorkloadBuilder("borrow-wl", "eng-beta")
+                                 .queue("fs-nom")
+                                 .creation(kNow - 60'000)
+                                 .pod_sets(PodSetBuilder("one", 15).request("cpu", "1"));
+  const Workload nom_wl = WorkloadBuilder("nom-wl", "eng-alpha")
+                              .queue("fs-nom")
+                              .creation(kNow)
+                              .pod_sets(PodSetBuilder("one", 45).request("cpu", "1"));
+  c.workloads = {spot_heavy, light_usage, borrow_wl, nom_wl};
+  c.want_workloads = {{"eng-beta/borrow-wl", "", "", kNoLongerFits}};
+  c.want_assignments = {"eng-alpha/spot-heavy", "eng-beta/light-usage", "eng-alpha/nom-wl"};
+  c.want_left = {"eng-beta/borrow-wl"};
+  check(c);
+}
+
+// The hierarchical nominal-first cases: cohort root over Cohort-A (lending 10 on-demand CPUs,
+// through `sub_a` when given) with cq-a, and Cohort-B with cq-b (5 CPUs) and cq-c (none, holding
+// c0's 10). wl-a (5 CPUs, cq-a) keeps its subtree within its quota; wl-b (5 CPUs, cq-b) makes
+// Cohort-B borrow: at the root, wl-a goes first and wl-b no longer fits.
+void hierarchical_nominal_first(bool sub_a) {
+  ScheduleCase c;
+  c.fair_sharing = true;
+  const FlavorQuotas lend = FlavorQuotasBuilder("on-demand").resource("cpu", "10");
+  c.cohorts = {CohortBuilder("root"), CohortBuilder("Cohort-B").parent("root")};
+  if (sub_a) {
+    c.cohorts.push_back(CohortBuilder("Cohort-A").parent("root"));
+    c.cohorts.push_back(CohortBuilder("SUB-A").resource_group({lend}).parent("Cohort-A"));
+  } else {
+    c.cohorts.push_back(CohortBuilder("Cohort-A").resource_group({lend}).parent("root"));
+  }
+  c.extra_cluster_queues = {
+      ClusterQueueBuilder("cq-a")
+          .cohort(sub_a ? "SUB-A" : "Cohort-A")
+          .resource_group({FlavorQuotasBuilder("on-demand").resource("cpu", "0")}),
+      ClusterQueueBuilder("cq-b")
+          .cohort("Cohort-B")
+          .resource_group({FlavorQuotasBuilder("on-demand").resource("cpu", "5")}),
+      ClusterQueueBuilder("cq-c")
+          .cohort("Cohort-B")
+          .resource_group({FlavorQuotasBuilder("on-demand").resource("cpu", "0")})};
+  c.extra_local_queues = {LocalQueueSpec{"eng-alpha", "lq-a", "cq-a"},
+                          LocalQueueSpec{"eng-alpha", "lq-b", "cq-b"},
+                          LocalQueueSpec{"eng-alpha", "lq-c", "cq-c"}};
+  c.workloads = {fs_admitted("c0", "lq-c", "cq-c", "10", "10"), fs_pending("wl-a", "lq-a", "5"),
+                 fs_pending("wl-b", "lq-b", "5")};
+  c.want_workloads = {{"eng-alpha/wl-b", "", "", kNoLongerFits}};
+  c.want_assignments = {"eng-alpha/c0", "eng-alpha/wl-a"};
+  c.want_left = {"eng-alpha/wl-b"};
+  check(c);
+}
+
+TEST_CASE(
+    "TestScheduleForFairSharing: with fair sharing: hierarchical nominal-first prefers "
+    "non-borrowing subtree",
+    "[kueue][fair_sharing]") {
+  hierarchical_nominal_first(false);
+}
+
+TEST_CASE(
+    "TestScheduleForFairSharing: with fair sharing: hierarchical nominal-first with deeper "
+    "nesting",
+    "[kueue][fair_sharing]") {
+  hierarchical_nominal_first(true);
+}
+
+TEST_CASE(
+    "TestScheduleForFairSharing: with fair sharing: hierarchical nominal-first with mixed CQ "
+    "and cohort quotas",
+    "[kueue][fair_sharing]") {
+  // Cohort-A (10 CPUs of its own) with cq-a1 (5) and cq-a2 (3, holding 6); Cohort-B (10) with
+  // cq-b (5) and cq-c (3, holding 20). wl-a1 (7 CPUs) keeps Cohort-A within its subtree's 18;
+  // wl-b (4) would take Cohort-B to 24 of 18: wl-a1 goes first, wl-b no longer fits.
+  ScheduleCase c;
+  c.fair_sharing = true;
+  const FlavorQuotas ten = FlavorQuotasBuilder("on-demand").resource("cpu", "10");
+  c.cohorts = {CohortBuilder("root"),
+               CohortBuilder("Cohort-A").resource_group({ten}).parent("root"),
+               CohortBuilder("Cohort-B").resource_group({ten}).parent("root")};
+  const auto cq = [](const char* name, const char* cohort, const char* cpu) {
+    return ClusterQueueBuilder(name).cohort(cohort).resource_group(
+        {FlavorQuotasBuilder("on-demand").resource("cpu", cpu)});
+  };
+  c.extra_cluster_queues = {cq("cq-a1", "Cohort-A", "5"), cq("cq-a2", "Cohort-A", "3"),
+                            cq("cq-b", "Cohort-B", "5"), cq("cq-c", "Cohort-B", "3")};
+  c.extra_local_queues = {
+      LocalQueueSpec{"eng-alpha", "lq-a1", "cq-a1"}, LocalQueueSpec{"eng-alpha", "lq-a2", "cq-a2"},
+      LocalQueueSpec{"eng-alpha", "lq-b", "cq-b"}, LocalQueueSpec{"eng-alpha", "lq-c", "cq-c"}};
+  c.workloads = {fs_admitted("a2-admitted", "lq-a2", "cq-a2", "6", "6"),
+                 fs_admitted("c-admitted", "lq-c", "cq-c", "20", "20"),
+                 fs_pending("wl-a1", "lq-a1", "7"), fs_pending("wl-b", "lq-b", "4")};
+  c.want_workloads = {{"eng-alpha/wl-b", "", "", kNoLongerFits}};
+  c.want_assignments = {"eng-alpha/a2-admitted", "eng-alpha/c-admitted", "eng-alpha/wl-a1"};
+  c.want_left = {"eng-alpha/wl-b"};
+  check(c);
+}
+
+TEST_CASE(
+    "TestScheduleForFairSharing: with fair sharing: hierarchical nominal-first per-flavor "
+    "ignores cross-flavor borrowing",
+    "[kueue][fair_sharing]") {
+  // Cohort-A lends 10 on-demand CPUs and borrows 5 spot; Cohort-B lends 10 spot and borrows 3
+  // on-demand. Both pending workloads want on-demand: Cohort-A does not borrow on-demand, so
+  // wl-a goes first, and the 7 on-demand CPUs left do not hold wl-b.
+  ScheduleCase c;
+  c.fair_sharing = true;
+  c.cohorts = {CohortBuilder("root"),
+               CohortBuilder("Cohort-A")
+                   .resource_group({FlavorQuotasBuilder("on-demand").resource("cpu", "10")})
+                   .parent("root"),
+               CohortBuilder("Cohort-B")
+                   .resource_group({FlavorQuotasBuilder("spot").resource("cpu", "10")})
+                   .parent("root")};
+  c.extra_cluster_queues = {
+      ClusterQueueBuilder("cq-a")
+          .cohort("Cohort-A")
+          .resource_group({FlavorQuotasBuilder("on-demand").resource("cpu", "0"),
+                           FlavorQuotasBuilder("spot").resource("cpu", "0")}),
+      ClusterQueueBuilder("cq-b")
+          .cohort("Cohort-B")
+          .resource_group({FlavorQuotasBuilder("on-demand").resource("cpu", "5"),
+                           FlavorQuotasBuilder("spot").resource("cpu", "0")})};
+  c.extra_local_queues = {LocalQueueSpec{"eng-alpha", "lq-a", "cq-a"},
+                          LocalQueueSpec{"eng-alpha", "lq-b", "cq-b"}};
+  c.workloads = {fs_admitted("spot-admitted", "lq-a", "cq-a", "5", "5", 1, "spot"),
+                 fs_admitted("od-admitted", "lq-b", "cq-b", "8", "8"),
+                 fs_pending("wl-a", "lq-a", "4"), fs_pending("wl-b", "lq-b", "4")};
+  c.want_workloads = {{"eng-alpha/wl-b", "", "", kNoLongerFits}};
+  c.want_assignments = {"eng-alpha/spot-admitted", "eng-alpha/od-admitted", "eng-alpha/wl-a"};
+  c.want_left = {"eng-alpha/wl-b"};
   check(c);
 }
 
