@@ -1234,8 +1234,11 @@ TEST_CASE("Kueue schedule: workload requiring reclaimation prioritized over wl i
 }
 
 // TestScheduleForFairSharing (pkg/scheduler/scheduler_fs_test.go). Not transcribed yet: the
-// preemption cases with several victims or overlapping targets, reclamation over priority, and
-// the flavor-preference cases.
+// preemption case with overlapping targets, reclamation over priority, and the flavor-preference
+// cases. Not transcribable: "multiple preemptions within cq when fair sharing", whose
+// ClusterQueues set only withinClusterQueue, leaving reclaimWithinCohort empty where the API's
+// defaulting makes it Never; Kueue's canPreemptWhileBorrowing then lets them preempt while
+// borrowing, which a ClusterQueue read from a manifest (reclaimWithinCohort Never) does not.
 
 // A pending workload `name` in namespace eng-alpha, queue `queue`, one pod set "one" of `count`
 // pods requesting `cpu` each.
