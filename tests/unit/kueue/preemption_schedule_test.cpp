@@ -45,6 +45,8 @@ struct ScheduleCase {
   std::set<std::string> want_assignments;
   std::set<std::string> want_left;
   std::set<std::string> want_inadmissible_left;
+  /// The flavors (resource -> flavor) of the first pod set of workloads in the cache.
+  std::map<std::string, std::map<std::string, std::string>> want_flavors;
   bool fair_sharing = false;  ///< enableFairSharing (TestScheduleForFairSharing)
 };
 
@@ -176,6 +178,13 @@ void check(const ScheduleCase& c) {
   for (const auto& [name, cq] : cache.cluster_queues())
     assigned.insert(cq->workloads.begin(), cq->workloads.end());
   CHECK(assigned == c.want_assignments);
+  for (const auto& [key, want] : c.want_flavors) {
+    INFO(key);
+    const Workload& wl = workloads.at(key);
+    REQUIRE(wl.admission);
+    REQUIRE_FALSE(wl.admission->pod_set_assignments.empty());
+    CHECK(wl.admission->pod_set_assignments.front().flavors == want);
+  }
   for (const WantWorkload& want : c.want_workloads) {
     INFO(want.key);
     const Workload& wl = workloads.at(want.key);
@@ -1234,11 +1243,11 @@ TEST_CASE("Kueue schedule: workload requiring reclaimation prioritized over wl i
 }
 
 // TestScheduleForFairSharing (pkg/scheduler/scheduler_fs_test.go). Not transcribed yet: the
-// preemption case with overlapping targets, reclamation over priority, and the flavor-preference
-// cases. Not transcribable: "multiple preemptions within cq when fair sharing", whose
-// ClusterQueues set only withinClusterQueue, leaving reclaimWithinCohort empty where the API's
-// defaulting makes it Never; Kueue's canPreemptWhileBorrowing then lets them preempt while
-// borrowing, which a ClusterQueue read from a manifest (reclaimWithinCohort Never) does not.
+// preemption case with overlapping targets and reclamation over priority. Not transcribable:
+// "multiple preemptions within cq when fair sharing", whose ClusterQueues set only
+// withinClusterQueue, leaving reclaimWithinCohort empty where the API's defaulting makes it Never;
+// Kueue's canPreemptWhileBorrowing then lets them preempt while borrowing, which a ClusterQueue
+// read from a manifest (reclaimWithinCohort Never) does not.
 
 // A pending workload `name` in namespace eng-alpha, queue `queue`, one pod set "one" of `count`
 // pods requesting `cpu` each.
@@ -1571,6 +1580,111 @@ TEST_CASE(
   c.want_workloads = {{"eng-alpha/wl-b", "", "", kNoLongerFits}};
   c.want_assignments = {"eng-alpha/spot-admitted", "eng-alpha/od-admitted", "eng-alpha/wl-a"};
   c.want_left = {"eng-alpha/wl-b"};
+  check(c);
+}
+
+// "prefer flavor with most local capacity", with and without fair sharing: child-cohort (5
+// on-demand, 7 spot GPUs) under root-cohort (2 on-demand); queue1 (3 and 3) holds a1 (8 on-demand:
+// the root's too) and a2 (3 spot, its own). a3 (1 GPU) could borrow either: it takes spot, where
+// the child cohort still has capacity of its own.
+void prefer_flavor_with_most_local_capacity(bool fair_sharing) {
+  ScheduleCase c;
+  c.fair_sharing = fair_sharing;
+  c.cohorts = {CohortBuilder("root-cohort")
+                   .resource_group({FlavorQuotasBuilder("on-demand").resource("gpu", "2"),
+                                    FlavorQuotasBuilder("spot").resource("gpu", "0")}),
+               CohortBuilder("child-cohort")
+                   .parent("root-cohort")
+                   .resource_group({FlavorQuotasBuilder("on-demand").resource("gpu", "5"),
+                                    FlavorQuotasBuilder("spot").resource("gpu", "7")})};
+  c.extra_cluster_queues = {
+      ClusterQueueBuilder("queue1")
+          .cohort("child-cohort")
+          .preemption(preemption(PreemptionPolicy::Any, BorrowWithinCohortPolicy::Never,
+                                 PreemptionPolicy::LowerPriority))
+          .flavor_fungibility(fungibility(FlavorFungibilityPolicy::TryNextFlavor,
+                                          FlavorFungibilityPolicy::TryNextFlavor))
+          .resource_group({FlavorQuotasBuilder("on-demand").resource("gpu", "3"),
+                           FlavorQuotasBuilder("spot").resource("gpu", "3")})};
+  c.extra_local_queues = {LocalQueueSpec{"default", "queue1", "queue1"}};
+  c.workloads = {WorkloadBuilder("a1", "default")
+                     .queue("queue1")
+                     .request("gpu", "8")
+                     .simple_reserve_quota("queue1", "on-demand", kNow),
+                 WorkloadBuilder("a2", "default")
+                     .queue("queue1")
+                     .request("gpu", "3")
+                     .simple_reserve_quota("queue1", "spot", kNow),
+                 WorkloadBuilder("a3", "default").queue("queue1").request("gpu", "1")};
+  c.want_assignments = {"default/a1", "default/a2", "default/a3"};
+  c.want_flavors = {{"default/a1", {{"gpu", "on-demand"}}},
+                    {"default/a2", {{"gpu", "spot"}}},
+                    {"default/a3", {{"gpu", "spot"}}}};
+  check(c);
+}
+
+TEST_CASE("TestScheduleForFairSharing: prefer flavor with most local capacity",
+          "[kueue][fair_sharing]") {
+  prefer_flavor_with_most_local_capacity(true);
+}
+
+TEST_CASE("TestScheduleForFairSharing: prefer flavor with most local capacity (FS=false)",
+          "[kueue][fair_sharing]") {
+  prefer_flavor_with_most_local_capacity(false);
+}
+
+TEST_CASE(
+    "TestScheduleForFairSharing: PreemptionOverBorrowing with fair sharing: preempt in first "
+    "flavor instead of borrowing in second",
+    "[kueue][fair_sharing]") {
+  // fs-pob-cq (5 on-demand, may borrow 5 spot from fs-pob-lender) holds fs-low-pob (5
+  // on-demand, priority -1); fs-high-pob (5 CPUs, priority 0) prefers preempting it to borrowing
+  // spot.
+  ScheduleCase c;
+  c.fair_sharing = true;
+  c.extra_cluster_queues = {
+      ClusterQueueBuilder("fs-pob-cq")
+          .fair_weight("1")
+          .cohort("fs-pob-cohort")
+          .preemption(preemption(PreemptionPolicy::Never, BorrowWithinCohortPolicy::Never,
+                                 PreemptionPolicy::LowerPriority))
+          .flavor_fungibility(fungibility(FlavorFungibilityPolicy::TryNextFlavor,
+                                          FlavorFungibilityPolicy::TryNextFlavor,
+                                          FlavorFungibilityPreference::PreemptionOverBorrowing))
+          .resource_group({FlavorQuotasBuilder("on-demand").resource("cpu", "5", "0"),
+                           FlavorQuotasBuilder("spot").resource("cpu", "0", "5")}),
+      ClusterQueueBuilder("fs-pob-lender")
+          .fair_weight("1")
+          .cohort("fs-pob-cohort")
+          .resource_group({FlavorQuotasBuilder("on-demand").resource("cpu", "0"),
+                           FlavorQuotasBuilder("spot").resource("cpu", "5")})};
+  c.extra_local_queues = {LocalQueueSpec{"default", "fs-pob-queue", "fs-pob-cq"}};
+  c.workloads = {WorkloadBuilder("fs-low-pob", "default")
+                     .queue("fs-pob-queue")
+                     .priority(-1)
+                     .request("cpu", "5")
+                     .reserve_quota_at(AdmissionBuilder("fs-pob-cq")
+                                           .pod_sets(PodSetAssignmentBuilder("main").assignment(
+                                               "cpu", "on-demand", "5")),
+                                       kNow)
+                     .admitted_at(true, kNow),
+                 WorkloadBuilder("fs-high-pob", "default")
+                     .uid("wl-fs-high-pob")
+                     .job_uid("job-fs-high-pob")
+                     .queue("fs-pob-queue")
+                     .priority(0)
+                     .request("cpu", "5")};
+  c.want_workloads = {
+      {"default/fs-high-pob", "", "",
+       "couldn't assign flavors to pod set main: insufficient unused quota for cpu in flavor "
+       "on-demand, 5 more needed. Pending the preemption of 1 workload(s)"},
+      {"default/fs-low-pob", "InClusterQueue",
+       "Preempted to accommodate a workload (UID: wl-fs-high-pob, JobUID: job-fs-high-pob) due "
+       "to prioritization in the ClusterQueue; preemptor path: /fs-pob-cohort/fs-pob-cq; "
+       "preemptee path: /fs-pob-cohort/fs-pob-cq",
+       ""}};
+  c.want_assignments = {"default/fs-low-pob"};
+  c.want_left = {"default/fs-high-pob"};
   check(c);
 }
 
