@@ -1243,7 +1243,7 @@ TEST_CASE("Kueue schedule: workload requiring reclaimation prioritized over wl i
 }
 
 // TestScheduleForFairSharing (pkg/scheduler/scheduler_fs_test.go). Not transcribed yet: the
-// preemption case with overlapping targets and reclamation over priority. Not transcribable:
+// preemption case with overlapping targets. Not transcribable:
 // "multiple preemptions within cq when fair sharing", whose ClusterQueues set only
 // withinClusterQueue, leaving reclaimWithinCohort empty where the API's defaulting makes it Never;
 // Kueue's canPreemptWhileBorrowing then lets them preempt while borrowing, which a ClusterQueue
@@ -1685,6 +1685,60 @@ TEST_CASE(
        ""}};
   c.want_assignments = {"default/fs-low-pob"};
   c.want_left = {"default/fs-high-pob"};
+  check(c);
+}
+
+TEST_CASE(
+    "TestScheduleForFairSharing: with fair sharing: prefer reclamation over cq priority based "
+    "preemption; with preemption while borrowing",
+    "[kueue][fair_sharing]") {
+  // The preemptor (8 GPUs) needs a priority-based preemption of a1 in on-demand, or reclaims
+  // spot from other-beta's b1: fair sharing lets it preempt while borrowing, and reclamation is
+  // the better assignment.
+  ScheduleCase c;
+  c.fair_sharing = true;
+  c.extra_cluster_queues = {
+      ClusterQueueBuilder("other-alpha")
+          .cohort("other")
+          .preemption(preemption(PreemptionPolicy::LowerPriority, BorrowWithinCohortPolicy::Never,
+                                 PreemptionPolicy::LowerPriority))
+          .resource_group({FlavorQuotasBuilder("on-demand").resource("gpu", "7"),
+                           FlavorQuotasBuilder("spot").resource("gpu", "7")}),
+      ClusterQueueBuilder("other-beta")
+          .cohort("other")
+          .resource_group({FlavorQuotasBuilder("on-demand").resource("gpu", "3"),
+                           FlavorQuotasBuilder("spot").resource("gpu", "3")})};
+  c.extra_local_queues = {LocalQueueSpec{"eng-alpha", "other", "other-alpha"},
+                          LocalQueueSpec{"eng-beta", "other", "other-beta"}};
+  c.workloads = {WorkloadBuilder("a1", "eng-alpha")
+                     .priority(50)
+                     .queue("other")
+                     .request("gpu", "5")
+                     .simple_reserve_quota("other-alpha", "on-demand", kNow),
+                 WorkloadBuilder("b1", "eng-beta")
+                     .priority(50)
+                     .queue("other")
+                     .request("gpu", "5")
+                     .simple_reserve_quota("other-beta", "spot", kNow),
+                 WorkloadBuilder("preemptor", "eng-alpha")
+                     .uid("wl-preemptor")
+                     .job_uid("job-preemptor")
+                     .priority(100)
+                     .queue("other")
+                     .request("gpu", "8")};
+  c.want_workloads = {
+      {"eng-alpha/a1", "", "", ""},
+      {"eng-alpha/preemptor", "", "",
+       "couldn't assign flavors to pod set main: insufficient unused quota for gpu in flavor "
+       "on-demand, 3 more needed, insufficient unused quota for gpu in flavor spot, 3 more "
+       "needed. Pending the preemption of 1 workload(s)"},
+      {"eng-beta/b1", "InCohortFairSharing",
+       "Preempted to accommodate a workload (UID: wl-preemptor, JobUID: job-preemptor) due to "
+       "Fair Sharing within the cohort; preemptor path: /other/other-alpha; preemptee path: "
+       "/other/other-beta",
+       ""}};
+  c.want_assignments = {"eng-alpha/a1", "eng-beta/b1"};
+  c.want_left = {"eng-alpha/preemptor"};
   check(c);
 }
 
