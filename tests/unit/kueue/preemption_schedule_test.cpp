@@ -1242,8 +1242,8 @@ TEST_CASE("Kueue schedule: workload requiring reclaimation prioritized over wl i
   check(c);
 }
 
-// TestScheduleForFairSharing (pkg/scheduler/scheduler_fs_test.go). Not transcribed yet: the
-// preemption case with overlapping targets. Not transcribable:
+// TestScheduleForFairSharing (pkg/scheduler/scheduler_fs_test.go), every case but one. Not
+// transcribable:
 // "multiple preemptions within cq when fair sharing", whose ClusterQueues set only
 // withinClusterQueue, leaving reclaimWithinCohort empty where the API's defaulting makes it Never;
 // Kueue's canPreemptWhileBorrowing then lets them preempt while borrowing, which a ClusterQueue
@@ -1739,6 +1739,84 @@ TEST_CASE(
        ""}};
   c.want_assignments = {"eng-alpha/a1", "eng-beta/b1"};
   c.want_left = {"eng-alpha/preemptor"};
+  check(c);
+}
+
+TEST_CASE("TestScheduleForFairSharing: multiple preemptions skip overlapping preemption targets",
+          "[kueue][fair_sharing]") {
+  // other-gamma uses all of resource-bank's 9 CPUs; the preemptors in other-alpha and other-beta
+  // each need 3 and one of their own queue's resource. The higher-priority one (alpha) preempts
+  // a1 and c1; beta's would preempt c1 too, so it waits ("overlapping preemption targets").
+  ScheduleCase c;
+  c.fair_sharing = true;
+  const std::vector<std::string> names = {"alpha", "beta", "gamma"};
+  for (const std::string& name : names) {
+    c.extra_cluster_queues.push_back(
+        ClusterQueueBuilder("other-" + name)
+            .cohort("other")
+            .preemption(preemption(PreemptionPolicy::Any, BorrowWithinCohortPolicy::Never,
+                                   PreemptionPolicy::LowerPriority))
+            .resource_group({FlavorQuotasBuilder("default")
+                                 .resource("cpu", "0")
+                                 .resource(name + "-resource", "1")}));
+    c.extra_local_queues.push_back(LocalQueueSpec{"eng-" + name, "other", "other-" + name});
+  }
+  c.extra_cluster_queues.push_back(
+      ClusterQueueBuilder("resource-bank")
+          .cohort("other")
+          .resource_group({FlavorQuotasBuilder("default").resource("cpu", "9")}));
+  const auto holding = [](const std::string& cq, const std::string& resource, std::string_view q) {
+    return AdmissionBuilder(cq).pod_sets(
+        PodSetAssignmentBuilder("main").assignment(resource, "default", q));
+  };
+  c.workloads = {WorkloadBuilder("a1", "eng-alpha")
+                     .priority(0)
+                     .queue("other")
+                     .request("alpha-resource", "1")
+                     .reserve_quota_at(holding("other-alpha", "alpha-resource", "1"), kNow),
+                 WorkloadBuilder("b1", "eng-beta")
+                     .priority(0)
+                     .queue("other")
+                     .request("beta-resource", "1")
+                     .reserve_quota_at(holding("other-beta", "beta-resource", "1"), kNow),
+                 WorkloadBuilder("c1", "eng-gamma")
+                     .priority(0)
+                     .queue("other")
+                     .request("cpu", "9")
+                     .request("gamma-resource", "1")
+                     .reserve_quota_at(holding("other-gamma", "cpu", "9"), kNow),
+                 WorkloadBuilder("preemptor", "eng-alpha")
+                     .uid("wl-preemptor")
+                     .job_uid("job-preemptor")
+                     .priority(100)
+                     .queue("other")
+                     .request("cpu", "3")
+                     .request("alpha-resource", "1"),
+                 WorkloadBuilder("pretending-preemptor", "eng-beta")
+                     .priority(99)
+                     .queue("other")
+                     .request("cpu", "3")
+                     .request("beta-resource", "1")};
+  c.want_workloads = {
+      {"eng-alpha/a1", "InClusterQueue",
+       "Preempted to accommodate a workload (UID: wl-preemptor, JobUID: job-preemptor) due to "
+       "prioritization in the ClusterQueue; preemptor path: /other/other-alpha; preemptee path: "
+       "/other/other-alpha",
+       ""},
+      {"eng-alpha/preemptor", "", "",
+       "couldn't assign flavors to pod set main: insufficient unused quota for alpha-resource in "
+       "flavor default, 1 more needed, insufficient unused quota for cpu in flavor default, 3 "
+       "more needed. Pending the preemption of 2 workload(s)"},
+      {"eng-beta/b1", "", "", ""},
+      {"eng-beta/pretending-preemptor", "", "",
+       "Workload has overlapping preemption targets with another workload"},
+      {"eng-gamma/c1", "InCohortFairSharing",
+       "Preempted to accommodate a workload (UID: wl-preemptor, JobUID: job-preemptor) due to "
+       "Fair Sharing within the cohort; preemptor path: /other/other-alpha; preemptee path: "
+       "/other/other-gamma",
+       ""}};
+  c.want_assignments = {"eng-alpha/a1", "eng-beta/b1", "eng-gamma/c1"};
+  c.want_left = {"eng-alpha/preemptor", "eng-beta/pretending-preemptor"};
   check(c);
 }
 
