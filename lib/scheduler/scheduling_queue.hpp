@@ -27,6 +27,8 @@ struct QueuedPod {
   TimeMs timestamp = 0;  ///< when last added to the queue (refreshed on every failure)
   /// InitialAttemptTimestamp as an order: a pod first popped earlier has a smaller number (0:
   /// never popped), so pods first popped at one virtual instant keep the order they had.
+  /// Upstream stamps a pod when it first enters the active queue, which pops pods of equal
+  /// priority in that same order.
   std::uint64_t first_attempt = 0;
   int attempts = 0;
   std::set<std::string, std::less<>> unschedulable_plugins;
