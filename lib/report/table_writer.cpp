@@ -318,10 +318,8 @@ void write_workloads(std::string& out, const SimulationResult& result) {
     std::string table = "NAMESPACE\tNAME\tQUEUE\tRESERVED IN\tADMITTED\tFINISHED\tMESSAGE\n";
     for (const WorkloadRecord& wl : result.workloads) {
       const auto status = [&](std::string_view type) {
-        for (const kueue::Condition& c : wl.conditions) {
-          if (c.type == type) return c.status;
-        }
-        return std::string();
+        const Condition* c = find_condition(wl.conditions, type);
+        return c != nullptr ? c->status : std::string();
       };
       std::string reserved_in;
       std::string message;

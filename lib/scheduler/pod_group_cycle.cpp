@@ -68,16 +68,16 @@ void Scheduler::schedule_pod_group(QueuedPod& first, TimeMs now) {
       return a.qp->pod->priority > b.qp->pod->priority;
     return a.qp->first_attempt < b.qp->first_attempt;
   });
+  // A retry against the same cluster fails the same way: a failed pod counts as settled until
+  // the cluster changes (Scheduler::quiescent).
+  const std::uint64_t generation = cluster_.generation();
   for (GroupMember& m : members) {
     // determineSchedulingHintForInFlightPod: a PodGroup's pod goes back after backoff.
     m.qp->in_pod_group = true;
     m.qp->has_last_failure = false;
     m.qp->permit_rejected = false;
+    m.qp->generation_seen = generation;
   }
-  // A retry against the same cluster fails the same way: a failed pod counts as settled until
-  // the cluster changes (Scheduler::quiescent).
-  const std::uint64_t generation = cluster_.generation();
-  for (GroupMember& m : members) m.qp->generation_seen = generation;
 
   // frameworkForPodGroup: one profile for the whole group.
   Framework& fwk = *members.front().qp->framework;
@@ -106,6 +106,11 @@ Scheduler::GroupOutcome Scheduler::pod_group_algorithm(Framework& fwk,
   GroupOutcome outcome = GroupOutcome::Unschedulable;
   bool requires_preemption = false;
   std::vector<GroupMember*> assumed;
+  // unreserveAndForget: Unreserve, and the snapshot's ForgetPod.
+  auto forget = [&](GroupMember& m) {
+    fwk.run_unreserve(*m.state, *m.qp->pod, *m.host);
+    cluster_.release_in_cycle(*m.qp->pod);
+  };
   for (GroupMember& m : members) {
     QueuedPod& qp = *m.qp;
     PodInfo& pod = *qp.pod;
@@ -131,14 +136,10 @@ Scheduler::GroupOutcome Scheduler::pod_group_algorithm(Framework& fwk,
     CycleState& state = m.state.emplace(std::move(cycle.state));
     // assumeAndReserve: the snapshot's AssumePod, then Reserve.
     cluster_.hold_in_cycle(pod, *m.host);
-    auto forget = [&] {
-      fwk.run_unreserve(state, pod, *m.host);
-      cluster_.release_in_cycle(pod);
-    };
     std::vector<PermitWait> waits;
     Status permit;
     if (fwk.run_reserve(state, pod, *m.host) != Code::Success) {
-      forget();
+      forget(m);
       m.requires_preemption = false;
       m.message = "pod was rejected at reserve/permit";
       m.nominated = std::string();
@@ -146,7 +147,7 @@ Scheduler::GroupOutcome Scheduler::pod_group_algorithm(Framework& fwk,
     }
     permit = fwk.run_permit(state, pod, *m.host, waits);
     if (!permit.ok() && permit.code != Code::Wait) {
-      forget();
+      forget(m);
       m.requires_preemption = false;
       m.nominated = std::string();  // clearNominatedNode
       if (permit.code == Code::Error) {
@@ -172,13 +173,9 @@ Scheduler::GroupOutcome Scheduler::pod_group_algorithm(Framework& fwk,
     if (permit.ok())
       outcome = requires_preemption ? GroupOutcome::WaitingOnPreemption : GroupOutcome::Schedulable;
   }
-  // Every pod assumed is forgotten again (unreserveAndForget, deferred: the last first); those
-  // that fit go on to their binding cycles from the queue's view, assumed anew.
-  for (auto it = assumed.rbegin(); it != assumed.rend(); ++it) {
-    GroupMember& m = **it;
-    fwk.run_unreserve(*m.state, *m.qp->pod, *m.host);
-    cluster_.release_in_cycle(*m.qp->pod);
-  }
+  // Every pod assumed is forgotten again (deferred: the last first); those that fit go on to
+  // their binding cycles from the queue's view, assumed anew.
+  for (auto it = assumed.rbegin(); it != assumed.rend(); ++it) forget(**it);
   return outcome;
 }
 

@@ -61,6 +61,7 @@ void SchedulingQueue::detach(QueuedPod& pod) {
       break;
     case QueuedPod::Where::ErrorBackoff:
       error_backoff_.erase({backoff_expiry(pod), &pod});
+      parked_.erase({backoff_expiry(pod), &pod});
       break;
     case QueuedPod::Where::Unschedulable:
       unschedulable_.erase(pod.pod->sequence);
@@ -162,6 +163,8 @@ void SchedulingQueue::add_unschedulable(QueuedPod& pod, TimeMs now) {
     // wake_pod_groups.
     pod.where = QueuedPod::Where::ErrorBackoff;
     error_backoff_.insert({backoff_expiry(pod), &pod});
+    if (pod.in_pod_group && !(pod.unschedulable_plugins.empty() && pod.pending_plugins.empty()))
+      parked_.insert({backoff_expiry(pod), &pod});
     return;
   }
   pod.where = QueuedPod::Where::Unschedulable;
@@ -209,11 +212,9 @@ void SchedulingQueue::requeue(QueuedPod& pod, Strategy strategy, TimeMs now) {
 }
 
 void SchedulingQueue::wake_pod_groups() {
+  if (parked_.empty()) return;
   std::vector<QueuedPod*> parked;
-  for (const auto& [expiry, pod] : error_backoff_) {
-    if (pod->in_pod_group && !(pod->unschedulable_plugins.empty() && pod->pending_plugins.empty()))
-      parked.push_back(pod);
-  }
+  for (const auto& [expiry, pod] : parked_) parked.push_back(pod);
   for (QueuedPod* pod : parked) {
     detach(*pod);
     pod->where = QueuedPod::Where::Backoff;

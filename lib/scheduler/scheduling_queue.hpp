@@ -136,6 +136,8 @@ class SchedulingQueue {
   std::set<QueuedPod*, ActiveLess> active_;
   std::set<BackoffKey, BackoffLess> backoff_;
   std::set<BackoffKey, BackoffLess> error_backoff_;
+  /// The PodGroup pods a plugin rejected, among error_backoff_'s (wake_pod_groups).
+  std::set<BackoffKey, BackoffLess> parked_;
   std::map<std::uint64_t, QueuedPod*> unschedulable_;  // by pod sequence: deterministic order
   std::map<std::uint64_t, QueuedPod*> gated_;
   std::uint64_t first_attempts_ = 0;

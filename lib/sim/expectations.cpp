@@ -307,9 +307,7 @@ ExpectationResult Simulation::check(std::size_t index) const {
                              ", got " + (got ? "true" : "false"));
       };
       expect_bool("admitted", we->admitted, it->admitted);
-      const bool finished = std::any_of(
-          it->conditions.begin(), it->conditions.end(),
-          [](const kueue::Condition& c) { return c.type == "Finished" && c.status == "True"; });
+      const bool finished = condition_true(it->conditions, "Finished");
       expect_bool("finished", we->finished, finished);
       if (we->cluster_queue) {
         what += " clusterQueue " + *we->cluster_queue;
