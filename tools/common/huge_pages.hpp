@@ -7,7 +7,7 @@
 // `glibc.malloc.hugetlb=1` tunable is set, but it reads tunables only from the environment at
 // start-up, so the program runs itself again with that variable set. Where
 // /sys/kernel/mm/transparent_hugepage/enabled is "never" the tunable changes nothing; a program
-// that links the library gets the same by setting GLIBC_TUNABLES itself (docs/benchmarks.md).
+// that links the library gets the same by setting GLIBC_TUNABLES itself (docs/library.md).
 
 #include <cstdlib>
 
