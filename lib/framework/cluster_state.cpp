@@ -178,6 +178,12 @@ void ClusterState::rebuild_node_list() const {
     }
     if (!any) break;
   }
+  node_versions_.resize(node_list_.size());
+  for (std::size_t at = 0; at < node_list_.size(); ++at) {
+    NodeInfo& node = *node_list_[at];
+    node.mirror.point_at(&node_versions_[at]);
+    node.mirror.nominated(!nominated_pods(node.name).empty(), node.version);
+  }
 }
 
 void ClusterState::compile_node(NodeInfo& info) {
@@ -187,7 +193,7 @@ void ClusterState::compile_node(NodeInfo& info) {
     node.capacity.emplace(resource::kPods, Quantity::from_units(resource::kDefaultMaxPods));
     node.allocatable.emplace(resource::kPods, Quantity::from_units(resource::kDefaultMaxPods));
   }
-  ++info.version;
+  info.bump();
   info.name = pool_->intern(node.metadata.name);
   info.unschedulable = node.unschedulable;
   info.labels.clear();
@@ -365,6 +371,7 @@ PodGroup* ClusterState::find_pod_group(std::string_view namespace_, std::string_
 void ClusterState::drain_pods(const std::function<void(PodInfo&)>& take) {
   pods_.clear();
   nominated_.clear();
+  node_list_dirty_ = true;  // no node has nominated pods now
   pod_storage_->drain(take);
   ++generation_;
 }
@@ -399,12 +406,20 @@ void ClusterState::index_nomination(PodInfo& pod) {
   if (node_name >= nominated_.size()) nominated_.resize(node_name + 1);
   auto& list = nominated_[node_name];
   if (std::find(list.begin(), list.end(), &pod) == list.end()) list.push_back(&pod);
+  mirror_nominations(node_name);
 }
 
 void ClusterState::unindex_nomination(const PodInfo& pod) {
   if (pod.pod.status.nominated_node_name.empty()) return;
   const StrId node_name = pool_->find(pod.pod.status.nominated_node_name);
-  if (node_name < nominated_.size()) std::erase(nominated_[node_name], &pod);
+  if (node_name < nominated_.size() && std::erase(nominated_[node_name], &pod) > 0)
+    mirror_nominations(node_name);
+}
+
+void ClusterState::mirror_nominations(StrId node_name) {
+  // A nomination may name a node that does not exist.
+  if (NodeInfo* node = find_node(pool_->str(node_name)))
+    node->mirror.nominated(!nominated_[node_name].empty(), node->version);
 }
 
 PodInfo* ClusterState::find_pod(std::string_view namespace_, std::string_view name) noexcept {

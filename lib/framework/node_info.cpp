@@ -14,7 +14,7 @@ StrId NodeInfo::label(StrId key) const noexcept {
 }
 
 void NodeInfo::add_pod(PodInfo& pod) {
-  ++version;
+  bump();
   for (const ResAmount& r : pod.requests) requested.add(r.id, r.milli);
   nonzero_cpu += pod.nonzero_cpu;
   nonzero_memory += pod.nonzero_memory;
@@ -23,7 +23,7 @@ void NodeInfo::add_pod(PodInfo& pod) {
 }
 
 void NodeInfo::remove_pod(const PodInfo& pod) {
-  ++version;
+  bump();
   for (const ResAmount& r : pod.requests) requested.add(r.id, -r.milli);
   nonzero_cpu -= pod.nonzero_cpu;
   nonzero_memory -= pod.nonzero_memory;
@@ -69,7 +69,7 @@ ScopedNodeEdit::~ScopedNodeEdit() {
   node_.nonzero_cpu = nonzero_cpu_;
   node_.nonzero_memory = nonzero_memory_;
   // The restored state gets a new version: results computed for the edited one must not match.
-  ++node_.version;
+  node_.bump();
 }
 
 std::int64_t PodInfo::request(ResId id) const noexcept {

@@ -126,6 +126,7 @@ void Scheduler::find_nodes_that_fit(Cycle& cycle, Search search, CycleSink* sink
   const std::size_t first = static_verdicts != nullptr ? static_verdicts->plugins : 0;
   Framework::DynamicVerdicts* dynamic_verdicts =
       keyed ? cycle.fwk.dynamic_verdicts(cycle.state, cycle.pod, first) : nullptr;
+  const std::span<const std::uint64_t> versions = cluster_.node_versions();
   auto static_rejection = [&](std::size_t at) {
     return cycle.fwk.static_rejection(*static_verdicts, cycle.state, cycle.pod, *nodes[at], at);
   };
@@ -179,24 +180,41 @@ void Scheduler::find_nodes_that_fit(Cycle& cycle, Search search, CycleSink* sink
       filter(*nodes[at], first);
       continue;
     }
-    // A kept verdict reads only the node's first fields (its name and version).
-    __builtin_prefetch(nodes[at + 8 < n ? at + 8 : (at + 8) % n]);
     const NodeInfo& node = *nodes[at];
-    const bool nominated = !cluster_.nominated_pods(node.name).empty();
     const Status* rejected = cycle.fwk.dynamic_rejection(*dynamic_verdicts, cycle.state, cycle.pod,
-                                                         node, at, first, nominated);
-    if (rejected != nullptr && held > 0 && rejected == held_status && held_from + held == at) {
-      ++held;
-      continue;
-    }
-    record_held();
+                                                         node, at, first, versions[at]);
     if (rejected == nullptr) {
+      record_held();
       cycle.feasible.push_back(&node);
     } else if (dynamic_verdicts->keeps(rejected)) {
-      held_from = at;
-      held = 1;
-      held_status = rejected;
+      if (held == 0 || rejected != held_status || held_from + held != at) {
+        record_held();
+        held_from = at;
+        held_status = rejected;
+      }
+      ++held;
+      // The nodes after it that the same kept verdict rejects at their versions, and that the
+      // node-static plugins pass, read from contiguous arrays without touching the nodes: a full
+      // fleet rejects most of its nodes so, cycle after cycle. Not past the nodes this cycle has
+      // yet to look at (the search wraps around).
+      const auto verdict = static_cast<std::uint32_t>(
+          Framework::DynamicVerdicts::kRejected + (rejected - dynamic_verdicts->statuses.data()));
+      const auto& entries = dynamic_verdicts->by_position;
+      const std::size_t limit = std::min(at >= start ? n : start, entries.size());
+      std::size_t next = at + 1;
+      while (next < limit && entries[next].verdict == verdict &&
+             entries[next].version == versions[next] &&
+             (static_verdicts == nullptr ||
+              (next < static_verdicts->by_position.size() &&
+               static_verdicts->by_position[next] == Framework::StaticVerdicts::kPassed))) {
+        ++next;
+      }
+      const std::size_t more = next - at - 1;
+      held += more;
+      cycle.processed += more;
+      i += more;
     } else {
+      record_held();
       cycle.diagnosis.add(node, *rejected);
     }
   }

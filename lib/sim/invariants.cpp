@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iterator>
 #include <map>
+#include <span>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -125,7 +126,18 @@ void InvariantChecker::check_node(const NodeInfo& node, const ClusterState& clus
 }
 
 void InvariantChecker::check(const ClusterState& cluster, const Kubelets& kubelets, TimeMs now) {
-  for (const NodeInfo* node : cluster.node_list()) {
+  const std::vector<NodeInfo*>& nodes = cluster.node_list();
+  const std::span<const std::uint64_t> versions = cluster.node_versions();
+  for (std::size_t at = 0; at < nodes.size(); ++at) {
+    const NodeInfo* node = nodes[at];
+    // The Filter loop trusts this copy instead of reading the node.
+    const std::uint64_t mirrored =
+        cluster.nominated_pods(node->name).empty() ? node->version : VersionMirror::kJudgeAfresh;
+    if (versions[at] != mirrored) {
+      broken("node " + node->node.metadata.name + "'s entry in ClusterState::node_versions() is " +
+                 std::to_string(versions[at]) + ", not " + std::to_string(mirrored),
+             now);
+    }
     if (node->slot >= seen_.size()) seen_.resize(node->slot + 1u);
     Seen& seen = seen_[node->slot];
     if (seen.version != node->version + 1) check_node(*node, cluster, kubelets, now, seen);

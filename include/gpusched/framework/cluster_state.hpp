@@ -82,6 +82,13 @@ class ClusterState {
     if (node_list_dirty_) rebuild_node_list();
     return node_list_;
   }
+  /// Per position of node_list(): the node's version, or VersionMirror::kJudgeAfresh while pods
+  /// are nominated to it. Contiguous, so that the Filter loop checks its kept verdicts without
+  /// reading each node.
+  [[nodiscard]] std::span<const std::uint64_t> node_versions() const {
+    if (node_list_dirty_) rebuild_node_list();
+    return node_versions_;
+  }
 
   /// Adds a pod; a bound, non-terminated pod holds its node when that node exists. Its name is
   /// not taken and it passed validation (InternalError otherwise: the callers check first).
@@ -247,12 +254,15 @@ class ClusterState {
   void rebuild_node_list() const;
   void index_nomination(PodInfo& pod);
   void unindex_nomination(const PodInfo& pod);
+  /// A node's node_versions() entry after its nominated pods changed.
+  void mirror_nominations(StrId node_name);
 
   std::unique_ptr<StringPool> pool_;
   ResourceRegistry resources_;
   std::map<std::string, std::unique_ptr<NodeInfo>, std::less<>> nodes_;
   // Rebuilt on first use after nodes come or go (updateNodeInfoSnapshotList), not per node added.
   mutable std::vector<NodeInfo*> node_list_;
+  mutable std::vector<std::uint64_t> node_versions_;  // the nodes' VersionMirror cells
   mutable bool node_list_dirty_ = false;
   std::vector<std::string> zones_;  // node tree: zone keys in order of first appearance
   std::map<std::string, std::vector<NodeInfo*>, std::less<>> zone_nodes_;

@@ -248,23 +248,26 @@ class Framework {
   [[nodiscard]] DynamicVerdicts* dynamic_verdicts(const CycleState& state, const PodInfo& pod,
                                                   std::size_t first) const;
   /// run_filter_with_nominated from the active Filter plugin `first` on, for the node at
-  /// `position` of the node list: null when it passes, else its rejection. A node with
-  /// nominated pods (`nominated`) is judged afresh: they are not part of its version. A
-  /// rejection in `statuses` stays put while the verdicts last; another is valid until the next
-  /// call.
+  /// `position` of the node list, whose ClusterState::node_versions() entry is `version`: null
+  /// when it passes, else its rejection. A node with nominated pods (kJudgeAfresh) is judged
+  /// afresh: they are not part of its version. A rejection in `statuses` stays put while the
+  /// verdicts last; another is valid until the next call.
+  /// The node is read only when its verdict is not kept.
   [[nodiscard]] const Status* dynamic_rejection(DynamicVerdicts& verdicts, const CycleState& state,
                                                 const PodInfo& pod, const NodeInfo& node,
                                                 std::size_t position, std::size_t first,
-                                                bool nominated) const {
-    if (position < verdicts.by_position.size() && !nominated) {
+                                                std::uint64_t version) const {
+    if (position < verdicts.by_position.size()) {
       const DynamicVerdicts::Entry& entry = verdicts.by_position[position];
-      if (entry.verdict != DynamicVerdicts::kUnjudged && entry.version == node.version) {
+      // An entry's version is a node's, never kJudgeAfresh.
+      if (entry.verdict != DynamicVerdicts::kUnjudged && entry.version == version) {
         return entry.verdict == DynamicVerdicts::kPassed
                    ? nullptr
                    : &verdicts.statuses[entry.verdict - DynamicVerdicts::kRejected];
       }
     }
-    return judge_dynamic(verdicts, state, pod, node, position, first, nominated);
+    return judge_dynamic(verdicts, state, pod, node, position, first,
+                         version == VersionMirror::kJudgeAfresh);
   }
   /// dynamic_rejection for a node without a verdict at its version.
   [[nodiscard]] const Status* judge_dynamic(DynamicVerdicts& verdicts, const CycleState& state,

@@ -31,13 +31,41 @@ struct HostPort {
   friend bool operator==(const HostPort&, const HostPort&) = default;
 };
 
+/// Where a node's owner keeps a copy of its version: ClusterState's array of them in node-list
+/// order, which the Filter loop reads without touching each node. A copied NodeInfo is detached
+/// and keeps none.
+class VersionMirror {
+ public:
+  /// The copy while the node must be judged afresh (pods are nominated to it): no version.
+  static constexpr std::uint64_t kJudgeAfresh = ~std::uint64_t{0};
+
+  VersionMirror() = default;
+  VersionMirror(const VersionMirror&) noexcept {}
+  VersionMirror& operator=(const VersionMirror&) noexcept { return *this; }
+
+  void point_at(std::uint64_t* cell) noexcept { cell_ = cell; }
+  /// The node's version changed: the copy follows, unless it is kJudgeAfresh.
+  void follow(std::uint64_t version) const noexcept {
+    if (cell_ != nullptr && *cell_ != kJudgeAfresh) *cell_ = version;
+  }
+  /// Pods nominated to the node came or went: while there are any, the copy is kJudgeAfresh.
+  void nominated(bool any, std::uint64_t version) const noexcept {
+    if (cell_ != nullptr) *cell_ = any ? kJudgeAfresh : version;
+  }
+
+ private:
+  std::uint64_t* cell_ = nullptr;
+};
+
 struct NodeInfo {
   // What the Filter and Score loops read for every node comes first, in a few cache lines.
   StrId name = 0;
   std::uint32_t slot = 0;  ///< index in ClusterState's node storage, never reused
-  /// Bumped by every change of the node's object, pods or requests, never restored: with `slot`
-  /// it names one state of the node, so per-node results can be kept until it changes.
+  /// Bumped by every change of the node's object, pods or requests (bump()), never restored:
+  /// with `slot` it names one state of the node, so per-node results can be kept until it
+  /// changes.
   std::uint64_t version = 0;
+  VersionMirror mirror;
   bool unschedulable = false;       ///< spec.unschedulable
   std::int64_t allowed_pods = 0;    ///< allocatable "pods"
   std::int64_t nonzero_cpu = 0;     ///< NonZeroRequested: missing cpu requests count 100m
@@ -50,6 +78,11 @@ struct NodeInfo {
   std::vector<std::pair<StrId, StrId>> labels;
   std::vector<HostPort> used_ports;
   Node node;  ///< the object as the API server holds it
+
+  void bump() noexcept {
+    ++version;
+    mirror.follow(version);
+  }
 
   /// The interned value of a label, or kNotInterned.
   [[nodiscard]] StrId label(StrId key) const noexcept;

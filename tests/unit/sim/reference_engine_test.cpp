@@ -136,4 +136,56 @@ TEST_CASE("the engines agree on kept Filter verdicts: alike pods, host ports, no
   CHECK(optimized.find("Insufficient nvidia.com/gpu") != std::string::npos);
 }
 
+TEST_CASE("the engines agree on runs of kept verdicts across selector rejections and wrap-arounds",
+          "[sim][reference]") {
+  // The optimized Filter loop passes over a run of nodes that one kept NodeResourcesFit verdict
+  // rejects at their versions (ClusterState::node_versions) without reading them, and must stop
+  // at a node that changed, at one the pod's node selector rejects and where a search that
+  // wrapped around began. Pods asking alike but selecting other nodes share those verdicts; with
+  // 150 nodes a cycle stops at 100 feasible ones and the next starts where it stopped.
+  auto typed_node = [](int i) {
+    return R"({"kind": "Node", "metadata": {"name": "n)" + std::to_string(i) +
+           R"(", "labels": {"topology.kubernetes.io/zone": "z)" + std::to_string(i % 3) +
+           R"(", "gpu-type": ")" + (i / 7 % 2 == 0 ? "a" : "b") +
+           R"("}}, "status": {"allocatable": {"cpu": "64", "memory": "64Gi", "nvidia.com/gpu": "8"}}})";
+  };
+  auto gpu_pod = [](const std::string& name, int gpus, const std::string& type) {
+    const std::string selector =
+        type.empty() ? "" : R"("nodeSelector": {"gpu-type": ")" + type + R"("}, )";
+    return R"({"kind": "Pod", "metadata": {"name": ")" + name +
+           R"(", "namespace": "default"}, "spec": {)" + selector +
+           R"("containers": [{"name": "c", "resources": {"requests": {"cpu": "1"}, "limits": {"nvidia.com/gpu": ")" +
+           std::to_string(gpus) + R"("}}}]}})";
+  };
+  std::string cluster;
+  for (int i = 0; i < 150; ++i) cluster += (i ? "," : "") + typed_node(i);
+  for (int i = 0; i < 130; ++i) cluster += "," + gpu_pod("fill-" + std::to_string(i), 8, "");
+  std::string burst;
+  for (int i = 0; i < 60; ++i) {
+    burst += (i ? "," : "") + gpu_pod("want-" + std::to_string(i), 4, i % 3 == 0 ? "b" : "a");
+  }
+  std::string later;
+  for (int i = 0; i < 30; ++i) {
+    later += (i ? "," : "") +
+             gpu_pod("late-" + std::to_string(i), i % 2 == 0 ? 4 : 2, i % 2 == 0 ? "a" : "b");
+  }
+  std::string deletions;
+  for (int i : {3, 17, 50, 51, 77, 99, 120, 129}) {
+    deletions +=
+        R"({"at": "20s", "delete": {"kind": "Pod", "namespace": "default", "name": "fill-)" +
+        std::to_string(i) + R"("}},)";
+  }
+  const std::string text = R"({"name": "runs", "scheduler": {"seed": 5}, "cluster": [)" + cluster +
+                           R"(], "timeline": [{"at": "10s", "apply": [)" + burst + "]}," +
+                           deletions + R"({"at": "30s", "apply": [)" + later + "]}]}";
+  const Scenario scenario = io::parse_scenario(text, "runs.json");
+  const std::string optimized = result_json(scenario, false);
+  CHECK(optimized == result_json(scenario, true));
+  // Both kinds of rejection met, and some pods ran where others wait.
+  CHECK(optimized.find("Insufficient nvidia.com/gpu") != std::string::npos);
+  CHECK(optimized.find("didn't match Pod's node affinity/selector") != std::string::npos);
+  CHECK(optimized.find("\"Pending\"") != std::string::npos);
+  CHECK(optimized.find("\"Running\"") != std::string::npos);
+}
+
 }  // namespace gpusched
