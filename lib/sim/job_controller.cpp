@@ -18,7 +18,7 @@ void JobController::sync(const std::string& key) {
   if (it == context_.api().jobs.end() || it->second.complete) return;
   const TimeMs now = context_.now();
   JobState& state = it->second;
-  const Job job = state.job;
+  const Job& job = state.job;
   std::vector<PodInfo*> pods = owned_pods(job.metadata.uid);
   std::int32_t succeeded = 0;
   std::int32_t failed = 0;
