@@ -180,9 +180,8 @@ void ClusterState::rebuild_node_list() const {
   }
   node_versions_.resize(node_list_.size());
   for (std::size_t at = 0; at < node_list_.size(); ++at) {
-    NodeInfo& node = *node_list_[at];
-    node.mirror.point_at(&node_versions_[at]);
-    node.mirror.nominated(!nominated_pods(node.name).empty(), node.version);
+    node_list_[at]->mirror.point_at(&node_versions_[at]);
+    mirror_nominations(*node_list_[at]);
   }
 }
 
@@ -406,20 +405,20 @@ void ClusterState::index_nomination(PodInfo& pod) {
   if (node_name >= nominated_.size()) nominated_.resize(node_name + 1);
   auto& list = nominated_[node_name];
   if (std::find(list.begin(), list.end(), &pod) == list.end()) list.push_back(&pod);
-  mirror_nominations(node_name);
+  // A nomination may name a node that does not exist.
+  if (NodeInfo* node = find_node(pod.pod.status.nominated_node_name)) mirror_nominations(*node);
 }
 
 void ClusterState::unindex_nomination(const PodInfo& pod) {
   if (pod.pod.status.nominated_node_name.empty()) return;
   const StrId node_name = pool_->find(pod.pod.status.nominated_node_name);
-  if (node_name < nominated_.size() && std::erase(nominated_[node_name], &pod) > 0)
-    mirror_nominations(node_name);
+  if (node_name < nominated_.size() && std::erase(nominated_[node_name], &pod) > 0) {
+    if (NodeInfo* node = find_node(pod.pod.status.nominated_node_name)) mirror_nominations(*node);
+  }
 }
 
-void ClusterState::mirror_nominations(StrId node_name) {
-  // A nomination may name a node that does not exist.
-  if (NodeInfo* node = find_node(pool_->str(node_name)))
-    node->mirror.nominated(!nominated_[node_name].empty(), node->version);
+void ClusterState::mirror_nominations(NodeInfo& node) const {
+  node.mirror.nominated(!nominated_pods(node.name).empty(), node.version);
 }
 
 PodInfo* ClusterState::find_pod(std::string_view namespace_, std::string_view name) noexcept {

@@ -254,8 +254,9 @@ class ClusterState {
   void rebuild_node_list() const;
   void index_nomination(PodInfo& pod);
   void unindex_nomination(const PodInfo& pod);
-  /// A node's node_versions() entry after its nominated pods changed.
-  void mirror_nominations(StrId node_name);
+  /// Sets a node's node_versions() entry from its nominated pods: kJudgeAfresh while it has
+  /// any, else its version.
+  void mirror_nominations(NodeInfo& node) const;
 
   std::unique_ptr<StringPool> pool_;
   ResourceRegistry resources_;
