@@ -223,10 +223,11 @@ PodInfo& ClusterState::add_pod(Pod pod) {
     ref.pod = std::move(pod);
     ref.sequence = ++pod_sequence_;
     compile_pod(ref);
-    const bool added =
-        pods_.emplace(pod_key(ref.pod.metadata.namespace_, ref.pod.metadata.name), &ref).second;
+    const auto [it, added] =
+        pods_.emplace(pod_key(ref.pod.metadata.namespace_, ref.pod.metadata.name), &ref);
     // The simulation refuses a create whose name is taken before it gets here.
     GPUSCHED_CHECK(added, "a pod added to the cluster has a name no pod has");
+    pod_index_.emplace(it->first, &ref);
   } catch (...) {
     pod_storage_->destroy(ref);
     throw;
@@ -271,7 +272,11 @@ void ClusterState::release(PodInfo& info) {
 void ClusterState::remove_pod(PodInfo& info) {
   if (info.node != nullptr) unhold(info);
   unindex_nomination(info);
-  pods_.erase(pod_key(info.pod.metadata.namespace_, info.pod.metadata.name));
+  if (auto it = pods_.find(pod_key(info.pod.metadata.namespace_, info.pod.metadata.name));
+      it != pods_.end()) {
+    pod_index_.erase(it->first);
+    pods_.erase(it);
+  }
   pod_storage_->destroy(info);
   ++generation_;
 }
@@ -368,6 +373,7 @@ PodGroup* ClusterState::find_pod_group(std::string_view namespace_, std::string_
 }
 
 void ClusterState::drain_pods(const std::function<void(PodInfo&)>& take) {
+  pod_index_.clear();
   pods_.clear();
   nominated_.clear();
   node_list_dirty_ = true;  // no node has nominated pods now
@@ -422,8 +428,9 @@ void ClusterState::mirror_nominations(NodeInfo& node) const {
 }
 
 PodInfo* ClusterState::find_pod(std::string_view namespace_, std::string_view name) noexcept {
-  auto it = pods_.find(pod_key(namespace_, name));
-  return it == pods_.end() ? nullptr : it->second;
+  pod_lookup_key_.assign(namespace_).append(1, '/').append(name);
+  auto it = pod_index_.find(pod_lookup_key_);
+  return it == pod_index_.end() ? nullptr : it->second;
 }
 
 void ClusterState::apply_namespace(ObjectMeta meta) {

@@ -91,8 +91,9 @@ bool AdmissionScheduler::schedule(TimeMs now) {
   std::vector<Head> admitted;
   const bool changed = run_cycle(heads, now, admitted);
   // The cache's ClusterQueues hold the admitted workloads only now, when the cycle's snapshot,
-  // which shares their keys until either changes, is gone: adding them while it lived would copy
-  // every admitted workload's key once per admission.
+  // which shares their keys until either changes, has let them go: adding them while it held
+  // them would copy every admitted workload's key once per admission.
+  snapshot_.release_workload_keys();
   for (const Head& head : admitted)
     state_.cache->cluster_queue(head.cluster_queue)->workloads.insert(head.key);
   return changed;
@@ -101,7 +102,8 @@ bool AdmissionScheduler::schedule(TimeMs now) {
 bool AdmissionScheduler::run_cycle(const std::vector<Head>& heads, TimeMs now,
                                    std::vector<Head>& admitted) {
   // 2. The snapshot: the cache as it is, for this cycle's arithmetic, and its preemptor.
-  QuotaTree snapshot = *state_.cache;
+  snapshot_ = *state_.cache;
+  QuotaTree& snapshot = snapshot_;
   Preemptor preemptor(snapshot, *state_.workloads, *state_.config, now);
 
   // 3. nominate.

@@ -78,6 +78,8 @@ class AdmissionScheduler {
   std::int64_t scheduling_cycle_ = 0;
   AdmissionState& state_;
   AdmissionSink& sink_;
+  /// The cycle's snapshot, kept between cycles so that the next one reuses its storage.
+  QuotaTree snapshot_;
 };
 
 }  // namespace gpusched::kueue

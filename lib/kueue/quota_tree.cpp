@@ -265,23 +265,44 @@ QuotaTree::QuotaTree(const QuotaTree& other) {
   *this = other;
 }
 
+namespace {
+
+template <typename Node>
+bool same_names(const std::map<std::string, std::unique_ptr<Node>>& a,
+                const std::map<std::string, std::unique_ptr<Node>>& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                    [](const auto& x, const auto& y) { return x.first == y.first; });
+}
+
+}  // namespace
+
 QuotaTree& QuotaTree::operator=(const QuotaTree& other) {
   if (this == &other) return *this;
-  cqs_.clear();
-  cohorts_.clear();
+  // Each admission cycle copies the cache into its snapshot. Where both have the same queues and
+  // cohorts, the nodes are assigned in place and their maps reuse their storage.
+  if (!same_names(cqs_, other.cqs_)) cqs_.clear();
+  if (!same_names(cohorts_, other.cohorts_)) cohorts_.clear();
   // Copy the nodes, then re-link parents and children by name.
   for (const auto& [name, node] : other.cohorts_) {
-    auto copy = std::make_unique<CohortNode>();
+    std::unique_ptr<CohortNode>& copy = cohorts_[name];
+    if (copy == nullptr) copy = std::make_unique<CohortNode>();
     copy->name = node->name;
     copy->fair_weight = node->fair_weight;
     copy->resources = node->resources;
-    cohorts_[name] = std::move(copy);
+    copy->child_cohorts.clear();
+    copy->child_cqs.clear();
   }
-  for (const auto& [name, node] : other.cqs_)
-    cqs_[name] = std::make_unique<ClusterQueueNode>(*node);
+  for (const auto& [name, node] : other.cqs_) {
+    std::unique_ptr<ClusterQueueNode>& copy = cqs_[name];
+    if (copy == nullptr) {
+      copy = std::make_unique<ClusterQueueNode>(*node);
+    } else {
+      *copy = *node;
+    }
+  }
   for (const auto& [name, node] : other.cohorts_) {
     CohortNode& copy = *cohorts_[name];
-    if (node->parent) copy.parent = cohorts_[node->parent->name].get();
+    copy.parent = node->parent ? cohorts_[node->parent->name].get() : nullptr;
     for (const CohortNode* child : node->child_cohorts)
       copy.child_cohorts.push_back(cohorts_[child->name].get());
     for (const ClusterQueueNode* child : node->child_cqs)
@@ -291,6 +312,10 @@ QuotaTree& QuotaTree::operator=(const QuotaTree& other) {
     if (node->parent) node->parent = cohorts_[node->parent->name].get();
   }
   return *this;
+}
+
+void QuotaTree::release_workload_keys() {
+  for (auto& [name, node] : cqs_) node->workloads = WorkloadKeys();
 }
 
 }  // namespace gpusched::kueue

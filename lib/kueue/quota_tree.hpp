@@ -175,6 +175,9 @@ class QuotaTree {
   [[nodiscard]] const std::map<std::string, std::unique_ptr<CohortNode>>& cohorts() const {
     return cohorts_;
   }
+  /// Drops this copy's share of each ClusterQueue's workload keys, so that the tree it was
+  /// copied from changes them without copying them.
+  void release_workload_keys();
 
  private:
   void recompute_subtree_quotas();

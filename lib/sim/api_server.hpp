@@ -12,6 +12,7 @@
 #include <string_view>
 #include <type_traits>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "gpusched/framework/cluster_state.hpp"
@@ -198,9 +199,10 @@ class ApiServer {
   const TimeMs& now_;
   bool loading_ = false;
   std::uint64_t uid_counter_ = 0;
-  std::map<std::string, std::uint64_t> name_counters_;  // generateName counters per owner
-  std::set<std::string> removed_pod_keys_;  // "ns/name" of pods gone; with the live ones, every
-                                            // name used so far
+  // Hashed: looked up for every generated pod name, never listed.
+  std::unordered_map<std::string, std::uint64_t> name_counters_;  // generateName counters per owner
+  std::unordered_set<std::string> removed_pod_keys_;  // "ns/name" of pods gone; with the live
+                                                      // ones, every name used so far
   // controller uid -> "ns/name" -> pod, for owned_pods
   std::unordered_map<std::string, std::map<std::string, PodInfo*>> owned_;
   std::set<std::string> jobs_with_changed_pods_;  // "ns/name"

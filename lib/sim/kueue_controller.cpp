@@ -129,6 +129,7 @@ void KueueController::forget_deleted_workloads() {
   for (const auto& [key, index] : open_span_) {
     if (!workloads.contains(key)) gone.push_back(key);
   }
+  std::sort(gone.begin(), gone.end());
   for (const std::string& key : gone) {
     spans_[open_span_.at(key)].released = context_.now();
     open_span_.erase(key);
@@ -258,6 +259,7 @@ void KueueController::reconcile_jobs(bool all) {
     for (const auto& [job_key, wl_key] : workload_of_job_) {
       if (!api.jobs.contains(job_key)) orphaned.push_back(job_key);
     }
+    std::sort(orphaned.begin(), orphaned.end());
   } else {
     for (const std::string& key : changed) {
       if (auto it = api.jobs.find(key); it != api.jobs.end()) reconcile_job(key, it->second);

@@ -12,6 +12,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -211,8 +212,9 @@ class KueueController final : private kueue::AdmissionSink {
   std::map<std::string, kueue::AdmissionCheck> built_checks_;
   std::map<std::string, kueue::ProvisioningRequestConfig> built_configs_;
   bool built_ = false;
-  std::map<std::string, std::string> workload_of_job_;   // job key -> workload key
-  std::map<std::string, std::string> job_of_workload_;   // workload key -> job key
+  // Hashed: looked up for each Job and Workload that changes; where listed, the keys are sorted.
+  std::unordered_map<std::string, std::string> workload_of_job_;  // job key -> workload key
+  std::unordered_map<std::string, std::string> job_of_workload_;  // workload key -> job key
   std::map<std::string, PodOwner> pod_owners_;           // "Pod/ns/name", "PodGroup/ns/group"
   std::map<std::string, std::string> workload_of_pods_;  // pod owner key -> workload key
   std::map<std::string, std::string> pods_of_workload_;  // workload key -> pod owner key
@@ -222,8 +224,8 @@ class KueueController final : private kueue::AdmissionSink {
   std::set<std::string> noticed_;  // what a notice already named (a check, a request)
   std::vector<QuotaSpan> spans_;
   std::vector<KueuePreemptionRecord> preemptions_;
-  std::map<std::string, std::size_t> open_span_;  // workload key -> index of its open span
-  std::set<TimeMs> wake_ups_;                     // instants already asked for
+  std::unordered_map<std::string, std::size_t> open_span_;  // workload key -> its open span
+  std::set<TimeMs> wake_ups_;                               // instants already asked for
   // What the runs between two changes of the scenario's Kueue objects or queue objects look at
   // (run()): each set holds every Workload of its kind, so a run costs what changed.
   std::optional<std::uint64_t> seen_scenario_changes_;  // KueueStores::scenario_changes

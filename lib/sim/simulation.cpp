@@ -150,8 +150,9 @@ void Simulation::input_error(const std::string& pointer, const std::string& reas
 void Simulation::dispatch(Event& event) {
   // The one place each kind of event goes to the component that owns it.
   auto pod_of = [&](const std::string& key, const std::string& uid) -> PodInfo* {
-    const auto slash = key.find('/');
-    PodInfo* pod = cluster_.find_pod(key.substr(0, slash), key.substr(slash + 1));
+    const std::string_view view = key;
+    const auto slash = view.find('/');
+    PodInfo* pod = cluster_.find_pod(view.substr(0, slash), view.substr(slash + 1));
     return pod == nullptr || pod->pod.metadata.uid != uid ? nullptr : pod;  // already gone
   };
   std::visit(Overloaded{

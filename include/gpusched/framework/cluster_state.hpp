@@ -10,6 +10,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -268,7 +269,12 @@ class ClusterState {
   std::vector<std::string> zones_;  // node tree: zone keys in order of first appearance
   std::map<std::string, std::vector<NodeInfo*>, std::less<>> zone_nodes_;
   std::map<std::string, PodInfo*, std::less<>> pods_;  // by "namespace/name", in pod_storage_
-  std::unique_ptr<PodInfoPool> pod_storage_;           // slabs of PodInfo with stable addresses
+  // pods_ hashed, by views of its keys: controllers, Kueue and the event loop look pods up by
+  // name hundreds of thousands of times in a large replay, where the ordered map's string
+  // comparisons showed in profiles. find_pod builds the key in pod_lookup_key_.
+  std::unordered_map<std::string_view, PodInfo*> pod_index_;
+  std::string pod_lookup_key_;
+  std::unique_ptr<PodInfoPool> pod_storage_;  // slabs of PodInfo with stable addresses
   // Indexed by interned node name (a nomination may name a node that does not exist): looked up
   // for every node in the Filter loop, where a hash lookup per node showed in profiles.
   std::vector<std::vector<PodInfo*>> nominated_;
