@@ -480,6 +480,85 @@ TEST_CASE("TestSnapshot/cohort", "[kueue][quota_tree]") {
   CHECK(tree.cluster_queue("c")->parent == nullptr);
 }
 
+namespace {
+
+// `copy` has the same nodes as `original`, linked among themselves, with the same quotas, usage
+// and workload keys.
+void check_same_tree(const QuotaTree& copy, const QuotaTree& original) {
+  REQUIRE(copy.cluster_queues().size() == original.cluster_queues().size());
+  REQUIRE(copy.cohorts().size() == original.cohorts().size());
+  for (const auto& [name, cq] : original.cluster_queues()) {
+    INFO("ClusterQueue " << name);
+    const ClusterQueueNode* mine = copy.cluster_queue(name);
+    REQUIRE(mine != nullptr);
+    CHECK(mine != cq.get());
+    CHECK(mine->resources.usage == cq->resources.usage);
+    CHECK(mine->resources.subtree_quota == cq->resources.subtree_quota);
+    CHECK(mine->workloads == cq->workloads);
+    if (cq->parent == nullptr) {
+      CHECK(mine->parent == nullptr);
+    } else {
+      CHECK(mine->parent == copy.cohort(cq->parent->name));
+    }
+  }
+  for (const auto& [name, cohort] : original.cohorts()) {
+    INFO("Cohort " << name);
+    const CohortNode* mine = copy.cohort(name);
+    REQUIRE(mine != nullptr);
+    CHECK(mine->resources.usage == cohort->resources.usage);
+    REQUIRE(mine->child_cqs.size() == cohort->child_cqs.size());
+    for (std::size_t i = 0; i < mine->child_cqs.size(); ++i)
+      CHECK(mine->child_cqs[i] == copy.cluster_queue(cohort->child_cqs[i]->name));
+  }
+}
+
+}  // namespace
+
+// The admission scheduler copies the cache into the same snapshot every cycle (nodes assigned in
+// place when the queues and cohorts are the same ones) and then lets go of its workload keys.
+TEST_CASE("QuotaTree: a copy onto a tree of the same or another shape is the original",
+          "[kueue][quota_tree]") {
+  const std::vector<ClusterQueue> cqs = {
+      ClusterQueueBuilder("a")
+          .cohort("borrowing")
+          .resource_group({FlavorQuotasBuilder("spot").resource("cpu", "100")}),
+      ClusterQueueBuilder("b")
+          .cohort("borrowing")
+          .resource_group({FlavorQuotasBuilder("spot").resource("cpu", "100")}),
+  };
+  QuotaTree cache = build_tree(cqs);
+  const Workload alpha =
+      admitted_workload("alpha", 1, {{"cpu", "2"}}, "a", {{"cpu", "spot", "10000m"}});
+  add_workloads(cache, {alpha});
+  cache.cluster_queue("a")->workloads.insert("/alpha");
+
+  QuotaTree snapshot;
+  snapshot = cache;
+  check_same_tree(snapshot, cache);
+  // The snapshot's arithmetic leaves the cache alone, and the next copy undoes it in place.
+  const ClusterQueueNode* node_a = snapshot.cluster_queue("a");
+  snapshot.cluster_queue("b")->add_usage(fr_amounts({{{"spot", "cpu"}, 50'000}}));
+  CHECK(cache.cluster_queue("b")->resources.used({"spot", "cpu"}) == Amount(0));
+  snapshot = cache;
+  CHECK(snapshot.cluster_queue("a") == node_a);
+  check_same_tree(snapshot, cache);
+  // Letting go of the keys leaves the cache's.
+  snapshot.release_workload_keys();
+  CHECK_FALSE(snapshot.cluster_queue("a")->workloads.contains("/alpha"));
+  CHECK(cache.cluster_queue("a")->workloads.contains("/alpha"));
+  // Another shape: a queue more, no cohort.
+  const QuotaTree other = build_tree({
+      ClusterQueueBuilder("a").resource_group({FlavorQuotasBuilder("spot").resource("cpu", "1")}),
+      ClusterQueueBuilder("c").resource_group({FlavorQuotasBuilder("spot").resource("cpu", "1")}),
+      ClusterQueueBuilder("d").resource_group({FlavorQuotasBuilder("spot").resource("cpu", "1")}),
+  });
+  snapshot = other;
+  check_same_tree(snapshot, other);
+  CHECK(snapshot.cluster_queue("b") == nullptr);
+  snapshot = cache;
+  check_same_tree(snapshot, cache);
+}
+
 TEST_CASE(
     "TestSnapshot/lendingLimit with 2 clusterQueues and 2 flavors(whenCanBorrow: MayStopSearch)",
     "[kueue][quota_tree]") {
