@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <tuple>
 
 #include "gpusched/error.hpp"
 #include "gpusched/model/validation.hpp"
@@ -1096,6 +1097,14 @@ std::vector<WorkloadRecord> KueueController::workload_records() const {
 std::vector<ClusterQueueRecord> KueueController::cluster_queue_records() const {
   std::vector<ClusterQueueRecord> out;
   const ApiServer& api = context_.api();
+  // status.reservingWorkloads and admittedWorkloads, counted in one pass over the workloads.
+  std::map<std::string_view, std::pair<std::int32_t, std::int32_t>> holding;
+  for (const auto& [key, wl] : api.kueue.workloads) {
+    if (!wl.admission || kueue::is_finished(wl)) continue;
+    auto& [reserving, admitted] = holding[wl.admission->cluster_queue];
+    if (kueue::has_quota_reservation(wl)) ++reserving;
+    if (kueue::is_admitted(wl)) ++admitted;
+  }
   for (const auto& [name, cq] : api.kueue.cluster_queues) {
     ClusterQueueRecord rec;
     rec.name = name;
@@ -1116,11 +1125,8 @@ std::vector<ClusterQueueRecord> KueueController::cluster_queue_records() const {
     // clusterqueue_controller.go: the weighted share of the cache's usage, with fair sharing.
     if (config_.fair_sharing && node != nullptr)
       rec.weighted_share = kueue::weighted_share_status(kueue::dominant_resource_share(*node));
-    for (const auto& [key, wl] : api.kueue.workloads) {
-      if (!wl.admission || wl.admission->cluster_queue != name || kueue::is_finished(wl)) continue;
-      if (kueue::has_quota_reservation(wl)) ++rec.reserving_workloads;
-      if (kueue::is_admitted(wl)) ++rec.admitted_workloads;
-    }
+    if (auto counts = holding.find(name); counts != holding.end())
+      std::tie(rec.reserving_workloads, rec.admitted_workloads) = counts->second;
     out.push_back(std::move(rec));
   }
   return out;

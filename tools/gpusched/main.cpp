@@ -2,10 +2,10 @@
 
 #include <iostream>
 
-#include "common/huge_pages.hpp"
+#include "common/malloc_tuning.hpp"
 #include "gpusched/cli.hpp"
 
 int main(int argc, char** argv) {
-  gpusched::tools::use_huge_pages_for_malloc(argv);
+  gpusched::tools::tune_malloc(argv);
   return gpusched::cli::run(argc, argv, std::cout, std::cerr);
 }
