@@ -212,7 +212,8 @@ class KueueController final : private kueue::AdmissionSink {
   std::map<std::string, kueue::AdmissionCheck> built_checks_;
   std::map<std::string, kueue::ProvisioningRequestConfig> built_configs_;
   bool built_ = false;
-  // Hashed: looked up for each Job and Workload that changes; where listed, the keys are sorted.
+  // Hashed: looked up for each Job and Workload that changes. Where they are listed for more
+  // than erasing (the orphaned Jobs, the spans of deleted Workloads), the keys are sorted first.
   std::unordered_map<std::string, std::string> workload_of_job_;  // job key -> workload key
   std::unordered_map<std::string, std::string> job_of_workload_;  // workload key -> job key
   std::map<std::string, PodOwner> pod_owners_;           // "Pod/ns/name", "PodGroup/ns/group"

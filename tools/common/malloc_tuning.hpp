@@ -26,9 +26,9 @@ inline constexpr const char* kMallocTunables =
     "glibc.malloc.hugetlb=1:glibc.malloc.tcache_count=1000";
 
 /// Re-executes the running program (same arguments, same environment plus GLIBC_TUNABLES set to
-/// kMallocTunables) unless GLIBC_TUNABLES is already set: the user's own
-/// tunables are kept as they are, and the second run does not execute itself again. Returns
-/// when the program cannot execute itself (no /proc), which only costs the speed-up.
+/// kMallocTunables) unless GLIBC_TUNABLES is already set: the user's own tunables are kept as
+/// they are, and the second run does not execute itself again. Returns when the program cannot
+/// execute itself (no /proc), which only costs the speed-up.
 inline void tune_malloc(char** argv) {
 #if defined(__linux__) && defined(__GLIBC__)
   if (std::getenv("GLIBC_TUNABLES") != nullptr) return;
