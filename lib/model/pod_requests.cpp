@@ -99,7 +99,7 @@ void default_requests_from_limits(PodSpec& spec) {
   // request takes the containers' sum when it can be overcommitted (cpu, memory), else the
   // pod-level limit.
   if (!spec.resources || spec.resources->limits.empty()) return;
-  ResourceList& requests = spec.resources->requests;
+  ResourceList& requests = spec.resources.mut().requests;
   for (const auto& [name, q] : aggregate_container_requests(spec)) {
     if (is_supported_pod_level_resource(name) && !resource::is_hugepages(name))
       requests.try_emplace(name, q);

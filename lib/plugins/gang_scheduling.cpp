@@ -157,7 +157,7 @@ QueueingHint GangScheduling::queueing_hint(const ClusterEvent& event, const PodI
                : QueueingHint::QueueSkip;
   }
   // isSchedulableAfterWorkloadAdded (1.35).
-  const std::optional<WorkloadReference>& ref = pod.pod.spec.workload_ref;
+  const SharedOptional<WorkloadReference>& ref = pod.pod.spec.workload_ref;
   const SchedulingWorkload* added = objects.workload;
   if (!ref || added == nullptr || added->metadata.namespace_ != ns ||
       added->metadata.name != ref->name) {

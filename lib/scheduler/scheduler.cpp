@@ -119,7 +119,7 @@ std::optional<GangStatus> Scheduler::gang_status(const PodInfo& pod) const {
                                           fwk->find_plugin(plugins::GangScheduling::kName));
   if (gang == nullptr || !gang->in_group(pod.pod)) return std::nullopt;
   GangStatus out;
-  if (const std::optional<WorkloadReference>& ref = pod.pod.spec.workload_ref) {
+  if (const SharedOptional<WorkloadReference>& ref = pod.pod.spec.workload_ref) {
     out.workload = ref->name;
     out.pod_group = ref->pod_group;
     out.replica_key = ref->pod_group_replica_key;

@@ -15,32 +15,61 @@ constexpr std::int64_t kSpamBurst = 25;
 
 }  // namespace
 
+std::uint32_t EventCorrelator::name_id(std::string_view name) {
+  auto found = name_ids_.find(name);
+  if (found == name_ids_.end()) {
+    found =
+        name_ids_.emplace(std::string(name), static_cast<std::uint32_t>(name_ids_.size())).first;
+  }
+  return found->second;
+}
+
+EventCorrelator::Similar& EventCorrelator::similar_of(ObjectEvents& events, std::string_view type,
+                                                      std::string_view reason,
+                                                      std::uint32_t* index) {
+  const std::uint32_t type_id = name_id(type);
+  const std::uint32_t reason_id = name_id(reason);
+  std::uint32_t* link = &events.first;
+  for (; *link != kNone; link = &similar_[*link].next) {
+    const Similar& s = similar_[*link];
+    if (s.type == type_id && s.reason == reason_id) {
+      *index = *link;
+      return similar_[*link];
+    }
+  }
+  *index = *link = static_cast<std::uint32_t>(similar_.size());
+  Similar& added = similar_.emplace_back();
+  added.type = type_id;
+  added.reason = reason_id;
+  return added;
+}
+
 EventCorrelator::Outcome EventCorrelator::correlate(TimeMs now, const std::string& object,
                                                     std::string_view type, std::string_view reason,
                                                     std::string message) {
   Outcome out;
   // A new object's bucket starts full.
-  auto [entry, added] = objects_.try_emplace(object);
-  ObjectEvents& events = entry->second;
-  if (added) events.bucket = Bucket{kSpamBurst * kSpamTokenMs, now};
-  auto found = std::find_if(events.similar.begin(), events.similar.end(),
-                            [&](const Similar& s) { return s.type == type && s.reason == reason; });
-  if (found == events.similar.end()) {
-    found = events.similar.insert(events.similar.end(), Similar{});
-    found->type = type;
-    found->reason = reason;
+  auto entry = objects_.find(std::string_view(object));
+  if (entry == objects_.end()) {
+    entry = objects_.emplace(object, ObjectEvents{}).first;
+    entry->second.bucket = Bucket{kSpamBurst * kSpamTokenMs, now};
   }
-  Similar& similar = *found;
+  ObjectEvents& events = entry->second;
+  std::uint32_t similar_index = 0;
+  Similar& similar = similar_of(events, type, reason, &similar_index);
   // EventAggregate: a fresh record after 10 minutes without a similar event.
   if (now - similar.last > kAggregateIntervalMs && similar.in_aggregate > 0) {
-    for (auto& [text, m] : similar.messages) m.in_aggregate = false;
+    ++similar.epoch;
     similar.in_aggregate = 0;
   }
   similar.last = now;
-  Message& m = similar.messages[message];
-  const bool inserted = !m.in_aggregate;
+  auto known = messages_.find(MessageView{similar_index, message});
+  if (known == messages_.end())
+    known = messages_.try_emplace(MessageKey{similar_index, message}).first;
+  Message& m = known->second;
+  const bool inserted = m.epoch != similar.epoch;
   if (inserted) {
-    m.in_aggregate = true;
+    m.epoch = similar.epoch;
     ++similar.in_aggregate;
   }
   Observation* seen = &m.seen;  // getEventKey: the event itself
@@ -50,7 +79,7 @@ EventCorrelator::Outcome EventCorrelator::correlate(TimeMs now, const std::strin
     // PopAny keeps the set below the maximum; upstream pops an arbitrary member, gpusched the one
     // just added, so that replays stay deterministic.
     if (inserted) {
-      m.in_aggregate = false;
+      m.epoch = 0;
       --similar.in_aggregate;
     }
     seen = &similar.combined;

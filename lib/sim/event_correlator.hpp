@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -44,18 +45,18 @@ class EventCorrelator {
     TimeMs first_time = 0;
     std::size_t stored = kNoEvent;
   };
-  struct Message {
-    bool in_aggregate = false;  ///< in the aggregate record's set of recent messages
-    Observation seen;           ///< the eventLog entry of the event with this message
-  };
-  // The aggregate record of one object's events of one type and reason (aggregateRecord), with
-  // the eventLog entries of those events: the upstream caches' keys all start with the object.
+  // The aggregate record of one object's events of one type and reason (aggregateRecord). The
+  // upstream caches' keys all start with the object: an object's records are a chain in
+  // similar_, and each message's eventLog entry is keyed by its record's index.
   struct Similar {
-    std::string type;
-    std::string reason;
-    TimeMs last = 0;
+    std::uint32_t type = 0;  ///< in names_
+    std::uint32_t reason = 0;
+    std::uint32_t next = kNone;  ///< the object's next record
+    /// The set of recent messages is the messages whose epoch is this one: a fresh record after
+    /// 10 quiet minutes empties it by starting a new epoch.
+    std::uint64_t epoch = 1;
     std::size_t in_aggregate = 0;  ///< the set's size
-    std::unordered_map<std::string, Message> messages;
+    TimeMs last = 0;
     Observation combined;  ///< the "(combined from similar events)" Event's entry
   };
   struct Bucket {  // the spam filter's token bucket, in milliseconds of refill
@@ -64,11 +65,53 @@ class EventCorrelator {
   };
   struct ObjectEvents {
     Bucket bucket;
-    std::vector<Similar> similar;  // an object has events of a few reasons
+    std::uint32_t first = kNone;  ///< its first record in similar_
   };
+  struct Message {
+    std::uint64_t epoch = 0;  ///< in the aggregate set while equal to its record's epoch
+    Observation seen;         ///< the eventLog entry of the event with this message
+  };
+  // A message of one aggregate record; looked up by a view, stored with its own text.
+  template <class Text>
+  struct MessageKeyOf {
+    std::uint32_t similar = 0;
+    Text text;
+  };
+  using MessageKey = MessageKeyOf<std::string>;
+  using MessageView = MessageKeyOf<std::string_view>;
+  struct MessageHash {
+    using is_transparent = void;
+    template <class Text>
+    std::size_t operator()(const MessageKeyOf<Text>& k) const noexcept {
+      return std::hash<std::string_view>{}(k.text) * 31 + k.similar;
+    }
+  };
+  struct MessageEqual {
+    using is_transparent = void;
+    template <class A, class B>
+    bool operator()(const MessageKeyOf<A>& a, const MessageKeyOf<B>& b) const noexcept {
+      return a.similar == b.similar && std::string_view(a.text) == std::string_view(b.text);
+    }
+  };
+  struct NameHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const noexcept {
+      return std::hash<std::string_view>{}(s);
+    }
+  };
+  static constexpr std::uint32_t kNone = static_cast<std::uint32_t>(-1);
 
-  // Hashed: nothing iterates it. Outcome::stored points into it until the next correlate().
-  std::unordered_map<std::string, ObjectEvents> objects_;
+  [[nodiscard]] std::uint32_t name_id(std::string_view name);
+  [[nodiscard]] Similar& similar_of(ObjectEvents& events, std::string_view type,
+                                    std::string_view reason, std::uint32_t* index);
+
+  // Hashed: nothing iterates them. Outcome::stored points into similar_ or messages_ until the
+  // next correlate(). Few allocations per event matter: a replay records one Event or more per
+  // pod, and the records of an object share the flat vector instead of a map each.
+  std::unordered_map<std::string, ObjectEvents, NameHash, std::equal_to<>> objects_;
+  std::vector<Similar> similar_;
+  std::unordered_map<MessageKey, Message, MessageHash, MessageEqual> messages_;
+  std::unordered_map<std::string, std::uint32_t, NameHash, std::equal_to<>> name_ids_;
 };
 
 }  // namespace gpusched::sim

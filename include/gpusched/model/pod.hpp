@@ -143,13 +143,13 @@ struct PodSpec {
   /// spec.schedulingGates' names: while any remains, the scheduler does not queue the pod.
   std::vector<std::string> scheduling_gates;
   /// spec.resources; nullopt when absent (or dropped by a release without PodLevelResources).
-  std::optional<PodLevelResources> resources;
+  SharedOptional<PodLevelResources> resources;
   /// The names of spec.resourceClaims and of the claims containers reference
   /// (resources.claims): Dynamic Resource Allocation, which gpusched does not model yet.
   std::vector<std::string> resource_claims;
   /// spec.workloadRef; nullopt when absent (or dropped by an API server without
   /// GenericWorkload).
-  std::optional<WorkloadReference> workload_ref;
+  SharedOptional<WorkloadReference> workload_ref;
   /// spec.schedulingGroup.podGroupName (1.36, GenericWorkload): the PodGroup the pod belongs
   /// to; nullopt when absent (or dropped by an API server without GenericWorkload). Immutable.
   std::optional<std::string> scheduling_group;

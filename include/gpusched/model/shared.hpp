@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <initializer_list>
 #include <memory>
+#include <optional>
 #include <type_traits>
 #include <utility>
 
@@ -128,6 +129,48 @@ class Shared : public SharedContainerTypes<T> {
   }
 
   std::shared_ptr<T> value_;  // null: empty
+};
+
+/// An optional value that copies share, for a field most objects leave empty: the object holds
+/// a pointer instead of the value (a pod's spec.resources and workloadRef would otherwise add
+/// 200 bytes to every pod). Reads look like std::optional's; writes go through mut(), which
+/// copies the value first when another object shares it.
+template <class T>
+class SharedOptional {
+ public:
+  SharedOptional() = default;
+  SharedOptional(std::nullopt_t) noexcept {}                                  // NOLINT
+  SharedOptional(T value) : value_(std::make_shared<T>(std::move(value))) {}  // NOLINT
+
+  [[nodiscard]] bool has_value() const noexcept { return value_ != nullptr; }
+  explicit operator bool() const noexcept { return has_value(); }
+  /// Only with a value, as std::optional's.
+  [[nodiscard]] const T& operator*() const noexcept { return *value_; }
+  [[nodiscard]] const T* operator->() const noexcept { return value_.get(); }
+
+  /// The value to write, this object's own; only with a value.
+  [[nodiscard]] T& mut() {
+    if (value_.use_count() > 1) {
+      value_ = std::make_shared<T>(*value_);
+    } else {
+      std::atomic_thread_fence(std::memory_order_acquire);
+    }
+    return *value_;
+  }
+  template <class... A>
+  T& emplace(A&&... args) {
+    value_ = std::make_shared<T>(std::forward<A>(args)...);
+    return *value_;
+  }
+  void reset() noexcept { value_.reset(); }
+
+  friend bool operator==(const SharedOptional& a, const SharedOptional& b) {
+    if (a.value_ == b.value_) return true;
+    return a.value_ && b.value_ && *a.value_ == *b.value_;
+  }
+
+ private:
+  std::shared_ptr<T> value_;  // null: no value
 };
 
 /// JSON libraries that look serializers up by argument-dependent lookup (nlohmann::json does)

@@ -47,6 +47,29 @@ TEST_CASE("an empty Shared reads as an empty value and mut() gives it one", "[mo
   CHECK(v == Shared<std::vector<int>>{});
 }
 
+TEST_CASE("a SharedOptional reads as an optional; copies share it until one is written",
+          "[model][shared]") {
+  SharedOptional<std::vector<int>> none;
+  CHECK_FALSE(none);
+  CHECK_FALSE(none.has_value());
+  CHECK(none == SharedOptional<std::vector<int>>{std::nullopt});
+  SharedOptional<std::vector<int>> a = std::vector<int>{1};
+  REQUIRE(a);
+  CHECK(a->size() == 1);
+  CHECK_FALSE(a == none);
+  SharedOptional<std::vector<int>> b = a;
+  b.mut().push_back(2);  // b's own copy: a keeps its value
+  CHECK(a->size() == 1);
+  CHECK(*b == std::vector<int>{1, 2});
+  CHECK_FALSE(a == b);
+  CHECK(SharedOptional<std::vector<int>>(std::vector<int>{1}) == a);  // equal values, not shared
+  b.emplace(3, 7);
+  CHECK(*b == std::vector<int>(3, 7));
+  b.reset();
+  CHECK_FALSE(b);
+  CHECK(a->front() == 1);
+}
+
 TEST_CASE("JSON sees a Shared value as the value", "[model][shared]") {
   Labels labels{{"a", "1"}, {"b", "2"}};
   const nlohmann::json json = labels;
