@@ -411,11 +411,16 @@ void Scheduler::schedule_one(TimeMs now) {
   Cycle cycle(fwk, pod);
   cycle.diagnosis = std::move(spare_diagnosis_);
   cycle.diagnosis.clear();
+  cycle.feasible = std::move(spare_feasible_);
+  cycle.feasible.clear();
   struct Recycle {
-    Diagnosis& used;
-    Diagnosis& spare;
-    ~Recycle() { spare = std::move(used); }
-  } recycle{cycle.diagnosis, spare_diagnosis_};
+    Cycle& used;
+    Scheduler& scheduler;
+    ~Recycle() {
+      scheduler.spare_diagnosis_ = std::move(used.diagnosis);
+      scheduler.spare_feasible_ = std::move(used.feasible);
+    }
+  } recycle{cycle, *this};
   const AlgorithmResult result = scheduling_algorithm(cycle);
   if (result.host == nullptr) {
     qp->unschedulable_plugins = cycle.diagnosis.unschedulable_plugins;
@@ -485,9 +490,9 @@ Scheduler::AlgorithmResult Scheduler::scheduling_algorithm(Cycle& cycle) {
   // One feasible node is taken without scoring.
   std::size_t chosen_at = 0;
   if (cycle.feasible.size() > 1) {
-    std::vector<std::int64_t> totals(cycle.feasible.size());
-    prioritize_nodes(cycle, totals, nullptr);
-    chosen_at = select_host(totals);
+    totals_.resize(cycle.feasible.size());
+    prioritize_nodes(cycle, totals_, nullptr);
+    chosen_at = select_host(totals_);
   }
   result.host = const_cast<NodeInfo*>(cycle.feasible[chosen_at]);
   return result;

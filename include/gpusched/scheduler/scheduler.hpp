@@ -242,9 +242,12 @@ class Scheduler final : public SchedulerServices {
   std::vector<std::unique_ptr<Framework>> frameworks_;
   std::unique_ptr<SchedulingQueue> queue_;
   std::size_t next_start_node_index_ = 0;
-  // The last cycle's diagnosis, emptied: its room for a failure per node is reused, not
-  // allocated again for every pod.
+  // The last cycle's diagnosis and feasible list, emptied, and its scores: their room for a
+  // failure per node, the feasible nodes and their totals is reused, not allocated again for
+  // every pod.
   Diagnosis spare_diagnosis_;
+  std::vector<const NodeInfo*> spare_feasible_;
+  std::vector<std::int64_t> totals_;
   std::map<std::uint64_t, WaitingPod> waiting_;  // by pod sequence: deterministic order
   std::vector<std::uint64_t> allowed_;           // waiting pods allowed, not bound yet
   TimeMs now_ = 0;
