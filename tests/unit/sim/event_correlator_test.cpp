@@ -57,6 +57,26 @@ TEST_CASE("similar events more than 10 minutes apart start a new group", "[sim][
   CHECK(on_time.message == created(10));
 }
 
+TEST_CASE("a new group forgets the old group's messages but not their counts", "[sim][events]") {
+  EventCorrelator c;
+  for (int i = 0; i < 9; ++i) (void)c.correlate(0, kJob, "Normal", "SuccessfulCreate", created(i));
+  // After 10 quiet minutes the set of recent messages is empty: an old message joins it again,
+  // counted on from its own Event's count.
+  auto again = c.correlate(600'001, kJob, "Normal", "SuccessfulCreate", created(3));
+  CHECK(again.message == created(3));
+  CHECK(again.count == 2);
+  // Eight more distinct messages fill the set to nine; the tenth is combined.
+  for (int i = 20; i < 28; ++i) {
+    CHECK(c.correlate(600'002, kJob, "Normal", "SuccessfulCreate", created(i)).message ==
+          created(i));
+  }
+  auto tenth = c.correlate(600'003, kJob, "Normal", "SuccessfulCreate", created(30));
+  CHECK(tenth.message == "(combined from similar events): " + created(30));
+  // The same reason on another object is its own group.
+  CHECK(c.correlate(600'004, "Job/default/other", "Normal", "SuccessfulCreate", created(31))
+            .message == created(31));
+}
+
 TEST_CASE("an object gets 25 events, then one more per 5 minutes; counts go on meanwhile",
           "[sim][events]") {
   EventCorrelator c;
