@@ -49,7 +49,7 @@ class EventCorrelator {
   // upstream caches' keys all start with the object: an object's records are a chain in
   // similar_, and each message's eventLog entry is keyed by its record's index.
   struct Similar {
-    std::uint32_t type = 0;  ///< in names_
+    std::uint32_t type = 0;  ///< interned in name_ids_
     std::uint32_t reason = 0;
     std::uint32_t next = kNone;  ///< the object's next record
     /// The set of recent messages is the messages whose epoch is this one: a fresh record after

@@ -133,7 +133,7 @@ class Shared : public SharedContainerTypes<T> {
 
 /// An optional value that copies share, for a field most objects leave empty: the object holds
 /// a pointer instead of the value (a pod's spec.resources and workloadRef would otherwise add
-/// 200 bytes to every pod). Reads look like std::optional's; writes go through mut(), which
+/// 176 bytes to every pod). Reads look like std::optional's; writes go through mut(), which
 /// copies the value first when another object shares it.
 template <class T>
 class SharedOptional {
