@@ -27,7 +27,7 @@
 #include <utility>
 #include <vector>
 
-#include "common/malloc_tuning.hpp"
+#include "common/allocator.hpp"
 #include "gpusched/gpusched.hpp"
 #include "gpusched/io/openb.hpp"
 #include "gpusched/report/gpu_allocation.hpp"
@@ -504,8 +504,8 @@ void scaling() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Measured as the gpusched executable runs (tools/common/malloc_tuning.hpp).
-  gpusched::tools::tune_malloc(argv);
+  // Measured as the gpusched executable runs (tools/common/allocator.hpp).
+  gpusched::tools::tune_allocator();
   int runs = 5;
   std::filesystem::path openb_dir = GPUSCHED_OPENB_DIR;
   std::string kueue_fleet_out;

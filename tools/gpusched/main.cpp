@@ -2,10 +2,10 @@
 
 #include <iostream>
 
-#include "common/malloc_tuning.hpp"
+#include "common/allocator.hpp"
 #include "gpusched/cli.hpp"
 
 int main(int argc, char** argv) {
-  gpusched::tools::tune_malloc(argv);
+  gpusched::tools::tune_allocator();
   return gpusched::cli::run(argc, argv, std::cout, std::cerr);
 }
