@@ -44,6 +44,10 @@ class ControllerContext {
   /// An Event from a controller (record.EventRecorder, with its correlation).
   virtual void record_event(const std::string& object, std::string_view type,
                             std::string_view reason, std::string message) = 0;
+  /// An Event through events.k8s.io/v1 (Kueue's recorders): repeats counted, never combined
+  /// or dropped.
+  virtual void record_series_event(const std::string& object, std::string_view type,
+                                   std::string_view reason, std::string message) = 0;
   /// The cluster autoscaler runs at its next tick (a ProvisioningRequest was created); false when
   /// no cluster autoscaler runs (no node pool autoscales).
   virtual bool wake_autoscaler() = 0;

@@ -2,9 +2,10 @@
 
 namespace gpusched::sim {
 
-void EventRecorder::scheduler_event(const std::string& object, std::string_view type,
-                                    std::string_view reason, std::string message) {
-  // The scheduler's event recorder counts repeats of one event instead of storing them again.
+void EventRecorder::series_event(const std::string& object, std::string_view type,
+                                 std::string_view reason, std::string message) {
+  // The events.k8s.io broadcaster (client-go tools/events/event_broadcaster.go recordToSink)
+  // counts repeats of one event on its series instead of storing them again.
   std::size_t hash = 0;
   for (std::string_view part : {std::string_view(object), type, reason, std::string_view(message)})
     hash = hash * 31 + std::hash<std::string_view>{}(part);

@@ -1,7 +1,8 @@
 #pragma once
-// The cluster's Events: the scheduler's recorder (events.k8s.io, which counts identical repeats
-// on one Event) and the controllers' and kubelet's (core/v1 record.EventRecorder, through
-// client-go's EventCorrelator).
+// The cluster's Events: those recorded through events.k8s.io/v1 (client-go tools/events: the
+// scheduler's, and Kueue's, whose recorders come from controller-runtime's GetEventRecorder),
+// which count identical repeats on one Event, and those of kube-controller-manager's controllers
+// and the kubelet (core/v1 record.EventRecorder, through client-go's EventCorrelator).
 
 #include <cstddef>
 #include <functional>
@@ -22,9 +23,10 @@ class EventRecorder {
   EventRecorder(const TimeMs& now, std::function<void(const EventRecord&)> observe)
       : now_(now), observe_(std::move(observe)) {}
 
-  /// An Event from the scheduler: identical repeats are counted on one Event.
-  void scheduler_event(const std::string& object, std::string_view type, std::string_view reason,
-                       std::string message);
+  /// An Event through events.k8s.io/v1 (the scheduler, Kueue): identical repeats are counted
+  /// on one Event (its series); similar events are not combined and none is dropped.
+  void series_event(const std::string& object, std::string_view type, std::string_view reason,
+                    std::string message);
   /// An Event from a controller or the kubelet, through the recorder's EventCorrelator: similar
   /// events combined, each object rate-limited.
   void recorded_event(const std::string& object, std::string_view type, std::string_view reason,

@@ -330,8 +330,8 @@ void KueueController::finish_workload(const std::string& wl_key, kueue::Workload
       wl.conditions,
       kueue::Condition{std::string(kueue::kFinished), "True", succeeded ? "Succeeded" : "Failed",
                        std::move(message), context_.now(), wl.generation});
-  context_.record_event(event_object, "Normal", "FinishedWorkload",
-                        "Workload '" + wl_key + "' is declared finished");
+  context_.record_series_event(event_object, "Normal", "FinishedWorkload",
+                               "Workload '" + wl_key + "' is declared finished");
   release(wl_key);
 }
 
@@ -403,7 +403,8 @@ void KueueController::add_workload(kueue::Workload wl, const ObjectMeta& owner_m
   const std::string wl_key = key_of(wl.metadata);
   api.kueue.workloads[wl_key] = std::move(wl);
   created_.insert(wl_key);
-  context_.record_event(event_object, "Normal", "CreatedWorkload", "Created Workload: " + wl_key);
+  context_.record_series_event(event_object, "Normal", "CreatedWorkload",
+                               "Created Workload: " + wl_key);
 }
 
 void KueueController::reconcile_pending(bool all) {
@@ -505,7 +506,7 @@ std::set<std::string> KueueController::cohort_members(const std::string& cluster
 
 void KueueController::workload_event(const std::string& key, std::string_view type,
                                      std::string_view reason, std::string message) {
-  context_.record_event("Workload/" + key, type, reason, std::move(message));
+  context_.record_series_event("Workload/" + key, type, reason, std::move(message));
 }
 
 void KueueController::admitted(const std::string& key) {
@@ -583,10 +584,10 @@ void KueueController::reconcile_admission_checks() {
     // since the quota reservation.
     if (!kueue::sync_admitted_condition(wl, now) || !kueue::is_admitted(wl)) continue;
     const kueue::Condition* reserved = kueue::find_condition(wl.conditions, kueue::kQuotaReserved);
-    context_.record_event("Workload/" + key, "Normal", "Admitted",
-                          "Admitted by ClusterQueue " + wl.admission->cluster_queue +
-                              ", wait time since reservation was " +
-                              kueue::seconds_text(now - reserved->last_transition_time));
+    context_.record_series_event("Workload/" + key, "Normal", "Admitted",
+                                 "Admitted by ClusterQueue " + wl.admission->cluster_queue +
+                                     ", wait time since reservation was " +
+                                     kueue::seconds_text(now - reserved->last_transition_time));
     start_admitted(key, wl);
     done.push_back(key);
   }
@@ -651,8 +652,8 @@ void KueueController::sync_provisioning_check(const std::string& key, kueue::Wor
         }
       }
       request = api.kueue.provisioning_requests.emplace(request_key, std::move(pr)).first;
-      context_.record_event("Workload/" + key, "Normal", "ProvisioningRequestCreated",
-                            "Created ProvisioningRequest: \"" + name + "\"");
+      context_.record_series_event("Workload/" + key, "Normal", "ProvisioningRequestCreated",
+                                   "Created ProvisioningRequest: \"" + name + "\"");
       if (!context_.wake_autoscaler() && noticed_.insert("provreq " + request_key).second) {
         notices_.push_back("ProvisioningRequest " + request_key + " of Workload " + key +
                            " is processed by no cluster autoscaler (no node pool autoscales): "
@@ -681,7 +682,8 @@ void KueueController::sync_provisioning_check(const std::string& key, kueue::Wor
     std::string message = "Admission check " + check.metadata.name + " updated state from " +
                           before + " to " + next.state;
     if (!next.message.empty()) message += " with message: " + next.message;
-    context_.record_event("Workload/" + key, "Normal", "AdmissionCheckUpdated", std::move(message));
+    context_.record_series_event("Workload/" + key, "Normal", "AdmissionCheckUpdated",
+                                 std::move(message));
   }
   kueue::set_check_state(wl, std::move(next), now);
 }
@@ -791,7 +793,7 @@ void KueueController::stop_job(const std::string& job_key, JobState& state,
     tmpl.spec.tolerations = original.spec.tolerations;
     tmpl.spec.scheduling_gates = original.spec.scheduling_gates;
   }
-  context_.record_event("Job/" + job_key, "Normal", "Stopped", message);
+  context_.record_series_event("Job/" + job_key, "Normal", "Stopped", message);
   context_.controllers().sync("Job", job_key);
 }
 
@@ -836,7 +838,7 @@ void KueueController::evict(const std::string& key, kueue::Workload& wl, const s
                             const std::string& message) {
   kueue::set_evicted_condition(wl, reason, message, context_.now());
   // reportEvictedWorkload: "Evicted" + "DueTo" + the reason.
-  context_.record_event("Workload/" + key, "Normal", "EvictedDueTo" + reason, message);
+  context_.record_series_event("Workload/" + key, "Normal", "EvictedDueTo" + reason, message);
   evicted_.insert(key);
 }
 
@@ -1013,8 +1015,8 @@ void KueueController::start_job(const std::string& key) {
   merge_flavors(wl->second, "", tmpl.spec);
   apply_check_updates(wl->second, tmpl.metadata);
   job->second.job.suspend = false;
-  context_.record_event("Job/" + job_key->second, "Normal", "Started",
-                        "Admitted by clusterQueue " + wl->second.admission->cluster_queue);
+  context_.record_series_event("Job/" + job_key->second, "Normal", "Started",
+                               "Admitted by clusterQueue " + wl->second.admission->cluster_queue);
   context_.controllers().sync("Job", job_key->second);
 }
 

@@ -160,8 +160,9 @@ void KueueController::reconcile_pod_owner(const std::string& key, PodOwner& owne
         // validatePodGroupMetadata: the group waits for its pods; the reconcile of each pod's
         // arrival records the error.
         if (grew) {
-          context_.record_event(object, "Warning", "ErrWorkloadCompose",
-                                "'" + owner.name + "' group has fewer runnable pods than expected");
+          context_.record_series_event(
+              object, "Warning", "ErrWorkloadCompose",
+              "'" + owner.name + "' group has fewer runnable pods than expected");
         }
         return;
       }
@@ -318,7 +319,7 @@ void KueueController::start_pods(const std::string& wl_key, const std::string& o
     gates.erase(std::remove(gates.begin(), gates.end(), kueue::kAdmissionGate), gates.end());
     const std::string object = "Pod/" + key_of(pod->pod.metadata);
     context_.update_pod(*pod, std::move(updated));
-    context_.record_event(object, "Normal", "Started", message);
+    context_.record_series_event(object, "Normal", "Started", message);
   }
 }
 
@@ -331,7 +332,7 @@ bool KueueController::stop_pods(const std::string& owner_key, const std::string&
   for (PodInfo* pod : pods_of(owner->second)) {
     if (pod->pod.metadata.deletion_ms || gated(pod->pod) || pod->pod.terminated()) continue;
     const std::string object = "Pod/" + key_of(pod->pod.metadata);
-    context_.record_event(object, "Normal", "Stopped", message);
+    context_.record_series_event(object, "Normal", "Stopped", message);
     context_.delete_pod(*pod, pod->pod.spec.termination_grace_period_seconds);
   }
   // Pod.IsActive: a single pod never; a group while one of its pods is Running (terminating

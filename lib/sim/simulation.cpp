@@ -99,6 +99,10 @@ class Simulation::ControllerHost final : public ControllerContext {
                     std::string message) override {
     sim_.events_.recorded_event(object, type, reason, std::move(message));
   }
+  void record_series_event(const std::string& object, std::string_view type,
+                           std::string_view reason, std::string message) override {
+    sim_.events_.series_event(object, type, reason, std::move(message));
+  }
   bool wake_autoscaler() override { return sim_.autoscaler_.wake(sim_.now_); }
 
  private:
@@ -208,7 +212,7 @@ void Simulation::record_event(const PodInfo& pod, std::string_view type, std::st
     autoscaler_.wake(now_);
     unschedulable_.failed(pod, message);
   }
-  events_.scheduler_event("Pod/" + key_of(pod.pod.metadata), type, reason, std::move(message));
+  events_.series_event("Pod/" + key_of(pod.pod.metadata), type, reason, std::move(message));
 }
 
 // ---- objects -------------------------------------------------------------------------------
@@ -749,7 +753,7 @@ void Simulation::preempt(const PodInfo& preemptor, const NodeInfo& node,
         "DisruptionTarget", "True", "PreemptionByScheduler",
         preemptor.pod.spec.scheduler_name + ": preempting to accommodate a higher priority pod",
         now_});
-    events_.scheduler_event(
+    events_.series_event(
         "Pod/" + key_of(victim->pod.metadata), "Normal", "Preempted",
         "Preempted by pod " + preemptor.pod.metadata.uid + " on node " + node.node.metadata.name);
     // Deleted through the API after the cycle: even with no grace period the victim is gone only
