@@ -8,7 +8,6 @@
 #include <functional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "gpusched/model/time.hpp"
@@ -45,9 +44,18 @@ class EventRecorder {
   std::function<void(const EventRecord&)> observe_;
   std::vector<EventRecord> events_;
   EventCorrelator correlator_;
-  // events_ by a hash of (object, type, reason, message): candidates are compared field by
-  // field, so the strings are stored once, in events_.
-  std::unordered_multimap<std::size_t, std::size_t> event_index_;
+  // The series events in events_ by a hash of (object, type, reason, message): open addressing
+  // with linear probing in a power-of-two table, at most half full. A slot holds the hash and
+  // the event's index plus one (0: empty), so that a probe compares an event's strings, stored
+  // once in events_, only when the hashes agree. A replay records an Event or more per pod: one
+  // probe into a flat table instead of a node per event in a hash map.
+  struct SeriesSlot {
+    std::size_t hash = 0;
+    std::size_t event = 0;  ///< index in events_ plus one; 0: empty
+  };
+  void grow_series();
+  std::vector<SeriesSlot> series_slots_;
+  std::size_t series_count_ = 0;
 };
 
 }  // namespace gpusched::sim
