@@ -55,7 +55,8 @@ std::string_view kind_of_ref(std::string_view object) {
 }
 
 /// The reporting component (`From` column): the scheduler for its own reasons, otherwise the
-/// controller of the object's kind, and the kubelet for everything that happens to a pod.
+/// controller of the object's kind, the cluster autoscaler for its scale-ups, and the kubelet
+/// for everything else that happens to a pod.
 std::string_view event_source(const EventRecord& event) {
   const std::string_view kind = kind_of_ref(event.object);
   // Kueue's recorders (cmd/kueue/main.go, jobframework/setup.go): its scheduler's on Workloads
@@ -86,6 +87,8 @@ std::string_view event_source(const EventRecord& event) {
   if (kind == "DaemonSet") return "daemonset-controller";
   if (kind == "StatefulSet") return "statefulset-controller";
   if (kind == "Job") return "job-controller";
+  // The cluster autoscaler's recorder (utils/kubernetes/events.go) on the pods a scale-up is for.
+  if (event.reason == "TriggeredScaleUp") return "cluster-autoscaler";
   return "kubelet";
 }
 

@@ -187,7 +187,8 @@ void ClusterAutoscaler::scale_up(const std::vector<PodInfo*>& pods) {
                                 std::to_string(size) + "->" + std::to_string(size + added) +
                                 " (max: " + std::to_string(pool.autoscaling->max) + ")}]";
     for (PodInfo* pod : helped) {
-      events_.recorded_event("Pod/" + pod->pod.key(), "Normal", "TriggeredScaleUp", message);
+      events_.recorded_event(kEventSource, "Pod/" + pod->pod.key(), "Normal", "TriggeredScaleUp",
+                             message);
     }
   }
 }

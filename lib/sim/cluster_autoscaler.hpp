@@ -33,7 +33,9 @@ class ClusterAutoscaler {
         events_(events),
         clock_(clock),
         now_(now),
-        provisioning_requests_(provisioning_requests) {}
+        provisioning_requests_(provisioning_requests) {
+    events_.set_correlator_options(kEventSource, kCorrelatorOptions);
+  }
 
   /// Its loop runs from the start, at tick 0, when a pool autoscales.
   void start();
@@ -48,6 +50,12 @@ class ClusterAutoscaler {
   [[nodiscard]] bool watches(const NodeInfo& node) const;
 
  private:
+  // Its event broadcaster (utils/kubernetes/events.go CreateEventRecorder, without
+  // --record-duplicated-events): one event per reason and object, then one per 5 minutes, and
+  // caches of 8,192 entries.
+  static constexpr std::string_view kEventSource = "cluster-autoscaler";
+  static constexpr EventCorrelator::Options kCorrelatorOptions{8192, 1, true};
+
   /// The pods it would scale up for: unbound, marked unschedulable by the scheduler, old enough.
   [[nodiscard]] std::vector<PodInfo*> unschedulable_pods() const;
   /// Scale-up: new nodes in the first pools (in file order) whose template fits the pods.

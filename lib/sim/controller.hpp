@@ -41,9 +41,11 @@ class ControllerContext {
   virtual void update_pod(PodInfo& pod, Pod updated) = 0;
   /// When the pod instance ended (Succeeded, Failed or deleted), if it has.
   [[nodiscard]] virtual std::optional<TimeMs> finished(const PodInfo& pod) = 0;
-  /// An Event from a controller (record.EventRecorder, with its correlation).
-  virtual void record_event(const std::string& object, std::string_view type,
-                            std::string_view reason, std::string message) = 0;
+  /// An Event from a controller through its own event broadcaster `source` ("job-controller":
+  /// each controller of kube-controller-manager has one), with its correlation.
+  virtual void record_event(std::string_view source, const std::string& object,
+                            std::string_view type, std::string_view reason,
+                            std::string message) = 0;
   /// An Event through events.k8s.io/v1 (Kueue's recorders): repeats counted, never combined
   /// or dropped.
   virtual void record_series_event(const std::string& object, std::string_view type,

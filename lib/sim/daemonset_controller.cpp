@@ -16,6 +16,9 @@
 namespace gpusched::sim {
 namespace {
 
+// The component of its own event broadcaster (pkg/controller/daemon/daemon_controller.go).
+constexpr std::string_view kEventSource = "daemonset-controller";
+
 /// NodeShouldRunDaemonPod's two answers.
 struct Placement {
   bool should_run = false;               ///< a pod should be created when the node has none
@@ -143,11 +146,11 @@ bool DaemonSetController::pods_should_be_on_node(const NodeInfo& node,
       }
       failed_pods_backoff_.next(backoff_key, context_.now());
       context_.record_event(
-          "DaemonSet/" + key, "Warning", "FailedDaemonPod",
+          kEventSource, "DaemonSet/" + key, "Warning", "FailedDaemonPod",
           "Found failed daemon pod " + pod_key + " on node " + node_name + ", will try to kill it");
       to_delete.push_back(pod);
     } else if (pod->pod.status.phase == PodPhase::Succeeded) {
-      context_.record_event("DaemonSet/" + key, "Normal", "SucceededDaemonPod",
+      context_.record_event(kEventSource, "DaemonSet/" + key, "Normal", "SucceededDaemonPod",
                             "Found succeeded daemon pod " + pod_key + " on node " + node_name +
                                 ", will try to delete it");
       to_delete.push_back(pod);
@@ -180,12 +183,14 @@ void DaemonSetController::sync_nodes(const std::string& key, const DaemonSetStat
     replace_daemon_set_pod_node_name_node_affinity(pod.spec.affinity.mut(), node);
     const std::string name = pod.metadata.name;
     context_.create_pod(std::move(pod), ds.metadata.name + "-");
-    context_.record_event("DaemonSet/" + key, "Normal", "SuccessfulCreate", "Created pod: " + name);
+    context_.record_event(kEventSource, "DaemonSet/" + key, "Normal", "SuccessfulCreate",
+                          "Created pod: " + name);
   }
   for (PodInfo* pod : to_delete) {
     const std::string name = pod->pod.metadata.name;
     context_.delete_pod(*pod, pod->pod.spec.termination_grace_period_seconds);
-    context_.record_event("DaemonSet/" + key, "Normal", "SuccessfulDelete", "Deleted pod: " + name);
+    context_.record_event(kEventSource, "DaemonSet/" + key, "Normal", "SuccessfulDelete",
+                          "Deleted pod: " + name);
   }
 }
 

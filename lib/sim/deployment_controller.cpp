@@ -3,6 +3,12 @@
 #include "sim/names.hpp"
 
 namespace gpusched::sim {
+namespace {
+
+// The component of its own event broadcaster (pkg/controller/deployment/deployment_controller.go).
+constexpr std::string_view kEventSource = "deployment-controller";
+
+}  // namespace
 
 void DeploymentController::sync_all() {
   sync_keys(context_.api().deployments);
@@ -21,7 +27,7 @@ void DeploymentController::sync(const std::string& key) {
     const OwnerReference* owner = rs.metadata.controller();
     if (owner == nullptr || owner->uid != d.metadata.uid || rs.metadata.name == rs_name) continue;
     if (rs.replicas != 0) {
-      context_.record_event("Deployment/" + key, "Normal", "ScalingReplicaSet",
+      context_.record_event(kEventSource, "Deployment/" + key, "Normal", "ScalingReplicaSet",
                             "Scaled down replica set " + rs.metadata.name + " from " +
                                 std::to_string(rs.replicas) + " to 0");
       rs.replicas = 0;
@@ -49,7 +55,7 @@ void DeploymentController::sync(const std::string& key) {
   }
   if (rs_it->second.replicas != d.replicas) {
     const bool up = d.replicas > rs_it->second.replicas;
-    context_.record_event("Deployment/" + key, "Normal", "ScalingReplicaSet",
+    context_.record_event(kEventSource, "Deployment/" + key, "Normal", "ScalingReplicaSet",
                           std::string(up ? "Scaled up" : "Scaled down") + " replica set " +
                               rs_name + " from " + std::to_string(rs_it->second.replicas) + " to " +
                               std::to_string(d.replicas));

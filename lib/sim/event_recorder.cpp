@@ -44,10 +44,14 @@ void EventRecorder::grow_series() {
   }
 }
 
-void EventRecorder::recorded_event(const std::string& object, std::string_view type,
-                                   std::string_view reason, std::string message) {
+void EventRecorder::recorded_event(std::string_view source, const std::string& object,
+                                   std::string_view type, std::string_view reason,
+                                   std::string message) {
+  auto correlator = correlators_.find(source);
+  if (correlator == correlators_.end())
+    correlator = correlators_.try_emplace(std::string(source)).first;
   EventCorrelator::Outcome out =
-      correlator_.correlate(now_, object, type, reason, std::move(message));
+      correlator->second.correlate(now_, object, type, reason, std::move(message));
   if (out.skip) return;
   if (*out.stored != EventCorrelator::kNoEvent) {
     // The recorder patches the Event it created (or creates it again when it was never stored).

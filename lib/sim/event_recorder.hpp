@@ -8,6 +8,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "gpusched/model/time.hpp"
@@ -26,10 +27,16 @@ class EventRecorder {
   /// on one Event (its series); similar events are not combined and none is dropped.
   void series_event(const std::string& object, std::string_view type, std::string_view reason,
                     std::string message);
-  /// An Event from a controller or the kubelet, through the recorder's EventCorrelator: similar
-  /// events combined, each object rate-limited.
-  void recorded_event(const std::string& object, std::string_view type, std::string_view reason,
-                      std::string message);
+  /// An Event from a controller or the kubelet through the event broadcaster `source` ("job-
+  /// controller", "kubelet/<node>": each has its own) and its EventCorrelator: similar events
+  /// combined, each object rate-limited.
+  void recorded_event(std::string_view source, const std::string& object, std::string_view type,
+                      std::string_view reason, std::string message);
+  /// The broadcaster `source` correlates with `options` instead of client-go's defaults (set
+  /// before its first event).
+  void set_correlator_options(std::string_view source, const EventCorrelator::Options& options) {
+    correlators_.try_emplace(std::string(source), options);
+  }
 
   [[nodiscard]] const std::vector<EventRecord>& events() const noexcept { return events_; }
   /// Hands the Events to the result (the recorder is done then).
@@ -43,7 +50,14 @@ class EventRecorder {
   const TimeMs& now_;
   std::function<void(const EventRecord&)> observe_;
   std::vector<EventRecord> events_;
-  EventCorrelator correlator_;
+  struct SourceHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const noexcept {
+      return std::hash<std::string_view>{}(s);
+    }
+  };
+  // One correlator per broadcaster; nothing iterates them.
+  std::unordered_map<std::string, EventCorrelator, SourceHash, std::equal_to<>> correlators_;
   // The series events in events_ by a hash of (object, type, reason, message): open addressing
   // with linear probing in a power-of-two table, at most half full. A slot holds the hash and
   // the event's index plus one (0: empty), so that a probe compares an event's strings, stored

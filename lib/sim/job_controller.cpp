@@ -3,6 +3,12 @@
 #include <algorithm>
 
 namespace gpusched::sim {
+namespace {
+
+// The component of its own event broadcaster (pkg/controller/job/job_controller.go).
+constexpr std::string_view kEventSource = "job-controller";
+
+}  // namespace
 
 void JobController::sync_all() {
   std::set<std::string> keys = context_.api().take_jobs_with_changed_pods();
@@ -40,7 +46,7 @@ void JobController::sync(const std::string& key) {
     state.complete = true;
     state.ended = now;
     context_.api().job_changed(key);
-    context_.record_event("Job/" + key, "Warning", "BackoffLimitExceeded",
+    context_.record_event(kEventSource, "Job/" + key, "Warning", "BackoffLimitExceeded",
                           "Job has reached the specified backoff limit");
     for (PodInfo* p : pods) {
       if (active(*p)) context_.delete_pod(*p, p->pod.spec.termination_grace_period_seconds);
@@ -52,7 +58,7 @@ void JobController::sync(const std::string& key) {
     state.complete = true;
     state.ended = now;
     context_.api().job_changed(key);
-    context_.record_event("Job/" + key, "Normal", "Completed", "Job completed");
+    context_.record_event(kEventSource, "Job/" + key, "Normal", "Completed", "Job completed");
     return;
   }
   if (job.suspend) {
@@ -62,11 +68,12 @@ void JobController::sync(const std::string& key) {
       if (!active(*p)) continue;
       const std::string name = p->pod.metadata.name;
       context_.delete_pod(*p, p->pod.spec.termination_grace_period_seconds);
-      context_.record_event("Job/" + key, "Normal", "SuccessfulDelete", "Deleted pod: " + name);
+      context_.record_event(kEventSource, "Job/" + key, "Normal", "SuccessfulDelete",
+                            "Deleted pod: " + name);
     }
     if (state.suspended_condition != true) {
       state.suspended_condition = true;
-      context_.record_event("Job/" + key, "Normal", "Suspended", "Job suspended");
+      context_.record_event(kEventSource, "Job/" + key, "Normal", "Suspended", "Job suspended");
     }
     return;
   }
@@ -77,7 +84,7 @@ void JobController::sync(const std::string& key) {
     // no condition; a resumed one restarts its startTime (the active deadline counts from it).
     state.suspended_condition = false;
     state.start_time = now;
-    context_.record_event("Job/" + key, "Normal", "Resumed", "Job resumed");
+    context_.record_event(kEventSource, "Job/" + key, "Normal", "Resumed", "Job resumed");
   }
 }
 
@@ -116,7 +123,8 @@ bool JobController::create_pods(JobState& state, const std::string& key,
     Pod pod = controlled_pod(tmpl, job.metadata, owned_by);
     const std::string name = pod.metadata.name;
     context_.create_pod(std::move(pod), job.metadata.name + "-");
-    context_.record_event("Job/" + key, "Normal", "SuccessfulCreate", "Created pod: " + name);
+    context_.record_event(kEventSource, "Job/" + key, "Normal", "SuccessfulCreate",
+                          "Created pod: " + name);
   }
   return true;
 }

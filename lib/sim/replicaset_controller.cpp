@@ -3,6 +3,12 @@
 #include <algorithm>
 
 namespace gpusched::sim {
+namespace {
+
+// The component of its own event broadcaster (pkg/controller/replicaset/replica_set.go).
+constexpr std::string_view kEventSource = "replicaset-controller";
+
+}  // namespace
 
 void ReplicaSetController::sync_all() {
   sync_keys(context_.api().replicasets);
@@ -21,7 +27,7 @@ void ReplicaSetController::sync(const std::string& key) {
     Pod pod = controlled_pod(rs.template_, rs.metadata, owned_by);
     const std::string name = pod.metadata.name;
     context_.create_pod(std::move(pod), rs.metadata.name + "-");
-    context_.record_event("ReplicaSet/" + key, "Normal", "SuccessfulCreate",
+    context_.record_event(kEventSource, "ReplicaSet/" + key, "Normal", "SuccessfulCreate",
                           "Created pod: " + name);
   }
   if (have <= rs.replicas) return;
@@ -41,7 +47,7 @@ void ReplicaSetController::sync(const std::string& key) {
     PodInfo* pod = pods[static_cast<std::size_t>(i)];
     const std::string name = pod->pod.metadata.name;
     context_.delete_pod(*pod, pod->pod.spec.termination_grace_period_seconds);
-    context_.record_event("ReplicaSet/" + key, "Normal", "SuccessfulDelete",
+    context_.record_event(kEventSource, "ReplicaSet/" + key, "Normal", "SuccessfulDelete",
                           "Deleted pod: " + name);
   }
 }

@@ -95,9 +95,9 @@ class Simulation::ControllerHost final : public ControllerContext {
   [[nodiscard]] std::optional<TimeMs> finished(const PodInfo& pod) override {
     return sim_.times_of(pod).finished;
   }
-  void record_event(const std::string& object, std::string_view type, std::string_view reason,
-                    std::string message) override {
-    sim_.events_.recorded_event(object, type, reason, std::move(message));
+  void record_event(std::string_view source, const std::string& object, std::string_view type,
+                    std::string_view reason, std::string message) override {
+    sim_.events_.recorded_event(source, object, type, reason, std::move(message));
   }
   void record_series_event(const std::string& object, std::string_view type,
                            std::string_view reason, std::string message) override {
@@ -570,7 +570,8 @@ bool Simulation::admit_on_node(PodInfo& pod) {
   // it; a controller replaces it on its next sync.
   pod.pod.status.reason = rejection->reason;
   pod.pod.status.message = rejection->message;
-  events_.recorded_event("Pod/" + pod.pod.key(), "Warning", rejection->reason, rejection->message);
+  events_.recorded_event("kubelet/" + pod.pod.spec.node_name, "Pod/" + pod.pod.key(), "Warning",
+                         rejection->reason, rejection->message);
   end_pod(pod, PodPhase::Failed);
   // Controllers see the failure after the status update: the replacement is created a second
   // later (a ReplicaSet keeps replacing pods the kubelet keeps rejecting, as in a real cluster).
@@ -696,7 +697,8 @@ void Simulation::begin_termination(PodInfo& pod, std::int64_t grace_seconds) {
   api_.pod_changed(pod);
   event_queue_.push(*pod.pod.metadata.deletion_ms,
                     TerminationDone{key_of(pod.pod.metadata), pod.pod.metadata.uid});
-  events_.recorded_event("Pod/" + key_of(pod.pod.metadata), "Normal", "Killing",
+  events_.recorded_event("kubelet/" + pod.pod.spec.node_name, "Pod/" + key_of(pod.pod.metadata),
+                         "Normal", "Killing",
                          "Stopping container " + (pod.pod.spec.containers.empty()
                                                       ? std::string("main")
                                                       : pod.pod.spec.containers.front().name));

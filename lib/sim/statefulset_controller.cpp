@@ -22,6 +22,9 @@
 namespace gpusched::sim {
 namespace {
 
+// The component of its own event broadcaster (pkg/controller/statefulset/stateful_set.go).
+constexpr std::string_view kEventSource = "statefulset-controller";
+
 /// getParentNameAndOrdinal: the name is `<parent>-<digits>` (statefulPodRegex `(.*)-([0-9]+)$`),
 /// the digits an int32 (strconv.ParseInt(s, 10, 32)). nullopt when the pod is not a member of
 /// `set` (isMemberOf) or has no ordinal.
@@ -105,7 +108,7 @@ void StatefulSetController::create(const StatefulSet& set, const std::string& ke
   context_.create_pod(std::move(pod), set.metadata.name + "-");
   // recordPodEvent("create", ...).
   context_.record_event(
-      "StatefulSet/" + key, "Normal", "SuccessfulCreate",
+      kEventSource, "StatefulSet/" + key, "Normal", "SuccessfulCreate",
       "create Pod " + name + " in StatefulSet " + set.metadata.name + " successful");
 }
 
@@ -113,7 +116,7 @@ void StatefulSetController::remove(const std::string& key, PodInfo& pod) {
   const std::string name = pod.pod.metadata.name;
   const std::string set = key.substr(key.find('/') + 1);
   context_.delete_pod(pod, pod.pod.spec.termination_grace_period_seconds);
-  context_.record_event("StatefulSet/" + key, "Normal", "SuccessfulDelete",
+  context_.record_event(kEventSource, "StatefulSet/" + key, "Normal", "SuccessfulDelete",
                         "delete Pod " + name + " in StatefulSet " + set + " successful");
 }
 

@@ -112,13 +112,15 @@ TEST_CASE("write_table names the component that reports each event", "[report]")
       {0, 0, 1, "Normal", "Completed", "Job/default/train", "Job completed"},
       {0, 0, 1, "Normal", "Killing", "Pod/default/a", "Stopping container"},
       {0, 0, 1, "Normal", "Preempted", "Pod/default/a", "Preempted by pod default/b on node w1"},
+      {0, 0, 1, "Normal", "TriggeredScaleUp", "Pod/default/a", "pod triggered scale-up"},
   };
   const std::string text = table(result);
   CHECK_THAT(text, Catch::Contains("deployment-controller  Scaled up\n"));
   CHECK_THAT(text, Catch::Contains("replicaset-controller  Created pod\n"));
   CHECK_THAT(text, Catch::Contains("job-controller  Job completed\n"));
-  CHECK_THAT(text, Catch::Contains("kubelet            Stopping container\n"));
-  CHECK_THAT(text, Catch::Contains("default-scheduler  Preempted by pod"));
+  CHECK_THAT(text, Catch::Contains("kubelet             Stopping container\n"));
+  CHECK_THAT(text, Catch::Contains("default-scheduler   Preempted by pod"));
+  CHECK_THAT(text, Catch::Contains("cluster-autoscaler  pod triggered scale-up\n"));
 }
 
 }  // namespace

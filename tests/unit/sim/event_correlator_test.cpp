@@ -1,5 +1,6 @@
 // client-go's EventCorrelator (tools/record/events_cache.go): repeats counted, similar events
-// combined after 10 within 10 minutes, 25 events per object then one per 5 minutes.
+// combined after 10 within 10 minutes, 25 events per object then one per 5 minutes, each in an
+// LRU cache of 4,096 entries.
 
 #include "sim/event_correlator.hpp"
 
@@ -95,6 +96,86 @@ TEST_CASE("an object gets 25 events, then one more per 5 minutes; counts go on m
   CHECK_FALSE(refilled.skip);
   CHECK(refilled.count == 28);
   CHECK(c.correlate(300'000, "Pod/default/p", "Normal", "Killing", "Stopping container main").skip);
+}
+
+/// One event on each of `n` other objects at `now`: each takes one entry in each of the three
+/// caches.
+void others(EventCorrelator& c, int n, TimeMs now) {
+  for (int i = 0; i < n; ++i) {
+    auto out = c.correlate(now, "Job/default/other-" + std::to_string(i), "Normal", "Completed",
+                           "Job completed");
+    REQUIRE(out.count == 1);
+  }
+}
+
+TEST_CASE("an Event whose entry 4,096 newer keys evicted is recorded afresh", "[sim][events]") {
+  for (const int newer : {4095, 4096}) {
+    EventCorrelator c;
+    auto first = c.correlate(0, kJob, "Normal", "SuccessfulCreate", created(0));
+    *first.stored = 0;
+    others(c, newer, 1000);
+    auto repeat = c.correlate(2000, kJob, "Normal", "SuccessfulCreate", created(0));
+    if (newer == 4095) {  // still cached: the same Event, counted on
+      CHECK(repeat.count == 2);
+      CHECK(repeat.first_time == 0);
+      CHECK(*repeat.stored == 0);
+    } else {  // evicted: a new Event, as the recorder creates one when its cache misses
+      CHECK(repeat.count == 1);
+      CHECK(repeat.first_time == 2000);
+      CHECK(*repeat.stored == EventCorrelator::kNoEvent);
+    }
+  }
+}
+
+TEST_CASE("an object whose bucket was evicted gets a full burst again", "[sim][events]") {
+  EventCorrelator c;
+  const std::string pod = "Pod/default/p";
+  for (int i = 0; i < 25; ++i)
+    CHECK_FALSE(c.correlate(0, pod, "Normal", "Killing", "Stopping container main").skip);
+  CHECK(c.correlate(0, pod, "Normal", "Killing", "Stopping container main").skip);
+  others(c, 4096, 0);
+  auto again = c.correlate(0, pod, "Normal", "Killing", "Stopping container main");
+  CHECK_FALSE(again.skip);
+  CHECK(again.count == 1);
+}
+
+TEST_CASE("a combined Event written takes a second entry in the cache", "[sim][events]") {
+  // After ten similar events the cache of observations holds nine messages, the combined
+  // Event's entry (the aggregate key) and the entry recordToSink's UpdateState adds for the
+  // combined Event it wrote: eleven. 4,086 newer keys then evict the oldest message, which
+  // 4,085 would not.
+  for (const int newer : {4085, 4086}) {
+    EventCorrelator c;
+    for (int i = 0; i < 10; ++i) {
+      auto out = c.correlate(0, kJob, "Normal", "SuccessfulCreate", created(i));
+      CHECK_FALSE(out.skip);
+      *out.stored = static_cast<std::size_t>(i);
+    }
+    others(c, newer, 0);
+    auto repeat = c.correlate(0, kJob, "Normal", "SuccessfulCreate", created(0));
+    CHECK(repeat.message == created(0));
+    CHECK(repeat.count == (newer == 4085 ? 2 : 1));
+  }
+}
+
+TEST_CASE(
+    "the cluster autoscaler's broadcaster allows one event per reason and object per 5 "
+    "minutes",
+    "[sim][events]") {
+  // cluster-autoscaler utils/kubernetes/events.go: BurstSize 1, the spam key has the reason.
+  EventCorrelator c(EventCorrelator::Options{8192, 1, true});
+  const std::string pod = "Pod/default/p";
+  const std::string up = "pod triggered scale-up: [{pool 0->1 (max: 4)}]";
+  CHECK_FALSE(c.correlate(0, pod, "Normal", "TriggeredScaleUp", up).skip);
+  auto again = c.correlate(60'000, pod, "Normal", "TriggeredScaleUp", up + " ");
+  CHECK(again.skip);
+  CHECK(again.count == 1);  // another message: its own observation, dropped
+  CHECK_FALSE(c.correlate(60'000, pod, "Normal", "NotTriggerScaleUp", "no pool").skip);
+  CHECK_FALSE(c.correlate(60'000, "Pod/default/q", "Normal", "TriggeredScaleUp", up).skip);
+  CHECK(c.correlate(299'999, pod, "Normal", "TriggeredScaleUp", up).skip);
+  auto later = c.correlate(300'000, pod, "Normal", "TriggeredScaleUp", up);
+  CHECK_FALSE(later.skip);
+  CHECK(later.count == 3);
 }
 
 }  // namespace
