@@ -505,7 +505,7 @@ void scaling() {
 
 int main(int argc, char** argv) {
   // Measured as the gpusched executable runs (tools/common/allocator.hpp).
-  gpusched::tools::tune_allocator();
+  gpusched::tools::use_allocator(argv);
   int runs = 5;
   std::filesystem::path openb_dir = GPUSCHED_OPENB_DIR;
   std::string kueue_fleet_out;

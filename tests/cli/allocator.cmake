@@ -1,22 +1,32 @@
-# The executable runs on mimalloc (tools/common/allocator.hpp): mimalloc says so when asked
-# (MIMALLOC_VERBOSE=1, on standard error), and what gpusched prints is the same either way. A
-# build that lost the link (or its override of malloc) would print nothing of mimalloc's. Run by
-# ctest, in builds with GPUSCHED_MIMALLOC on, as
+# The executable runs itself again on mimalloc (tools/common/allocator.hpp). The second run gets
+# the same arguments and standard streams, so its outputs and exit codes equal those of a run
+# that keeps its allocator (GPUSCHED_ALLOCATOR set); it is on mimalloc, which says so when asked
+# (MIMALLOC_VERBOSE=1, on standard error), and the first is not. Run by ctest, in builds with
+# GPUSCHED_MIMALLOC on, as
 #   cmake -DGPUSCHED=<exe> -DSCENARIO=<file> -P allocator.cmake
-execute_process(COMMAND ${CMAKE_COMMAND} -E env MIMALLOC_VERBOSE=1 ${GPUSCHED} replay ${SCENARIO}
-                        -o json
-                OUTPUT_VARIABLE out_verbose ERROR_VARIABLE err_verbose RESULT_VARIABLE code_verbose)
-execute_process(COMMAND ${CMAKE_COMMAND} -E env --unset=MIMALLOC_VERBOSE ${GPUSCHED} replay
-                        ${SCENARIO} -o json
-                OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE code)
-if(NOT err_verbose MATCHES "mimalloc: process init")
-  message(FATAL_ERROR "MIMALLOC_VERBOSE=1 gpusched replay: mimalloc said nothing; stderr "
-                      "\"${err_verbose}\"")
-endif()
-if(NOT code_verbose STREQUAL code OR NOT out_verbose STREQUAL out OR out STREQUAL "")
-  message(FATAL_ERROR "gpusched replay: exit ${code_verbose} and ${code}, outputs differ or are "
-                      "empty")
-endif()
-if(err MATCHES "mimalloc")
-  message(FATAL_ERROR "gpusched replay: mimalloc speaks unasked: \"${err}\"")
-endif()
+foreach(args "replay;${SCENARIO};-o;json" "replay;${SCENARIO};--output;table;--strict"
+        "replay;${SCENARIO}.missing" "check;${SCENARIO};--no-such-flag")
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env --unset=GPUSCHED_ALLOCATOR MIMALLOC_VERBOSE=1
+                          ${GPUSCHED} ${args}
+                  OUTPUT_VARIABLE out_again ERROR_VARIABLE err_again RESULT_VARIABLE code_again)
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env GPUSCHED_ALLOCATOR=system MIMALLOC_VERBOSE=1
+                          ${GPUSCHED} ${args}
+                  OUTPUT_VARIABLE out_once ERROR_VARIABLE err_once RESULT_VARIABLE code_once)
+  if(NOT err_again MATCHES "mimalloc: process init")
+    message(FATAL_ERROR "gpusched ${args}: not run again on mimalloc; stderr \"${err_again}\"")
+  endif()
+  if(err_once MATCHES "mimalloc")
+    message(FATAL_ERROR "gpusched ${args} with GPUSCHED_ALLOCATOR set: on mimalloc")
+  endif()
+  # mimalloc's own lines aside, standard error is the same.
+  string(REGEX REPLACE "mimalloc: [^\n]*\n" "" err_again "${err_again}")
+  string(REGEX REPLACE "heap stats:.*" "" err_again "${err_again}")
+  if(NOT code_again STREQUAL code_once OR NOT out_again STREQUAL out_once OR
+     NOT err_again STREQUAL err_once)
+    message(FATAL_ERROR "gpusched ${args}: exit ${code_again} on mimalloc, ${code_once} without; "
+                        "stderr \"${err_again}\" against \"${err_once}\"")
+  endif()
+  if(out_again STREQUAL "" AND err_again STREQUAL "")
+    message(FATAL_ERROR "gpusched ${args}: no output at all")
+  endif()
+endforeach()

@@ -6,6 +6,6 @@
 #include "gpusched/cli.hpp"
 
 int main(int argc, char** argv) {
-  gpusched::tools::tune_allocator();
+  gpusched::tools::use_allocator(argv);
   return gpusched::cli::run(argc, argv, std::cout, std::cerr);
 }
