@@ -10,6 +10,7 @@
 
 #include "gpusched/io/scenario_loader.hpp"
 #include "gpusched/sim/simulator.hpp"
+#include "unit/sim/kueue_one_queue.hpp"
 
 namespace gpusched {
 namespace {
@@ -27,22 +28,11 @@ SimulationResult run() {
         "default", "resources": [{"name": "nvidia.com/gpu", "nominalQuota": ")" +
                 std::to_string(quota) + R"("}]}]}]}}}})";
   }
-  const std::string text = R"({"name": "kueue-events", "scheduler": {"seed": 1}, "until": "10m",
-    "cluster": [
-      {"kind": "Node", "metadata": {"name": "gpu-0"},
-       "status": {"capacity": {"cpu": "64", "memory": "512Gi", "nvidia.com/gpu": "8", "pods": "110"}}},
-      {"kind": "ResourceFlavor", "metadata": {"name": "default"}},
-      {"kind": "ClusterQueue", "metadata": {"name": "cq"},
-       "spec": {"namespaceSelector": {},
-                "resourceGroups": [{"coveredResources": ["nvidia.com/gpu"],
-                  "flavors": [{"name": "default", "resources": [{"name": "nvidia.com/gpu", "nominalQuota": "0"}]}]}]}},
-      {"kind": "LocalQueue", "metadata": {"name": "lq", "namespace": "ns"}, "spec": {"clusterQueue": "cq"}},
-      {"apiVersion": "batch/v1", "kind": "Job",
-       "metadata": {"name": "job", "namespace": "ns", "labels": {"kueue.x-k8s.io/queue-name": "lq"}},
-       "spec": {"template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "c",
-         "resources": {"limits": {"nvidia.com/gpu": 64}}}]}}}}],
-    "timeline": [)" + timeline +
-                           "]}";
+  const std::string text =
+      R"({"name": "kueue-events", "scheduler": {"seed": 1}, "until": "10m", "cluster": [)" +
+      testing::kueue_one_queue("0", 64) + R"(],
+    "timeline": [)" +
+      timeline + "]}";
   return simulate(io::parse_scenario(text, "kueue-events.json"));
 }
 

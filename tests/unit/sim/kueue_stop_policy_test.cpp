@@ -12,6 +12,7 @@
 
 #include "gpusched/io/scenario_loader.hpp"
 #include "gpusched/sim/simulator.hpp"
+#include "unit/sim/kueue_one_queue.hpp"
 
 namespace gpusched {
 namespace {
@@ -23,22 +24,8 @@ SimulationResult run(const std::string& kind, const std::string& policy, const s
   const std::string target =
       kind == "ClusterQueue" ? R"("name": "cq")" : R"("namespace": "ns", "name": "lq")";
   const std::string text =
-      R"({"name": "stop", "scheduler": {"seed": 1}, "until": ")" + until +
-      R"(",
-    "cluster": [
-      {"kind": "Node", "metadata": {"name": "gpu-0"},
-       "status": {"capacity": {"cpu": "64", "memory": "512Gi", "nvidia.com/gpu": "8", "pods": "110"}}},
-      {"kind": "ResourceFlavor", "metadata": {"name": "default"}},
-      {"kind": "ClusterQueue", "metadata": {"name": "cq"},
-       "spec": {"namespaceSelector": {},
-                "resourceGroups": [{"coveredResources": ["nvidia.com/gpu"],
-                  "flavors": [{"name": "default", "resources": [{"name": "nvidia.com/gpu", "nominalQuota": "8"}]}]}]}},
-      {"kind": "LocalQueue", "metadata": {"name": "lq", "namespace": "ns"}, "spec": {"clusterQueue": "cq"}},
-      {"apiVersion": "batch/v1", "kind": "Job",
-       "metadata": {"name": "job", "namespace": "ns", "labels": {"kueue.x-k8s.io/queue-name": "lq"}},
-       "spec": {"template": {"metadata": {"annotations": {"gpusched.io/run-duration": "1h"}},
-         "spec": {"restartPolicy": "Never", "containers": [{"name": "c",
-           "resources": {"limits": {"nvidia.com/gpu": 8}}}]}}}}],
+      R"({"name": "stop", "scheduler": {"seed": 1}, "until": ")" + until + R"(", "cluster": [)" +
+      testing::kueue_one_queue("8", 8, R"({"gpusched.io/run-duration": "1h"})") + R"(],
     "timeline": [
       {"at": "1m", "patch": {"kind": ")" +
       kind + R"(", )" + target + R"(, "merge": {"spec": {"stopPolicy": ")" + policy + R"("}}}},
