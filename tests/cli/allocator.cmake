@@ -1,8 +1,8 @@
 # The executable runs itself again on mimalloc (tools/common/allocator.hpp). The second run gets
 # the same arguments and standard streams, so its outputs and exit codes equal those of a run
 # that keeps its allocator (GPUSCHED_ALLOCATOR set); it is on mimalloc, which says so when asked
-# (MIMALLOC_VERBOSE=1, on standard error), and the first is not. Run by ctest, in builds with
-# GPUSCHED_MIMALLOC on, as
+# (MIMALLOC_VERBOSE=1, on standard error), and the first is not; nor is one with LD_PRELOAD set.
+# Run by ctest, in builds with GPUSCHED_MIMALLOC on, as
 #   cmake -DGPUSCHED=<exe> -DSCENARIO=<file> -P allocator.cmake
 foreach(args "replay;${SCENARIO};-o;json" "replay;${SCENARIO};--output;table;--strict"
         "replay;${SCENARIO}.missing" "check;${SCENARIO};--no-such-flag")
@@ -30,3 +30,13 @@ foreach(args "replay;${SCENARIO};-o;json" "replay;${SCENARIO};--output;table;--s
     message(FATAL_ERROR "gpusched ${args}: no output at all")
   endif()
 endforeach()
+# A preload of the user's (valgrind's, say) wins: the program does not run itself again.
+execute_process(COMMAND ${CMAKE_COMMAND} -E env --unset=GPUSCHED_ALLOCATOR LD_PRELOAD=libc.so.6
+                        MIMALLOC_VERBOSE=1 ${GPUSCHED} replay ${SCENARIO} -o json
+                OUTPUT_VARIABLE out_preloaded ERROR_VARIABLE err_preloaded)
+execute_process(COMMAND ${CMAKE_COMMAND} -E env GPUSCHED_ALLOCATOR=system ${GPUSCHED} replay
+                        ${SCENARIO} -o json OUTPUT_VARIABLE out_system)
+if(err_preloaded MATCHES "mimalloc" OR NOT out_preloaded STREQUAL out_system)
+  message(FATAL_ERROR "gpusched with LD_PRELOAD set: run again on mimalloc, or another output; "
+                      "stderr \"${err_preloaded}\"")
+endif()

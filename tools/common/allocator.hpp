@@ -16,11 +16,12 @@
 // first allocation on, before main, so under a cap of a few dozen MiB it could not start and
 // would abort; glibc's malloc then serves, and the program ends with "out of memory" and exit 3
 // like any other (tests/limits/memory_capped.sh). GPUSCHED_ALLOCATOR set to anything (the second
-// run sets it to "mimalloc") keeps the allocator the program started with.
+// run sets it to "mimalloc") keeps the allocator the program started with, and so does an
+// LD_PRELOAD of the user's (valgrind's, another allocator): theirs wins, and valgrind keeps
+// seeing the program, which it would not after it ran itself again.
 
 #include <cstdlib>
 #include <new>
-#include <string>
 
 #if defined(__linux__) && defined(__GLIBC__)
 #include <sys/resource.h>
@@ -32,19 +33,17 @@ namespace gpusched::tools {
 /// Makes operator new throw std::bad_alloc when memory runs out, on either allocator (Debian's
 /// mimalloc is built as C: without a new-handler its operator new calls abort(), alloc.c
 /// mi_try_new_handler); then runs the program again on mimalloc, as above. Returns when it does
-/// not (a capped address space, GPUSCHED_ALLOCATOR set, no mimalloc or no /proc), which only
-/// costs the speed-up.
+/// not (a capped address space, GPUSCHED_ALLOCATOR or LD_PRELOAD set, no mimalloc or no /proc),
+/// which only costs the speed-up.
 inline void use_allocator(char** argv) {
   std::set_new_handler([] { throw std::bad_alloc(); });
 #if defined(GPUSCHED_MIMALLOC_LIBRARY) && defined(__linux__) && defined(__GLIBC__)
   if (std::getenv("GPUSCHED_ALLOCATOR") != nullptr) return;
+  if (const char* user = std::getenv("LD_PRELOAD"); user != nullptr && *user != '\0') return;
   rlimit address_space{};
   if (getrlimit(RLIMIT_AS, &address_space) != 0 || address_space.rlim_cur != RLIM_INFINITY) return;
   if (access(GPUSCHED_MIMALLOC_LIBRARY, R_OK) != 0) return;
-  std::string preload = GPUSCHED_MIMALLOC_LIBRARY;
-  if (const char* user = std::getenv("LD_PRELOAD"); user != nullptr && *user != '\0')
-    preload = preload + ":" + user;
-  if (setenv("LD_PRELOAD", preload.c_str(), 1) != 0 ||
+  if (setenv("LD_PRELOAD", GPUSCHED_MIMALLOC_LIBRARY, 1) != 0 ||
       setenv("MIMALLOC_LARGE_OS_PAGES", "1", 0) != 0 ||
       setenv("GPUSCHED_ALLOCATOR", "mimalloc", 1) != 0)
     return;
