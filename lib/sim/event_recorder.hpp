@@ -14,6 +14,7 @@
 #include "gpusched/model/time.hpp"
 #include "gpusched/sim/result.hpp"
 #include "sim/event_correlator.hpp"
+#include "sim/hash_index.hpp"
 
 namespace gpusched::sim {
 
@@ -58,18 +59,15 @@ class EventRecorder {
   };
   // One correlator per broadcaster; nothing iterates them.
   std::unordered_map<std::string, EventCorrelator, SourceHash, std::equal_to<>> correlators_;
-  // The series events in events_ by a hash of (object, type, reason, message): open addressing
-  // with linear probing in a power-of-two table, at most half full. A slot holds the hash and
-  // the event's index plus one (0: empty), so that a probe compares an event's strings, stored
-  // once in events_, only when the hashes agree. A replay records an Event or more per pod: one
-  // probe into a flat table instead of a node per event in a hash map.
-  struct SeriesSlot {
+  // The series events in events_ by a hash of (object, type, reason, message): series_ holds
+  // each one's hash and index, and series_index_ the positions in series_, so that a probe
+  // compares an event's strings, stored once in events_, only when the hashes agree.
+  struct Series {
     std::size_t hash = 0;
-    std::size_t event = 0;  ///< index in events_ plus one; 0: empty
+    std::size_t event = 0;  ///< index in events_
   };
-  void grow_series();
-  std::vector<SeriesSlot> series_slots_;
-  std::size_t series_count_ = 0;
+  std::vector<Series> series_;
+  HashIndex series_index_;
 };
 
 }  // namespace gpusched::sim

@@ -5,9 +5,9 @@
 //
 // A recorder looks up three keys per event, so the cache allocates nothing once full: entries
 // live in a vector of slots that an eviction hands to the new key (its string keeps its room),
-// chained by index from the most to the least recent, and found through an open-addressing
-// table of slot numbers with linear probing, which grows with the entries up to twice the
-// capacity. The caller passes each key's hash, so that keys sharing a prefix are hashed once.
+// chained by index from the most to the least recent, and found through a HashIndex of slot
+// numbers, which grows with the entries up to twice the capacity. The caller passes each key's
+// hash, so that keys sharing a prefix are hashed once.
 
 #include <cstddef>
 #include <cstdint>
@@ -15,6 +15,8 @@
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include "sim/hash_index.hpp"
 
 namespace gpusched::sim {
 
@@ -49,16 +51,15 @@ class LruCache {
       if (slots_.size() < capacity_) {
         slot = static_cast<std::uint32_t>(slots_.size());
         slots_.emplace_back();
-        if (2 * slots_.size() > table_.size()) grow();
       } else {
         slot = tail_;
         unlink(slot);
-        unindex(slot);
+        index_.erase(slot, slots_[slot].hash, hash_of());
       }
       Slot& s = slots_[slot];
       s.key.assign(key);
       s.hash = hash;
-      index(slot);
+      index_.insert(slot, hash, hash_of());
       link_front(slot);
     } else {
       to_front(slot);
@@ -70,7 +71,7 @@ class LruCache {
   [[nodiscard]] std::size_t size() const noexcept { return slots_.size(); }
 
  private:
-  static constexpr std::uint32_t kNone = static_cast<std::uint32_t>(-1);
+  static constexpr std::uint32_t kNone = HashIndex::kNone;
   struct Slot {
     std::string key;
     std::size_t hash = 0;
@@ -79,43 +80,14 @@ class LruCache {
     V value{};
   };
 
-  [[nodiscard]] std::size_t mask() const noexcept { return table_.size() - 1; }
-
   [[nodiscard]] std::uint32_t find(std::string_view key, std::size_t hash) const {
-    if (table_.empty()) return kNone;
-    for (std::size_t i = hash & mask(); table_[i] != 0; i = (i + 1) & mask()) {
-      const Slot& s = slots_[table_[i] - 1];
-      if (s.hash == hash && s.key == key) return table_[i] - 1;
-    }
-    return kNone;
+    return index_.find(hash, [&](std::uint32_t slot) {
+      return slots_[slot].hash == hash && slots_[slot].key == key;
+    });
   }
 
-  void index(std::uint32_t slot) {
-    std::size_t i = slots_[slot].hash & mask();
-    while (table_[i] != 0) i = (i + 1) & mask();
-    table_[i] = slot + 1;
-  }
-
-  // Removes the slot from the table, shifting back the entries after it that probed past it
-  // (linear probing's deletion without tombstones).
-  void unindex(std::uint32_t slot) {
-    std::size_t hole = slots_[slot].hash & mask();
-    while (table_[hole] != slot + 1) hole = (hole + 1) & mask();
-    for (std::size_t next = (hole + 1) & mask(); table_[next] != 0; next = (next + 1) & mask()) {
-      const std::size_t home = slots_[table_[next] - 1].hash & mask();
-      // The entry at `next` may fill the hole unless its home lies cyclically in (hole, next].
-      const bool stays =
-          hole <= next ? (hole < home && home <= next) : (hole < home || home <= next);
-      if (stays) continue;
-      table_[hole] = table_[next];
-      hole = next;
-    }
-    table_[hole] = 0;
-  }
-
-  void grow() {
-    table_.assign(table_.empty() ? 16 : 2 * table_.size(), 0);
-    for (std::uint32_t slot = 0; slot + 1 < slots_.size(); ++slot) index(slot);
+  [[nodiscard]] auto hash_of() const {
+    return [this](std::uint32_t slot) { return slots_[slot].hash; };
   }
 
   void unlink(std::uint32_t slot) {
@@ -140,9 +112,9 @@ class LruCache {
 
   std::size_t capacity_;
   std::vector<Slot> slots_;
-  std::vector<std::uint32_t> table_;  // slot + 1; 0: empty
-  std::uint32_t head_ = kNone;        // the most recent
-  std::uint32_t tail_ = kNone;        // the least recent
+  HashIndex index_;             // slot numbers by their keys' hashes
+  std::uint32_t head_ = kNone;  // the most recent
+  std::uint32_t tail_ = kNone;  // the least recent
 };
 
 }  // namespace gpusched::sim
