@@ -19,7 +19,7 @@ namespace {
 /// The layers, lowest first. `error` is include/gpusched/error.hpp (and lib/error.cpp), the
 /// one type every layer may throw; `umbrella` is include/gpusched/gpusched.hpp.
 const std::vector<std::string> kLayers = {
-    "error", "model", "config",  "scenario", "framework", "plugins", "scheduler", "devices",
+    "error", "model", "config",  "scenario", "dra", "framework", "plugins", "scheduler", "devices",
     "kueue", "sim",   "explain", "io",       "report",    "plan",    "umbrella",
 };
 

@@ -1,0 +1,109 @@
+#pragma once
+// The structured allocator (k8s.io/dynamic-resource-allocation/structured, v0.36.2): which
+// devices of the ResourceSlices a node can reach would satisfy all of a pod's unallocated claims
+// at once. A port of the "incubating" implementation (internal/incubating/allocator_incubating.go,
+// pools_incubating.go, consumable_capacity.go, constraint.go), the one kube-scheduler's default
+// feature gates select in 1.35 and 1.36: depth-first over claims, requests and devices with
+// backtracking, the first complete solution wins (no scoring). Pools are taken in (driver, pool)
+// order and slices by name, the order upstream fixed in 1.36; 1.34 and 1.35 iterate a Go map, so
+// gpusched uses the sorted order for every version (docs/fidelity.md).
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <set>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "dra/cel.hpp"
+#include "gpusched/model/dra.hpp"
+#include "gpusched/model/node.hpp"
+
+namespace gpusched::dra {
+
+/// internal.Features: the DRA feature gates the allocator looks at.
+struct AllocatorFeatures {
+  bool admin_access = false;               ///< DRAAdminAccess
+  bool consumable_capacity = false;        ///< DRAConsumableCapacity
+  bool device_binding_and_status = false;  ///< DRADeviceBindingConditions + device status
+  bool device_taints = false;              ///< DRADeviceTaints
+  bool list_type_attributes = false;       ///< DRAListTypeAttributes
+  bool partitionable_devices = false;      ///< DRAPartitionableDevices
+  bool prioritized_list = false;           ///< DRAPrioritizedList
+  friend bool operator==(const AllocatorFeatures&, const AllocatorFeatures&) = default;
+};
+
+/// Capacity name -> amount consumed (internal.ConsumedCapacity).
+using ConsumedCapacity = std::map<std::string, Quantity, std::less<>>;
+
+/// One allocation of a device that allows several (internal.SharedDeviceID).
+struct SharedDeviceId {
+  DeviceId device;
+  std::string share_id;
+  friend auto operator<=>(const SharedDeviceId&, const SharedDeviceId&) = default;
+  friend bool operator==(const SharedDeviceId&, const SharedDeviceId&) = default;
+};
+
+/// What is in use already (internal.AllocatedState): devices of allocated claims, the shares
+/// of devices allocated several times, and the capacity those shares consume.
+struct AllocatedState {
+  std::set<DeviceId> allocated_devices;
+  std::set<SharedDeviceId> allocated_shared_device_ids;
+  std::map<DeviceId, ConsumedCapacity> aggregated_capacity;
+};
+
+/// Counter set -> counter -> value.
+using CounterValues =
+    std::map<std::string, std::map<std::string, Quantity, std::less<>>, std::less<>>;
+
+/// DeviceClassLister.Get: the class of that name, or nullptr (NotFound).
+using ClassLookup = std::function<const DeviceClass*(std::string_view name)>;
+
+/// What Allocate returned.
+struct AllocateOutcome {
+  enum class Kind : std::uint8_t {
+    Allocated,  ///< one AllocationResult per claim, in the claims' order
+    NoFit,      ///< (nil, nil): the node cannot satisfy the claims
+    NodeError,  ///< an error wrapping ErrFailedAllocationOnNode: this node only
+    Error,      ///< any other error: scheduling of the pod stops
+  };
+  Kind kind = Kind::NoFit;
+  std::vector<AllocationResult> results;
+  std::string error;  ///< err.Error() for NodeError and Error
+};
+
+class Allocator {
+ public:
+  /// `slices` must outlive the allocator; so must what `classes` returns. `new_share_id`
+  /// names each allocation of a device that allows several (upstream draws a random UID).
+  Allocator(AllocatorFeatures features, AllocatedState allocated, ClassLookup classes,
+            std::vector<const ResourceSlice*> slices, cel::Cache& cel_cache,
+            std::function<std::string()> new_share_id);
+
+  /// Allocator.Allocate: devices for all `claims` on `node`, all or nothing.
+  [[nodiscard]] AllocateOutcome allocate(const Node& node,
+                                         std::span<const ResourceClaim* const> claims);
+
+  /// Stats.NumAllocateOneInvocations over every allocate() so far.
+  [[nodiscard]] std::int64_t num_allocate_one_invocations() const noexcept {
+    return num_allocate_one_invocations_;
+  }
+
+ private:
+  friend class AllocationSearch;
+  AllocatorFeatures features_;
+  AllocatedState allocated_;
+  ClassLookup classes_;
+  std::vector<const ResourceSlice*> all_slices_;
+  std::map<std::string, std::vector<const ResourceSlice*>, std::less<>> slices_on_node_;
+  std::vector<const ResourceSlice*> slices_shared_;
+  cel::Cache& cel_cache_;
+  std::function<std::string()> new_share_id_;
+  std::int64_t num_allocate_one_invocations_ = 0;
+  /// availableCounters: per pool name (upstream's key), what allocated devices left.
+  std::map<std::string, CounterValues, std::less<>> available_counters_;
+};
+
+}  // namespace gpusched::dra
