@@ -5,10 +5,11 @@
 /// (image, env, volumes, managedFields, status.containerStatuses ...) is known: a real manifest
 /// or `kubectl get -o json` dump must give no warning.
 ///
-/// Taken from the `json:"..."` tags of k8s.io/api core/v1, apps/v1, batch/v1, policy/v1 and
-/// scheduling/v1 types.go and k8s.io/apimachinery pkg/apis/meta/v1 types.go: the union over
-/// Kubernetes 1.33 to 1.36, so that objects from any release gpusched mirrors, or the next one,
-/// name only known fields. Maps (labels, annotations, resource lists, nodeSelector) have no list.
+/// Taken from the `json:"..."` tags of k8s.io/api core/v1, apps/v1, batch/v1, policy/v1,
+/// scheduling/v1 and resource/v1 (v1beta2, v1beta1) types.go and k8s.io/apimachinery
+/// pkg/apis/meta/v1 types.go: the union over Kubernetes 1.33 to 1.36, so that objects from any
+/// release gpusched mirrors, or the next one, name only known fields. Maps (labels, annotations,
+/// resource lists, nodeSelector) have no list.
 
 #include <span>
 #include <string_view>
@@ -121,6 +122,13 @@ inline constexpr std::string_view kContainer[] = {"args",
                                                   "volumeMounts",
                                                   "workingDir"};
 inline constexpr std::string_view kResourceRequirements[] = {"claims", "limits", "requests"};
+/// core/v1 ResourceClaim (a container's resources.claims entry).
+inline constexpr std::string_view kContainerResourceClaim[] = {"name", "request"};
+/// core/v1 PodResourceClaim (spec.resourceClaims).
+inline constexpr std::string_view kPodResourceClaim[] = {"name", "resourceClaimName",
+                                                         "resourceClaimTemplateName"};
+/// core/v1 PodResourceClaimStatus (status.resourceClaimStatuses).
+inline constexpr std::string_view kPodResourceClaimStatus[] = {"name", "resourceClaimName"};
 inline constexpr std::string_view kPodSchedulingGate[] = {"name"};
 /// core/v1 WorkloadReference (1.35).
 inline constexpr std::string_view kWorkloadReference[] = {"name", "podGroup", "podGroupReplicaKey"};
@@ -271,6 +279,86 @@ inline constexpr std::string_view kServiceSpec[] = {"allocateLoadBalancerNodePor
                                                     "sessionAffinityConfig",
                                                     "trafficDistribution",
                                                     "type"};
+// --- resource.k8s.io: v1 and v1beta2 (one shape), v1beta1 (flat requests, `basic` devices) --
+
+/// DeviceClass, ResourceSlice and ResourceClaimTemplate have no status.
+inline constexpr std::string_view kSpecObject[] = {"apiVersion", "kind", "metadata", "spec"};
+inline constexpr std::string_view kDeviceClassSpec[] = {"config", "extendedResourceName",
+                                                        "selectors"};
+inline constexpr std::string_view kDeviceSelector[] = {"cel"};
+inline constexpr std::string_view kCELDeviceSelector[] = {"expression"};
+/// DeviceClassConfiguration (DeviceConfiguration inline).
+inline constexpr std::string_view kDeviceClassConfiguration[] = {"opaque"};
+/// DeviceClaimConfiguration (requests and DeviceConfiguration inline).
+inline constexpr std::string_view kDeviceClaimConfiguration[] = {"opaque", "requests"};
+inline constexpr std::string_view kOpaqueDeviceConfiguration[] = {"driver", "parameters"};
+inline constexpr std::string_view kResourceSliceSpec[] = {
+    "allNodes", "devices",       "driver", "nodeName", "nodeSelector", "perDeviceNodeSelection",
+    "pool",     "sharedCounters"};
+inline constexpr std::string_view kResourcePool[] = {"generation", "name", "resourceSliceCount"};
+/// v1 Device, and v1beta1 BasicDevice (the same fields, under `basic`, without the name).
+inline constexpr std::string_view kDevice[] = {"allNodes",
+                                               "allowMultipleAllocations",
+                                               "attributes",
+                                               "bindingConditions",
+                                               "bindingFailureConditions",
+                                               "bindsToNode",
+                                               "capacity",
+                                               "consumesCounters",
+                                               "name",
+                                               "nodeName",
+                                               "nodeSelector",
+                                               "taints"};
+/// v1beta1 Device.
+inline constexpr std::string_view kDeviceV1beta1[] = {"basic", "name"};
+inline constexpr std::string_view kDeviceAttribute[] = {"bool", "int", "string", "version"};
+inline constexpr std::string_view kDeviceCapacity[] = {"requestPolicy", "value"};
+inline constexpr std::string_view kCapacityRequestPolicy[] = {"default", "validRange",
+                                                              "validValues"};
+inline constexpr std::string_view kCapacityRequestPolicyRange[] = {"max", "min", "step"};
+inline constexpr std::string_view kCounterSet[] = {"counters", "name"};
+/// Counter.
+inline constexpr std::string_view kCounter[] = {"value"};
+inline constexpr std::string_view kDeviceCounterConsumption[] = {"counterSet", "counters"};
+/// DeviceTaint (timeAdded is read and dropped: the scheduler does not use it).
+inline constexpr std::string_view kDeviceTaint[] = {"effect", "key", "timeAdded", "value"};
+inline constexpr std::string_view kResourceClaimSpec[] = {"devices"};
+inline constexpr std::string_view kDeviceClaim[] = {"config", "constraints", "requests"};
+/// v1 DeviceRequest.
+inline constexpr std::string_view kDeviceRequest[] = {"exactly", "firstAvailable", "name"};
+/// v1beta1 DeviceRequest: ExactDeviceRequest's fields beside the name.
+inline constexpr std::string_view kDeviceRequestV1beta1[] = {
+    "adminAccess",    "allocationMode", "capacity",  "count",      "deviceClassName",
+    "firstAvailable", "name",           "selectors", "tolerations"};
+inline constexpr std::string_view kExactDeviceRequest[] = {
+    "adminAccess",     "allocationMode", "capacity",   "count",
+    "deviceClassName", "selectors",      "tolerations"};
+inline constexpr std::string_view kDeviceSubRequest[] = {
+    "allocationMode", "capacity", "count", "deviceClassName", "name", "selectors", "tolerations"};
+inline constexpr std::string_view kCapacityRequirements[] = {"requests"};
+inline constexpr std::string_view kDeviceConstraint[] = {"distinctAttribute", "matchAttribute",
+                                                         "requests"};
+/// ResourceClaimStatus; `devices` (the drivers' AllocatedDeviceStatus) is not read.
+inline constexpr std::string_view kResourceClaimStatus[] = {"allocation", "devices", "reservedFor"};
+inline constexpr std::string_view kAllocationResult[] = {"allocationTimestamp", "devices",
+                                                         "nodeSelector"};
+inline constexpr std::string_view kDeviceAllocationResult[] = {"config", "results"};
+inline constexpr std::string_view kDeviceRequestAllocationResult[] = {"adminAccess",
+                                                                      "bindingConditions",
+                                                                      "bindingFailureConditions",
+                                                                      "consumedCapacity",
+                                                                      "device",
+                                                                      "driver",
+                                                                      "pool",
+                                                                      "request",
+                                                                      "shareID",
+                                                                      "tolerations"};
+inline constexpr std::string_view kDeviceAllocationConfiguration[] = {"opaque", "requests",
+                                                                      "source"};
+inline constexpr std::string_view kResourceClaimConsumerReference[] = {"apiGroup", "name",
+                                                                       "resource", "uid"};
+inline constexpr std::string_view kResourceClaimTemplateSpec[] = {"metadata", "spec"};
+
 /// PriorityClass has no spec: its fields sit beside metadata.
 inline constexpr std::string_view kPriorityClass[] = {
     "apiVersion", "description", "globalDefault", "kind", "metadata", "preemptionPolicy", "value"};

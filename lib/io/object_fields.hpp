@@ -4,9 +4,12 @@
 /// validated as the core parser reads them. object_json.cpp implements it; the parser of another
 /// group (kueue_json.cpp) is handed one for the object it reads.
 
+#include <vector>
+
 #include "gpusched/model/object_meta.hpp"
 #include "gpusched/model/pod.hpp"
 #include "gpusched/model/selector.hpp"
+#include "gpusched/model/workload.hpp"
 #include "io/json_node.hpp"
 
 namespace gpusched::io {
@@ -20,8 +23,13 @@ class ObjectFields {
   [[nodiscard]] virtual ObjectMeta metadata(bool namespaced) = 0;
   /// A map of label keys to label values, validated as ValidateLabels.
   [[nodiscard]] virtual Labels labels(const JsonNode& node) const = 0;
+  /// A map of annotations, validated as ValidateAnnotations.
+  [[nodiscard]] virtual Labels annotations(const JsonNode& node) const = 0;
   /// metav1.LabelSelector, validated as ValidateLabelSelector.
   [[nodiscard]] virtual LabelSelector label_selector(const JsonNode& node) const = 0;
+  /// core/v1 NodeSelector (`{"nodeSelectorTerms": [...]}`), validated as ValidateNodeSelector:
+  /// its terms, at least one.
+  [[nodiscard]] virtual std::vector<NodeSelectorTerm> node_selector(const JsonNode& node) const = 0;
   /// A resource list of quantities.
   [[nodiscard]] virtual ResourceList resources(const JsonNode& node) const = 0;
   /// `template` of `owner` (a PodTemplateSpec, validated as a pod's spec).

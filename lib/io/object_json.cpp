@@ -15,6 +15,8 @@
 #include "io/api_validation.hpp"
 #include "io/kueue_json.hpp"
 #include "io/object_fields.hpp"
+#include "io/resource_json.hpp"
+#include "io/resource_validation.hpp"
 #include "io/time_json.hpp"
 #include "model/priority_admission.hpp"
 
@@ -125,6 +127,7 @@ class ObjectParser final : public ObjectFields {
     // Other API groups have parsers of their own; a kind of the same name in two groups is
     // told apart by the apiVersion's group.
     if (is_kueue_object(root_)) return parse_kueue_object(*this, kind_);
+    if (is_resource_kind(kind_)) return parse_resource_object(*this, kind_);
     std::string_view api_version = api_version_of(kind_);
     if (api_version.empty()) {
       kind_node.fail("unknown kind \"" + kind_ + "\" (known kinds: " + known_kinds() + ")");
@@ -165,6 +168,10 @@ class ObjectParser final : public ObjectFields {
   const JsonNode& root() const override { return root_; }
   ObjectMeta metadata(bool namespaced) override { return parse_metadata(namespaced); }
   Labels labels(const JsonNode& node) const override { return parse_labels(node); }
+  Labels annotations(const JsonNode& node) const override { return parse_annotations(node); }
+  std::vector<NodeSelectorTerm> node_selector(const JsonNode& node) const override {
+    return parse_node_selector(node);
+  }
   LabelSelector label_selector(const JsonNode& node) const override {
     return parse_label_selector(node);
   }
@@ -430,21 +437,25 @@ class ObjectParser final : public ObjectFields {
     return selector;
   }
 
+  /// A core/v1 NodeSelector, as ValidateNodeSelector checks it: at least one term.
+  std::vector<NodeSelectorTerm> parse_node_selector(const JsonNode& node) const {
+    node.note_unknown_keys(api_fields::kNodeSelector);
+    std::optional<JsonNode> terms = node.get("nodeSelectorTerms");
+    std::vector<JsonNode> items = terms ? terms->elements() : std::vector<JsonNode>{};
+    if (items.empty()) {
+      invalid(terms ? *terms : node.missing("nodeSelectorTerms"),
+              required_value("must have at least one node selector term"));
+    }
+    std::vector<NodeSelectorTerm> out;
+    for (const JsonNode& item : items) out.push_back(parse_node_selector_term(item));
+    return out;
+  }
+
   NodeAffinity parse_node_affinity(const JsonNode& node) const {
     node.note_unknown_keys(api_fields::kNodeAffinity);
     NodeAffinity affinity;
     if (auto required = node.get("requiredDuringSchedulingIgnoredDuringExecution")) {
-      required->note_unknown_keys(api_fields::kNodeSelector);
-      // ValidateNodeSelector.
-      std::optional<JsonNode> terms = required->get("nodeSelectorTerms");
-      std::vector<JsonNode> items = terms ? terms->elements() : std::vector<JsonNode>{};
-      if (items.empty()) {
-        invalid(terms ? *terms : required->missing("nodeSelectorTerms"),
-                required_value("must have at least one node selector term"));
-      }
-      affinity.required.emplace();
-      for (const JsonNode& item : items)
-        affinity.required->push_back(parse_node_selector_term(item));
+      affinity.required = parse_node_selector(*required);
     }
     if (auto preferred = node.get("preferredDuringSchedulingIgnoredDuringExecution")) {
       // validatePreferredSchedulingTerms.
@@ -733,7 +744,10 @@ class ObjectParser final : public ObjectFields {
     return port;
   }
 
-  Container parse_container(const JsonNode& node, bool init) const {
+  /// A container; `pod_claims` are the pod's spec.resourceClaims, which its resources.claims
+  /// must name.
+  Container parse_container(const JsonNode& node, bool init,
+                            const std::vector<PodResourceClaim>& pod_claims) const {
     node.note_unknown_keys(api_fields::kContainer);
     Container container;
     if (auto name = node.get("name")) container.name = name->string();
@@ -742,6 +756,9 @@ class ObjectParser final : public ObjectFields {
       if (auto requests = resources->get("requests"))
         container.requests = parse_resources(*requests);
       if (auto limits = resources->get("limits")) container.limits = parse_resources(*limits);
+      if (auto claims = resources->get("claims")) {
+        container.claims = parse_container_claims(*claims, pod_claims);
+      }
     }
     if (auto ports = node.get("ports")) {
       for (const JsonNode& item : ports->elements()) container.ports.push_back(parse_port(item));
@@ -760,15 +777,19 @@ class ObjectParser final : public ObjectFields {
   PodSpec parse_pod_spec(const std::optional<JsonNode>& node, const JsonNode& place) const {
     if (node) node->note_unknown_keys(api_fields::kPodSpec);
     PodSpec spec;
+    // ValidatePodSpec checks the claims before the containers that refer to them.
+    if (node) spec.resource_claims = parse_pod_resource_claims(*node);
     std::optional<JsonNode> containers = node ? node->get("containers") : std::nullopt;
     std::vector<JsonNode> items = containers ? containers->elements() : std::vector<JsonNode>{};
     if (items.empty()) {
       invalid(containers ? *containers : place.missing("containers"), required_value());
     }
-    for (const JsonNode& item : items) spec.containers.push_back(parse_container(item, false));
+    for (const JsonNode& item : items) {
+      spec.containers.push_back(parse_container(item, false, spec.resource_claims));
+    }
     if (auto init = node->get("initContainers")) {
       for (const JsonNode& item : init->elements()) {
-        spec.init_containers.push_back(parse_container(item, true));
+        spec.init_containers.push_back(parse_container(item, true, spec.resource_claims));
       }
     }
     if (auto overhead = node->get("overhead")) spec.overhead = parse_resources(*overhead);
@@ -852,7 +873,6 @@ class ObjectParser final : public ObjectFields {
       if (auto limits = resources->get("limits")) pod_level.limits = parse_resources(*limits);
       validate_pod_level_resources(*resources, pod_level);
     }
-    spec.resource_claims = claim_names(*node);
     if (!spec.resource_claims.empty()) {
       const std::optional<JsonNode> claims = node->get("resourceClaims");
       (claims ? *claims : *node)
@@ -1168,28 +1188,134 @@ class ObjectParser final : public ObjectFields {
     }
   }
 
-  /// The claims a pod spec names (spec.resourceClaims) or its containers reference
-  /// (resources.claims): Dynamic Resource Allocation, not modelled yet.
-  static std::vector<std::string> claim_names(const JsonNode& spec) {
-    std::vector<std::string> names;
-    auto add = [&](const std::optional<JsonNode>& list) {
-      if (!list) return;
-      for (const JsonNode& item : list->elements()) {
-        const std::optional<JsonNode> name = item.get("name");
-        std::string text = name ? name->string() : std::string();
-        if (std::find(names.begin(), names.end(), text) == names.end())
-          names.push_back(std::move(text));
+  /// spec.resourceClaims, checked as validatePodResourceClaims (pkg/apis/core/validation/
+  /// validation.go): a required, unique DNS-label name and exactly one of a claim's name and a
+  /// template's, each a valid object name.
+  std::vector<PodResourceClaim> parse_pod_resource_claims(const JsonNode& spec) const {
+    std::vector<PodResourceClaim> claims;
+    const std::optional<JsonNode> list = spec.get("resourceClaims");
+    if (!list) return claims;
+    for (const JsonNode& item : list->elements()) {
+      item.note_unknown_keys(api_fields::kPodResourceClaim);
+      PodResourceClaim claim;
+      const std::optional<JsonNode> name = item.get("name");
+      if (name) claim.name = name->string();
+      const std::optional<JsonNode> claim_name = item.get("resourceClaimName");
+      if (claim_name) claim.resource_claim_name = claim_name->string();
+      const std::optional<JsonNode> template_name = item.get("resourceClaimTemplateName");
+      if (template_name) claim.resource_claim_template_name = template_name->string();
+      if (claim.name.empty()) invalid(name ? *name : item.missing("name"), required_value());
+      if (std::any_of(claims.begin(), claims.end(),
+                      [&](const PodResourceClaim& c) { return c.name == claim.name; })) {
+        invalid(*name, duplicate_value(claim.name));
       }
-    };
-    add(spec.get("resourceClaims"));
-    for (const char* key : {"containers", "initContainers"}) {
-      const std::optional<JsonNode> containers = spec.get(key);
-      if (!containers) continue;
-      for (const JsonNode& container : containers->elements()) {
-        if (auto resources = container.get("resources")) add(resources->get("claims"));
+      for (const std::string& message : dns1123_label_errors(claim.name)) {
+        invalid(*name, invalid_value(claim.name, message));
       }
+      if (claim_name && template_name) {
+        invalid(item, invalid_value_raw(go_pod_resource_claim(claim),
+                                        "at most one of `resourceClaimName` or "
+                                        "`resourceClaimTemplateName` may be specified"));
+      }
+      if (!claim_name && !template_name) {
+        invalid(item, invalid_value_raw(go_pod_resource_claim(claim),
+                                        "must specify one of: `resourceClaimName`, "
+                                        "`resourceClaimTemplateName`"));
+      }
+      // ValidateResourceClaimName and ValidateResourceClaimTemplateName: DNS subdomains.
+      for (const auto& [node, value] :
+           {std::pair{claim_name, claim.resource_claim_name},
+            std::pair{template_name, claim.resource_claim_template_name}}) {
+        if (!value) continue;
+        for (const std::string& message : dns1123_subdomain_errors(*value)) {
+          invalid(*node, invalid_value(*value, message));
+        }
+      }
+      claims.push_back(std::move(claim));
     }
-    return names;
+    return claims;
+  }
+
+  /// A container's resources.claims, checked as validateResourceClaimNames: each names one of
+  /// the pod's claims (and optionally one of its requests), no claim or request twice.
+  std::vector<ContainerClaim> parse_container_claims(
+      const JsonNode& list, const std::vector<PodResourceClaim>& pod_claims) const {
+    std::vector<ContainerClaim> out;
+    std::vector<std::string> keys;  // `<claim>` or `<claim>/<request>`, as referenced
+    auto referenced = [&](const std::string& key) {
+      return std::find(keys.begin(), keys.end(), key) != keys.end();
+    };
+    for (const JsonNode& item : list.elements()) {
+      item.note_unknown_keys(api_fields::kContainerResourceClaim);
+      ContainerClaim claim;
+      if (auto name = item.get("name")) claim.name = name->string();
+      if (auto request = item.get("request")) claim.request = request->string();
+      if (claim.name.empty()) invalid(item, required_value());
+      // Every request of the claim is referenced already.
+      if (referenced(claim.name)) invalid(item, duplicate_value(claim.name));
+      std::string key = claim.name;
+      if (!claim.request.empty()) {
+        for (const std::string& message : dns1123_label_errors(claim.request)) {
+          invalid(*item.get("request"), invalid_value(claim.request, message));
+        }
+        key += "/" + claim.request;
+      }
+      if (referenced(key)) invalid(item, duplicate_value(key));
+      // The whole claim after one of its requests overlaps too.
+      if (claim.request.empty() && std::any_of(keys.begin(), keys.end(), [&](const std::string& k) {
+            return k.starts_with(claim.name + "/");
+          })) {
+        invalid(item, duplicate_value(claim.name));
+      }
+      keys.push_back(std::move(key));
+      if (std::none_of(pod_claims.begin(), pod_claims.end(),
+                       [&](const PodResourceClaim& c) { return c.name == claim.name; })) {
+        // field.NotFound, with upstream's added explanation listing the names (sorted).
+        std::set<std::string> names;
+        for (const PodResourceClaim& c : pod_claims) names.insert(c.name);
+        std::string detail = "must be one of the names in pod.spec.resourceClaims";
+        detail += names.empty()
+                      ? std::string(" which is empty")
+                      : ": " + joined(std::vector<std::string>(names.begin(), names.end()));
+        invalid(item, "Not found: " + go_quote(claim.name) + ": " + detail);
+      }
+      out.push_back(std::move(claim));
+    }
+    return out;
+  }
+
+  /// status.resourceClaimStatuses (a pod read back from a cluster), checked as
+  /// validatePodResourceClaimStatuses does on a status update.
+  std::vector<PodResourceClaimStatus> parse_claim_statuses(
+      const JsonNode& list, const std::vector<PodResourceClaim>& pod_claims) const {
+    std::vector<PodResourceClaimStatus> out;
+    for (const JsonNode& item : list.elements()) {
+      item.note_unknown_keys(api_fields::kPodResourceClaimStatus);
+      PodResourceClaimStatus status;
+      const std::optional<JsonNode> name = item.get("name");
+      if (name) status.name = name->string();
+      const JsonNode name_place = name ? *name : item.missing("name");
+      if (std::none_of(pod_claims.begin(), pod_claims.end(),
+                       [&](const PodResourceClaim& c) { return c.name == status.name; })) {
+        invalid(name_place, invalid_value(status.name,
+                                          "must match the name of an entry in "
+                                          "`spec.resourceClaims`"));
+      }
+      if (std::any_of(out.begin(), out.end(),
+                      [&](const PodResourceClaimStatus& s) { return s.name == status.name; })) {
+        invalid(name_place, duplicate_value(status.name));
+      }
+      if (auto claim = item.get("resourceClaimName")) {
+        status.resource_claim_name = claim->string();
+        // Upstream names the entry's `name` for an invalid generated claim name.
+        for (const std::string& message : dns1123_subdomain_errors(*status.resource_claim_name)) {
+          invalid_on(*claim, name_place.path(),
+                     invalid_value(*status.resource_claim_name, message));
+        }
+      }
+      out.push_back(std::move(status));
+    }
+    return out;
   }
 
   /// spec.template.metadata: labels and annotations. The first look at spec.template, so its
@@ -1337,6 +1463,10 @@ class ObjectParser final : public ObjectFields {
       }
       if (auto nominated = status->get("nominatedNodeName")) {
         pod.status.nominated_node_name = nominated->string();
+      }
+      if (auto statuses = status->get("resourceClaimStatuses")) {
+        pod.status.resource_claim_statuses =
+            parse_claim_statuses(*statuses, pod.spec.resource_claims);
       }
     }
     return pod;
@@ -1694,6 +1824,11 @@ json container_json(const Container& c) {
   if (!c.name.empty()) out["name"] = c.name;
   if (!c.requests.empty()) out["resources"]["requests"] = resources_json(c.requests);
   if (!c.limits.empty()) out["resources"]["limits"] = resources_json(c.limits);
+  for (const ContainerClaim& claim : c.claims) {
+    json item = {{"name", claim.name}};
+    if (!claim.request.empty()) item["request"] = claim.request;
+    out["resources"]["claims"].push_back(std::move(item));
+  }
   for (const ContainerPort& p : c.ports) {
     json port = {{"containerPort", p.container_port}, {"protocol", p.protocol}};
     if (!p.name.empty()) port["name"] = p.name;
@@ -1787,9 +1922,14 @@ json pod_spec_json(const PodSpec& spec) {
       resources["limits"] = resources_json(spec.resources->limits);
     out["resources"] = std::move(resources);
   }
-  // Only the claims' names are kept: enough for the warning that DRA is not modelled.
-  for (const std::string& claim : spec.resource_claims)
-    out["resourceClaims"].push_back({{"name", claim}});
+  for (const PodResourceClaim& claim : spec.resource_claims) {
+    json item = {{"name", claim.name}};
+    if (claim.resource_claim_name) item["resourceClaimName"] = *claim.resource_claim_name;
+    if (claim.resource_claim_template_name) {
+      item["resourceClaimTemplateName"] = *claim.resource_claim_template_name;
+    }
+    out["resourceClaims"].push_back(std::move(item));
+  }
   if (const auto& ref = spec.workload_ref) {
     json workload = {{"name", ref->name}, {"podGroup", ref->pod_group}};
     if (!ref->pod_group_replica_key.empty())
@@ -1842,6 +1982,11 @@ json object_json(const Pod& pod) {
   if (!pod.status.conditions.empty()) status["conditions"] = conditions_json(pod.status.conditions);
   if (!pod.status.nominated_node_name.empty()) {
     status["nominatedNodeName"] = pod.status.nominated_node_name;
+  }
+  for (const PodResourceClaimStatus& claim : pod.status.resource_claim_statuses) {
+    json item = {{"name", claim.name}};
+    if (claim.resource_claim_name) item["resourceClaimName"] = *claim.resource_claim_name;
+    status["resourceClaimStatuses"].push_back(std::move(item));
   }
   return {{"spec", pod_spec_json(pod.spec)}, {"status", std::move(status)}};
 }
@@ -2010,6 +2155,7 @@ std::string known_kinds() {
     if (!out.empty()) out += ", ";
     out += info.kind;
   }
+  for (std::string_view kind : resource_kinds()) out.append(", ").append(kind);
   return out;
 }
 
@@ -2028,6 +2174,8 @@ json to_json(const Object& object) {
       [&](const auto& o) -> std::string_view {
         if constexpr (requires { kueue_api_version(o); }) {
           return kueue_api_version(o);
+        } else if constexpr (requires { resource_api_version(o); }) {
+          return resource_api_version(o);
         } else if constexpr (std::is_same_v<std::decay_t<decltype(o)>, SchedulingWorkload>) {
           return o.v1alpha2 ? kPodGroupApiVersion : kWorkloadApiVersion;
         } else {

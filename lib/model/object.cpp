@@ -69,6 +69,14 @@ std::string_view kind_of(const Object& object) noexcept {
           return "Workload";
         } else if constexpr (std::is_same_v<T, PodGroup>) {
           return "PodGroup";
+        } else if constexpr (std::is_same_v<T, dra::DeviceClass>) {
+          return "DeviceClass";
+        } else if constexpr (std::is_same_v<T, dra::ResourceSlice>) {
+          return "ResourceSlice";
+        } else if constexpr (std::is_same_v<T, dra::ResourceClaim>) {
+          return "ResourceClaim";
+        } else if constexpr (std::is_same_v<T, dra::ResourceClaimTemplate>) {
+          return "ResourceClaimTemplate";
         } else {
           static_assert(std::is_same_v<T, Namespace>, "every Object alternative needs a kind");
           return "Namespace";
@@ -86,10 +94,12 @@ ObjectRef ref_of(const Object& object) {
 
 bool is_namespaced(std::string_view kind) noexcept {
   // Of the kinds gpusched models only Node, Namespace and PriorityClass (scheduling.k8s.io/v1)
-  // are cluster-scoped, and Kueue's (the CRDs' scope: Cluster) but LocalQueue and Workload.
+  // are cluster-scoped, Kueue's (the CRDs' scope: Cluster) but LocalQueue and Workload, and
+  // resource.k8s.io's DeviceClass and ResourceSlice.
   for (std::string_view cluster_scoped :
        {"Node", "PriorityClass", "Namespace", "ResourceFlavor", "ClusterQueue", "Cohort",
-        "WorkloadPriorityClass", "AdmissionCheck", "ProvisioningRequestConfig"}) {
+        "WorkloadPriorityClass", "AdmissionCheck", "ProvisioningRequestConfig", "DeviceClass",
+        "ResourceSlice"}) {
     if (kind == cluster_scoped) return false;
   }
   return true;

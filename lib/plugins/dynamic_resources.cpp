@@ -9,8 +9,10 @@ namespace gpusched::plugins {
 DynamicResources::DynamicResources(Handle& handle) : pool_(handle.cluster.pool()) {}
 
 Status DynamicResources::pre_filter(CycleState&, const PodInfo& pod, PreFilterResult&) {
-  const std::vector<std::string>& claims = pod.pod.spec.resource_claims;
-  if (claims.empty()) return Code::Skip;
+  const std::vector<PodResourceClaim>& spec_claims = pod.pod.spec.resource_claims;
+  if (spec_claims.empty()) return Code::Skip;
+  std::vector<std::string> claims;
+  for (const PodResourceClaim& claim : spec_claims) claims.push_back(claim.name);
   const std::string message =
       std::string("gpusched does not model Dynamic Resource Allocation yet: resource claim") +
       (claims.size() > 1 ? "s " : " ") + joined(claims, ", ") + " cannot be allocated";

@@ -178,6 +178,26 @@ nlohmann::ordered_json pod_group_json(const PodGroupRecord& group) {
   return json;
 }
 
+nlohmann::ordered_json resource_claim_json(const ResourceClaimRecord& claim) {
+  Json json;
+  json["namespace"] = claim.namespace_;
+  json["name"] = claim.name;
+  json["owner"] = claim.owner ? Json(*claim.owner) : Json();
+  json["allocated"] = claim.allocated;
+  json["node"] = claim.node ? Json(*claim.node) : Json();
+  json["devices"] = Json::array();
+  for (const ClaimDeviceRecord& d : claim.devices) {
+    Json device;
+    device["request"] = d.request;
+    device["driver"] = d.driver;
+    device["pool"] = d.pool;
+    device["device"] = d.device;
+    json["devices"].push_back(std::move(device));
+  }
+  json["reservedFor"] = claim.reserved_for;
+  return json;
+}
+
 }  // namespace
 
 nlohmann::ordered_json metrics_json(const std::vector<Metric>& metrics) {
@@ -292,6 +312,12 @@ void write_json(std::ostream& out, const SimulationResult& result) {
     json["podGroups"] = Json::array();
     for (const PodGroupRecord& group : result.pod_groups)
       json["podGroups"].push_back(pod_group_json(group));
+  }
+  // resource.k8s.io ResourceClaims (scenario-format.md §7), when the scenario has any.
+  if (!result.resource_claims.empty()) {
+    json["resourceClaims"] = Json::array();
+    for (const ResourceClaimRecord& claim : result.resource_claims)
+      json["resourceClaims"].push_back(resource_claim_json(claim));
   }
   json["events"] = Json::array();
   for (const EventRecord& event : result.events) json["events"].push_back(event_json(event));

@@ -181,6 +181,15 @@ std::optional<Object> ApiServer::find(const ObjectRef& ref) const {
     if (const ObjectMeta* ns = cluster_.find_namespace(ref.name)) return Namespace{*ns};
   } else if (ref.kind == "PodDisruptionBudget") {
     if (auto it = budgets.find(key); it != budgets.end()) return it->second;
+  } else if (ref.kind == "DeviceClass") {
+    if (const dra::DeviceClass* c = cluster_.dra().find_class(ref.name)) return *c;
+  } else if (ref.kind == "ResourceSlice") {
+    if (const dra::ResourceSlice* slice = cluster_.dra().find_slice(ref.name)) return *slice;
+  } else if (ref.kind == "ResourceClaim") {
+    if (const dra::ResourceClaim* claim = cluster_.dra().find_claim(ref.namespace_, ref.name))
+      return *claim;
+  } else if (ref.kind == "ResourceClaimTemplate") {
+    if (const auto* t = cluster_.dra().find_template(ref.namespace_, ref.name)) return *t;
   } else if (ref.kind == "PriorityClass") {
     auto it = std::find_if(priority_classes.begin(), priority_classes.end(),
                            [&](const PriorityClass& c) { return c.metadata.name == ref.name; });

@@ -76,6 +76,39 @@ void sort_by_key(std::vector<PodRecord>& pods) {
 
 // A condition expectation against an object's status.conditions: `what` names it, each mismatch
 // is a failure.
+/// The node an allocation is pinned to: a node selector of one term, `metadata.name In [node]`
+/// (what the allocator writes for devices of node-local slices); nullopt otherwise.
+std::optional<std::string> allocated_node(const dra::AllocationResult& allocation) {
+  if (!allocation.node_selector || allocation.node_selector->terms.size() != 1) return std::nullopt;
+  const NodeSelectorTerm& term = allocation.node_selector->terms.front();
+  if (!term.match_expressions.empty() || term.match_fields.size() != 1) return std::nullopt;
+  const SelectorRequirement& field = term.match_fields.front();
+  if (field.key != "metadata.name" || field.op != SelectorOperator::In || field.values.size() != 1)
+    return std::nullopt;
+  return field.values.front();
+}
+
+ResourceClaimRecord resource_claim_record(const dra::ResourceClaim& claim) {
+  ResourceClaimRecord out;
+  const ObjectMeta& meta = claim.metadata;
+  out.namespace_ = meta.namespace_;
+  out.name = meta.name;
+  if (const OwnerReference* owner = meta.controller()) {
+    out.owner = owner->kind + "/" + meta.namespace_ + "/" + owner->name;
+  }
+  if (const auto& allocation = claim.status.allocation) {
+    out.allocated = true;
+    out.node = allocated_node(*allocation);
+    for (const dra::DeviceRequestAllocationResult& d : allocation->devices) {
+      out.devices.push_back({d.request, d.driver, d.pool, d.device});
+    }
+  }
+  for (const dra::ConsumerReference& consumer : claim.status.reserved_for) {
+    out.reserved_for.push_back("Pod/" + meta.namespace_ + "/" + consumer.name);
+  }
+  return out;
+}
+
 void check_condition(const ConditionExpectation& ce, const std::vector<Condition>& conditions,
                      std::string& what, std::vector<std::string>& failures) {
   what += " condition " + ce.type;
@@ -477,6 +510,9 @@ SimulationResult Simulation::take_result() {
   for (const auto& [key, group] : cluster_.pod_groups()) {
     out.pod_groups.push_back(
         {group.metadata.namespace_, group.metadata.name, group.gang_min_count, group.conditions});
+  }
+  for (const auto& [key, claim] : cluster_.dra().claims()) {
+    out.resource_claims.push_back(resource_claim_record(claim));
   }
   if (kueue_) {
     out.workloads = kueue_->workload_records();

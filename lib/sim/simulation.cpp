@@ -269,6 +269,23 @@ void Simulation::apply(Object object, const std::string& pointer) {
     apply_workload(std::move(*workload), pointer);
   } else if (auto* group = std::get_if<PodGroup>(&object)) {
     apply_pod_group(std::move(*group), pointer);
+  } else if (auto* device_class = std::get_if<dra::DeviceClass>(&object)) {
+    const dra::DeviceClass* old = cluster_.dra().find_class(meta.name);
+    api_.stamp(meta, old == nullptr ? nullptr : &old->metadata);
+    cluster_.edit_dra().apply_class(std::move(*device_class));
+  } else if (auto* slice = std::get_if<dra::ResourceSlice>(&object)) {
+    const dra::ResourceSlice* old = cluster_.dra().find_slice(meta.name);
+    api_.stamp(meta, old == nullptr ? nullptr : &old->metadata);
+    cluster_.edit_dra().apply_slice(std::move(*slice));
+  } else if (auto* claim = std::get_if<dra::ResourceClaim>(&object)) {
+    const dra::ResourceClaim* old = cluster_.dra().find_claim(meta.namespace_, meta.name);
+    api_.stamp(meta, old == nullptr ? nullptr : &old->metadata);
+    cluster_.edit_dra().apply_claim(std::move(*claim));
+  } else if (auto* claim_template = std::get_if<dra::ResourceClaimTemplate>(&object)) {
+    const dra::ResourceClaimTemplate* old =
+        cluster_.dra().find_template(meta.namespace_, meta.name);
+    api_.stamp(meta, old == nullptr ? nullptr : &old->metadata);
+    cluster_.edit_dra().apply_template(std::move(*claim_template));
   } else if (auto* pc = std::get_if<PriorityClass>(&object)) {
     if (auto error = api_.apply_priority_class(std::move(*pc))) input_error(pointer, *error);
   } else if (auto* pdb = std::get_if<PodDisruptionBudget>(&object)) {
@@ -898,6 +915,19 @@ void Simulation::delete_object(const ObjectRef& ref, std::int64_t grace_seconds,
     // The pods keep their schedulingGroup; a gang waits for its PodGroup to come back.
     if (!cluster_.remove_pod_group(ref.namespace_, ref.name)) {
       input_error(pointer, "PodGroup \"" + key + "\" does not exist at " + format_duration(now_));
+    }
+    return;
+  } else if (ref.kind == "DeviceClass" || ref.kind == "ResourceSlice" ||
+             ref.kind == "ResourceClaim" || ref.kind == "ResourceClaimTemplate") {
+    DraState& dra = cluster_.edit_dra();
+    const bool removed = ref.kind == "DeviceClass"     ? dra.remove_class(ref.name)
+                         : ref.kind == "ResourceSlice" ? dra.remove_slice(ref.name)
+                         : ref.kind == "ResourceClaim"
+                             ? dra.remove_claim(ref.namespace_, ref.name)
+                             : dra.remove_template(ref.namespace_, ref.name);
+    if (!removed) {
+      input_error(pointer, ref.kind + " \"" + store_key(ref) + "\" does not exist at " +
+                               format_duration(now_));
     }
     return;
   } else if (ref.kind == "Workload" && cluster_.remove_workload(ref.namespace_, ref.name)) {

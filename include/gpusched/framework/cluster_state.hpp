@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "gpusched/framework/dra_state.hpp"
 #include "gpusched/framework/interned.hpp"
 #include "gpusched/framework/node_info.hpp"
 #include "gpusched/framework/pod_info.hpp"
@@ -201,6 +202,14 @@ class ClusterState {
   /// Undoes hold_in_cycle().
   void release_in_cycle(PodInfo& pod);
 
+  /// The Dynamic Resource Allocation objects.
+  [[nodiscard]] const DraState& dra() const noexcept { return dra_; }
+  /// The same, to change them: a change can alter a scheduling decision.
+  [[nodiscard]] DraState& edit_dra() noexcept {
+    ++generation_;
+    return dra_;
+  }
+
   /// Adds or replaces a Namespace object (its metadata; labels feed namespaceSelectors).
   void apply_namespace(ObjectMeta meta);
   /// Removes a declared namespace; false when it was not declared.
@@ -283,8 +292,9 @@ class ClusterState {
   SelectorMap stateful_set_selectors_;
   ServiceSelectors service_selectors_;
   std::map<std::string, ObjectMeta, std::less<>> namespaces_;
-  std::map<std::string, SchedulingWorkload, std::less<>> workloads_;        // by "namespace/name"
-  std::map<std::string, PodGroup, std::less<>> pod_groups_;                 // by "namespace/name"
+  std::map<std::string, SchedulingWorkload, std::less<>> workloads_;  // by "namespace/name"
+  std::map<std::string, PodGroup, std::less<>> pod_groups_;           // by "namespace/name"
+  DraState dra_;
   mutable std::map<std::string, Labels, std::less<>> implicit_namespaces_;  // labels by name
   std::uint32_t with_affinity_ = 0;
   std::uint32_t with_required_anti_affinity_ = 0;

@@ -5,6 +5,7 @@
 #include <string_view>
 #include <variant>
 
+#include "gpusched/model/dra.hpp"
 #include "gpusched/model/kueue.hpp"
 #include "gpusched/model/node.hpp"
 #include "gpusched/model/pod.hpp"
@@ -35,12 +36,12 @@ struct Service {
 /// The label the API server sets on every namespace (v1.LabelMetadataName).
 inline constexpr std::string_view kLabelMetadataName = "kubernetes.io/metadata.name";
 
-using Object =
-    std::variant<Node, Pod, Deployment, ReplicaSet, DaemonSet, StatefulSet, Job, PriorityClass,
-                 PodDisruptionBudget, Namespace, Service, kueue::ResourceFlavor,
-                 kueue::ClusterQueue, kueue::LocalQueue, kueue::Cohort,
-                 kueue::WorkloadPriorityClass, kueue::AdmissionCheck,
-                 kueue::ProvisioningRequestConfig, kueue::Workload, SchedulingWorkload, PodGroup>;
+using Object = std::variant<
+    Node, Pod, Deployment, ReplicaSet, DaemonSet, StatefulSet, Job, PriorityClass,
+    PodDisruptionBudget, Namespace, Service, kueue::ResourceFlavor, kueue::ClusterQueue,
+    kueue::LocalQueue, kueue::Cohort, kueue::WorkloadPriorityClass, kueue::AdmissionCheck,
+    kueue::ProvisioningRequestConfig, kueue::Workload, SchedulingWorkload, PodGroup,
+    dra::DeviceClass, dra::ResourceSlice, dra::ResourceClaim, dra::ResourceClaimTemplate>;
 
 /// kind / namespace / name of an object.
 struct ObjectRef {

@@ -26,10 +26,20 @@ struct ContainerPort {
   friend bool operator==(const ContainerPort&, const ContainerPort&) = default;
 };
 
+/// core/v1 ResourceClaim (resources.claims of a container): which of the pod's claims, and
+/// optionally which request of it, the container uses. Kept for the kubelet's view only:
+/// placement depends on the pod's claims, not on which container uses them.
+struct ContainerClaim {
+  std::string name;
+  std::string request;
+  friend bool operator==(const ContainerClaim&, const ContainerClaim&) = default;
+};
+
 struct Container {
   std::string name;
   ResourceList requests;  ///< after defaulting: a limit without request sets the request
   ResourceList limits;
+  std::vector<ContainerClaim> claims;  ///< resources.claims
   std::vector<ContainerPort> ports;
   std::string restart_policy;  ///< init containers only: "Always" marks a sidecar
   friend bool operator==(const Container&, const Container&) = default;
@@ -125,6 +135,15 @@ struct WorkloadReference {
   friend bool operator==(const WorkloadReference&, const WorkloadReference&) = default;
 };
 
+/// core/v1 PodResourceClaim: a claim by name, or one the resourceclaim controller makes from
+/// a template for this pod (exactly one of the two).
+struct PodResourceClaim {
+  std::string name;
+  std::optional<std::string> resource_claim_name;
+  std::optional<std::string> resource_claim_template_name;
+  friend bool operator==(const PodResourceClaim&, const PodResourceClaim&) = default;
+};
+
 struct PodSpec {
   Shared<std::vector<Container>> containers;
   Shared<std::vector<Container>> init_containers;
@@ -144,9 +163,8 @@ struct PodSpec {
   std::vector<std::string> scheduling_gates;
   /// spec.resources; nullopt when absent (or dropped by a release without PodLevelResources).
   SharedOptional<PodLevelResources> resources;
-  /// The names of spec.resourceClaims and of the claims containers reference
-  /// (resources.claims): Dynamic Resource Allocation, which gpusched does not model yet.
-  std::vector<std::string> resource_claims;
+  /// spec.resourceClaims: the pod's Dynamic Resource Allocation claims.
+  std::vector<PodResourceClaim> resource_claims;
   /// spec.workloadRef; nullopt when absent (or dropped by an API server without
   /// GenericWorkload).
   SharedOptional<WorkloadReference> workload_ref;
@@ -165,6 +183,14 @@ struct PodCondition {
   friend bool operator==(const PodCondition&, const PodCondition&) = default;
 };
 
+/// core/v1 PodResourceClaimStatus: the claim the resourceclaim controller made for a template
+/// reference (nullopt: none needed).
+struct PodResourceClaimStatus {
+  std::string name;
+  std::optional<std::string> resource_claim_name;
+  friend bool operator==(const PodResourceClaimStatus&, const PodResourceClaimStatus&) = default;
+};
+
 struct PodStatus {
   PodPhase phase = PodPhase::Pending;
   std::vector<PodCondition> conditions;
@@ -174,6 +200,8 @@ struct PodStatus {
   /// (UnexpectedAdmissionError, TopologyAffinityError).
   std::string reason;
   std::string message;
+  /// status.resourceClaimStatuses, in spec.resourceClaims order of the template references.
+  std::vector<PodResourceClaimStatus> resource_claim_statuses;
   friend bool operator==(const PodStatus&, const PodStatus&) = default;
 
   [[nodiscard]] const PodCondition* condition(std::string_view type) const noexcept;

@@ -169,6 +169,25 @@ struct WorkloadRecord {
   std::vector<kueue::AdmissionCheckState> admission_checks;
 };
 
+/// One device of a claim's allocation.
+struct ClaimDeviceRecord {
+  std::string request;  ///< `<request>` or `<request>/<subrequest>`
+  std::string driver;
+  std::string pool;
+  std::string device;
+};
+
+/// A ResourceClaim as the run left it (scenario-format.md §7 `resourceClaims`).
+struct ResourceClaimRecord {
+  std::string namespace_;
+  std::string name;
+  std::optional<std::string> owner;  ///< its controller, "Pod/ns/name"
+  bool allocated = false;
+  std::optional<std::string> node;         ///< the node its allocation's node selector names
+  std::vector<ClaimDeviceRecord> devices;  ///< in allocation order
+  std::vector<std::string> reserved_for;   ///< "Pod/ns/name", in reservation order
+};
+
 /// A ClusterQueue as the run left it (scenario-format.md §6 `clusterQueues`).
 struct ClusterQueueRecord {
   std::string name;
@@ -261,6 +280,8 @@ struct SimulationResult {
   std::vector<WorkloadRecord> workloads;           ///< Kueue's, by namespace then name
   std::vector<ClusterQueueRecord> cluster_queues;  ///< by name
   std::vector<PodGroupRecord> pod_groups;          ///< by "namespace/name"
+  /// Every ResourceClaim object that exists at the end, by namespace then name.
+  std::vector<ResourceClaimRecord> resource_claims;
   /// Every quota wait of every Workload, in the order they began. Not part of the JSON result:
   /// the per-queue metrics (wait percentiles, borrowed GPU-hours) are computed from them.
   std::vector<QuotaSpan> quota_spans;

@@ -1,0 +1,77 @@
+#pragma once
+/// The Dynamic Resource Allocation objects as kube-scheduler's listers and its DRA manager see
+/// them (pkg/scheduler/framework/plugins/dynamicresources/dra_manager.go): device classes,
+/// resource slices, resource claims and claim templates, each kind with a generation that moves
+/// whenever one of its objects changes, so that what is derived from them (the slices the
+/// allocator reads, the devices in use) is rebuilt only then.
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpusched/model/dra.hpp"
+
+namespace gpusched {
+
+class DraState {
+ public:
+  /// Adds or replaces a DeviceClass; false when it replaced one.
+  bool apply_class(dra::DeviceClass device_class);
+  /// Removes a DeviceClass; false when there was none.
+  bool remove_class(std::string_view name);
+  [[nodiscard]] const dra::DeviceClass* find_class(std::string_view name) const;
+  [[nodiscard]] const std::map<std::string, dra::DeviceClass, std::less<>>& classes() const {
+    return classes_;
+  }
+
+  /// Adds or replaces a ResourceSlice; false when it replaced one.
+  bool apply_slice(dra::ResourceSlice slice);
+  bool remove_slice(std::string_view name);
+  [[nodiscard]] const dra::ResourceSlice* find_slice(std::string_view name) const;
+  /// Every slice, by name.
+  [[nodiscard]] const std::map<std::string, dra::ResourceSlice, std::less<>>& slices() const {
+    return slices_;
+  }
+  /// Every slice by name, as the allocator takes them (valid until the next slice change).
+  [[nodiscard]] const std::vector<const dra::ResourceSlice*>& slice_list() const;
+
+  /// Adds or replaces a ResourceClaim (spec and status as given); false when it replaced one.
+  bool apply_claim(dra::ResourceClaim claim);
+  bool remove_claim(std::string_view namespace_, std::string_view name);
+  [[nodiscard]] const dra::ResourceClaim* find_claim(std::string_view namespace_,
+                                                     std::string_view name) const;
+  /// A claim to write its status (allocation, reservedFor); the claims' generation moves.
+  [[nodiscard]] dra::ResourceClaim* edit_claim(std::string_view namespace_, std::string_view name);
+  /// Every claim, keyed "namespace/name".
+  [[nodiscard]] const std::map<std::string, dra::ResourceClaim, std::less<>>& claims() const {
+    return claims_;
+  }
+
+  bool apply_template(dra::ResourceClaimTemplate claim_template);
+  bool remove_template(std::string_view namespace_, std::string_view name);
+  [[nodiscard]] const dra::ResourceClaimTemplate* find_template(std::string_view namespace_,
+                                                                std::string_view name) const;
+
+  [[nodiscard]] std::uint64_t classes_generation() const noexcept { return classes_generation_; }
+  [[nodiscard]] std::uint64_t slices_generation() const noexcept { return slices_generation_; }
+  [[nodiscard]] std::uint64_t claims_generation() const noexcept { return claims_generation_; }
+  /// Whether any class, slice, claim or template exists (a cluster without DRA skips its work).
+  [[nodiscard]] bool empty() const noexcept {
+    return classes_.empty() && slices_.empty() && claims_.empty() && templates_.empty();
+  }
+
+ private:
+  std::map<std::string, dra::DeviceClass, std::less<>> classes_;
+  std::map<std::string, dra::ResourceSlice, std::less<>> slices_;
+  std::map<std::string, dra::ResourceClaim, std::less<>> claims_;             // by "namespace/name"
+  std::map<std::string, dra::ResourceClaimTemplate, std::less<>> templates_;  // likewise
+  mutable std::vector<const dra::ResourceSlice*> slice_list_;
+  mutable std::uint64_t slice_list_generation_ = 0;
+  std::uint64_t classes_generation_ = 1;
+  std::uint64_t slices_generation_ = 1;
+  std::uint64_t claims_generation_ = 1;
+};
+
+}  // namespace gpusched

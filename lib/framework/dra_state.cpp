@@ -1,0 +1,117 @@
+#include "gpusched/framework/dra_state.hpp"
+
+#include <utility>
+
+namespace gpusched {
+
+namespace {
+
+std::string key_of(std::string_view namespace_, std::string_view name) {
+  std::string key;
+  key.reserve(namespace_.size() + 1 + name.size());
+  key.append(namespace_).append("/").append(name);
+  return key;
+}
+
+template <class Map, class T>
+bool put(Map& map, std::string key, T value) {
+  const bool added = !map.contains(key);
+  map.insert_or_assign(std::move(key), std::move(value));
+  return added;
+}
+
+template <class Map>
+bool erase(Map& map, std::string_view key) {
+  const auto it = map.find(key);
+  if (it == map.end()) return false;
+  map.erase(it);
+  return true;
+}
+
+template <class Map>
+auto find(Map& map, std::string_view key) -> decltype(&map.begin()->second) {
+  const auto it = map.find(key);
+  return it == map.end() ? nullptr : &it->second;
+}
+
+}  // namespace
+
+bool DraState::apply_class(dra::DeviceClass device_class) {
+  std::string key = device_class.metadata.name;
+  ++classes_generation_;
+  return put(classes_, std::move(key), std::move(device_class));
+}
+
+bool DraState::remove_class(std::string_view name) {
+  if (!erase(classes_, name)) return false;
+  ++classes_generation_;
+  return true;
+}
+
+const dra::DeviceClass* DraState::find_class(std::string_view name) const {
+  return find(classes_, name);
+}
+
+bool DraState::apply_slice(dra::ResourceSlice slice) {
+  std::string key = slice.metadata.name;
+  ++slices_generation_;
+  return put(slices_, std::move(key), std::move(slice));
+}
+
+bool DraState::remove_slice(std::string_view name) {
+  if (!erase(slices_, name)) return false;
+  ++slices_generation_;
+  return true;
+}
+
+const dra::ResourceSlice* DraState::find_slice(std::string_view name) const {
+  return find(slices_, name);
+}
+
+const std::vector<const dra::ResourceSlice*>& DraState::slice_list() const {
+  if (slice_list_generation_ != slices_generation_) {
+    slice_list_.clear();
+    for (const auto& [name, slice] : slices_) slice_list_.push_back(&slice);
+    slice_list_generation_ = slices_generation_;
+  }
+  return slice_list_;
+}
+
+bool DraState::apply_claim(dra::ResourceClaim claim) {
+  std::string key = key_of(claim.metadata.namespace_, claim.metadata.name);
+  ++claims_generation_;
+  return put(claims_, std::move(key), std::move(claim));
+}
+
+bool DraState::remove_claim(std::string_view namespace_, std::string_view name) {
+  if (!erase(claims_, key_of(namespace_, name))) return false;
+  ++claims_generation_;
+  return true;
+}
+
+const dra::ResourceClaim* DraState::find_claim(std::string_view namespace_,
+                                               std::string_view name) const {
+  return find(claims_, key_of(namespace_, name));
+}
+
+dra::ResourceClaim* DraState::edit_claim(std::string_view namespace_, std::string_view name) {
+  dra::ResourceClaim* claim = find(claims_, key_of(namespace_, name));
+  if (claim != nullptr) ++claims_generation_;
+  return claim;
+}
+
+bool DraState::apply_template(dra::ResourceClaimTemplate claim_template) {
+  std::string key = key_of(claim_template.metadata.namespace_, claim_template.metadata.name);
+  return put(templates_, std::move(key), std::move(claim_template));
+}
+
+bool DraState::remove_template(std::string_view namespace_, std::string_view name) {
+  return erase(templates_, key_of(namespace_, name));
+}
+
+const dra::ResourceClaimTemplate* DraState::find_template(std::string_view namespace_,
+                                                          std::string_view name) const {
+  return find(templates_, key_of(namespace_, name));
+}
+
+}  // namespace gpusched
