@@ -241,18 +241,6 @@ Explanation explain_here(const Scenario& scenario, Simulator& at, const PodRecor
       }
     }
   }
-  if (const std::vector<PodResourceClaim>& claims = record.pod.spec.resource_claims;
-      !claims.empty()) {
-    std::vector<std::string> names;
-    for (const PodResourceClaim& claim : claims) names.push_back(claim.name);
-    out.layer = Layer::Scheduling;
-    out.diagnosis = "It claims devices through Dynamic Resource Allocation (" +
-                    joined(names, ", ") +
-                    "), which gpusched does not model yet: rather than place it without its "
-                    "devices, gpusched leaves it Pending, and it cannot tell which node would "
-                    "hold it or what would fix it.";
-    return out;
-  }
   out.cycle = at.report_cycle(out.pod);
   if (out.message.empty()) out.message = out.cycle.placement.message;
   out.groups = group_verdicts(out.cycle);

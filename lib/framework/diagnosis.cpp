@@ -13,6 +13,7 @@ void Diagnosis::clear() {
   absent.reset();
   pre_filter_msg.clear();
   post_filter_msg.clear();
+  error.reset();
   unschedulable_plugins.clear();
   pending_plugins.clear();
 }

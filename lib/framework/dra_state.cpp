@@ -100,6 +100,18 @@ dra::ResourceClaim* DraState::edit_claim(std::string_view namespace_, std::strin
   return claim;
 }
 
+void DraState::signal_pending_allocation(dra::ResourceClaim claim) {
+  std::string uid = claim.metadata.uid;
+  ++claims_generation_;
+  put(pending_, std::move(uid), std::move(claim));
+}
+
+bool DraState::remove_pending_allocation(std::string_view uid) {
+  if (!erase(pending_, uid)) return false;
+  ++claims_generation_;
+  return true;
+}
+
 bool DraState::apply_template(dra::ResourceClaimTemplate claim_template) {
   std::string key = key_of(claim_template.metadata.namespace_, claim_template.metadata.name);
   return put(templates_, std::move(key), std::move(claim_template));

@@ -120,6 +120,7 @@ Framework::Framework(const Profile& profile, Handle handle, const Registry& regi
   }
   reserve_ = expand<ReservePlugin>(plugins_, multi_names, cfg.reserve);
   permit_ = expand<PermitPlugin>(plugins_, multi_names, cfg.permit);
+  pre_bind_ = expand<PreBindPlugin>(plugins_, multi_names, cfg.pre_bind);
   bind_ = expand<BindPlugin>(plugins_, multi_names, cfg.bind);
   if (bind_.empty())
     throw ProfileError(0, "profile \"" + profile_.scheduler_name + "\" has no Bind plugin");
@@ -537,6 +538,19 @@ Status Framework::run_permit(CycleState& state, const PodInfo& pod, const NodeIn
   wait.reasons.push_back(
       pool.intern("one or more plugins asked to wait and no plugin rejected pod"));
   return wait;
+}
+
+Code Framework::run_pre_bind(CycleState& state, const PodInfo& pod, const NodeInfo& node,
+                             std::string& message) {
+  for (PreBindPlugin* p : pre_bind_) {
+    const Status status = p->pre_bind(state, pod, node);
+    if (status.ok() || status.code == Code::Skip) continue;
+    // RunPreBindPlugins: `running PreBind plugin %q: %w`.
+    message = "running PreBind plugin \"" + std::string(p->name()) +
+              "\": " + status.message(handle_.cluster.pool());
+    return status.code;
+  }
+  return Code::Success;
 }
 
 Code Framework::run_bind(CycleState& state, PodInfo& pod, NodeInfo& node) {

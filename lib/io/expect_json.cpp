@@ -172,6 +172,35 @@ PodGroupExpectation parse_pod_group(const JsonNode& node) {
   return out;
 }
 
+ClaimExpectation parse_claim(const JsonNode& node) {
+  node.reject_unknown_keys({"at", "claim", "allocated", "node", "devices", "reservedFor"});
+  ClaimExpectation out;
+  out.claim = node.required("claim").string();
+  const std::size_t slashes =
+      static_cast<std::size_t>(std::count(out.claim.begin(), out.claim.end(), '/'));
+  if (!(slashes == 1 || (slashes == 2 && out.claim.starts_with("Pod/"))))
+    node.required("claim").fail("a claim is named \"namespace/name\" or \"Pod/namespace/name\"");
+  if (auto allocated = node.get("allocated")) out.allocated = allocated->boolean();
+  if (auto n = node.get("node")) out.node = n->json().is_null() ? std::string() : n->string();
+  if (auto devices = node.get("devices")) {
+    out.devices.emplace();
+    for (const JsonNode& item : devices->elements()) {
+      item.reject_unknown_keys({"request", "driver", "pool", "device"});
+      ClaimDeviceExpectation d;
+      if (auto v = item.get("request")) d.request = v->string();
+      if (auto v = item.get("driver")) d.driver = v->string();
+      if (auto v = item.get("pool")) d.pool = v->string();
+      d.device = item.required("device").string();
+      out.devices->push_back(std::move(d));
+    }
+  }
+  if (auto reserved = node.get("reservedFor")) {
+    out.reserved_for.emplace();
+    for (const JsonNode& item : reserved->elements()) out.reserved_for->push_back(item.string());
+  }
+  return out;
+}
+
 ClusterQueueExpectation parse_cluster_queue(const JsonNode& node) {
   node.reject_unknown_keys({"at", "clusterQueue", "usage", "pendingWorkloads", "admittedWorkloads",
                             "reservingWorkloads", "weightedShare"});
@@ -202,14 +231,14 @@ Expectation parse_expectation(const JsonNode& node, std::optional<TimeMs> until)
     }
   }
   int forms = 0;
-  for (std::string_view key : {"pod", "pods", "event", "pdb", "workload", "podGroup"})
+  for (std::string_view key : {"pod", "pods", "event", "pdb", "workload", "podGroup", "claim"})
     forms += node.object().contains(key);
   // A workload assertion may name its ClusterQueue; alone, "clusterQueue" is a form of its own.
   if (!node.object().contains("workload")) forms += node.object().contains("clusterQueue");
   if (forms > 1)
     node.fail(
         "an assertion has exactly one of \"pod\", \"pods\", \"event\", \"pdb\", \"workload\", "
-        "\"clusterQueue\", \"podGroup\"");
+        "\"clusterQueue\", \"podGroup\", \"claim\"");
   if (node.get("pod")) {
     out.check = parse_pod(node);
   } else if (node.get("pods")) {
@@ -224,12 +253,14 @@ Expectation parse_expectation(const JsonNode& node, std::optional<TimeMs> until)
     out.check = parse_cluster_queue(node);
   } else if (node.get("podGroup")) {
     out.check = parse_pod_group(node);
+  } else if (node.get("claim")) {
+    out.check = parse_claim(node);
   } else if (node.get("node")) {
     out.check = parse_node(node);
   } else {
     node.fail(
         "an assertion needs one of \"pod\", \"pods\", \"node\", \"event\", \"pdb\", "
-        "\"workload\", \"clusterQueue\" or \"podGroup\"");
+        "\"workload\", \"clusterQueue\", \"podGroup\" or \"claim\"");
   }
   return out;
 }
@@ -337,6 +368,27 @@ json check_json(const WorkloadExpectation& e) {
 json check_json(const PodGroupExpectation& e) {
   json out = {{"podGroup", e.pod_group}};
   if (e.condition) out["condition"] = condition_json(*e.condition);
+  return out;
+}
+
+json check_json(const ClaimExpectation& e) {
+  json out = {{"claim", e.claim}};
+  if (e.allocated) out["allocated"] = *e.allocated;
+  if (e.node) out["node"] = e.node->empty() ? json(nullptr) : json(*e.node);
+  if (e.devices) {
+    json devices = json::array();
+    for (const ClaimDeviceExpectation& d : *e.devices) {
+      json item = json::object();
+      for (const auto& [key, value] :
+           {std::pair{"request", &d.request}, {"driver", &d.driver}, {"pool", &d.pool}}) {
+        if (!value->empty()) item[key] = *value;
+      }
+      item["device"] = d.device;
+      devices.push_back(std::move(item));
+    }
+    out["devices"] = std::move(devices);
+  }
+  if (e.reserved_for) out["reservedFor"] = *e.reserved_for;
   return out;
 }
 

@@ -6,6 +6,7 @@
 #include "gpusched/error.hpp"
 #include "io/kueue_json.hpp"
 #include "io/object_json.hpp"
+#include "io/resource_json.hpp"
 
 namespace gpusched::io {
 namespace {
@@ -66,8 +67,10 @@ constexpr KindRule kRules[] = {
     {"rbac.authorization.k8s.io", "*", kSkipped, kNoEffect},
     {"node.k8s.io", "RuntimeClass", kIgnored,
      "a RuntimeClass's pod overhead and scheduling constraints are not added to its pods"},
-    {"resource.k8s.io", "*", kIgnored,
-     "Dynamic Resource Allocation is not modelled: no device is allocated through it"},
+    // DeviceClass, ResourceSlice, ResourceClaim and ResourceClaimTemplate are modelled.
+    {"resource.k8s.io", "DeviceTaintRule", kIgnored,
+     "DeviceTaintRules are not modelled: their taints are not added to the devices they select"},
+    {"resource.k8s.io", "*", kIgnored, "this resource.k8s.io kind is not modelled"},
     {"storage.k8s.io", "*", kIgnored, kVolumes},
     // Projects whose objects change placement
     {"autoscaling.k8s.io", "*", kIgnored,
@@ -150,6 +153,9 @@ constexpr FieldRule kFieldRules[] = {
 KindVerdict classify_kind(std::string_view api_version, std::string_view kind) {
   const std::string_view group = group_of(api_version);
   if (is_known_kind(kind) && (api_version.empty() || kubernetes_group(group))) {
+    return {KindHandling::Modelled, {}};
+  }
+  if (is_resource_kind(kind) && (api_version.empty() || group == "resource.k8s.io")) {
     return {KindHandling::Modelled, {}};
   }
   // Kueue's kinds; without an apiVersion, all but Workload (scheduling.k8s.io has one too).

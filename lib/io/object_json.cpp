@@ -873,14 +873,6 @@ class ObjectParser final : public ObjectFields {
       if (auto limits = resources->get("limits")) pod_level.limits = parse_resources(*limits);
       validate_pod_level_resources(*resources, pod_level);
     }
-    if (!spec.resource_claims.empty()) {
-      const std::optional<JsonNode> claims = node->get("resourceClaims");
-      (claims ? *claims : *node)
-          .note_not_modelled(
-              "Dynamic Resource Allocation is not modelled yet: from Kubernetes 1.34 the pod is "
-              "left "
-              "Pending, its claims unallocated (1.33 drops them, as its API server does)");
-    }
     if (auto ref = node->get("workloadRef")) spec.workload_ref = parse_workload_ref(*ref);
     if (auto group = node->get("schedulingGroup"))
       spec.scheduling_group = parse_scheduling_group(*group);

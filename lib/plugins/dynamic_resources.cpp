@@ -1,26 +1,460 @@
 #include "plugins/dynamic_resources.hpp"
 
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <optional>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "dra/allocator.hpp"
+#include "dra/pod_claims.hpp"
+#include "dra/pools.hpp"
 #include "framework/string_pool.hpp"
 #include "gpusched/framework/cluster_state.hpp"
-#include "model/go_text.hpp"
+#include "gpusched/framework/dra_state.hpp"
+#include "gpusched/framework/rng.hpp"
+#include "plugins/helpers.hpp"
 
 namespace gpusched::plugins {
 
-DynamicResources::DynamicResources(Handle& handle) : pool_(handle.cluster.pool()) {}
+namespace {
 
-Status DynamicResources::pre_filter(CycleState&, const PodInfo& pod, PreFilterResult&) {
-  const std::vector<PodResourceClaim>& spec_claims = pod.pod.spec.resource_claims;
-  if (spec_claims.empty()) return Code::Skip;
-  std::vector<std::string> claims;
-  for (const PodResourceClaim& claim : spec_claims) claims.push_back(claim.name);
-  const std::string message =
-      std::string("gpusched does not model Dynamic Resource Allocation yet: resource claim") +
-      (claims.size() > 1 ? "s " : " ") + joined(claims, ", ") + " cannot be allocated";
-  return Status{Code::UnschedulableAndUnresolvable, kName, {pool_.intern(message)}};
+/// klog.KObj: `<namespace>/<name>`.
+std::string kobj(const dra::ResourceClaim& claim) {
+  return claim.metadata.namespace_ + "/" + claim.metadata.name;
 }
 
-PostFilterResult DynamicResources::post_filter(CycleState&, const PodInfo&, const Diagnosis&) {
-  return PostFilterResult{Code::Unschedulable, "no new claims to deallocate", std::nullopt};
+/// resourceapi.FirstAvailableDeviceRequestMaxSize.
+constexpr std::int64_t kFirstAvailableDeviceRequestMaxSize = 8;
+
+/// ResourceClaimReservedForMaxSize, which the API server enforces on a status update.
+constexpr std::size_t kReservedForMaxSize = 256;
+
+}  // namespace
+
+/// stateData. Upstream's Clone returns the same pointer: preemption's copies of the cycle state
+/// share it, Filter's writes included.
+struct DynamicResources::CycleData final : StateData {
+  struct Shared {
+    /// The pod's claims in spec.resourceClaims order, as PreFilter saw them.
+    std::vector<dra::ResourceClaim> claims;
+    /// informationForClaim.availableOnNodes: an allocated claim's node selector.
+    std::vector<std::optional<dra::NodeSelector>> available_on_nodes;
+    /// The indices of the unallocated claims (claimStore.toAllocate).
+    std::vector<std::size_t> to_allocate;
+    std::unique_ptr<dra::Allocator> allocator;
+    /// unavailableClaims, written by Filter, read by PostFilter.
+    std::set<std::size_t> unavailable_claims;
+    /// nodeAllocations: per node, one result per claim of to_allocate.
+    std::map<std::string, std::vector<dra::AllocationResult>, std::less<>> node_allocations;
+    /// informationForClaim.allocation: what Reserve took, per claim index.
+    std::vector<std::optional<dra::AllocationResult>> allocation;
+  };
+  std::shared_ptr<Shared> shared = std::make_shared<Shared>();
+  [[nodiscard]] std::unique_ptr<StateData> clone() const override {
+    return std::make_unique<CycleData>(*this);
+  }
+};
+
+DynamicResources::DynamicResources(Handle& handle) : handle_(handle) {
+  const FeatureGates& gates = handle.config.feature_gates;
+  const KubernetesVersion& v = handle.version;
+  auto on = [&](FeatureGate gate) { return gates.enabled(gate, v); };
+  // AllocatorFeatures (1.35; 1.34 passes the same gates field by field).
+  features_.admin_access = on(FeatureGate::DRAAdminAccess);
+  features_.prioritized_list = on(FeatureGate::DRAPrioritizedList);
+  features_.partitionable_devices = on(FeatureGate::DRAPartitionableDevices);
+  features_.device_taints = on(FeatureGate::DRADeviceTaints);
+  features_.device_binding_and_status =
+      on(FeatureGate::DRADeviceBindingConditions) && on(FeatureGate::DRAResourceClaimDeviceStatus);
+  features_.consumable_capacity = on(FeatureGate::DRAConsumableCapacity);
+  prioritized_list_ = features_.prioritized_list;
+  cel_cache_ = std::make_unique<dra::cel::Cache>(
+      dra::cel::Features{.consumable_capacity = features_.consumable_capacity});
+}
+
+DynamicResources::~DynamicResources() = default;
+
+const DynamicResources::CycleData* DynamicResources::data(const CycleState& state) const {
+  return state.get<CycleData>(slot());
+}
+
+Status DynamicResources::unschedulable(const std::string& message) const {
+  return Status{
+      Code::UnschedulableAndUnresolvable, kName, {handle_.cluster.pool().intern(message)}};
+}
+
+template <class Each>
+std::string DynamicResources::for_each_pod_claim(const Pod& pod, Each&& each) const {
+  const DraState& dra = handle_.cluster.dra();
+  for (const PodResourceClaim& pod_claim : pod.spec.resource_claims) {
+    const dra::PodClaimName name = dra::pod_claim_name(pod, pod_claim);
+    if (!name.error.empty()) return name.error;
+    if (!name.name) continue;  // a template's claim that is not needed
+    const dra::ResourceClaim* claim = dra.find_claim(pod.metadata.namespace_, *name.name);
+    if (claim == nullptr) {
+      // The assume cache's NotFound (assume_cache.go errNotFound).
+      return "could not find ResourceClaim \"" + pod.metadata.namespace_ + "/" + *name.name + "\"";
+    }
+    if (claim->metadata.deletion_ms)
+      return "resourceclaim \"" + claim->metadata.name + "\" is being deleted";
+    if (name.must_check_owner) {
+      if (std::string error = dra::is_for_pod(pod, *claim, handle_.version.minor); !error.empty())
+        return error;
+    }
+    each(*claim);
+  }
+  return {};
+}
+
+Status DynamicResources::pre_enqueue(const PodInfo& pod) const {
+  const std::string error = for_each_pod_claim(pod.pod, [](const dra::ResourceClaim&) {});
+  if (!error.empty()) return unschedulable(error);
+  return {};
+}
+
+Status DynamicResources::pre_filter(CycleState& state, const PodInfo& pod, PreFilterResult&) {
+  // The state is written before any failure, so that PostFilter always finds one; its claims
+  // only once every check passed (PostFilter then says "no new claims to deallocate").
+  auto owned = std::make_unique<CycleData>();
+  CycleData::Shared& s = *owned->shared;
+  state.set(slot(), std::move(owned));
+  std::vector<dra::ResourceClaim> claims;
+  const std::string error = for_each_pod_claim(
+      pod.pod, [&](const dra::ResourceClaim& claim) { claims.push_back(claim); });
+  if (!error.empty()) return unschedulable(error);
+  if (claims.empty()) return Code::Skip;
+
+  const DraState& dra = handle_.cluster.dra();
+  std::vector<std::optional<dra::NodeSelector>> available_on_nodes(claims.size());
+  std::vector<std::size_t> to_allocate;
+  for (std::size_t i = 0; i < claims.size(); ++i) {
+    const dra::ResourceClaim& claim = claims[i];
+    // CanBeReserved is always true upstream: an allocated claim is never "in use".
+    if (claim.status.allocation) {
+      available_on_nodes[i] = claim.status.allocation->node_selector;
+      continue;
+    }
+    to_allocate.push_back(i);
+    if (dra.has_pending_allocation(claim.metadata.uid)) {
+      return unschedulable("resource claim " + kobj(claim) +
+                           " is in the process of being allocated");
+    }
+    // validateDeviceClass: an empty name is an error, a missing class a rejection.
+    auto validate = [&](const std::string& class_name, const std::string& request) -> Status {
+      if (class_name.empty()) {
+        return Status{
+            Code::Error,
+            kName,
+            {handle_.cluster.pool().intern("request " + request + ": unsupported request type")}};
+      }
+      if (dra.find_class(class_name) == nullptr) {
+        return unschedulable("request " + request + ": device class " + class_name +
+                             " does not exist");
+      }
+      return {};
+    };
+    for (const dra::DeviceRequest& request : claim.spec.requests) {
+      if (request.exactly) {
+        if (Status st = validate(request.exactly->device_class_name, request.name); !st.ok())
+          return st;
+      } else if (!request.first_available.empty()) {
+        if (!prioritized_list_) {
+          return unschedulable("resource claim " + kobj(claim) + ", request " + request.name +
+                               ": has subrequests, but the DRAPrioritizedList feature is disabled");
+        }
+        for (const dra::DeviceSubRequest& sub : request.first_available) {
+          if (Status st = validate(sub.device_class_name, request.name + "/" + sub.name); !st.ok())
+            return st;
+        }
+      } else {
+        return unschedulable("resource claim " + kobj(claim) + ", request " + request.name +
+                             ": unknown request type");
+      }
+    }
+  }
+  s.allocation.resize(claims.size());
+  s.claims = std::move(claims);
+  s.available_on_nodes = std::move(available_on_nodes);
+  s.to_allocate = std::move(to_allocate);
+  if (s.to_allocate.empty()) return {};
+
+  // ListAllAllocatedDevices / GatherAllocatedState: the devices of every allocated claim and of
+  // every in-flight allocation; admin access takes no device ("Is not considered as
+  // allocated."); with consumable capacity a share is counted by its share id and capacity.
+  dra::AllocatedState allocated;
+  auto add_devices = [&](const dra::ResourceClaim& claim) {
+    if (!claim.status.allocation) return;
+    for (const dra::DeviceRequestAllocationResult& r : claim.status.allocation->devices) {
+      if (r.admin_access.value_or(false)) continue;
+      dra::DeviceId id{r.driver, r.pool, r.device};
+      if (features_.consumable_capacity && r.share_id) {
+        dra::ConsumedCapacity& total = allocated.aggregated_capacity[id];
+        for (const auto& [name, amount] : r.consumed_capacity) {
+          auto [it, added] = total.try_emplace(name, amount);
+          if (!added) it->second = it->second.plus(amount);
+        }
+        allocated.allocated_shared_device_ids.insert({std::move(id), *r.share_id});
+      } else {
+        allocated.allocated_devices.insert(std::move(id));
+      }
+    }
+  };
+  for (const auto& [key, claim] : dra.claims()) add_devices(claim);
+  for (const auto& [uid, claim] : dra.pending_allocations()) add_devices(claim);
+
+  Rng& rng = handle_.rng;
+  s.allocator = std::make_unique<dra::Allocator>(
+      features_, std::move(allocated),
+      [&dra](std::string_view name) { return dra.find_class(name); }, dra.slice_list(), *cel_cache_,
+      [&rng] {
+        // uuid.NewUUID for a share: random, drawn from the run's seeded source.
+        const std::uint64_t hi = rng.next(), lo = rng.next();
+        char text[37];
+        std::snprintf(text, sizeof text, "%08x-%04x-4%03x-%04x-%012llx",
+                      static_cast<unsigned>(hi >> 32), static_cast<unsigned>((hi >> 16) & 0xffff),
+                      static_cast<unsigned>(hi & 0x0fff),
+                      static_cast<unsigned>(0x8000 | ((lo >> 48) & 0x3fff)),
+                      static_cast<unsigned long long>(lo & 0xffffffffffffULL));
+        return std::string(text);
+      });
+  return {};
+}
+
+Code DynamicResources::filter(const CycleState& state, const PodInfo&, const NodeInfo& node,
+                              Reasons& reasons) const {
+  const CycleData* d = data(state);
+  if (d == nullptr || d->shared->claims.empty()) return Code::Success;
+  CycleData::Shared& s = *d->shared;
+  StringPool& pool = handle_.cluster.pool();
+  std::vector<std::size_t> unavailable;
+  for (std::size_t i = 0; i < s.claims.size(); ++i) {
+    const std::optional<dra::NodeSelector>& selector = s.available_on_nodes[i];
+    if (selector && !dra::node_matches(node.node, std::nullopt, false, selector))
+      unavailable.push_back(i);
+  }
+  std::vector<dra::AllocationResult> results;
+  if (s.allocator) {
+    std::vector<const dra::ResourceClaim*> claims;
+    for (std::size_t i : s.to_allocate) claims.push_back(&s.claims[i]);
+    dra::AllocateOutcome outcome = s.allocator->allocate(node.node, claims);
+    switch (outcome.kind) {
+      case dra::AllocateOutcome::Kind::Allocated:
+        results = std::move(outcome.results);
+        break;
+      case dra::AllocateOutcome::Kind::NoFit:
+        reasons.push_back(pool.intern("cannot allocate all claims"));
+        return Code::UnschedulableAndUnresolvable;
+      case dra::AllocateOutcome::Kind::NodeError:
+        // ErrFailedAllocationOnNode (1.35+): this node only. 1.34's allocator returned a plain
+        // error, which stops the cycle.
+        reasons.push_back(pool.intern(outcome.error));
+        return handle_.version.minor >= 35 ? Code::UnschedulableAndUnresolvable : Code::Error;
+      case dra::AllocateOutcome::Kind::Error:
+        reasons.push_back(pool.intern(outcome.error));
+        return Code::Error;
+    }
+  }
+  if (!unavailable.empty()) {
+    s.unavailable_claims.insert(unavailable.begin(), unavailable.end());
+    reasons.push_back(pool.intern("resourceclaim not available on the node"));
+    return Code::UnschedulableAndUnresolvable;
+  }
+  if (s.allocator) s.node_allocations.insert_or_assign(node.node.metadata.name, std::move(results));
+  return Code::Success;
+}
+
+PostFilterResult DynamicResources::post_filter(CycleState& state, const PodInfo& pod,
+                                               const Diagnosis&) {
+  const CycleData* d = data(state);
+  if (d == nullptr || d->shared->claims.empty())
+    return PostFilterResult{Code::Unschedulable, "no new claims to deallocate", std::nullopt};
+  CycleData::Shared& s = *d->shared;
+  // Upstream picks one claim in Go's map order, at random ("there is no better heuristic");
+  // gpusched takes the lowest index, for the same answer on every run.
+  for (std::size_t index : s.unavailable_claims) {
+    const dra::ResourceClaim& seen = s.claims[index];
+    const auto& reserved = seen.status.reserved_for;
+    if (!reserved.empty() && !(reserved.size() == 1 && reserved[0].uid == pod.pod.metadata.uid))
+      continue;
+    dra::ResourceClaim* claim =
+        handle_.cluster.edit_dra().edit_claim(seen.metadata.namespace_, seen.metadata.name);
+    if (claim == nullptr) break;
+    const dra::ResourceClaim old = *claim;
+    claim->status.reserved_for.clear();
+    claim->status.allocation.reset();
+    claim_updated(old, *claim);
+    return PostFilterResult{Code::Unschedulable, "deallocation of ResourceClaim completed",
+                            std::nullopt};
+  }
+  return PostFilterResult{Code::Unschedulable, "still not schedulable", std::nullopt};
+}
+
+Code DynamicResources::reserve(CycleState& state, const PodInfo&, NodeInfo& node) {
+  const CycleData* d = data(state);
+  if (d == nullptr || d->shared->to_allocate.empty()) return Code::Success;
+  CycleData::Shared& s = *d->shared;
+  const auto it = s.node_allocations.find(node.node.metadata.name);
+  // "claim allocation not found for node" / "internal error, have %d allocations...": the
+  // framework fails the pod at Reserve.
+  if (it == s.node_allocations.end() || it->second.size() != s.to_allocate.size())
+    return Code::Error;
+  DraState& dra = handle_.cluster.edit_dra();
+  for (std::size_t k = 0; k < s.to_allocate.size(); ++k) {
+    const std::size_t index = s.to_allocate[k];
+    s.allocation[index] = it->second[k];
+    dra::ResourceClaim claim = s.claims[index];
+    claim.status.allocation = it->second[k];
+    dra.signal_pending_allocation(std::move(claim));
+  }
+  return Code::Success;
+}
+
+void DynamicResources::unreserve(CycleState& state, const PodInfo& pod, NodeInfo&) {
+  const CycleData* d = data(state);
+  if (d == nullptr || d->shared->claims.empty()) return;
+  DraState& dra = handle_.cluster.edit_dra();
+  for (const dra::ResourceClaim& seen : d->shared->claims) {
+    dra.remove_pending_allocation(seen.metadata.uid);
+    // The pod leaves reservedFor (a strategic-merge patch of the status).
+    dra::ResourceClaim* claim = dra.edit_claim(seen.metadata.namespace_, seen.metadata.name);
+    if (claim == nullptr || !claim->status.allocation || !dra::is_reserved_for_pod(pod.pod, *claim))
+      continue;
+    const dra::ResourceClaim old = *claim;
+    std::erase_if(claim->status.reserved_for, [&](const dra::ConsumerReference& ref) {
+      return ref.uid == pod.pod.metadata.uid;
+    });
+    claim_updated(old, *claim);
+  }
+}
+
+Status DynamicResources::pre_bind(CycleState& state, const PodInfo& pod, const NodeInfo&) {
+  const CycleData* d = data(state);
+  if (d == nullptr || d->shared->claims.empty()) return Code::Success;
+  CycleData::Shared& s = *d->shared;
+  StringPool& pool = handle_.cluster.pool();
+  DraState& dra = handle_.cluster.edit_dra();
+  auto error = [&](const std::string& message) {
+    return Status{Code::Error, kName, {pool.intern(message)}};
+  };
+  for (std::size_t index = 0; index < s.claims.size(); ++index) {
+    const dra::ResourceClaim& seen = s.claims[index];
+    // bindClaim: the claim as the API server has it now.
+    dra::ResourceClaim* claim = dra.edit_claim(seen.metadata.namespace_, seen.metadata.name);
+    const std::optional<dra::AllocationResult>& allocation = s.allocation[index];
+    const std::string what =
+        allocation ? "add allocation and reservation to claim " : "add reservation to claim ";
+    if (claim == nullptr) {
+      if (allocation) dra.remove_pending_allocation(seen.metadata.uid);
+      return error(what + kobj(seen) + ": resourceclaims.resource.k8s.io \"" + seen.metadata.name +
+                   "\" not found");
+    }
+    if (dra::is_reserved_for_pod(pod.pod, *claim)) continue;
+    if (claim->metadata.deletion_ms) {
+      if (allocation) dra.remove_pending_allocation(seen.metadata.uid);
+      return error("claim " + kobj(*claim) + " got deleted in the meantime");
+    }
+    if (allocation && claim->status.allocation) {
+      dra.remove_pending_allocation(seen.metadata.uid);
+      return error("claim " + kobj(*claim) + " got allocated elsewhere in the meantime");
+    }
+    if (claim->status.reserved_for.size() >= kReservedForMaxSize) {
+      // The API server's validation of the status update.
+      if (allocation) dra.remove_pending_allocation(seen.metadata.uid);
+      return error(what + kobj(*claim) + ": ResourceClaim.resource.k8s.io \"" +
+                   claim->metadata.name + "\" is invalid: status.reservedFor: Too many: " +
+                   std::to_string(claim->status.reserved_for.size() + 1) + ": must have at most " +
+                   std::to_string(kReservedForMaxSize) + " items");
+    }
+    const dra::ResourceClaim old = *claim;
+    if (allocation) claim->status.allocation = *allocation;
+    claim->status.reserved_for.push_back({"pods", pod.pod.metadata.name, pod.pod.metadata.uid});
+    if (allocation) dra.remove_pending_allocation(seen.metadata.uid);
+    s.claims[index] = *claim;
+    claim_updated(old, *claim);
+  }
+  return Code::Success;
+}
+
+void DynamicResources::claim_updated(const dra::ResourceClaim& old_claim,
+                                     const dra::ResourceClaim& claim) const {
+  if (handle_.scheduler == nullptr) return;
+  handle_.scheduler->cluster_event(
+      {EventResource::ResourceClaim, action::kUpdate, "ResourceClaimUpdate"},
+      EventObjects{.old_claim = &old_claim, .claim = &claim});
+}
+
+std::vector<ClusterEventWithHint> DynamicResources::events_to_register() const {
+  // With queueing hints (on in every release gpusched mirrors) a node's taint change is left to
+  // TaintToleration.
+  return {
+      {{EventResource::Node,
+        action::kAdd | action::kUpdateNodeLabel | action::kUpdateNodeAllocatable, "Node"},
+       false},
+      {{EventResource::ResourceClaim, action::kAdd | action::kUpdate, "ResourceClaim"}, true},
+      {{EventResource::Pod, action::kUpdatePodGeneratedResourceClaim, "Pod"}, true},
+      {{EventResource::DeviceClass, action::kAdd | action::kUpdate, "DeviceClass"}, false},
+      {{EventResource::ResourceSlice, action::kAdd | action::kUpdate, "ResourceSlice"}, false},
+  };
+}
+
+QueueingHint DynamicResources::queueing_hint(const ClusterEvent& event, const PodInfo& pod,
+                                             const EventObjects& objects) const {
+  if (event.resource == EventResource::Pod) {
+    // isSchedulableAfterPodChange: the pod's own claims were created.
+    if (objects.pod == nullptr || objects.pod->pod.metadata.uid != pod.pod.metadata.uid)
+      return QueueingHint::QueueSkip;
+    const std::string error = for_each_pod_claim(objects.pod->pod, [](const auto&) {});
+    return error.empty() ? QueueingHint::Queue : QueueingHint::QueueSkip;
+  }
+  if (event.resource != EventResource::ResourceClaim || objects.claim == nullptr)
+    return QueueingHint::Queue;
+  // isSchedulableAfterClaimChange.
+  const dra::ResourceClaim& modified = *objects.claim;
+  bool uses_claim = false;
+  const std::string error = for_each_pod_claim(pod.pod, [&](const dra::ResourceClaim& claim) {
+    if (claim.metadata.uid == modified.metadata.uid) uses_claim = true;
+  });
+  if (!error.empty()) return QueueingHint::QueueSkip;
+  const dra::ResourceClaim* old = objects.old_claim;
+  // A deallocation frees devices for anyone.
+  if (old != nullptr && old->status.allocation && !modified.status.allocation)
+    return QueueingHint::Queue;
+  if (!uses_claim) return QueueingHint::QueueSkip;
+  if (old == nullptr) return QueueingHint::Queue;
+  return old->status == modified.status ? QueueingHint::QueueSkip : QueueingHint::Queue;
+}
+
+std::int64_t DynamicResourcesScoring::score(const CycleState& state, const PodInfo&,
+                                            const NodeInfo& node) const {
+  const CycleData* d = data(state);
+  if (d == nullptr || d->shared->to_allocate.empty()) return 0;
+  const CycleData::Shared& s = *d->shared;
+  const auto it = s.node_allocations.find(node.node.metadata.name);
+  if (it == s.node_allocations.end()) return 0;
+  // computeScore, over the claims this node's allocation is for (see docs/fidelity.md).
+  std::int64_t score = 0;
+  for (std::size_t k = 0; k < s.to_allocate.size() && k < it->second.size(); ++k) {
+    std::set<std::string, std::less<>> allocated_sub_requests;
+    for (const dra::DeviceRequestAllocationResult& r : it->second[k].devices) {
+      if (r.request.find('/') != std::string::npos) allocated_sub_requests.insert(r.request);
+    }
+    for (const dra::DeviceRequest& request : s.claims[s.to_allocate[k]].spec.requests) {
+      if (request.exactly) continue;
+      for (std::size_t i = 0; i < request.first_available.size(); ++i) {
+        if (allocated_sub_requests.contains(request.name + "/" + request.first_available[i].name))
+          score += kFirstAvailableDeviceRequestMaxSize - static_cast<std::int64_t>(i);
+      }
+    }
+  }
+  return score;
+}
+
+void DynamicResourcesScoring::normalize(const CycleState&, const PodInfo&,
+                                        std::span<std::int64_t> scores) const {
+  default_normalize_score(kMaxNodeScore, false, scores);
 }
 
 }  // namespace gpusched::plugins

@@ -1,30 +1,92 @@
 #pragma once
-// DynamicResources (pkg/scheduler/framework/plugins/dynamicresources/dynamicresources.go), as far
-// as gpusched models it: from 1.34 (DRA on by default) its PostFilter runs before
-// DefaultPreemption and reports that it has no claims to deallocate. Claims themselves are not
-// allocated yet: a pod that has any is refused at PreFilter with a message that says so, never
-// reported Running on a node that might not have its devices.
+// DynamicResources (pkg/scheduler/framework/plugins/dynamicresources/dynamicresources.go, 1.34,
+// 1.35 and 1.36): a pod's ResourceClaims must exist (PreEnqueue); the unallocated ones are
+// allocated by the structured allocator on each node (Filter), the devices reserved for the pod
+// (Reserve: an in-flight allocation) and written to the claims with the pod in reservedFor
+// (PreBind). An allocated claim whose node selector leaves a node out makes that node
+// unavailable; PostFilter deallocates such a claim when no other pod uses it. From 1.35 the plugin
+// also scores nodes by the firstAvailable alternatives their allocation took
+// (DynamicResourcesScoring). Every rejection is UnschedulableAndUnresolvable, so preemption
+// never helps a pod waiting for devices. Texts are upstream's, verbatim.
 
+#include <memory>
+#include <string>
+
+#include "dra/allocator.hpp"
+#include "dra/cel.hpp"
 #include "gpusched/config/plugin_names.hpp"
 #include "gpusched/framework/framework.hpp"
 #include "gpusched/framework/plugin.hpp"
 
 namespace gpusched::plugins {
 
-class DynamicResources final : public PreFilterPlugin, public PostFilterPlugin {
+class DynamicResources : public PreEnqueuePlugin,
+                         public PreFilterPlugin,
+                         public FilterPlugin,
+                         public PostFilterPlugin,
+                         public ReservePlugin,
+                         public PreBindPlugin,
+                         public EnqueueExtensions {
  public:
   static constexpr std::string_view kName = names::kDynamicResources;
   explicit DynamicResources(Handle& handle);
+  ~DynamicResources() override;
   [[nodiscard]] std::string_view name() const noexcept override { return kName; }
-  /// Skip for a pod without claims; UnschedulableAndUnresolvable, naming the claims, otherwise.
+
+  /// Each claim exists and is not being deleted (foreachPodResourceClaim).
+  [[nodiscard]] Status pre_enqueue(const PodInfo& pod) const override;
+  /// Skip for a pod without claims; otherwise checks the claims and builds the allocator.
   [[nodiscard]] Status pre_filter(CycleState& state, const PodInfo& pod,
                                   PreFilterResult& result) override;
-  /// Unschedulable "no new claims to deallocate".
+  [[nodiscard]] Code filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
+                            Reasons& reasons) const override;
+  /// Deallocates one unavailable claim no other pod uses, or says why not.
   [[nodiscard]] PostFilterResult post_filter(CycleState& state, const PodInfo& pod,
                                              const Diagnosis& diagnosis) override;
+  [[nodiscard]] Code reserve(CycleState& state, const PodInfo& pod, NodeInfo& node) override;
+  void unreserve(CycleState& state, const PodInfo& pod, NodeInfo& node) override;
+  [[nodiscard]] Status pre_bind(CycleState& state, const PodInfo& pod,
+                                const NodeInfo& node) override;
+
+  [[nodiscard]] std::vector<ClusterEventWithHint> events_to_register() const override;
+  [[nodiscard]] QueueingHint queueing_hint(const ClusterEvent& event, const PodInfo& pod,
+                                           const EventObjects& objects) const override;
+
+ protected:
+  struct CycleData;
+  /// The plugin's data in `state`, or nullptr when PreFilter did not run or skipped.
+  [[nodiscard]] const CycleData* data(const CycleState& state) const;
+
+  Handle& handle_;
 
  private:
-  StringPool& pool_;
+  /// foreachPodResourceClaim: calls `each(claim)` for each claim of the pod in spec order; the
+  /// first problem's text, or "".
+  template <class Each>
+  [[nodiscard]] std::string for_each_pod_claim(const Pod& pod, Each&& each) const;
+  /// The UnschedulableAndUnresolvable status with `message` (statusUnschedulable).
+  [[nodiscard]] Status unschedulable(const std::string& message) const;
+  /// A claim written through the API server comes back as a ResourceClaim/Update event.
+  void claim_updated(const dra::ResourceClaim& old_claim, const dra::ResourceClaim& claim) const;
+
+  /// The allocator's DRA feature gates (AllocatorFeatures), fixed per release and gates.
+  dra::AllocatorFeatures features_;
+  bool prioritized_list_ = false;
+  /// cel.NewCache(10, ...): the compiled selectors, shared by every cycle.
+  std::unique_ptr<dra::cel::Cache> cel_cache_;
+};
+
+/// 1.35 and later: DynamicResources with Score and NormalizeScore (weight 1, no PreScore).
+class DynamicResourcesScoring final : public DynamicResources, public ScorePlugin {
+ public:
+  explicit DynamicResourcesScoring(Handle& handle) : DynamicResources(handle) {}
+  /// computeScore: for each firstAvailable request, 8 minus the index of the alternative the
+  /// node's allocation took; 0 on a node where nothing was allocated.
+  [[nodiscard]] std::int64_t score(const CycleState& state, const PodInfo& pod,
+                                   const NodeInfo& node) const override;
+  /// helper.DefaultNormalizeScore(MaxNodeScore, false).
+  void normalize(const CycleState& state, const PodInfo& pod,
+                 std::span<std::int64_t> scores) const override;
 };
 
 }  // namespace gpusched::plugins

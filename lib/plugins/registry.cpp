@@ -44,7 +44,13 @@ Registry in_tree_registry() {
     return std::make_unique<NodeResourcesFit>(handle, profile.node_resources_fit);
   });
   add<PodTopologySpread>(registry);
-  add<DynamicResources>(registry);
+  // Score joined in 1.35 ("DRA: Add scoring for Prioritized List feature").
+  registry.add(std::string(DynamicResources::kName),
+               [](Handle& handle, const Profile&) -> std::unique_ptr<Plugin> {
+                 if (handle.version.minor >= 35)
+                   return std::make_unique<DynamicResourcesScoring>(handle);
+                 return std::make_unique<DynamicResources>(handle);
+               });
   add<InterPodAffinity>(registry);
   registry.add(std::string(DefaultPreemption::kName), [](Handle& handle, const Profile& profile) {
     return std::make_unique<DefaultPreemption>(handle, profile.default_preemption);

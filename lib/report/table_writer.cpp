@@ -89,6 +89,9 @@ std::string_view event_source(const EventRecord& event) {
   if (kind == "Job") return "job-controller";
   // The cluster autoscaler's recorder (utils/kubernetes/events.go) on the pods a scale-up is for.
   if (event.reason == "TriggeredScaleUp") return "cluster-autoscaler";
+  // The resourceclaim controller's recorder (pkg/controller/resourceclaim, component
+  // "resource_claim") on the pods whose claims it cannot create.
+  if (event.reason == "FailedResourceClaimCreation") return "resource_claim";
   return "kubelet";
 }
 

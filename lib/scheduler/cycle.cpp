@@ -43,6 +43,12 @@ const std::vector<NodeInfo*>* Scheduler::pre_filter(Framework& fwk, CycleState& 
   PreFilterResult pre_result;
   std::vector<std::string> narrowing;
   Status status = fwk.run_pre_filter(state, pod, pre_result, narrowing);
+  if (status.code == Code::Error) {
+    // RunPreFilterPlugins: `running PreFilter plugin %q: %w` stops the cycle.
+    diagnosis.error = "running PreFilter plugin \"" + std::string(status.plugin) +
+                      "\": " + status.message(cluster_.pool());
+    return nullptr;
+  }
   if (!status.ok()) {
     // The rejection is every node's status (NodeToStatus.SetAbsentNodesStatus) and the
     // FitError's PreFilterMsg.
@@ -81,6 +87,13 @@ void Scheduler::find_nodes_that_fit(Cycle& cycle, Search search, CycleSink* sink
   auto filter = [&](const NodeInfo& node, std::size_t first = 0) {
     const bool fits = cycle.fwk.run_filter_with_nominated(cycle.state, cycle.pod, node, status,
                                                           first) == Code::Success;
+    if (status.code == Code::Error) {
+      // RunFilterPlugins: `running %q filter plugin: %w` stops the search (findNodesThatPassFilters
+      // returns the error; nextStartNodeIndex does not move).
+      cycle.diagnosis.error = "running \"" + std::string(status.plugin) +
+                              "\" filter plugin: " + status.message(cluster_.pool());
+      return;
+    }
     if (fits) {
       cycle.feasible.push_back(&node);
     } else {
@@ -95,7 +108,10 @@ void Scheduler::find_nodes_that_fit(Cycle& cycle, Search search, CycleSink* sink
   if (search == Search::AllNodes) {
     // Every node, where a cycle stops at numFeasibleNodesToFind: the verdicts are complete, and
     // when none fits a cycle has filtered every node too.
-    for (const NodeInfo* node : nodes) filter(*node);
+    for (const NodeInfo* node : nodes) {
+      filter(*node);
+      if (cycle.diagnosis.error) return;
+    }
     return;
   }
   const std::size_t n = nodes.size();
@@ -108,10 +124,15 @@ void Scheduler::find_nodes_that_fit(Cycle& cycle, Search search, CycleSink* sink
   // if it fits, it is taken without scoring.
   const std::string& nominated_name = cycle.pod.pod.status.nominated_node_name;
   if (!nominated_name.empty()) {
-    if (const NodeInfo* node = cluster_.find_node(nominated_name);
-        node != nullptr && cycle.fwk.run_filter_with_nominated(cycle.state, cycle.pod, *node,
-                                                               status) == Code::Success) {
-      cycle.feasible.push_back(node);
+    if (const NodeInfo* node = cluster_.find_node(nominated_name); node != nullptr) {
+      if (cycle.fwk.run_filter_with_nominated(cycle.state, cycle.pod, *node, status) ==
+          Code::Success) {
+        cycle.feasible.push_back(node);
+      } else if (status.code == Code::Error) {
+        cycle.diagnosis.error = "running \"" + std::string(status.plugin) +
+                                "\" filter plugin: " + status.message(cluster_.pool());
+        return;
+      }
     }
   }
   if (!cycle.feasible.empty()) return;
@@ -178,6 +199,7 @@ void Scheduler::find_nodes_that_fit(Cycle& cycle, Search search, CycleSink* sink
     if (dynamic_verdicts == nullptr) {
       cycle.fwk.prefetch_filter_inputs(nodes, at);
       filter(*nodes[at], first);
+      if (cycle.diagnosis.error) return;
       continue;
     }
     const NodeInfo& node = *nodes[at];

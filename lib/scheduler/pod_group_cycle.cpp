@@ -125,6 +125,13 @@ Scheduler::GroupOutcome Scheduler::pod_group_algorithm(Framework& fwk,
     m.message = std::move(result.message);
     m.nominated = std::move(result.nominated);
     m.host = result.host;
+    if (result.error) {
+      // schedulingAlgorithm's error (a plugin's Error) stops the group's algorithm too.
+      m.error = true;
+      error = "failed to schedule other pod from a pod group: " + m.message;
+      outcome = GroupOutcome::Error;
+      break;
+    }
     if (m.host == nullptr) {
       // A pod that needs a preemption is treated as scheduled on its nominated node, so that the
       // pods after it see it there.

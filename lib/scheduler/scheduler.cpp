@@ -96,6 +96,8 @@ void Scheduler::pod_updated(PodInfo& pod, const Pod& old_pod, TimeMs now) {
   if (pod.pod.spec.tolerations != old_pod.spec.tolerations) actions |= action::kUpdatePodToleration;
   if (!old_pod.spec.scheduling_gates.empty() && pod.pod.spec.scheduling_gates.empty())
     actions |= action::kUpdatePodSchedulingGatesEliminated;
+  if (pod.pod.status.resource_claim_statuses != old_pod.status.resource_claim_statuses)
+    actions |= action::kUpdatePodGeneratedResourceClaim;
   if (actions == 0) return;
   queue_->requeue_if_helped(*queued, ClusterEvent{EventResource::Pod, actions, "PodUpdate"},
                             EventObjects{nullptr, nullptr, &pod}, now);
@@ -422,6 +424,14 @@ void Scheduler::schedule_one(TimeMs now) {
     }
   } recycle{cycle, *this};
   const AlgorithmResult result = scheduling_algorithm(cycle);
+  if (result.error) {
+    // handleSchedulingFailure with an error: no plugin rejected the pod, so it waits out a
+    // backoff and retries.
+    qp->unschedulable_plugins.clear();
+    qp->pending_plugins.clear();
+    handle_failure(*qp, result.message, std::nullopt, now, "SchedulerError");
+    return;
+  }
   if (result.host == nullptr) {
     qp->unschedulable_plugins = cycle.diagnosis.unschedulable_plugins;
     qp->pending_plugins = cycle.diagnosis.pending_plugins;
@@ -476,6 +486,11 @@ Scheduler::AlgorithmResult Scheduler::scheduling_algorithm(Cycle& cycle) {
     return result;
   }
   find_nodes_that_fit(cycle, Search::Cycle, nullptr);
+  if (cycle.diagnosis.error) {
+    result.message = *cycle.diagnosis.error;
+    result.error = true;
+    return result;
+  }
   if (cycle.feasible.empty()) {
     if (cycle.fwk.has_post_filter_plugins()) {
       result.nominated = post_filter(cycle).nominated_node;
@@ -502,6 +517,15 @@ void Scheduler::binding_cycle(QueuedPod& qp, CycleState& state, NodeInfo& chosen
   PodInfo& pod = *qp.pod;
   Framework& fwk = *qp.framework;
   NodeInfo* chosen = &chosen_node;
+  // PreBind, then Bind (schedule_one.go bindingCycle); a PreBind failure is an error: the pod
+  // is unreserved and retried after backoff.
+  if (std::string error; fwk.run_pre_bind(state, pod, *chosen, error) != Code::Success) {
+    fwk.run_unreserve(state, pod, *chosen);
+    qp.unschedulable_plugins.clear();
+    qp.pending_plugins.clear();
+    handle_failure(qp, error, std::nullopt, now, "SchedulerError");
+    return;
+  }
   if (fwk.run_bind(state, pod, *chosen) != Code::Success) {
     fwk.run_unreserve(state, pod, *chosen);
     handle_failure(qp, "binding rejected", std::nullopt, now);

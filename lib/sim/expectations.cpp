@@ -4,8 +4,10 @@
 #include <numeric>
 #include <set>
 
+#include "dra/pod_claims.hpp"
 #include "gpusched/model/pod_requests.hpp"
 #include "model/disruption.hpp"
+#include "model/go_text.hpp"
 #include "sim/glob.hpp"
 #include "sim/simulation.hpp"
 
@@ -375,6 +377,81 @@ ExpectationResult Simulation::check(std::size_t index) const {
       failures.push_back("no such PodGroup");
     } else if (pe->condition) {
       check_condition(*pe->condition, group->conditions, what, failures);
+    }
+  }
+
+  if (const auto* ce = std::get_if<ClaimExpectation>(&e.check)) {
+    what = "claim " + ce->claim;
+    const DraState& dra = cluster_.dra();
+    const dra::ResourceClaim* claim = nullptr;
+    if (ce->claim.starts_with("Pod/")) {
+      // The one claim of the pod: by name, or the one its status names for a template.
+      const std::string key = ce->claim.substr(4);
+      const auto it = cluster_.pods().find(key);
+      const PodInfo* pod = it == cluster_.pods().end() ? nullptr : it->second;
+      std::vector<const dra::ResourceClaim*> found;
+      if (pod != nullptr) {
+        for (const PodResourceClaim& pc : pod->pod.spec.resource_claims) {
+          const dra::PodClaimName name = dra::pod_claim_name(pod->pod, pc);
+          if (!name.name) continue;
+          if (const auto* c = dra.find_claim(pod->pod.metadata.namespace_, *name.name))
+            found.push_back(c);
+        }
+      }
+      if (pod == nullptr) {
+        failures.push_back("no such pod");
+      } else if (found.size() != 1) {
+        failures.push_back("the pod has " + std::to_string(found.size()) +
+                           " claims: name one as \"namespace/name\"");
+      } else {
+        claim = found.front();
+      }
+    } else {
+      const std::size_t slash = ce->claim.find('/');
+      claim = dra.find_claim(ce->claim.substr(0, slash), ce->claim.substr(slash + 1));
+      if (claim == nullptr) failures.push_back("no such ResourceClaim");
+    }
+    if (claim != nullptr) {
+      const ResourceClaimRecord got = resource_claim_record(*claim);
+      if (ce->allocated) {
+        what += std::string(" allocated ") + (*ce->allocated ? "true" : "false");
+        if (got.allocated != *ce->allocated)
+          failures.push_back(std::string("allocated: expected ") +
+                             (*ce->allocated ? "true" : "false") + ", got " +
+                             (got.allocated ? "true" : "false"));
+      }
+      if (ce->node) {
+        what += " node " + (ce->node->empty() ? std::string("null") : *ce->node);
+        if (got.node.value_or("") != *ce->node)
+          failures.push_back("node: expected " + (ce->node->empty() ? "null" : *ce->node) +
+                             ", got " + got.node.value_or("null"));
+      }
+      if (ce->devices) {
+        auto text = [](const std::vector<std::string>& items) {
+          return items.empty() ? std::string("none") : joined(items, ", ");
+        };
+        std::vector<std::string> want, have;
+        bool same = ce->devices->size() == got.devices.size();
+        for (std::size_t i = 0; i < ce->devices->size(); ++i) {
+          const ClaimDeviceExpectation& d = (*ce->devices)[i];
+          want.push_back(d.device);
+          if (!same) continue;
+          const ClaimDeviceRecord& g = got.devices[i];
+          same = d.device == g.device && (d.request.empty() || d.request == g.request) &&
+                 (d.driver.empty() || d.driver == g.driver) && (d.pool.empty() || d.pool == g.pool);
+        }
+        for (const ClaimDeviceRecord& g : got.devices)
+          have.push_back(g.request + ": " + g.driver + "/" + g.pool + "/" + g.device);
+        what += " devices " + text(want);
+        if (!same) failures.push_back("devices: expected " + text(want) + ", got " + text(have));
+      }
+      if (ce->reserved_for) {
+        what += " reservedFor";
+        if (got.reserved_for != *ce->reserved_for) {
+          failures.push_back("reservedFor: expected [" + joined(*ce->reserved_for, ", ") +
+                             "], got [" + joined(got.reserved_for, ", ") + "]");
+        }
+      }
     }
   }
 

@@ -272,20 +272,50 @@ void Simulation::apply(Object object, const std::string& pointer) {
   } else if (auto* device_class = std::get_if<dra::DeviceClass>(&object)) {
     const dra::DeviceClass* old = cluster_.dra().find_class(meta.name);
     api_.stamp(meta, old == nullptr ? nullptr : &old->metadata);
-    cluster_.edit_dra().apply_class(std::move(*device_class));
+    const bool added = cluster_.edit_dra().apply_class(std::move(*device_class));
+    scheduler_.cluster_event({EventResource::DeviceClass, added ? action::kAdd : action::kUpdate,
+                              added ? "DeviceClassAdd" : "DeviceClassUpdate"},
+                             EventObjects{}, now_);
   } else if (auto* slice = std::get_if<dra::ResourceSlice>(&object)) {
     const dra::ResourceSlice* old = cluster_.dra().find_slice(meta.name);
     api_.stamp(meta, old == nullptr ? nullptr : &old->metadata);
-    cluster_.edit_dra().apply_slice(std::move(*slice));
+    const bool added = cluster_.edit_dra().apply_slice(std::move(*slice));
+    scheduler_.cluster_event({EventResource::ResourceSlice, added ? action::kAdd : action::kUpdate,
+                              added ? "ResourceSliceAdd" : "ResourceSliceUpdate"},
+                             EventObjects{}, now_);
   } else if (auto* claim = std::get_if<dra::ResourceClaim>(&object)) {
-    const dra::ResourceClaim* old = cluster_.dra().find_claim(meta.namespace_, meta.name);
-    api_.stamp(meta, old == nullptr ? nullptr : &old->metadata);
+    const dra::ResourceClaim* existing = cluster_.dra().find_claim(meta.namespace_, meta.name);
+    std::optional<dra::ResourceClaim> old;
+    if (existing != nullptr) old = *existing;
+    api_.stamp(meta, old ? &old->metadata : nullptr);
+    const std::string ns = meta.namespace_, name = meta.name;
     cluster_.edit_dra().apply_claim(std::move(*claim));
+    scheduler_.cluster_event({EventResource::ResourceClaim, old ? action::kUpdate : action::kAdd,
+                              old ? "ResourceClaimUpdate" : "ResourceClaimAdd"},
+                             EventObjects{.old_claim = old ? &*old : nullptr,
+                                          .claim = cluster_.dra().find_claim(ns, name)},
+                             now_);
   } else if (auto* claim_template = std::get_if<dra::ResourceClaimTemplate>(&object)) {
     const dra::ResourceClaimTemplate* old =
         cluster_.dra().find_template(meta.namespace_, meta.name);
     api_.stamp(meta, old == nullptr ? nullptr : &old->metadata);
+    const std::string ns = meta.namespace_, name = meta.name;
     cluster_.edit_dra().apply_template(std::move(*claim_template));
+    // The controller's template handler: the pods that name it sync again.
+    std::vector<PodInfo*> waiting;
+    for (const auto& [key, pod] : cluster_.pods()) {
+      if (pod->pod.metadata.namespace_ != ns) continue;
+      for (const PodResourceClaim& c : pod->pod.spec.resource_claims) {
+        if (c.resource_claim_template_name == name) {
+          waiting.push_back(pod);
+          break;
+        }
+      }
+    }
+    for (PodInfo* pod : waiting) {
+      Pod updated = pod->pod;
+      if (claims_.sync_pod(updated)) update_pod(*pod, std::move(updated));
+    }
   } else if (auto* pc = std::get_if<PriorityClass>(&object)) {
     if (auto error = api_.apply_priority_class(std::move(*pc))) input_error(pointer, *error);
   } else if (auto* pdb = std::get_if<PodDisruptionBudget>(&object)) {
@@ -542,6 +572,8 @@ PodInfo& Simulation::create_pod(Pod pod, const std::string& pointer,
   // Kueue's mutating pod webhook, after the built-in admission plugins.
   if (kueue_) kueue_->default_pod(pod);
   prepare_pod_for_create(pod, config_, now_);
+  // The resourceclaim controller makes the claims of the pod's templates as the pod appears.
+  if (!pod.spec.resource_claims.empty()) claims_.pod_created(pod);
   const bool prebound = !pod.spec.node_name.empty();
   PodInfo& info = cluster_.add_pod(std::move(pod));
   api_.pod_added(info);
@@ -688,6 +720,7 @@ void Simulation::end_pod(PodInfo& pod, PodPhase phase) {
   times_of(pod).finished = now_;
   cluster_.release(pod);
   api_.pod_changed(pod);
+  claims_.pod_done(pod.pod);
   // The scheduler's informer only lists non-terminated pods: the end looks like a deletion.
   scheduler_.cluster_event({EventResource::Pod, action::kDelete, "AssignedPodDelete"},
                            EventObjects{nullptr, nullptr, &pod}, now_);
@@ -741,6 +774,7 @@ void Simulation::remove_pod(PodInfo& pod) {
     // deletePodFromSchedulingQueue: a deleted pod that was nominated releases its node.
     scheduler_.nomination_released(pod, now_);
   }
+  claims_.pod_done(pod.pod);
   cluster_.remove_pod(pod);
 }
 
@@ -923,7 +957,7 @@ void Simulation::delete_object(const ObjectRef& ref, std::int64_t grace_seconds,
     const bool removed = ref.kind == "DeviceClass"     ? dra.remove_class(ref.name)
                          : ref.kind == "ResourceSlice" ? dra.remove_slice(ref.name)
                          : ref.kind == "ResourceClaim"
-                             ? dra.remove_claim(ref.namespace_, ref.name)
+                             ? claims_.delete_claim(ref.namespace_, ref.name)
                              : dra.remove_template(ref.namespace_, ref.name);
     if (!removed) {
       input_error(pointer, ref.kind + " \"" + store_key(ref) + "\" does not exist at " +

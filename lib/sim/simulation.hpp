@@ -27,6 +27,7 @@
 #include "sim/node_host.hpp"
 #include "sim/pod_gc.hpp"
 #include "sim/pool_provisioner.hpp"
+#include "sim/resource_claim_controller.hpp"
 #include "sim/unschedulable_time.hpp"
 #include "sim/usage_ledger.hpp"
 
@@ -196,6 +197,8 @@ class Simulation final : public SchedulerHooks, private NodeHost {
   ApiServer api_{cluster_, now_};
   Kubelets kubelets_;
   EventRecorder events_;
+  ResourceClaimController claims_{cluster_, api_, scheduler_,
+                                  events_,  now_, config_.kubernetes_version.minor};
   PoolProvisioner pools_;
   ClusterAutoscaler autoscaler_;
   /// What the controllers may use of the simulation (ControllerContext), forwarded to it.

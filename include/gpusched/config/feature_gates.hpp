@@ -20,6 +20,13 @@ namespace gpusched {
 /// The gates whose value gpusched reads.
 enum class FeatureGate : std::uint8_t {
   ClearingNominatedNodeNameAfterBinding,
+  DRAAdminAccess,
+  DRAConsumableCapacity,
+  DRADeviceBindingConditions,
+  DRADeviceTaints,
+  DRAPartitionableDevices,
+  DRAPrioritizedList,
+  DRAResourceClaimDeviceStatus,
   DynamicResourceAllocation,
   GangScheduling,
   GenericWorkload,

@@ -9,9 +9,22 @@ namespace gpusched {
 
 struct NodeInfo;
 struct PodInfo;
+namespace dra {
+struct ResourceClaim;
+}  // namespace dra
 
-/// The resources of the events gpusched sends (Workload: scheduling.k8s.io, 1.35; PodGroup: 1.36).
-enum class EventResource : std::uint8_t { Pod, Node, Workload, PodGroup, WildCard };
+/// The resources of the events gpusched sends (Workload: scheduling.k8s.io, 1.35; PodGroup: 1.36;
+/// ResourceClaim, ResourceSlice, DeviceClass: resource.k8s.io).
+enum class EventResource : std::uint8_t {
+  Pod,
+  Node,
+  Workload,
+  PodGroup,
+  ResourceClaim,
+  ResourceSlice,
+  DeviceClass,
+  WildCard
+};
 
 /// ActionType bits, as upstream.
 namespace action {
@@ -26,6 +39,10 @@ inline constexpr std::uint32_t kUpdatePodLabel = 1u << 7;
 inline constexpr std::uint32_t kUpdatePodScaleDown = 1u << 8;
 inline constexpr std::uint32_t kUpdatePodToleration = 1u << 9;
 inline constexpr std::uint32_t kUpdatePodSchedulingGatesEliminated = 1u << 10;
+/// The resource claim controller wrote the pod's status.resourceClaimStatuses.
+inline constexpr std::uint32_t kUpdatePodGeneratedResourceClaim = 1u << 11;
+/// An update of a kind whose updates upstream does not break down (resource.k8s.io's: Update).
+inline constexpr std::uint32_t kUpdate = 1u << 12;
 inline constexpr std::uint32_t kAll = 0xffffffffu;
 }  // namespace action
 
@@ -48,6 +65,8 @@ struct EventObjects {
   const PodInfo* pod = nullptr;                         ///< the pod added, deleted or updated
   const struct SchedulingWorkload* workload = nullptr;  ///< the Workload added
   const struct PodGroup* pod_group = nullptr;           ///< the PodGroup added
+  const dra::ResourceClaim* old_claim = nullptr;        ///< the claim before an update
+  const dra::ResourceClaim* claim = nullptr;            ///< the claim added or updated
 };
 
 enum class QueueingHint : std::uint8_t { QueueSkip, Queue };

@@ -39,6 +39,9 @@ struct Diagnosis {
   std::optional<Status> absent;
   std::string pre_filter_msg;
   std::string post_filter_msg;
+  /// A PreFilter or Filter plugin's Error, as the framework wraps it (`running "<plugin>" filter
+  /// plugin: <error>`): the cycle stopped there, with no FitError and no PostFilter.
+  std::optional<std::string> error;
   std::set<std::string, std::less<>> unschedulable_plugins;
   std::set<std::string, std::less<>> pending_plugins;
   /// How many nodes may fail, when known: room for them is made at the first failure, rather

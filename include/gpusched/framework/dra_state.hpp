@@ -49,6 +49,20 @@ class DraState {
     return claims_;
   }
 
+  /// The DRA manager's in-flight allocations (dra_manager.go inFlightAllocations): a claim with
+  /// the allocation a pod's Reserve gave it, by the claim's uid, until its PreBind writes it or
+  /// Unreserve drops it. Their devices count as allocated for every other pod.
+  void signal_pending_allocation(dra::ResourceClaim claim);
+  /// Drops the claim's in-flight allocation; false when it had none.
+  bool remove_pending_allocation(std::string_view uid);
+  [[nodiscard]] bool has_pending_allocation(std::string_view uid) const {
+    return pending_.contains(uid);
+  }
+  [[nodiscard]] const std::map<std::string, dra::ResourceClaim, std::less<>>& pending_allocations()
+      const {
+    return pending_;
+  }
+
   bool apply_template(dra::ResourceClaimTemplate claim_template);
   bool remove_template(std::string_view namespace_, std::string_view name);
   [[nodiscard]] const dra::ResourceClaimTemplate* find_template(std::string_view namespace_,
@@ -56,6 +70,7 @@ class DraState {
 
   [[nodiscard]] std::uint64_t classes_generation() const noexcept { return classes_generation_; }
   [[nodiscard]] std::uint64_t slices_generation() const noexcept { return slices_generation_; }
+  /// Moves with every claim change, in-flight allocations included.
   [[nodiscard]] std::uint64_t claims_generation() const noexcept { return claims_generation_; }
   /// Whether any class, slice, claim or template exists (a cluster without DRA skips its work).
   [[nodiscard]] bool empty() const noexcept {
@@ -67,6 +82,7 @@ class DraState {
   std::map<std::string, dra::ResourceSlice, std::less<>> slices_;
   std::map<std::string, dra::ResourceClaim, std::less<>> claims_;             // by "namespace/name"
   std::map<std::string, dra::ResourceClaimTemplate, std::less<>> templates_;  // likewise
+  std::map<std::string, dra::ResourceClaim, std::less<>> pending_;            // by claim uid
   mutable std::vector<const dra::ResourceSlice*> slice_list_;
   mutable std::uint64_t slice_list_generation_ = 0;
   std::uint64_t classes_generation_ = 1;

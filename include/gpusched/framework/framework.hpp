@@ -48,6 +48,9 @@ class SchedulerServices {
   virtual void activate(std::span<PodInfo* const> pods) = 0;
   /// The scheduler's current (virtual) time.
   [[nodiscard]] virtual TimeMs now() const = 0;
+  /// An object the scheduler itself wrote through the API server (a claim's status at PreBind)
+  /// comes back from its informer: the event moves the pods waiting for it.
+  virtual void cluster_event(const ClusterEvent& event, const EventObjects& objects) = 0;
 };
 
 /// A Permit plugin's request to hold the pod (RunPermitPlugins' pluginsWaitTime).
@@ -161,6 +164,10 @@ class Framework {
   /// wait (each in `waits`, its timeout capped at 15 minutes); else Success.
   [[nodiscard]] Status run_permit(CycleState& state, const PodInfo& pod, const NodeInfo& node,
                                   std::vector<PermitWait>& waits);
+  /// RunPreBindPlugins: Success, or the first failure as `running PreBind plugin "<name>":
+  /// <message>` in `message`.
+  [[nodiscard]] Code run_pre_bind(CycleState& state, const PodInfo& pod, const NodeInfo& node,
+                                  std::string& message);
   [[nodiscard]] Code run_bind(CycleState& state, PodInfo& pod, NodeInfo& node);
 
   /// Every event some plugin registered, with the plugin.
@@ -287,6 +294,7 @@ class Framework {
   std::vector<std::pair<ScorePlugin*, std::int64_t>> score_;  // plugin, weight
   std::vector<ReservePlugin*> reserve_;
   std::vector<PermitPlugin*> permit_;
+  std::vector<PreBindPlugin*> pre_bind_;
   std::vector<BindPlugin*> bind_;
   std::vector<Registration> registrations_;
   std::vector<std::int64_t> scratch_;  // per-plugin scores of one cycle

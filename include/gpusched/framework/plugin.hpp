@@ -145,6 +145,14 @@ class PermitPlugin : public virtual Plugin {
                                       TimeMs& timeout) = 0;
 };
 
+/// PreBind: API writes before the binding (DynamicResources writes its claims' allocations).
+class PreBindPlugin : public virtual Plugin {
+ public:
+  /// Success, Skip, or an Error whose reasons say what failed.
+  [[nodiscard]] virtual Status pre_bind(CycleState& state, const PodInfo& pod,
+                                        const NodeInfo& node) = 0;
+};
+
 class BindPlugin : public virtual Plugin {
  public:
   /// Success once the pod is bound; Skip passes to the next bind plugin.

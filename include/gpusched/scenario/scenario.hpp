@@ -125,11 +125,30 @@ struct PodGroupExpectation {
   std::optional<ConditionExpectation> condition;
 };
 
+/// One device of a claim's allocation as an expectation names it; empty fields are not
+/// compared.
+struct ClaimDeviceExpectation {
+  std::string request;
+  std::string driver;
+  std::string pool;
+  std::string device;
+};
+
+/// `{"claim": "ns/name" or "Pod/ns/name", "allocated", "node", "devices", "reservedFor"}`: a
+/// ResourceClaim exists (by name, or the one claim of a pod), with each field given.
+struct ClaimExpectation {
+  std::string claim;
+  std::optional<bool> allocated;
+  std::optional<std::string> node;                             ///< "" expects none
+  std::optional<std::vector<ClaimDeviceExpectation>> devices;  ///< in allocation order
+  std::optional<std::vector<std::string>> reserved_for;        ///< "Pod/ns/name", in order
+};
+
 struct Expectation {
   std::optional<TimeMs> at;  ///< nullopt: "end"
   std::string pointer;       ///< e.g. "/expect/2"
   std::variant<PodExpectation, PodsExpectation, NodeExpectation, EventExpectation, PdbExpectation,
-               WorkloadExpectation, ClusterQueueExpectation, PodGroupExpectation>
+               WorkloadExpectation, ClusterQueueExpectation, PodGroupExpectation, ClaimExpectation>
       check;
   int line = 0;  ///< 1-based line in its file; 0 when unknown (built in code)
 };

@@ -108,6 +108,9 @@ class Scheduler final : public SchedulerServices {
   void allow_waiting_pod(std::string_view uid, std::string_view plugin) override;
   void activate(std::span<PodInfo* const> pods) override;
   [[nodiscard]] TimeMs now() const override { return now_; }
+  void cluster_event(const ClusterEvent& event, const EventObjects& objects) override {
+    cluster_event(event, objects, now_);
+  }
 
   /// Runs scheduling cycles until no pod is ready at `now`. Returns the number of cycles.
   std::size_t run(TimeMs now);
@@ -154,6 +157,7 @@ class Scheduler final : public SchedulerServices {
     NodeInfo* host = nullptr;
     std::string message;                   ///< the failure: a FitError, or no nodes at all
     std::optional<std::string> nominated;  ///< the failure's nominatingInfo (nullopt: ModeNoop)
+    bool error = false;                    ///< a plugin's Error stopped the cycle (message)
   };
   /// schedulePod then, when no node fits, PostFilter: the cycle's diagnosis holds the failure.
   [[nodiscard]] AlgorithmResult scheduling_algorithm(Cycle& cycle);

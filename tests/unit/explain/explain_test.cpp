@@ -446,9 +446,9 @@ TEST_CASE("explain: every pod the bundled scenarios leave unscheduled gets a ver
         continue;
       }
       if (!record.pod.spec.resource_claims.empty()) {
-        // The one exception: DRA is not modelled, so explain says so and proposes nothing.
-        CHECK(e.diagnosis.find("does not model yet") != std::string::npos);
-        CHECK(e.remedies.empty());
+        // Devices through DRA: explain names the plugin that rejected the pod (remedies for
+        // claims are not proposed yet).
+        CHECK(e.diagnosis.find("DynamicResources") != std::string::npos);
         continue;
       }
       CHECK(std::any_of(e.remedies.begin(), e.remedies.end(),

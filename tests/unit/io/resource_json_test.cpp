@@ -403,17 +403,18 @@ TEST_CASE("claim status, counters, node selection and pod claims keep their valu
   CHECK(counters.shared_counters[0].counters.at("memory").to_string() == "40Gi");
 }
 
-TEST_CASE("a pod with claims keeps the note that DRA is not modelled", "[io][dra]") {
+TEST_CASE("a pod with claims loads without a note: DRA is modelled", "[io][dra]") {
   const Scenario scenario = io::parse_scenario(R"({"name": "s", "cluster": [
       {"kind": "Pod", "metadata": {"name": "p"},
        "spec": {"resourceClaims": [{"name": "gpus", "resourceClaimTemplateName": "two-gpus"}],
                 "containers": [{"name": "c", "resources": {"claims": [{"name": "gpus"}]}}]}}]})",
                                                "s.json");
-  REQUIRE(scenario.notes.size() == 1);
-  CHECK(scenario.notes[0] ==
-        "s.json:3: /cluster/0/spec/resourceClaims: Dynamic Resource Allocation is not modelled "
-        "yet: from Kubernetes 1.34 the pod is left Pending, its claims unallocated (1.33 drops "
-        "them, as its API server does) (refused under --strict)");
+  CHECK(scenario.notes.empty());
+  const auto* pod = std::get_if<Pod>(&scenario.cluster.front());
+  REQUIRE(pod != nullptr);
+  REQUIRE(pod->spec.resource_claims.size() == 1);
+  CHECK(pod->spec.resource_claims[0].resource_claim_template_name ==
+        std::optional<std::string>("two-gpus"));
 }
 
 struct ErrorRow {

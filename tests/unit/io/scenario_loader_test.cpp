@@ -339,7 +339,7 @@ TEST_CASE("parse_scenario rejects bad input with file, pointer, line and reason"
        "{\"name\": \"t\",\n\"expect\": [{\"pod\": \"p\", \"event\": {\"reason\": \"x\"}}]}",
        "/expect/0", 2,
        "an assertion has exactly one of \"pod\", \"pods\", \"event\", \"pdb\", \"workload\", "
-       "\"clusterQueue\", \"podGroup\""},
+       "\"clusterQueue\", \"podGroup\", \"claim\""},
       {"podGroup assertion without a namespace",
        "{\"name\": \"t\",\n\"expect\": [{\"podGroup\": \"train\"}]}", "/expect/0/podGroup", 2,
        "a PodGroup is named \"namespace/name\""},

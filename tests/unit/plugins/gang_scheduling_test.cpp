@@ -22,6 +22,7 @@ class FakeScheduler final : public SchedulerServices {
     for (const PodInfo* pod : pods) activated.push_back(pod->pod.metadata.name);
   }
   [[nodiscard]] TimeMs now() const override { return clock; }
+  void cluster_event(const ClusterEvent&, const EventObjects&) override {}
 
   std::vector<std::string> allowed;
   std::vector<std::string> activated;

@@ -154,23 +154,23 @@ TEST_CASE("pod-level limits default the pod-level requests", "[sim][podLevelReso
   }
 }
 
-TEST_CASE("a pod with resource claims is never reported Running on an unmodelled allocation",
-          "[sim][dra]") {
+TEST_CASE("a pod whose claim template does not exist waits at PreEnqueue", "[sim][dra]") {
   const std::string claims =
       R"("resourceClaims": [{"name": "gpus", "resourceClaimTemplateName": "two-gpus"}], )";
   const Scenario scenario = scenario_of(std::string(kNode) + "," + gpu_pod("p", claims));
-  REQUIRE(scenario.notes.size() == 1);
-  CHECK(scenario.notes.front().find("/cluster/1/spec/resourceClaims: Dynamic Resource "
-                                    "Allocation is not modelled yet") != std::string::npos);
+  CHECK(scenario.notes.empty());
   const SimulationResult result = simulate(scenario);
   const PodRecord* p = pod_named(result, "p");
   REQUIRE(p != nullptr);
   CHECK(p->pod.status.phase == PodPhase::Pending);
-  REQUIRE(p->pod.message() != nullptr);
-  CHECK(*p->pod.message() ==
-        "0/1 nodes are available: gpusched does not model Dynamic Resource Allocation yet: "
-        "resource claim gpus cannot be allocated. no new claims to deallocate, preemption: 0/1 "
-        "nodes are available: 1 Preemption is not helpful for scheduling.");
+  // The resourceclaim controller could not make the claim; the scheduler never tried the pod.
+  CHECK(p->pod.message() == nullptr);
+  CHECK(std::any_of(result.events.begin(), result.events.end(), [](const EventRecord& e) {
+    return e.reason == "FailedResourceClaimCreation" &&
+           e.message ==
+               "PodResourceClaim gpus: resource claim template \"two-gpus\": "
+               "resourceclaimtemplate.resource.k8s.io \"two-gpus\" not found";
+  }));
 
   // 1.33's API server drops the claims (DynamicResourceAllocation is off by default).
   const SimulationResult v133 =
