@@ -235,6 +235,14 @@ class SliceReader {
     }
     device_node_selection(body, per_device_node_selection, out);
     r_.binding_conditions(body, out.binding_conditions, out.binding_failure_conditions);
+    if (!out.binding_conditions.empty()) {
+      // DRADeviceBindingConditions (beta, on from 1.36): PreBind waits for the driver to report
+      // the conditions, which nothing in the replay does.
+      ResourceReader::member(body, "bindingConditions")
+          .note_not_modelled(
+              "binding conditions are not modelled: from Kubernetes 1.36 the scheduler waits at "
+              "PreBind (up to 10 minutes) for the driver to set them; gpusched binds at once");
+    }
     if (const std::optional<JsonNode> binds = body.get("bindsToNode")) {
       out.binds_to_node = binds->boolean();
     }
