@@ -624,6 +624,19 @@ SimulationResult Simulation::take_result() {
                           "required node affinity against the nodes' labels, its tolerations "
                           "against their taints), so it ran no pod");
   }
+  // KEP-5004 (DRAExtendedResource, on from 1.36) is not modelled: say where it would matter.
+  if (config_.kubernetes_version.minor >= 36) {
+    for (const auto& [name, device_class] : cluster_.dra().classes()) {
+      if (!device_class.extended_resource_name) continue;
+      const std::string& resource = *device_class.extended_resource_name;
+      out.notices.push_back(
+          "DeviceClass " + name + " maps the extended resource " + resource +
+          ": from Kubernetes 1.36 kube-scheduler serves pods' " + resource +
+          " requests from its devices on nodes without the device plugin's " + resource +
+          " (DRAExtendedResource); gpusched does not model that yet and reports such pods "
+          "Insufficient there");
+    }
+  }
   // Pods still waiting count up to the end of the run.
   out.unschedulable_time = unschedulable_.take();
   out.nodes = node_records();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "devices/nvidia_dra_driver.hpp"
 #include "gpusched/error.hpp"
 
 namespace gpusched::sim {
@@ -62,6 +63,30 @@ Node Kubelets::publish(const Node& declared, const std::string& pointer) {
   std::optional<devices::NodeDevices> derived =
       devices::derive_node_devices(declared, plugin_, &error);
   if (!error.empty()) throw InputError(source_, pointer, "Node \"" + name + "\": " + error);
+  dra_slices_.erase(name);
+  if (derived) {
+    // Health is the device plugin's view and survives a new config.
+    for (int gpu : unhealthy_gpus_[name]) {
+      if (gpu < static_cast<int>(derived->gpus.size()))
+        derived->gpus[static_cast<std::size_t>(gpu)].healthy = false;
+    }
+  }
+  if (derived && devices::serves_gpus_with_dra(declared)) {
+    // NVIDIA's DRA kubelet plugin serves the GPUs and the device plugin is not deployed
+    // (nvidia.com/gpu.deploy.device-plugin=false): GFD's labels, no extended resources.
+    devices::NvidiaResourceSlices published = devices::nvidia_resource_slices(
+        declared, *derived, {.kubernetes_minor = kubernetes_minor_});
+    if (!published.error.empty()) {
+      throw InputError(source_, pointer,
+                       "Node \"" + name + "\": NVIDIA's DRA kubelet plugin: " + published.error);
+    }
+    dra_slices_[name] = std::move(published.slices);
+    declared_nodes_[name] = declared;
+    device_managers_.erase(name);
+    Node effective = declared;
+    for (const auto& [key, value] : derived->gfd_labels()) effective.metadata.labels[key] = value;
+    return effective;
+  }
   const bool stated = derived && states_device_resources(declared, derived->capacity());
   if (!derived || (stated && !same_counts(declared, derived->capacity()))) {
     // No hardware, or a node (typically from a live cluster) whose stated counts say the
@@ -70,12 +95,6 @@ Node Kubelets::publish(const Node& declared, const std::string& pointer) {
     declared_nodes_.erase(name);
     device_managers_.erase(name);
     return declared;
-  }
-  // Health is the device plugin's view and survives a new config.
-  for (int gpu : unhealthy_gpus_[name]) {
-    if (gpu < static_cast<int>(derived->gpus.size())) {
-      derived->gpus[static_cast<std::size_t>(gpu)].healthy = false;
-    }
   }
   declared_nodes_[name] = declared;
   Node effective = published_node(declared, *derived);
@@ -86,6 +105,12 @@ Node Kubelets::publish(const Node& declared, const std::string& pointer) {
     manager->second.reconfigure(std::move(*derived));
   }
   return effective;
+}
+
+const std::vector<dra::ResourceSlice>& Kubelets::dra_slices(const std::string& node) const {
+  static const std::vector<dra::ResourceSlice> kNone;
+  auto it = dra_slices_.find(node);
+  return it == dra_slices_.end() ? kNone : it->second;
 }
 
 Node Kubelets::declared(const NodeInfo& info) const {
@@ -155,6 +180,7 @@ void Kubelets::node_removed(const std::string& node) {
   declared_nodes_.erase(node);
   device_managers_.erase(node);
   unhealthy_gpus_.erase(node);
+  dra_slices_.erase(node);
 }
 
 }  // namespace gpusched::sim

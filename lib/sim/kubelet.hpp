@@ -13,6 +13,7 @@
 #include "gpusched/config/device_plugin_config.hpp"
 #include "gpusched/framework/node_info.hpp"
 #include "gpusched/framework/pod_info.hpp"
+#include "gpusched/model/dra.hpp"
 #include "gpusched/model/node.hpp"
 
 namespace gpusched::sim {
@@ -25,13 +26,19 @@ namespace gpusched::sim {
 class Kubelets {
  public:
   /// `source` names the scenario file in input errors.
-  Kubelets(const devices::DevicePluginSettings& plugin, std::string source)
-      : plugin_(plugin), source_(std::move(source)) {}
+  /// `kubernetes_minor`: the release mirrored (how NVIDIA's DRA driver lays out its slices).
+  Kubelets(const devices::DevicePluginSettings& plugin, std::string source, int kubernetes_minor)
+      : plugin_(plugin), source_(std::move(source)), kubernetes_minor_(kubernetes_minor) {}
 
   /// `declared` as the cluster shows it: with the device plugin's resources and GFD's labels
-  /// when it has GPU hardware (then its device manager is created or reconfigured). Throws
+  /// when it has GPU hardware (then its device manager is created or reconfigured). A node
+  /// labelled for NVIDIA's DRA kubelet plugin (devices::serves_gpus_with_dra) has no device
+  /// plugin: GFD's labels only, its GPUs published as ResourceSlices (dra_slices). Throws
   /// InputError at `pointer` when its GPU configuration is impossible.
   [[nodiscard]] Node publish(const Node& declared, const std::string& pointer);
+  /// The ResourceSlices NVIDIA's DRA kubelet plugin publishes for the node (empty when it does
+  /// not run there).
+  [[nodiscard]] const std::vector<dra::ResourceSlice>& dra_slices(const std::string& node) const;
   /// The node as its manifest (and later patches) declared it, before publish.
   [[nodiscard]] Node declared(const NodeInfo& info) const;
   /// The kubelet's admission of a pod bound to its node: the devices it gets, or a rejection.
@@ -53,9 +60,11 @@ class Kubelets {
  private:
   const devices::DevicePluginSettings& plugin_;
   std::string source_;
+  int kubernetes_minor_;
   std::map<std::string, Node> declared_nodes_;  // GPU nodes as declared, by name
   std::map<std::string, devices::DeviceManager> device_managers_;
   std::map<std::string, std::set<int>> unhealthy_gpus_;
+  std::map<std::string, std::vector<dra::ResourceSlice>> dra_slices_;  // by node
 };
 
 }  // namespace gpusched::sim

@@ -5,6 +5,7 @@
 #include <map>
 #include <string_view>
 
+#include "devices/nvidia_dra_driver.hpp"
 #include "gpusched/config/feature_gates.hpp"
 #include "gpusched/error.hpp"
 #include "gpusched/framework/diagnosis.hpp"
@@ -117,7 +118,7 @@ Simulation::Simulation(const Scenario& scenario, const SimulationOptions& option
       observer_(options.observer),
       rng_(config_.seed),
       scheduler_(config_, cluster_, rng_, *this, options.plugins),
-      kubelets_(scenario.device_plugin, scenario.source),
+      kubelets_(scenario.device_plugin, scenario.source, config_.kubernetes_version.minor),
       events_(now_, options.observer.event),
       pools_(scenario, *this, cluster_, event_queue_, now_, rng_),
       autoscaler_(scenario, *this, pools_, cluster_, events_, event_queue_, now_,
@@ -488,10 +489,49 @@ void Simulation::check_declared_pods() const {
   }
 }
 
+Node Simulation::publish_node(const Node& declared, const std::string& pointer) {
+  Node node = kubelets_.publish(declared, pointer);
+  publish_dra_slices(node.metadata.name);
+  return node;
+}
+
+void Simulation::publish_dra_slices(const std::string& node) {
+  const std::vector<dra::ResourceSlice>& slices = kubelets_.dra_slices(node);
+  auto published = dra_published_.find(node);
+  if (published == dra_published_.end() ? slices.empty() : published->second == slices) return;
+  DraState& dra = cluster_.edit_dra();
+  if (!slices.empty() && !nvidia_classes_installed_) {
+    // The driver's chart installs its DeviceClasses; a scenario's own class of a name wins.
+    nvidia_classes_installed_ = true;
+    for (dra::DeviceClass device_class : devices::nvidia_device_classes()) {
+      if (dra.find_class(device_class.metadata.name) != nullptr) continue;
+      api_.stamp(device_class.metadata, nullptr);
+      dra.apply_class(std::move(device_class));
+      scheduler_.cluster_event({EventResource::DeviceClass, action::kAdd, "DeviceClassAdd"},
+                               EventObjects{}, now_);
+    }
+  }
+  if (published != dra_published_.end()) {
+    for (const dra::ResourceSlice& old : published->second) dra.remove_slice(old.metadata.name);
+  }
+  for (dra::ResourceSlice slice : slices) {
+    const dra::ResourceSlice* old = dra.find_slice(slice.metadata.name);
+    api_.stamp(slice.metadata, old == nullptr ? nullptr : &old->metadata);
+    dra.apply_slice(std::move(slice));
+    scheduler_.cluster_event({EventResource::ResourceSlice, action::kAdd, "ResourceSliceAdd"},
+                             EventObjects{}, now_);
+  }
+  if (slices.empty()) {
+    dra_published_.erase(node);
+  } else {
+    dra_published_[node] = slices;
+  }
+}
+
 void Simulation::apply_node(Node node, const std::string& pointer) {
   NodeInfo* existing = cluster_.find_node(node.metadata.name);
   api_.stamp(node.metadata, existing == nullptr ? nullptr : &existing->node.metadata);
-  node = kubelets_.publish(node, pointer);
+  node = publish_node(node, pointer);
   if (existing != nullptr) {
     update_node(*existing, std::move(node));
     return;
@@ -642,7 +682,7 @@ void Simulation::set_gpu_health(const Action& action) {
   }
   kubelets_.set_gpu_health(name, action.gpu, action.healthy, action.pointer);
   // ListAndWatch reports the device's health; the kubelet updates allocatable.
-  update_node(*node, kubelets_.publish(kubelets_.declared(*node), action.pointer));
+  update_node(*node, publish_node(kubelets_.declared(*node), action.pointer));
 }
 
 void Simulation::start_running(PodInfo& pod) {
@@ -839,6 +879,7 @@ void Simulation::remove_node(NodeInfo& node) {
   }
   const std::string name = node.node.metadata.name;
   kubelets_.node_removed(name);
+  publish_dra_slices(name);
   cluster_.remove_node(node);
   if (had_pods) pod_gc_.orphan_possible();
   controllers_.sync_all();
@@ -1003,7 +1044,7 @@ void Simulation::patch_object(const Action& action) {
     NodeInfo* info = cluster_.find_node(ref.name);
     // Looked up at the top of this function; applying the patch changes no cluster state.
     GPUSCHED_CHECK(info != nullptr, "a patched node still exists after its patch is applied");
-    update_node(*info, kubelets_.publish(*node, action.pointer));
+    update_node(*info, publish_node(*node, action.pointer));
   } else {
     apply(std::move(patched), action.pointer);
   }
@@ -1043,7 +1084,7 @@ void Simulation::perform_action(const Action& action) {
       }
       Node copy = kubelets_.declared(*node);
       copy.unschedulable = action.verb == Verb::Cordon;
-      update_node(*node, kubelets_.publish(copy, action.pointer));
+      update_node(*node, publish_node(copy, action.pointer));
       break;
     }
     case Verb::GpuHealth:

@@ -121,6 +121,12 @@ class Simulation final : public SchedulerHooks, private NodeHost {
   void apply_node(Node node, const std::string& pointer) override;
   void update_node(NodeInfo& info, Node node);
   void apply_pod(Pod pod, const std::string& pointer);
+  /// The node as its kubelet, the device plugin and GFD publish it (Kubelets::publish), and the
+  /// ResourceSlices NVIDIA's DRA kubelet plugin publishes for it.
+  [[nodiscard]] Node publish_node(const Node& declared, const std::string& pointer);
+  /// The DRA kubelet plugin's slices for `node` replace those it published before (none when
+  /// the node is gone); the driver's DeviceClasses come with its first slices.
+  void publish_dra_slices(const std::string& node);
   /// A pod's new version through the API server: the store and the scheduler's queue hear of it.
   void update_pod(PodInfo& existing, Pod pod);
   /// A scheduling.k8s.io Workload: stored where the scheduler reads it; a new one is a
@@ -226,6 +232,9 @@ class Simulation final : public SchedulerHooks, private NodeHost {
   std::vector<std::optional<ExpectationResult>> expectation_results_;
   /// With SimulationOptions::check_invariants, or in a build without NDEBUG.
   std::optional<InvariantChecker> invariants_;
+  /// The slices NVIDIA's DRA kubelet plugin published, by node, as Kubelets gave them.
+  std::map<std::string, std::vector<dra::ResourceSlice>> dra_published_;
+  bool nvidia_classes_installed_ = false;
   bool permit_timeout_queued_ = false;  // a PermitTimeout is on the clock (sync_permit_timeout)
 };
 
