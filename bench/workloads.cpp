@@ -99,6 +99,50 @@ Workload scheduling_basic(int nodes, int init_pods, int measure_pods) {
   return with_measured(std::move(s), std::move(actions), "pod-");
 }
 
+Workload claim_template(int nodes, int init_pods, int measure_pods) {
+  namespace dra = gpusched::dra;
+  constexpr int kDevicesPerNode = 10;
+  gpusched::Scenario s = scenario("SchedulingWithResourceClaimTemplate");
+  dra::DeviceClass device_class;
+  device_class.metadata.name = "test-class";
+  device_class.selectors.push_back({"device.driver == 'test-driver.cdi.k8s.io'"});
+  s.cluster.emplace_back(std::move(device_class));
+  for (int i = 0; i < nodes; ++i) {
+    s.cluster.emplace_back(node_default(i));
+    dra::ResourceSlice slice;
+    const std::string name = "scheduler-perf-" + std::to_string(i);
+    slice.metadata.name = name + "-test-driver";
+    slice.driver = "test-driver.cdi.k8s.io";
+    slice.node_name = name;
+    slice.pool = {name, 1, 1};
+    for (int d = 0; d < kDevicesPerNode; ++d) {
+      dra::Device device;
+      device.name = "device-" + std::to_string(d);
+      slice.devices.push_back(std::move(device));
+    }
+    s.cluster.emplace_back(std::move(slice));
+  }
+  dra::ResourceClaimTemplate claim_template;
+  claim_template.metadata.name = "test-claim-template";
+  claim_template.metadata.namespace_ = "default";
+  dra::DeviceRequest request;
+  request.name = "req-0";
+  request.exactly.emplace().device_class_name = "test-class";
+  claim_template.spec.requests.push_back(std::move(request));
+  s.cluster.emplace_back(std::move(claim_template));
+  for (int i = 0; i < init_pods; ++i)
+    s.cluster.emplace_back(pod_default("init-" + std::to_string(i)));
+  gpusched::Action measured = apply_at(kMeasureAt, 0);
+  for (int i = 0; i < measure_pods; ++i) {
+    Pod p = pod_default("pod-" + std::to_string(i));
+    p.spec.resource_claims.push_back({"resource", std::nullopt, "test-claim-template"});
+    measured.objects.emplace_back(std::move(p));
+  }
+  std::vector<gpusched::Action> actions;
+  actions.push_back(std::move(measured));
+  return with_measured(std::move(s), std::move(actions), "pod-");
+}
+
 Workload preemption_basic(int nodes, int init_pods, int measure_pods) {
   gpusched::Scenario s = scenario("PreemptionBasic");
   s.cluster.emplace_back(priority_class("high", 10));

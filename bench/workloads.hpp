@@ -37,6 +37,14 @@ Workload unschedulable(int nodes, int init_pods, int measure_pods);
 /// each pod fits exactly one node.
 Workload extended_resource(int nodes, int pods);
 
+/// SchedulingWithResourceClaimTemplate
+/// (test/integration/scheduler_perf/dra/performance-config.yaml, 5000pods_500nodes): `nodes` nodes
+/// whose driver publishes 10 devices each in one ResourceSlice (the test driver's
+/// maxClaimsPerNode), a DeviceClass, a ResourceClaimTemplate of one device, `init_pods` default
+/// pods, then `measure_pods` pods with a claim from the template, which the resourceclaim
+/// controller makes as each pod appears.
+Workload claim_template(int nodes, int init_pods, int measure_pods);
+
 /// 8-GPU nodes (GFD labels, HGX H100 NVLink topology) and a mix of 1/2/4/8-GPU pods
 /// (40/30/20/10 %).
 Workload gpu_mix(int nodes, int pods);

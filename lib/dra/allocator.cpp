@@ -227,8 +227,15 @@ class AllocationSearch {
 Allocator::Allocator(AllocatorFeatures features, AllocatedState allocated, ClassLookup classes,
                      std::vector<const ResourceSlice*> slices, cel::Cache& cel_cache,
                      std::function<std::string()> new_share_id)
+    : Allocator(features, std::make_shared<const AllocatedState>(std::move(allocated)),
+                std::move(classes), std::move(slices), cel_cache, std::move(new_share_id)) {}
+
+Allocator::Allocator(AllocatorFeatures features, std::shared_ptr<const AllocatedState> allocated,
+                     ClassLookup classes, std::vector<const ResourceSlice*> slices,
+                     cel::Cache& cel_cache, std::function<std::string()> new_share_id)
     : features_(features),
-      allocated_(std::move(allocated)),
+      allocated_state_(std::move(allocated)),
+      allocated_(*allocated_state_),
       classes_(std::move(classes)),
       all_slices_(std::move(slices)),
       cel_cache_(cel_cache),

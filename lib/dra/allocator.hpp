@@ -11,10 +11,12 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <set>
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "dra/cel.hpp"
@@ -46,10 +48,21 @@ struct SharedDeviceId {
   friend bool operator==(const SharedDeviceId&, const SharedDeviceId&) = default;
 };
 
+/// A DeviceId's hash: the allocator asks of every candidate device whether it is in use.
+struct DeviceIdHash {
+  [[nodiscard]] std::size_t operator()(const DeviceId& id) const noexcept {
+    const std::hash<std::string> h;
+    std::size_t seed = h(id.driver);
+    for (const std::string* part : {&id.pool, &id.device})
+      seed ^= h(*part) + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2);
+    return seed;
+  }
+};
+
 /// What is in use already (internal.AllocatedState): devices of allocated claims, the shares
 /// of devices allocated several times, and the capacity those shares consume.
 struct AllocatedState {
-  std::set<DeviceId> allocated_devices;
+  std::unordered_set<DeviceId, DeviceIdHash> allocated_devices;
   std::set<SharedDeviceId> allocated_shared_device_ids;
   std::map<DeviceId, ConsumedCapacity> aggregated_capacity;
 };
@@ -81,6 +94,11 @@ class Allocator {
   Allocator(AllocatorFeatures features, AllocatedState allocated, ClassLookup classes,
             std::vector<const ResourceSlice*> slices, cel::Cache& cel_cache,
             std::function<std::string()> new_share_id);
+  /// The same, reading an allocated state the caller keeps (it must not change while the
+  /// allocator lives): a scheduler shares one across cycles instead of building it per pod.
+  Allocator(AllocatorFeatures features, std::shared_ptr<const AllocatedState> allocated,
+            ClassLookup classes, std::vector<const ResourceSlice*> slices, cel::Cache& cel_cache,
+            std::function<std::string()> new_share_id);
 
   /// Allocator.Allocate: devices for all `claims` on `node`, all or nothing.
   [[nodiscard]] AllocateOutcome allocate(const Node& node,
@@ -94,7 +112,8 @@ class Allocator {
  private:
   friend class AllocationSearch;
   AllocatorFeatures features_;
-  AllocatedState allocated_;
+  std::shared_ptr<const AllocatedState> allocated_state_;
+  const AllocatedState& allocated_;
   ClassLookup classes_;
   std::vector<const ResourceSlice*> all_slices_;
   std::map<std::string, std::vector<const ResourceSlice*>, std::less<>> slices_on_node_;

@@ -77,15 +77,36 @@ const std::vector<const dra::ResourceSlice*>& DraState::slice_list() const {
   return slice_list_;
 }
 
+void DraState::changed(std::string key) {
+  // A bounded journal: past it, whoever is behind rebuilds.
+  constexpr std::size_t kMaxChanges = 1 << 16;
+  if (changes_.size() == kMaxChanges) {
+    change_base_ += changes_.size();
+    changes_.clear();
+  }
+  changes_.push_back(std::move(key));
+}
+
+std::optional<std::span<const std::string>> DraState::claim_changes_since(
+    std::uint64_t since) const {
+  if (since < change_base_) return std::nullopt;
+  const std::size_t from = static_cast<std::size_t>(since - change_base_);
+  if (from > changes_.size()) return std::nullopt;
+  return std::span<const std::string>(changes_).subspan(from);
+}
+
 bool DraState::apply_claim(dra::ResourceClaim claim) {
   std::string key = key_of(claim.metadata.namespace_, claim.metadata.name);
   ++claims_generation_;
+  changed(key);
   return put(claims_, std::move(key), std::move(claim));
 }
 
 bool DraState::remove_claim(std::string_view namespace_, std::string_view name) {
-  if (!erase(claims_, key_of(namespace_, name))) return false;
+  std::string key = key_of(namespace_, name);
+  if (!erase(claims_, key)) return false;
   ++claims_generation_;
+  changed(std::move(key));
   return true;
 }
 
@@ -95,20 +116,26 @@ const dra::ResourceClaim* DraState::find_claim(std::string_view namespace_,
 }
 
 dra::ResourceClaim* DraState::edit_claim(std::string_view namespace_, std::string_view name) {
-  dra::ResourceClaim* claim = find(claims_, key_of(namespace_, name));
-  if (claim != nullptr) ++claims_generation_;
+  std::string key = key_of(namespace_, name);
+  dra::ResourceClaim* claim = find(claims_, key);
+  if (claim != nullptr) {
+    ++claims_generation_;
+    changed(std::move(key));
+  }
   return claim;
 }
 
 void DraState::signal_pending_allocation(dra::ResourceClaim claim) {
   std::string uid = claim.metadata.uid;
   ++claims_generation_;
+  changed(pending_change_key(uid));
   put(pending_, std::move(uid), std::move(claim));
 }
 
 bool DraState::remove_pending_allocation(std::string_view uid) {
   if (!erase(pending_, uid)) return false;
   ++claims_generation_;
+  changed(pending_change_key(uid));
   return true;
 }
 

@@ -77,6 +77,110 @@ DynamicResources::DynamicResources(Handle& handle) : handle_(handle) {
 
 DynamicResources::~DynamicResources() = default;
 
+/// What allocated_state() keeps: the state, and what each claim (by its change key) put in it.
+struct DynamicResources::AllocatedIndex {
+  struct Share {
+    dra::SharedDeviceId id;
+    dra::ConsumedCapacity consumed;
+  };
+  struct Contribution {
+    std::vector<dra::DeviceId> exclusive;
+    std::vector<Share> shares;
+  };
+  std::shared_ptr<dra::AllocatedState> state = std::make_shared<dra::AllocatedState>();
+  std::map<std::string, Contribution, std::less<>> by_key;
+  std::map<dra::DeviceId, std::uint32_t> exclusive_count;
+  std::map<dra::DeviceId, std::uint32_t> share_count;
+  std::uint64_t seen = 0;
+  bool built = false;
+
+  /// The state to change: a copy first when an allocator still reads it.
+  dra::AllocatedState& writable() {
+    if (state.use_count() > 1) state = std::make_shared<dra::AllocatedState>(*state);
+    return *state;
+  }
+  void remove(const std::string& key) {
+    const auto it = by_key.find(key);
+    if (it == by_key.end()) return;
+    dra::AllocatedState& s = writable();
+    for (const dra::DeviceId& id : it->second.exclusive) {
+      if (--exclusive_count[id] == 0) {
+        exclusive_count.erase(id);
+        s.allocated_devices.erase(id);
+      }
+    }
+    for (const Share& share : it->second.shares) {
+      s.allocated_shared_device_ids.erase(share.id);
+      if (--share_count[share.id.device] == 0) {
+        share_count.erase(share.id.device);
+        s.aggregated_capacity.erase(share.id.device);
+        continue;
+      }
+      dra::ConsumedCapacity& total = s.aggregated_capacity[share.id.device];
+      for (const auto& [name, amount] : share.consumed)
+        total[name] = Quantity(total[name].milli() - amount.milli(), amount.format());
+    }
+    by_key.erase(it);
+  }
+  // foreachAllocatedDevice: admin access takes no device ("Is not considered as allocated.");
+  // with consumable capacity a share counts by its share id and the capacity it consumes.
+  void add(const std::string& key, const dra::ResourceClaim& claim, bool consumable_capacity) {
+    if (!claim.status.allocation) return;
+    Contribution c;
+    dra::AllocatedState& s = writable();
+    for (const dra::DeviceRequestAllocationResult& r : claim.status.allocation->devices) {
+      if (r.admin_access.value_or(false)) continue;
+      dra::DeviceId id{r.driver, r.pool, r.device};
+      if (consumable_capacity && r.share_id) {
+        dra::ConsumedCapacity& total = s.aggregated_capacity[id];
+        for (const auto& [name, amount] : r.consumed_capacity) {
+          auto [it, added] = total.try_emplace(name, amount);
+          if (!added) it->second = it->second.plus(amount);
+        }
+        ++share_count[id];
+        dra::SharedDeviceId shared{id, *r.share_id};
+        s.allocated_shared_device_ids.insert(shared);
+        c.shares.push_back({std::move(shared), r.consumed_capacity});
+      } else {
+        if (exclusive_count[id]++ == 0) s.allocated_devices.insert(id);
+        c.exclusive.push_back(std::move(id));
+      }
+    }
+    by_key.insert_or_assign(key, std::move(c));
+  }
+};
+
+std::shared_ptr<const dra::AllocatedState> DynamicResources::allocated_state() {
+  const DraState& dra = handle_.cluster.dra();
+  if (!allocated_index_) allocated_index_ = std::make_unique<AllocatedIndex>();
+  AllocatedIndex& index = *allocated_index_;
+  const bool consumable = features_.consumable_capacity;
+  auto claim_of = [&](std::string_view key) -> const dra::ResourceClaim* {
+    const std::string_view pending = ":pending/";
+    if (key.starts_with(pending)) {
+      const auto it = dra.pending_allocations().find(key.substr(pending.size()));
+      return it == dra.pending_allocations().end() ? nullptr : &it->second;
+    }
+    const auto it = dra.claims().find(key);
+    return it == dra.claims().end() ? nullptr : &it->second;
+  };
+  const auto changes = dra.claim_changes_since(index.seen);
+  if (!index.built || !changes) {
+    index = AllocatedIndex{};
+    for (const auto& [key, claim] : dra.claims()) index.add(key, claim, consumable);
+    for (const auto& [uid, claim] : dra.pending_allocations())
+      index.add(pending_change_key(uid), claim, consumable);
+    index.built = true;
+  } else {
+    for (const std::string& key : *changes) {
+      index.remove(key);
+      if (const dra::ResourceClaim* claim = claim_of(key)) index.add(key, *claim, consumable);
+    }
+  }
+  index.seen = dra.change_count();
+  return index.state;
+}
+
 const DynamicResources::CycleData* DynamicResources::data(const CycleState& state) const {
   return state.get<CycleData>(slot());
 }
@@ -181,34 +285,10 @@ Status DynamicResources::pre_filter(CycleState& state, const PodInfo& pod, PreFi
   s.to_allocate = std::move(to_allocate);
   if (s.to_allocate.empty()) return {};
 
-  // ListAllAllocatedDevices / GatherAllocatedState: the devices of every allocated claim and of
-  // every in-flight allocation; admin access takes no device ("Is not considered as
-  // allocated."); with consumable capacity a share is counted by its share id and capacity.
-  dra::AllocatedState allocated;
-  auto add_devices = [&](const dra::ResourceClaim& claim) {
-    if (!claim.status.allocation) return;
-    for (const dra::DeviceRequestAllocationResult& r : claim.status.allocation->devices) {
-      if (r.admin_access.value_or(false)) continue;
-      dra::DeviceId id{r.driver, r.pool, r.device};
-      if (features_.consumable_capacity && r.share_id) {
-        dra::ConsumedCapacity& total = allocated.aggregated_capacity[id];
-        for (const auto& [name, amount] : r.consumed_capacity) {
-          auto [it, added] = total.try_emplace(name, amount);
-          if (!added) it->second = it->second.plus(amount);
-        }
-        allocated.allocated_shared_device_ids.insert({std::move(id), *r.share_id});
-      } else {
-        allocated.allocated_devices.insert(std::move(id));
-      }
-    }
-  };
-  for (const auto& [key, claim] : dra.claims()) add_devices(claim);
-  for (const auto& [uid, claim] : dra.pending_allocations()) add_devices(claim);
-
   Rng& rng = handle_.rng;
   s.allocator = std::make_unique<dra::Allocator>(
-      features_, std::move(allocated),
-      [&dra](std::string_view name) { return dra.find_class(name); }, dra.slice_list(), *cel_cache_,
+      features_, allocated_state(), [&dra](std::string_view name) { return dra.find_class(name); },
+      dra.slice_list(), *cel_cache_,
       [&rng] {
         // uuid.NewUUID for a share: random, drawn from the run's seeded source.
         const std::uint64_t hi = rng.next(), lo = rng.next();

@@ -72,8 +72,15 @@ class DynamicResources : public PreEnqueuePlugin,
   /// The allocator's DRA feature gates (AllocatorFeatures), fixed per release and gates.
   dra::AllocatorFeatures features_;
   bool prioritized_list_ = false;
+  /// The allocated state (ListAllAllocatedDevices / GatherAllocatedState): the devices of every
+  /// allocated claim and in-flight allocation, kept up to date from the claims' change journal
+  /// instead of gathered for every pod.
+  [[nodiscard]] std::shared_ptr<const dra::AllocatedState> allocated_state();
+
   /// cel.NewCache(10, ...): the compiled selectors, shared by every cycle.
   std::unique_ptr<dra::cel::Cache> cel_cache_;
+  struct AllocatedIndex;
+  std::unique_ptr<AllocatedIndex> allocated_index_;
 };
 
 /// 1.35 and later: DynamicResources with Score and NormalizeScore (weight 1, no PreScore).

@@ -7,6 +7,8 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,6 +16,12 @@
 #include "gpusched/model/dra.hpp"
 
 namespace gpusched {
+
+/// The change key of a claim's in-flight allocation: ":pending/<uid>" (no namespace starts with
+/// a colon).
+[[nodiscard]] inline std::string pending_change_key(std::string_view uid) {
+  return ":pending/" + std::string(uid);
+}
 
 class DraState {
  public:
@@ -68,6 +76,17 @@ class DraState {
   [[nodiscard]] const dra::ResourceClaimTemplate* find_template(std::string_view namespace_,
                                                                 std::string_view name) const;
 
+  /// The keys of the claims changed (added, removed, edited: "<namespace>/<name>"; their
+  /// in-flight allocation signalled or dropped: pending_change_key(uid)) from change number
+  /// `since` on, for those who keep
+  /// something derived from the claims up to date; nullopt when those changes were forgotten
+  /// (rebuild from claims() and pending_allocations()). change_count() is the next number.
+  [[nodiscard]] std::optional<std::span<const std::string>> claim_changes_since(
+      std::uint64_t since) const;
+  [[nodiscard]] std::uint64_t change_count() const noexcept {
+    return change_base_ + changes_.size();
+  }
+
   [[nodiscard]] std::uint64_t classes_generation() const noexcept { return classes_generation_; }
   [[nodiscard]] std::uint64_t slices_generation() const noexcept { return slices_generation_; }
   /// Moves with every claim change, in-flight allocations included.
@@ -83,6 +102,10 @@ class DraState {
   std::map<std::string, dra::ResourceClaim, std::less<>> claims_;             // by "namespace/name"
   std::map<std::string, dra::ResourceClaimTemplate, std::less<>> templates_;  // likewise
   std::map<std::string, dra::ResourceClaim, std::less<>> pending_;            // by claim uid
+  /// The journal of claim_changes_since: changes_[i] is change number change_base_ + i.
+  void changed(std::string key);
+  std::vector<std::string> changes_;
+  std::uint64_t change_base_ = 0;
   mutable std::vector<const dra::ResourceSlice*> slice_list_;
   mutable std::uint64_t slice_list_generation_ = 0;
   std::uint64_t classes_generation_ = 1;
