@@ -40,11 +40,10 @@ bool ResourceClaimController::sync_pod(Pod& pod) {
     if (!pod_claim.resource_claim_template_name) continue;
     const dra::PodClaimName resolved = dra::pod_claim_name(pod, pod_claim);
     if (!resolved.not_created_yet) {
-      // Created already, unless its claim is gone or is not the pod's: then a new one.
+      // podNeedsWork: created already; a claim that is gone is made again, one that is not the
+      // pod's is left for the user to delete (the scheduler says so at PreEnqueue).
       if (!resolved.name) continue;
-      const dra::ResourceClaim* claim =
-          cluster_.dra().find_claim(pod.metadata.namespace_, *resolved.name);
-      if (claim != nullptr && dra::is_for_pod(pod, *claim, minor_).empty()) continue;
+      if (cluster_.dra().find_claim(pod.metadata.namespace_, *resolved.name) != nullptr) continue;
     }
     std::string name = create_claim(pod, pod_claim);
     if (name.empty()) continue;

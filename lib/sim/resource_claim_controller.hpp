@@ -20,15 +20,9 @@ namespace gpusched::sim {
 
 class ResourceClaimController {
  public:
-  /// `minor`: the Kubernetes release mirrored (IsForPod's wording).
   ResourceClaimController(ClusterState& cluster, ApiServer& api, Scheduler& scheduler,
-                          EventRecorder& events, const TimeMs& now, int minor)
-      : cluster_(cluster),
-        api_(api),
-        scheduler_(scheduler),
-        events_(events),
-        now_(now),
-        minor_(minor) {}
+                          EventRecorder& events, const TimeMs& now)
+      : cluster_(cluster), api_(api), scheduler_(scheduler), events_(events), now_(now) {}
 
   /// syncPod for a pod about to be created: the claims of its template references, and their
   /// names in `pod`'s status. A template that does not exist yet leaves the reference
@@ -58,7 +52,6 @@ class ResourceClaimController {
   Scheduler& scheduler_;
   EventRecorder& events_;
   const TimeMs& now_;
-  int minor_;
 };
 
 }  // namespace gpusched::sim

@@ -303,20 +303,11 @@ void Simulation::apply(Object object, const std::string& pointer) {
     const std::string ns = meta.namespace_, name = meta.name;
     cluster_.edit_dra().apply_template(std::move(*claim_template));
     // The controller's template handler: the pods that name it sync again.
-    std::vector<PodInfo*> waiting;
-    for (const auto& [key, pod] : cluster_.pods()) {
-      if (pod->pod.metadata.namespace_ != ns) continue;
-      for (const PodResourceClaim& c : pod->pod.spec.resource_claims) {
-        if (c.resource_claim_template_name == name) {
-          waiting.push_back(pod);
-          break;
-        }
-      }
-    }
-    for (PodInfo* pod : waiting) {
-      Pod updated = pod->pod;
-      if (claims_.sync_pod(updated)) update_pod(*pod, std::move(updated));
-    }
+    sync_claim_pods(ns, [&](const Pod& pod) {
+      return std::any_of(
+          pod.spec.resource_claims.begin(), pod.spec.resource_claims.end(),
+          [&](const PodResourceClaim& c) { return c.resource_claim_template_name == name; });
+    });
   } else if (auto* pc = std::get_if<PriorityClass>(&object)) {
     if (auto error = api_.apply_priority_class(std::move(*pc))) input_error(pointer, *error);
   } else if (auto* pdb = std::get_if<PodDisruptionBudget>(&object)) {
@@ -486,6 +477,18 @@ void Simulation::check_declared_pods() const {
   for (const Action& action : scenario_.timeline) {
     for (const Object& object : action.objects) count(object, action.pointer);
     if (action.verb == Verb::Scale) ask(action.target, action.replicas, action.pointer);
+  }
+}
+
+void Simulation::sync_claim_pods(const std::string& namespace_,
+                                 const std::function<bool(const Pod&)>& concerned) {
+  std::vector<PodInfo*> pods;
+  for (const auto& [key, pod] : cluster_.pods()) {
+    if (pod->pod.metadata.namespace_ == namespace_ && concerned(pod->pod)) pods.push_back(pod);
+  }
+  for (PodInfo* pod : pods) {
+    Pod updated = pod->pod;
+    if (claims_.sync_pod(updated)) update_pod(*pod, std::move(updated));
   }
 }
 
@@ -994,11 +997,26 @@ void Simulation::delete_object(const ObjectRef& ref, std::int64_t grace_seconds,
     return;
   } else if (ref.kind == "DeviceClass" || ref.kind == "ResourceSlice" ||
              ref.kind == "ResourceClaim" || ref.kind == "ResourceClaimTemplate") {
+    if (ref.kind == "ResourceClaim") {
+      if (!claims_.delete_claim(ref.namespace_, ref.name)) {
+        input_error(pointer, "ResourceClaim \"" + store_key(ref) + "\" does not exist at " +
+                                 format_duration(now_));
+      }
+      // enqueueResourceClaim: the pods whose template claim it was sync again (podNeedsWork: a
+      // template's claim that is gone is made anew).
+      if (cluster_.dra().find_claim(ref.namespace_, ref.name) == nullptr) {
+        sync_claim_pods(ref.namespace_, [&](const Pod& pod) {
+          return std::any_of(
+              pod.status.resource_claim_statuses.begin(), pod.status.resource_claim_statuses.end(),
+              [&](const PodResourceClaimStatus& s) { return s.resource_claim_name == ref.name; });
+        });
+      }
+      return;
+    }
     DraState& dra = cluster_.edit_dra();
-    const bool removed = ref.kind == "DeviceClass"     ? dra.remove_class(ref.name)
-                         : ref.kind == "ResourceSlice" ? dra.remove_slice(ref.name)
-                         : ref.kind == "ResourceClaim"
-                             ? claims_.delete_claim(ref.namespace_, ref.name)
+    const bool removed = ref.kind == "DeviceClass" ? dra.remove_class(ref.name)
+                         : ref.kind == "ResourceSlice"
+                             ? dra.remove_slice(ref.name)
                              : dra.remove_template(ref.namespace_, ref.name);
     if (!removed) {
       input_error(pointer, ref.kind + " \"" + store_key(ref) + "\" does not exist at " +

@@ -121,6 +121,10 @@ class Simulation final : public SchedulerHooks, private NodeHost {
   void apply_node(Node node, const std::string& pointer) override;
   void update_node(NodeInfo& info, Node node);
   void apply_pod(Pod pod, const std::string& pointer);
+  /// The resourceclaim controller's syncPod for the pods of `namespace_` that `concerned`
+  /// picks (a template they name appeared, a claim they had is gone).
+  void sync_claim_pods(const std::string& namespace_,
+                       const std::function<bool(const Pod&)>& concerned);
   /// The node as its kubelet, the device plugin and GFD publish it (Kubelets::publish), and the
   /// ResourceSlices NVIDIA's DRA kubelet plugin publishes for it.
   [[nodiscard]] Node publish_node(const Node& declared, const std::string& pointer);
@@ -203,8 +207,7 @@ class Simulation final : public SchedulerHooks, private NodeHost {
   ApiServer api_{cluster_, now_};
   Kubelets kubelets_;
   EventRecorder events_;
-  ResourceClaimController claims_{cluster_, api_, scheduler_,
-                                  events_,  now_, config_.kubernetes_version.minor};
+  ResourceClaimController claims_{cluster_, api_, scheduler_, events_, now_};
   PoolProvisioner pools_;
   ClusterAutoscaler autoscaler_;
   /// What the controllers may use of the simulation (ControllerContext), forwarded to it.
