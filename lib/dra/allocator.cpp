@@ -201,7 +201,7 @@ class AllocationSearch {
                   bool allow_multiple);
   [[nodiscard]] bool check_available_counters(const DeviceWithId& device);
   void deallocate_counters(const DeviceWithId& device);
-  [[nodiscard]] bool device_in_use(const DeviceId& id) const;
+  [[nodiscard]] bool device_in_use(const DeviceIdView& id) const;
   [[nodiscard]] bool allocating_for_claim(const DeviceId& id, int claim) const;
   [[nodiscard]] std::optional<NodeSelector> node_selector(
       const std::vector<DeviceResult>& results) const;
@@ -224,31 +224,33 @@ class AllocationSearch {
   std::string error_;
 };
 
+SliceIndex::SliceIndex(std::vector<const ResourceSlice*> slices) : all(std::move(slices)) {
+  for (const ResourceSlice* slice : all) {
+    if (!slice->node_name || slice->node_name->empty() || !slice->shared_counters.empty()) {
+      shared.push_back(slice);
+    } else {
+      on_node[*slice->node_name].push_back(slice);
+    }
+  }
+}
+
 Allocator::Allocator(AllocatorFeatures features, AllocatedState allocated, ClassLookup classes,
                      std::vector<const ResourceSlice*> slices, cel::Cache& cel_cache,
                      std::function<std::string()> new_share_id)
     : Allocator(features, std::make_shared<const AllocatedState>(std::move(allocated)),
-                std::move(classes), std::move(slices), cel_cache, std::move(new_share_id)) {}
+                std::move(classes), std::make_shared<const SliceIndex>(std::move(slices)),
+                cel_cache, std::move(new_share_id)) {}
 
 Allocator::Allocator(AllocatorFeatures features, std::shared_ptr<const AllocatedState> allocated,
-                     ClassLookup classes, std::vector<const ResourceSlice*> slices,
+                     ClassLookup classes, std::shared_ptr<const SliceIndex> slices,
                      cel::Cache& cel_cache, std::function<std::string()> new_share_id)
     : features_(features),
       allocated_state_(std::move(allocated)),
       allocated_(*allocated_state_),
       classes_(std::move(classes)),
-      all_slices_(std::move(slices)),
+      slices_(std::move(slices)),
       cel_cache_(cel_cache),
-      new_share_id_(std::move(new_share_id)) {
-  for (const ResourceSlice* slice : all_slices_) {
-    const std::string node_name = slice->node_name.value_or("");
-    if (node_name.empty() || !slice->shared_counters.empty()) {
-      slices_shared_.push_back(slice);
-    } else {
-      slices_on_node_[node_name].push_back(slice);
-    }
-  }
-}
+      new_share_id_(std::move(new_share_id)) {}
 
 AllocateOutcome Allocator::allocate(const Node& node,
                                     std::span<const ResourceClaim* const> claims) {
@@ -257,13 +259,13 @@ AllocateOutcome Allocator::allocate(const Node& node,
 }
 
 AllocateOutcome AllocationSearch::run() {
+  const SliceIndex& index = *a_.slices_;
   std::vector<const ResourceSlice*> slices_for_node;
-  if (const auto it = a_.slices_on_node_.find(node_.metadata.name);
-      it != a_.slices_on_node_.end()) {
+  if (const auto it = index.on_node.find(node_.metadata.name); it != index.on_node.end()) {
     slices_for_node = it->second;
   }
-  slices_for_node.insert(slices_for_node.end(), a_.slices_shared_.begin(), a_.slices_shared_.end());
-  pools_ = gather_pools(slices_for_node, node_, a_.features_, a_.all_slices_);
+  slices_for_node.insert(slices_for_node.end(), index.shared.begin(), index.shared.end());
+  pools_ = gather_pools(slices_for_node, node_, a_.features_, index.all);
 
   request_data_.resize(claims_.size());
   constraints_.resize(claims_.size());
@@ -555,9 +557,11 @@ std::optional<bool> AllocationSearch::fits_capacity(const RequestData& data,
       allocating == allocating_capacity_.end() ? nullptr : &allocating->second);
 }
 
-bool AllocationSearch::device_in_use(const DeviceId& id) const {
+bool AllocationSearch::device_in_use(const DeviceIdView& id) const {
   if (a_.allocated_.allocated_devices.contains(id)) return true;
-  const auto it = allocating_devices_.find(id);
+  if (allocating_devices_.empty()) return false;
+  const auto it = allocating_devices_.find(
+      DeviceId{std::string(id.driver), std::string(id.pool), std::string(id.device)});
   return it != allocating_devices_.end() && !it->second.empty();
 }
 
@@ -636,10 +640,11 @@ Step AllocationSearch::allocate_one(Position r, bool allocate_sub_request, Locat
       const std::size_t device_start = (pi == start.pool && si == start.slice) ? start.device : 0;
       for (std::size_t di = device_start; di < slice.devices.size(); ++di) {
         const Device& device = slice.devices[di];
+        // "In use" is cheap: first (and without copying the names).
+        if (!d.request.admin_access() && device_in_use({pool.driver, pool.name, device.name}))
+          continue;
         DeviceId id{pool.driver, pool.name, device.name};
-        // "In use" is cheap: first.
         if (d.request.admin_access() && allocating_for_claim(id, r.claim)) continue;
-        if (!d.request.admin_access() && device_in_use(id)) continue;
         const std::optional<bool> selectable = is_selectable(r, d, slice, device);
         if (!selectable) return {false, Failure::Error};
         if (!*selectable) continue;
@@ -678,7 +683,7 @@ bool AllocationSearch::allocate_device(const Position& r, const DeviceWithId& de
   if (!allow_multiple && request.admin_access() && allocating_for_claim(device.id, r.claim)) {
     return false;
   }
-  if (!request.admin_access() && device_in_use(device.id)) return false;
+  if (!request.admin_access() && device_in_use(DeviceIdEqual::view(device.id))) return false;
   if (!a_.features_.partitionable_devices && !device.device->consumes_counters.empty()) {
     return false;
   }

@@ -48,21 +48,46 @@ struct SharedDeviceId {
   friend bool operator==(const SharedDeviceId&, const SharedDeviceId&) = default;
 };
 
-/// A DeviceId's hash: the allocator asks of every candidate device whether it is in use.
+/// A DeviceId by reference, to look one up without copying its names.
+struct DeviceIdView {
+  std::string_view driver;
+  std::string_view pool;
+  std::string_view device;
+};
+
+/// A DeviceId's hash, for a DeviceId or a DeviceIdView alike: the allocator asks of every
+/// candidate device whether it is in use.
 struct DeviceIdHash {
-  [[nodiscard]] std::size_t operator()(const DeviceId& id) const noexcept {
-    const std::hash<std::string> h;
+  using is_transparent = void;
+  [[nodiscard]] std::size_t operator()(const DeviceIdView& id) const noexcept {
+    const std::hash<std::string_view> h;
     std::size_t seed = h(id.driver);
-    for (const std::string* part : {&id.pool, &id.device})
-      seed ^= h(*part) + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2);
+    for (const std::string_view part : {id.pool, id.device})
+      seed ^= h(part) + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2);
     return seed;
+  }
+  [[nodiscard]] std::size_t operator()(const DeviceId& id) const noexcept {
+    return (*this)(DeviceIdView{id.driver, id.pool, id.device});
+  }
+};
+
+struct DeviceIdEqual {
+  using is_transparent = void;
+  [[nodiscard]] static DeviceIdView view(const DeviceId& id) noexcept {
+    return {id.driver, id.pool, id.device};
+  }
+  [[nodiscard]] static DeviceIdView view(const DeviceIdView& id) noexcept { return id; }
+  template <class A, class B>
+  [[nodiscard]] bool operator()(const A& a, const B& b) const noexcept {
+    const DeviceIdView x = view(a), y = view(b);
+    return x.device == y.device && x.pool == y.pool && x.driver == y.driver;
   }
 };
 
 /// What is in use already (internal.AllocatedState): devices of allocated claims, the shares
 /// of devices allocated several times, and the capacity those shares consume.
 struct AllocatedState {
-  std::unordered_set<DeviceId, DeviceIdHash> allocated_devices;
+  std::unordered_set<DeviceId, DeviceIdHash, DeviceIdEqual> allocated_devices;
   std::set<SharedDeviceId> allocated_shared_device_ids;
   std::map<DeviceId, ConsumedCapacity> aggregated_capacity;
 };
@@ -87,6 +112,16 @@ struct AllocateOutcome {
   std::string error;  ///< err.Error() for NodeError and Error
 };
 
+/// The slices an allocator reads, grouped as it looks them up: by the node they name, and those
+/// any node may reach (node selectors, all nodes, shared counters). Built once per slice change
+/// by a caller that allocates for many pods.
+struct SliceIndex {
+  explicit SliceIndex(std::vector<const ResourceSlice*> slices);
+  std::vector<const ResourceSlice*> all;
+  std::map<std::string, std::vector<const ResourceSlice*>, std::less<>> on_node;
+  std::vector<const ResourceSlice*> shared;
+};
+
 class Allocator {
  public:
   /// `slices` must outlive the allocator; so must what `classes` returns. `new_share_id`
@@ -94,10 +129,11 @@ class Allocator {
   Allocator(AllocatorFeatures features, AllocatedState allocated, ClassLookup classes,
             std::vector<const ResourceSlice*> slices, cel::Cache& cel_cache,
             std::function<std::string()> new_share_id);
-  /// The same, reading an allocated state the caller keeps (it must not change while the
-  /// allocator lives): a scheduler shares one across cycles instead of building it per pod.
+  /// The same, reading an allocated state and a slice index the caller keeps (neither may
+  /// change while the allocator lives): a scheduler shares them across cycles instead of
+  /// building them per pod.
   Allocator(AllocatorFeatures features, std::shared_ptr<const AllocatedState> allocated,
-            ClassLookup classes, std::vector<const ResourceSlice*> slices, cel::Cache& cel_cache,
+            ClassLookup classes, std::shared_ptr<const SliceIndex> slices, cel::Cache& cel_cache,
             std::function<std::string()> new_share_id);
 
   /// Allocator.Allocate: devices for all `claims` on `node`, all or nothing.
@@ -115,9 +151,7 @@ class Allocator {
   std::shared_ptr<const AllocatedState> allocated_state_;
   const AllocatedState& allocated_;
   ClassLookup classes_;
-  std::vector<const ResourceSlice*> all_slices_;
-  std::map<std::string, std::vector<const ResourceSlice*>, std::less<>> slices_on_node_;
-  std::vector<const ResourceSlice*> slices_shared_;
+  std::shared_ptr<const SliceIndex> slices_;
   cel::Cache& cel_cache_;
   std::function<std::string()> new_share_id_;
   std::int64_t num_allocate_one_invocations_ = 0;

@@ -285,10 +285,14 @@ Status DynamicResources::pre_filter(CycleState& state, const PodInfo& pod, PreFi
   s.to_allocate = std::move(to_allocate);
   if (s.to_allocate.empty()) return {};
 
+  if (!slice_index_ || slice_index_generation_ != dra.slices_generation()) {
+    slice_index_ = std::make_shared<const dra::SliceIndex>(dra.slice_list());
+    slice_index_generation_ = dra.slices_generation();
+  }
   Rng& rng = handle_.rng;
   s.allocator = std::make_unique<dra::Allocator>(
       features_, allocated_state(), [&dra](std::string_view name) { return dra.find_class(name); },
-      dra.slice_list(), *cel_cache_,
+      slice_index_, *cel_cache_,
       [&rng] {
         // uuid.NewUUID for a share: random, drawn from the run's seeded source.
         const std::uint64_t hi = rng.next(), lo = rng.next();

@@ -81,6 +81,9 @@ class DynamicResources : public PreEnqueuePlugin,
   std::unique_ptr<dra::cel::Cache> cel_cache_;
   struct AllocatedIndex;
   std::unique_ptr<AllocatedIndex> allocated_index_;
+  /// The slices grouped for the allocator, and the slices' generation they were grouped at.
+  std::shared_ptr<const dra::SliceIndex> slice_index_;
+  std::uint64_t slice_index_generation_ = 0;
 };
 
 /// 1.35 and later: DynamicResources with Score and NormalizeScore (weight 1, no PreScore).
