@@ -150,6 +150,15 @@ void diagnose_pending(const AttemptView& view, Explanation& e) {
   for (const auto& [name, q] : requests) {
     asks += (asks.empty() ? "" : ", ") + name + " " + q.to_string();
   }
+  // Devices through Dynamic Resource Allocation: its claims, by the names the pod gives them.
+  std::vector<std::string> claims;
+  for (const PodResourceClaim& claim : view.pod.pod.spec.resource_claims)
+    claims.push_back(claim.name);
+  if (!claims.empty()) {
+    asks += std::string(asks.empty() ? "" : ", ") + "devices through its resource claim" +
+            (claims.size() == 1 ? " " : "s ") + joined(claims, ", ");
+  }
+  if (asks.empty()) asks = "no resources";
   std::vector<const NodeRecord*> holders;
   for (const NodeRecord& node : view.nodes) {
     if (could_hold(requests, node)) holders.push_back(&node);

@@ -15,6 +15,7 @@
 #include "gpusched/framework/cluster_state.hpp"
 #include "gpusched/framework/dra_state.hpp"
 #include "gpusched/framework/rng.hpp"
+#include "model/go_text.hpp"
 #include "plugins/helpers.hpp"
 
 namespace gpusched::plugins {
@@ -348,6 +349,123 @@ Code DynamicResources::filter(const CycleState& state, const PodInfo&, const Nod
   }
   if (s.allocator) s.node_allocations.insert_or_assign(node.node.metadata.name, std::move(results));
   return Code::Success;
+}
+
+std::string DynamicResources::explain_rejection(const CycleState& state, const PodInfo&,
+                                                const NodeInfo& node) const {
+  const CycleData* d = data(state);
+  if (d == nullptr || d->shared->to_allocate.empty()) return {};
+  const CycleData::Shared& s = *d->shared;
+  const DraState& dra = handle_.cluster.dra();
+  // Which claim holds each device (in flight ones too).
+  std::map<dra::DeviceId, std::string> holders;
+  auto hold = [&](const dra::ResourceClaim& claim, std::string_view how) {
+    if (!claim.status.allocation) return;
+    std::string who = "held by claim " + kobj(claim) + std::string(how);
+    for (const dra::ConsumerReference& ref : claim.status.reserved_for)
+      who += (who.ends_with(")") ? ", " : " (for ") + std::string("Pod/") +
+             claim.metadata.namespace_ + "/" + ref.name;
+    if (!claim.status.reserved_for.empty()) who += ")";
+    for (const dra::DeviceRequestAllocationResult& r : claim.status.allocation->devices) {
+      if (!r.admin_access.value_or(false) && !(features_.consumable_capacity && r.share_id))
+        holders.emplace(dra::DeviceId{r.driver, r.pool, r.device}, who);
+    }
+  };
+  for (const auto& [key, claim] : dra.claims()) hold(claim, "");
+  for (const auto& [uid, claim] : dra.pending_allocations()) hold(claim, ", being allocated");
+
+  // A selector's verdict on a device: "" when it matches.
+  auto failed_selectors = [&](const std::vector<dra::DeviceSelector>& selectors,
+                              const dra::ResourceSlice& slice, const dra::Device& device,
+                              const std::string& whose) -> std::string {
+    for (std::size_t i = 0; i < selectors.size(); ++i) {
+      if (!selectors[i].cel) continue;
+      const dra::cel::CompileResult& compiled = cel_cache_->get_or_compile(*selectors[i].cel);
+      if (!compiled.program) return whose + " selector #" + std::to_string(i) + " does not compile";
+      const dra::cel::EvalResult result = compiled.matches(
+          {slice.driver, &device.attributes, &device.capacity, device.allow_multiple_allocations});
+      if (result.error)
+        return whose + " selector #" + std::to_string(i) + ": CEL runtime error: " + *result.error;
+      if (!result.matches) return "fails " + whose + " selector #" + std::to_string(i);
+    }
+    return {};
+  };
+  struct Candidate {
+    std::string name;  ///< "<request>" or "<request>/<subrequest>"
+    const std::string* class_name;
+    const std::vector<dra::DeviceSelector>* selectors;
+    const std::vector<dra::DeviceToleration>* tolerations;
+    std::string claim;
+  };
+  std::vector<Candidate> candidates;
+  for (std::size_t index : s.to_allocate) {
+    const dra::ResourceClaim& claim = s.claims[index];
+    for (const dra::DeviceRequest& request : claim.spec.requests) {
+      if (request.exactly) {
+        candidates.push_back({request.name, &request.exactly->device_class_name,
+                              &request.exactly->selectors, &request.exactly->tolerations,
+                              kobj(claim)});
+      }
+      for (const dra::DeviceSubRequest& sub : request.first_available) {
+        candidates.push_back({request.name + "/" + sub.name, &sub.device_class_name, &sub.selectors,
+                              &sub.tolerations, kobj(claim)});
+      }
+    }
+  }
+  std::vector<std::string> lines;
+  for (const dra::ResourceSlice* slice : dra.slice_list()) {
+    if (!dra::node_matches(node.node, slice->node_name, slice->all_nodes, slice->node_selector))
+      continue;
+    for (const dra::Device& device : slice->devices) {
+      const dra::DeviceId id{slice->driver, slice->pool.name, device.name};
+      std::string line = device.name + " (" + slice->driver + ", pool " + slice->pool.name + "): ";
+      if (const auto held = holders.find(id); held != holders.end()) {
+        lines.push_back(line + held->second);
+        continue;
+      }
+      if (!features_.partitionable_devices && !device.consumes_counters.empty()) {
+        lines.push_back(line + "consumes shared counters, and partitionable devices are off");
+        continue;
+      }
+      std::vector<std::string> why;
+      std::string matched;
+      for (const Candidate& c : candidates) {
+        std::string verdict;
+        const dra::DeviceClass* device_class = dra.find_class(*c.class_name);
+        if (device_class == nullptr) {
+          verdict = "class " + *c.class_name + " does not exist";
+        } else {
+          verdict =
+              failed_selectors(device_class->selectors, *slice, device, "class " + *c.class_name);
+        }
+        if (verdict.empty())
+          verdict = failed_selectors(*c.selectors, *slice, device,
+                                     "claim " + c.claim + " request " + c.name);
+        if (verdict.empty() && features_.device_taints) {
+          for (const dra::DeviceTaint& taint : device.taints) {
+            if (taint.effect == dra::DeviceTaintEffect::None) continue;
+            const bool tolerated =
+                std::any_of(c.tolerations->begin(), c.tolerations->end(),
+                            [&](const dra::DeviceToleration& t) { return t.tolerates(taint); });
+            if (!tolerated) {
+              verdict = "tainted " + taint.key + (taint.value.empty() ? "" : "=" + taint.value) +
+                        ":" + std::string(dra::to_string(taint.effect)) +
+                        ", not tolerated by request " + c.name;
+              break;
+            }
+          }
+        }
+        if (verdict.empty()) {
+          matched = "free, matches claim " + c.claim + " request " + c.name;
+          break;
+        }
+        why.push_back(std::move(verdict));
+      }
+      lines.push_back(line + (matched.empty() ? joined(why, "; ") : matched));
+    }
+  }
+  if (lines.empty()) return "no ResourceSlice publishes devices for this node";
+  return joined(lines, " | ");
 }
 
 PostFilterResult DynamicResources::post_filter(CycleState& state, const PodInfo& pod,

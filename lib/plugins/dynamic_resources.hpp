@@ -40,6 +40,11 @@ class DynamicResources : public PreEnqueuePlugin,
                                   PreFilterResult& result) override;
   [[nodiscard]] Code filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
                             Reasons& reasons) const override;
+  /// Each device the node can reach and why it does not serve the pod's unallocated claims: the
+  /// claim that holds it, the class or request selector it fails, the taint no request
+  /// tolerates; or the request it would match.
+  [[nodiscard]] std::string explain_rejection(const CycleState& state, const PodInfo& pod,
+                                              const NodeInfo& node) const override;
   /// Deallocates one unavailable claim no other pod uses, or says why not.
   [[nodiscard]] PostFilterResult post_filter(CycleState& state, const PodInfo& pod,
                                              const Diagnosis& diagnosis) override;

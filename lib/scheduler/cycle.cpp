@@ -83,6 +83,7 @@ void Scheduler::find_nodes_that_fit(Cycle& cycle, Search search, CycleSink* sink
   const std::vector<NodeInfo*>& nodes = *cycle.nodes;
   Status status;
   std::vector<Status> verdicts;
+  std::vector<std::string> explanations;
   // `first`: the active Filter plugins before it already passed the node.
   auto filter = [&](const NodeInfo& node, std::size_t first = 0) {
     const bool fits = cycle.fwk.run_filter_with_nominated(cycle.state, cycle.pod, node, status,
@@ -102,7 +103,14 @@ void Scheduler::find_nodes_that_fit(Cycle& cycle, Search search, CycleSink* sink
     if (sink != nullptr) {
       bool nominated_pods_counted = false;
       cycle.fwk.filter_verdicts(cycle.state, cycle.pod, node, verdicts, nominated_pods_counted);
-      sink->filtered(node, verdicts, nominated_pods_counted, fits);
+      explanations.assign(verdicts.size(), std::string());
+      for (std::size_t i = 0; i < verdicts.size(); ++i) {
+        if (verdicts[i].ok() || verdicts[i].code == Code::Skip) continue;
+        if (const auto* plugin =
+                dynamic_cast<const FilterPlugin*>(cycle.fwk.find_plugin(verdicts[i].plugin)))
+          explanations[i] = plugin->explain_rejection(cycle.state, cycle.pod, node);
+      }
+      sink->filtered(node, verdicts, explanations, nominated_pods_counted, fits);
     }
   };
   if (search == Search::AllNodes) {

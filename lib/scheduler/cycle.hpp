@@ -33,10 +33,12 @@ struct Scheduler::Cycle {
 class Scheduler::CycleSink {
  public:
   virtual ~CycleSink() = default;
-  /// Every Filter plugin's verdict on `node` (Framework::filter_verdicts), and whether the
-  /// cycle found it feasible.
+  /// Every Filter plugin's verdict on `node` (Framework::filter_verdicts), what each rejecting
+  /// plugin says its rejection rests on (FilterPlugin::explain_rejection, "" for the others),
+  /// and whether the cycle found it feasible.
   virtual void filtered(const NodeInfo& node, std::span<const Status> verdicts,
-                        bool nominated_pods_counted, bool feasible) = 0;
+                        std::span<const std::string> explanations, bool nominated_pods_counted,
+                        bool feasible) = 0;
   /// The feasible nodes' totals, and each Score plugin's normalized scores for them.
   virtual void scored(std::span<const std::int64_t> totals,
                       const std::vector<Framework::PluginScores>& per_plugin) = 0;

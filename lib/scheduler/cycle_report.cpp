@@ -73,10 +73,15 @@ class ReportSink final : public Scheduler::CycleSink {
     reports_.reserve(cluster.node_list().size());
   }
 
-  void filtered(const NodeInfo& node, std::span<const Status> verdicts, bool nominated_pods_counted,
+  void filtered(const NodeInfo& node, std::span<const Status> verdicts,
+                std::span<const std::string> explanations, bool nominated_pods_counted,
                 bool feasible) override {
     NodeReport report{node.node.metadata.name, feasible, {}, nominated_pods_counted, {}, 0};
-    for (const Status& v : verdicts) report.filters.push_back(verdict_of(v, pod_, node, cluster_));
+    for (std::size_t i = 0; i < verdicts.size(); ++i) {
+      FilterVerdict v = verdict_of(verdicts[i], pod_, node, cluster_);
+      if (v.detail.empty() && i < explanations.size()) v.detail = explanations[i];
+      report.filters.push_back(std::move(v));
+    }
     if (feasible) feasible_at_.push_back(reports_.size());
     reports_.push_back(std::move(report));
   }

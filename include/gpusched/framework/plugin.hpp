@@ -91,6 +91,14 @@ class FilterPlugin : public virtual Plugin {
                                                      std::string& /*key*/) const {
     return false;
   }
+  /// For explain: what this plugin's rejection of `node` rests on, in plain words (the devices
+  /// DynamicResources weighed); "" when the reasons say it all. Called only after the plugin
+  /// rejected the node in this cycle.
+  [[nodiscard]] virtual std::string explain_rejection(const CycleState& /*state*/,
+                                                      const PodInfo& /*pod*/,
+                                                      const NodeInfo& /*node*/) const {
+    return {};
+  }
 };
 
 /// What a PostFilter concluded: its code, message, and a node to nominate ("" clears it).

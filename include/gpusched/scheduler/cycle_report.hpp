@@ -20,7 +20,8 @@ struct FilterVerdict {
   std::string code;
   std::vector<std::string> reasons;
   /// For NodeResourcesFit's "Insufficient <resource>": what the node has free and what the pod
-  /// needs, per resource short ("free 0, need 1"); empty otherwise.
+  /// needs, per resource short ("free 0, need 1"); for DynamicResources, each device of the
+  /// node and why it does not serve the pod's claims; empty otherwise.
   std::string detail;
   /// A rejection or an error: neither Success nor Skip.
   [[nodiscard]] bool failed() const { return code != "Success" && code != "Skip"; }

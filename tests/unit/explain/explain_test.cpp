@@ -595,3 +595,32 @@ TEST_CASE("explain: a 1.36 pod that fits while its PodGroup's cycle failed as a 
 
 }  // namespace
 }  // namespace gpusched
+
+namespace gpusched {
+namespace {
+
+TEST_CASE("explain tells each device a DRA pod could not have, and why", "[explain][dra]") {
+  const Scenario scenario = io::load_scenario(kScenarios + "dra-tainted-gpu-1-36.json");
+  ExplainOptions options;
+  options.remedies = false;
+  const Explanation e = explain(scenario, "default/job-b", options);
+  CHECK(e.diagnosis.starts_with("It asks for devices through its resource claim gpu. "));
+  REQUIRE(e.cycle.nodes.size() == 1);
+  const auto& filters = e.cycle.nodes.front().filters;
+  const auto dra = std::find_if(filters.begin(), filters.end(), [](const FilterVerdict& v) {
+    return v.plugin == "DynamicResources";
+  });
+  REQUIRE(dra != filters.end());
+  CHECK(dra->reasons == std::vector<std::string>{"cannot allocate all claims"});
+  // The claim job-a got is named by the controller: <pod>-<pod claim>-<5 characters>.
+  const std::string held =
+      "gpu-1 (gpu.nvidia.com, pool gpu-node): held by claim default/job-a-gpu-";
+  CHECK(dra->detail.starts_with(
+      "gpu-0 (gpu.nvidia.com, pool gpu-node): tainted gpu.nvidia.com/xid=48:NoSchedule, not "
+      "tolerated by request gpu | " +
+      held));
+  CHECK(dra->detail.ends_with(" (for Pod/default/job-a)"));
+}
+
+}  // namespace
+}  // namespace gpusched
