@@ -361,11 +361,11 @@ std::string DynamicResources::explain_rejection(const CycleState& state, const P
   std::map<dra::DeviceId, std::string> holders;
   auto hold = [&](const dra::ResourceClaim& claim, std::string_view how) {
     if (!claim.status.allocation) return;
-    std::string who = "held by claim " + kobj(claim) + std::string(how);
+    std::vector<std::string> consumers;
     for (const dra::ConsumerReference& ref : claim.status.reserved_for)
-      who += (who.ends_with(")") ? ", " : " (for ") + std::string("Pod/") +
-             claim.metadata.namespace_ + "/" + ref.name;
-    if (!claim.status.reserved_for.empty()) who += ")";
+      consumers.push_back("Pod/" + claim.metadata.namespace_ + "/" + ref.name);
+    std::string who = "held by claim " + kobj(claim) + std::string(how);
+    if (!consumers.empty()) who += " (for " + joined(consumers, ", ") + ")";
     for (const dra::DeviceRequestAllocationResult& r : claim.status.allocation->devices) {
       if (!r.admin_access.value_or(false) && !(features_.consumable_capacity && r.share_id))
         holders.emplace(dra::DeviceId{r.driver, r.pool, r.device}, who);

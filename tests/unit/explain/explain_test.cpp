@@ -620,6 +620,19 @@ TEST_CASE("explain tells each device a DRA pod could not have, and why", "[expla
       "tolerated by request gpu | " +
       held));
   CHECK(dra->detail.ends_with(" (for Pod/default/job-a)"));
+
+  // A shared claim names every pod it is reserved for.
+  const Explanation shared =
+      explain(io::load_scenario(kScenarios + "dra-shared-claim.json"), "default/trainer", options);
+  REQUIRE(shared.cycle.nodes.size() == 1);
+  const auto& verdicts = shared.cycle.nodes.front().filters;
+  const auto it = std::find_if(verdicts.begin(), verdicts.end(), [](const FilterVerdict& v) {
+    return v.plugin == "DynamicResources";
+  });
+  REQUIRE(it != verdicts.end());
+  CHECK(it->detail ==
+        "gpu-0 (gpu.nvidia.com, pool gpu-node): held by claim default/shared-gpu (for "
+        "Pod/default/inference-a, Pod/default/inference-b)");
 }
 
 }  // namespace
