@@ -67,7 +67,7 @@ void add_run_options(CLI::App& command, RunOptions& options) {
       ->check(validator(parse_seed));
   command
       .add_option("--kubernetes-version", options.kubernetes_version,
-                  "Mirror this kube-scheduler release (1.33, 1.34, 1.35)")
+                  "Mirror this kube-scheduler release (1.33 to 1.36)")
       ->type_name("VERSION")
       ->check(validator([](std::string_view text, std::string* error) {
         return KubernetesVersion::parse(text, error).has_value();
