@@ -6,7 +6,6 @@
 #include "gpusched/error.hpp"
 #include "io/kueue_json.hpp"
 #include "io/object_json.hpp"
-#include "io/resource_json.hpp"
 
 namespace gpusched::io {
 namespace {
@@ -153,9 +152,6 @@ constexpr FieldRule kFieldRules[] = {
 KindVerdict classify_kind(std::string_view api_version, std::string_view kind) {
   const std::string_view group = group_of(api_version);
   if (is_known_kind(kind) && (api_version.empty() || kubernetes_group(group))) {
-    return {KindHandling::Modelled, {}};
-  }
-  if (is_resource_kind(kind) && (api_version.empty() || group == "resource.k8s.io")) {
     return {KindHandling::Modelled, {}};
   }
   // Kueue's kinds; without an apiVersion, all but Workload (scheduling.k8s.io has one too).

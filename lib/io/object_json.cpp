@@ -2152,7 +2152,7 @@ std::string known_kinds() {
 }
 
 bool is_known_kind(std::string_view kind) noexcept {
-  return !api_version_of(kind).empty();
+  return !api_version_of(kind).empty() || is_resource_kind(kind);
 }
 
 Object parse_object(const JsonNode& node) {

@@ -13,8 +13,8 @@
 
 namespace gpusched::io {
 
-/// Node, Pod, Deployment, ReplicaSet, DaemonSet, StatefulSet, Job, PriorityClass,
-/// PodDisruptionBudget, Namespace or Service: the kinds gpusched models.
+/// The kinds gpusched models that parse_object reads: Node, Pod, the workloads, the policy
+/// objects, Namespace, Service, Workload, PodGroup, and resource.k8s.io's four (known_kinds()).
 [[nodiscard]] bool is_known_kind(std::string_view kind) noexcept;
 /// The known kinds for messages: "Node, Pod, Deployment, ...".
 [[nodiscard]] std::string known_kinds();

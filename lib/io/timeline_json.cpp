@@ -7,7 +7,6 @@
 #include "io/kueue_json.hpp"
 #include "io/merge_patch.hpp"
 #include "io/object_json.hpp"
-#include "io/resource_json.hpp"
 #include "io/time_json.hpp"
 
 namespace gpusched::io {
@@ -27,7 +26,7 @@ ObjectRef parse_ref(const JsonNode& node) {
   ObjectRef ref;
   JsonNode kind = node.required("kind");
   ref.kind = kind.string();
-  if (!is_known_kind(ref.kind) && !is_kueue_kind(ref.kind) && !is_resource_kind(ref.kind)) {
+  if (!is_known_kind(ref.kind) && !is_kueue_kind(ref.kind)) {
     kind.fail("unknown kind \"" + ref.kind + "\" (known kinds: " + known_kinds() + ")");
   }
   ref.name = node.required("name").string();

@@ -517,13 +517,17 @@ Code DynamicResources::reserve(CycleState& state, const PodInfo&, NodeInfo& node
 void DynamicResources::unreserve(CycleState& state, const PodInfo& pod, NodeInfo&) {
   const CycleData* d = data(state);
   if (d == nullptr || d->shared->claims.empty()) return;
-  DraState& dra = handle_.cluster.edit_dra();
   for (const dra::ResourceClaim& seen : d->shared->claims) {
-    dra.remove_pending_allocation(seen.metadata.uid);
+    if (handle_.cluster.dra().has_pending_allocation(seen.metadata.uid))
+      handle_.cluster.edit_dra().remove_pending_allocation(seen.metadata.uid);
     // The pod leaves reservedFor (a strategic-merge patch of the status).
-    dra::ResourceClaim* claim = dra.edit_claim(seen.metadata.namespace_, seen.metadata.name);
-    if (claim == nullptr || !claim->status.allocation || !dra::is_reserved_for_pod(pod.pod, *claim))
+    const dra::ResourceClaim* current =
+        handle_.cluster.dra().find_claim(seen.metadata.namespace_, seen.metadata.name);
+    if (current == nullptr || !current->status.allocation ||
+        !dra::is_reserved_for_pod(pod.pod, *current))
       continue;
+    dra::ResourceClaim* claim =
+        handle_.cluster.edit_dra().edit_claim(seen.metadata.namespace_, seen.metadata.name);
     const dra::ResourceClaim old = *claim;
     std::erase_if(claim->status.reserved_for, [&](const dra::ConsumerReference& ref) {
       return ref.uid == pod.pod.metadata.uid;
@@ -537,14 +541,16 @@ Status DynamicResources::pre_bind(CycleState& state, const PodInfo& pod, const N
   if (d == nullptr || d->shared->claims.empty()) return Code::Success;
   CycleData::Shared& s = *d->shared;
   StringPool& pool = handle_.cluster.pool();
-  DraState& dra = handle_.cluster.edit_dra();
   auto error = [&](const std::string& message) {
     return Status{Code::Error, kName, {pool.intern(message)}};
   };
   for (std::size_t index = 0; index < s.claims.size(); ++index) {
     const dra::ResourceClaim& seen = s.claims[index];
-    // bindClaim: the claim as the API server has it now.
-    dra::ResourceClaim* claim = dra.edit_claim(seen.metadata.namespace_, seen.metadata.name);
+    // bindClaim: the claim as the API server has it now; only a claim written is edited.
+    const dra::ResourceClaim* claim =
+        handle_.cluster.dra().find_claim(seen.metadata.namespace_, seen.metadata.name);
+    if (claim != nullptr && dra::is_reserved_for_pod(pod.pod, *claim)) continue;
+    DraState& dra = handle_.cluster.edit_dra();
     const std::optional<dra::AllocationResult>& allocation = s.allocation[index];
     const std::string what =
         allocation ? "add allocation and reservation to claim " : "add reservation to claim ";
@@ -553,7 +559,6 @@ Status DynamicResources::pre_bind(CycleState& state, const PodInfo& pod, const N
       return error(what + kobj(seen) + ": resourceclaims.resource.k8s.io \"" + seen.metadata.name +
                    "\" not found");
     }
-    if (dra::is_reserved_for_pod(pod.pod, *claim)) continue;
     if (claim->metadata.deletion_ms) {
       if (allocation) dra.remove_pending_allocation(seen.metadata.uid);
       return error("claim " + kobj(*claim) + " got deleted in the meantime");
@@ -571,11 +576,12 @@ Status DynamicResources::pre_bind(CycleState& state, const PodInfo& pod, const N
                    std::to_string(kReservedForMaxSize) + " items");
     }
     const dra::ResourceClaim old = *claim;
-    if (allocation) claim->status.allocation = *allocation;
-    claim->status.reserved_for.push_back({"pods", pod.pod.metadata.name, pod.pod.metadata.uid});
+    dra::ResourceClaim* written = dra.edit_claim(seen.metadata.namespace_, seen.metadata.name);
+    if (allocation) written->status.allocation = *allocation;
+    written->status.reserved_for.push_back({"pods", pod.pod.metadata.name, pod.pod.metadata.uid});
     if (allocation) dra.remove_pending_allocation(seen.metadata.uid);
-    s.claims[index] = *claim;
-    claim_updated(old, *claim);
+    s.claims[index] = *written;
+    claim_updated(old, *written);
   }
   return Code::Success;
 }

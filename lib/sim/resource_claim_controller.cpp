@@ -106,28 +106,33 @@ void ResourceClaimController::pod_done(const Pod& pod) {
 
 void ResourceClaimController::sync_claim(const Pod& pod, const std::string& name) {
   const std::string& ns = pod.metadata.namespace_;
+  const dra::ResourceClaim* seen = cluster_.dra().find_claim(ns, name);
+  if (seen == nullptr) return;
+  const bool reserved =
+      std::any_of(seen->status.reserved_for.begin(), seen->status.reserved_for.end(),
+                  [&](const dra::ConsumerReference& ref) {
+                    return ref.resource == "pods" && ref.uid == pod.metadata.uid;
+                  });
   DraState& dra = cluster_.edit_dra();
-  dra::ResourceClaim* claim = dra.edit_claim(ns, name);
-  if (claim == nullptr) return;
-  const dra::ResourceClaim old = *claim;
-  auto& reserved = claim->status.reserved_for;
-  const std::size_t before = reserved.size();
-  std::erase_if(reserved, [&](const dra::ConsumerReference& ref) {
-    return ref.resource == "pods" && ref.uid == pod.metadata.uid;
-  });
-  if (reserved.size() < before) {
+  if (reserved) {
+    // Only a claim the pod leaves is written (and heard of by the scheduler).
+    dra::ResourceClaim* claim = dra.edit_claim(ns, name);
+    const dra::ResourceClaim old = *claim;
+    std::erase_if(claim->status.reserved_for, [&](const dra::ConsumerReference& ref) {
+      return ref.resource == "pods" && ref.uid == pod.metadata.uid;
+    });
     // The last consumer gone: deallocated (every allocated claim carries the delete-protection
     // finalizer the scheduler adds). Status.devices is left alone, as upstream.
-    if (reserved.empty()) claim->status.allocation.reset();
-    const dra::ResourceClaim now = *claim;
-    updated(old, now);
+    if (claim->status.reserved_for.empty()) claim->status.allocation.reset();
+    updated(old, *claim);
+    seen = claim;
   }
-  if (!claim->status.reserved_for.empty()) return;
+  if (!seen->status.reserved_for.empty()) return;
   // A claim the user deleted while in use goes with its last consumer; a claim the pod owns
   // goes with the pod.
-  const OwnerReference* owner = claim->metadata.controller();
+  const OwnerReference* owner = seen->metadata.controller();
   const bool owned = owner != nullptr && owner->kind == "Pod" && owner->uid == pod.metadata.uid;
-  if (claim->metadata.deletion_ms || owned) dra.remove_claim(ns, name);
+  if (seen->metadata.deletion_ms || owned) dra.remove_claim(ns, name);
 }
 
 bool ResourceClaimController::delete_claim(std::string_view namespace_, std::string_view name) {
