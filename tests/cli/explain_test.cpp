@@ -73,7 +73,7 @@ TEST_CASE("cli explain -o json: the contract's keys, in order", "[explain][cli]"
   CHECK(keys(fit) == std::vector<std::string>{"plugin", "code", "reasons", "detail"});
   CHECK(fit["plugin"] == "NodeResourcesFit");
   CHECK(fit["code"] == "Unschedulable");
-  CHECK(fit["reasons"] == nlohmann::json{"Insufficient nvidia.com/gpu"});
+  CHECK(fit["reasons"] == nlohmann::ordered_json{"Insufficient nvidia.com/gpu"});
   const auto& group = json["groups"][0];
   CHECK(first_keys(group, 4) == std::vector<std::string>{"count", "plugin", "reasons", "nodes"});
   CHECK(group["count"] == 1);

@@ -110,7 +110,10 @@ inline void check(const PreemptionCase& c) {
   std::set<std::pair<std::string, std::string>> want;
   for (const auto& [key, reason] : c.want) {
     if (reason.empty()) {
-      auto it = std::find_if(got.begin(), got.end(), [&](const auto& g) { return g.first == key; });
+      // A reference of its own: Clang 14 cannot capture a structured binding.
+      const std::string& wanted = key;
+      auto it =
+          std::find_if(got.begin(), got.end(), [&](const auto& g) { return g.first == wanted; });
       if (it != got.end())
         want.insert(*it);
       else
