@@ -30,7 +30,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-enum class Reads { Any, Scenario, Snapshot };
+// What a command reads, for small_enough; ScenarioWithUntil: a scenario whose replay the
+// command cannot end sooner (`check` has no --until), so it must say when it ends itself.
+enum class Reads { Any, Scenario, ScenarioWithUntil, Snapshot };
 
 struct Command {
   std::vector<std::string> args;  // "@" stands for the file
@@ -41,13 +43,13 @@ const std::array<Command, 10> kCommands = {{
     {{"validate", "@"}},
     {{"validate", "--strict", "@"}},
     {{"snapshot", "@"}},
-    {{"snapshot", "--to-scenario", "@"}},
+    {{"snapshot", "--to-scenario", "--until", "1h", "@"}},
     {{"merge", "@", "@"}},
     {{"import", "openb", "@", "@"}},
-    {{"replay", "-o", "json", "@"}, Reads::Scenario},
-    {{"check", "@"}, Reads::Scenario},
-    {{"explain", "@", "--pod", "default/p"}, Reads::Scenario},
-    {{"whatif", "--cluster", "@", "--add", "@"}, Reads::Snapshot},
+    {{"replay", "-o", "json", "--until", "1h", "@"}, Reads::Scenario},
+    {{"check", "@"}, Reads::ScenarioWithUntil},
+    {{"explain", "@", "--pod", "default/p", "--until", "1h"}, Reads::Scenario},
+    {{"whatif", "--cluster", "@", "--add", "@", "--until", "1h"}, Reads::Snapshot},
 }};
 
 const std::array<const char*, 4> kExtensions = {".json", ".yaml", ".yml", ".csv"};
@@ -66,8 +68,10 @@ const fs::path& directory() {
 // given to the command all the same (its error is what is tested).
 bool small_enough(Reads reads, std::string_view text, const std::string& file) {
   try {
-    if (reads == Reads::Scenario) {
-      return gpusched::fuzz::small_enough(gpusched::io::parse_scenario(text, file));
+    if (reads == Reads::Scenario || reads == Reads::ScenarioWithUntil) {
+      const gpusched::Scenario scenario = gpusched::io::parse_scenario(text, file);
+      return gpusched::fuzz::small_enough(scenario) &&
+             (reads == Reads::Scenario || scenario.until.has_value());
     }
     if (reads == Reads::Snapshot) {
       return gpusched::fuzz::small_enough(gpusched::io::parse_snapshot(text, file).scenario);

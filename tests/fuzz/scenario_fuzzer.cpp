@@ -31,6 +31,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;  // the expected outcome for bad input
   }
   if (!gpusched::fuzz::small_enough(scenario)) return 0;
+  gpusched::fuzz::bound(scenario);
   gpusched::SimulationOptions options;
   options.check_invariants = true;
   try {

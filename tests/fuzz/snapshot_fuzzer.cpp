@@ -31,8 +31,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   }
   const std::string written = gpusched::io::scenario_json_text(snapshot.scenario);
-  const gpusched::Scenario scenario = gpusched::io::parse_scenario(written, "written.json");
+  gpusched::Scenario scenario = gpusched::io::parse_scenario(written, "written.json");
   if (!gpusched::fuzz::small_enough(scenario)) return 0;
+  gpusched::fuzz::bound(scenario);
   gpusched::SimulationOptions options;
   options.check_invariants = true;
   try {
