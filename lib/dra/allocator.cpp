@@ -71,6 +71,10 @@ struct RequestData {
   int num_devices = 0;
   int selected_sub_request = 0;           // on entry 0 of a request with subrequests
   std::vector<DeviceWithId> all_devices;  // allocationMode All
+  // The class's and the request's selectors as compiled, looked up in the cache when first
+  // evaluated (as upstream compiles them: a broken one only fails once a device is tried).
+  std::vector<const cel::CompileResult*> class_programs;
+  std::vector<const cel::CompileResult*> request_programs;
 
   [[nodiscard]] std::string request_name() const {
     return parent ? parent->name + "/" + request.name() : request.name();
@@ -185,12 +189,12 @@ class AllocationSearch {
   [[nodiscard]] std::optional<std::string> validate_request(RequestAccessor request,
                                                             const DeviceRequest* parent,
                                                             const Position& key, RequestData& out);
-  [[nodiscard]] std::optional<bool> is_selectable(const Position& r, const RequestData& data,
+  [[nodiscard]] std::optional<bool> is_selectable(const Position& r, RequestData& data,
                                                   const ResourceSlice& slice, const Device& device);
-  [[nodiscard]] std::optional<bool> selectors_match(int claim_index, const Device& device,
-                                                    std::string_view driver,
-                                                    const DeviceClass* device_class,
-                                                    const std::vector<DeviceSelector>& selectors);
+  [[nodiscard]] std::optional<bool> selectors_match(
+      int claim_index, const Device& device, std::string_view driver,
+      const DeviceClass* device_class, const std::vector<DeviceSelector>& selectors,
+      std::vector<const cel::CompileResult*>& programs);
   [[nodiscard]] std::optional<bool> fits_capacity(const RequestData& data,
                                                   const ResourceSlice& slice,
                                                   const Device& device) const;
@@ -201,7 +205,11 @@ class AllocationSearch {
                   bool allow_multiple);
   [[nodiscard]] bool check_available_counters(const DeviceWithId& device);
   void deallocate_counters(const DeviceWithId& device);
-  [[nodiscard]] bool device_in_use(const DeviceIdView& id) const;
+  // The number the index gave the slice's first device, when the allocated state's in-use
+  // bits are numbered by this allocator's index; else the names are looked up.
+  [[nodiscard]] std::optional<std::uint32_t> first_number(const ResourceSlice& slice) const;
+  [[nodiscard]] bool device_in_use(const ResourceSlice& slice, std::size_t index,
+                                   std::optional<std::uint32_t> first) const;
   [[nodiscard]] bool allocating_for_claim(const DeviceId& id, int claim) const;
   [[nodiscard]] std::optional<NodeSelector> node_selector(
       const std::vector<DeviceResult>& results) const;
@@ -212,7 +220,9 @@ class AllocationSearch {
   Allocator& a_;
   const Node& node_;
   std::span<const ResourceClaim* const> claims_;
-  std::vector<Pool> pools_;
+  // GatherPools' answer: the index's, or gathered here (own_pools_).
+  const std::vector<Pool>* pools_ = nullptr;
+  std::vector<Pool> own_pools_;
   // requestData: per claim, per request, one entry (or one per subrequest).
   std::vector<std::vector<std::vector<RequestData>>> request_data_;
   std::vector<std::vector<Constraint>> constraints_;
@@ -231,7 +241,45 @@ SliceIndex::SliceIndex(std::vector<const ResourceSlice*> slices) : all(std::move
     } else {
       on_node[*slice->node_name].push_back(slice);
     }
+    first_device.emplace(slice, device_count);
+    for (const Device& device : slice->devices) {
+      named_[DeviceId{slice->driver, slice->pool.name, device.name}].push_back(device_count++);
+    }
   }
+}
+
+std::span<const std::uint32_t> SliceIndex::devices_named(const DeviceId& id) const {
+  const auto it = named_.find(id);
+  if (it == named_.end()) return {};
+  return it->second;
+}
+
+const std::vector<Pool>* SliceIndex::pools_of(const Node& node,
+                                              const AllocatorFeatures& features) const {
+  if (!shared.empty()) return nullptr;
+  if (pools_features_ != features) {
+    pools_by_node_.clear();
+    pools_features_ = features;
+  }
+  auto it = pools_by_node_.find(node.metadata.name);
+  if (it == pools_by_node_.end()) {
+    std::span<const ResourceSlice* const> local;
+    if (const auto slices = on_node.find(node.metadata.name); slices != on_node.end())
+      local = slices->second;
+    it = pools_by_node_.emplace(node.metadata.name, gather_pools(local, node, features, all)).first;
+  }
+  return &it->second;
+}
+
+void mark_in_use(AllocatedState& state, const DeviceId& id, bool in_use) {
+  if (!state.in_use_index) return;
+  for (const std::uint32_t n : state.in_use_index->devices_named(id)) state.in_use[n] = in_use;
+}
+
+void number_in_use(AllocatedState& state, std::shared_ptr<const SliceIndex> index) {
+  state.in_use.assign(index->device_count, false);
+  state.in_use_index = std::move(index);
+  for (const DeviceId& id : state.allocated_devices) mark_in_use(state, id, true);
 }
 
 Allocator::Allocator(AllocatorFeatures features, AllocatedState allocated, ClassLookup classes,
@@ -260,12 +308,16 @@ AllocateOutcome Allocator::allocate(const Node& node,
 
 AllocateOutcome AllocationSearch::run() {
   const SliceIndex& index = *a_.slices_;
-  std::vector<const ResourceSlice*> slices_for_node;
-  if (const auto it = index.on_node.find(node_.metadata.name); it != index.on_node.end()) {
-    slices_for_node = it->second;
+  pools_ = index.pools_of(node_, a_.features_);
+  if (pools_ == nullptr) {
+    std::vector<const ResourceSlice*> slices_for_node;
+    if (const auto it = index.on_node.find(node_.metadata.name); it != index.on_node.end()) {
+      slices_for_node = it->second;
+    }
+    slices_for_node.insert(slices_for_node.end(), index.shared.begin(), index.shared.end());
+    own_pools_ = gather_pools(slices_for_node, node_, a_.features_, index.all);
+    pools_ = &own_pools_;
   }
-  slices_for_node.insert(slices_for_node.end(), index.shared.begin(), index.shared.end());
-  pools_ = gather_pools(slices_for_node, node_, a_.features_, index.all);
 
   request_data_.resize(claims_.size());
   constraints_.resize(claims_.size());
@@ -341,7 +393,7 @@ AllocateOutcome AllocationSearch::run() {
   if (!step.done) {
     // Invalid pools are only an error when nothing else could satisfy the claims, and then
     // only for this node (ErrFailedAllocationOnNode).
-    if (std::any_of(pools_.begin(), pools_.end(), [](const Pool& p) { return p.invalid; })) {
+    if (std::any_of(pools_->begin(), pools_->end(), [](const Pool& p) { return p.invalid; })) {
       out.kind = AllocateOutcome::Kind::NodeError;
       out.error = "invalid resource pools were encountered";
     }
@@ -464,7 +516,7 @@ std::optional<std::string> AllocationSearch::validate_request(RequestAccessor re
     return std::nullopt;
   }
   // All: the devices are fixed up front, from complete and valid pools only.
-  for (const Pool& pool : pools_) {
+  for (const Pool& pool : *pools_) {
     if (pool.incomplete) {
       return prefix + ": asks for all devices, but resource pool " + pool.id() +
              " is currently being updated";
@@ -493,22 +545,27 @@ std::optional<std::string> AllocationSearch::validate_request(RequestAccessor re
 
 std::optional<bool> AllocationSearch::selectors_match(
     int claim_index, const Device& device, std::string_view driver, const DeviceClass* device_class,
-    const std::vector<DeviceSelector>& selectors) {
-  const std::string owner =
-      device_class != nullptr
-          ? "class " + device_class->metadata.name
-          : "claim " + kobj(claims_[static_cast<std::size_t>(claim_index)]->metadata);
+    const std::vector<DeviceSelector>& selectors,
+    std::vector<const cel::CompileResult*>& programs) {
+  auto owner = [&] {
+    return device_class != nullptr
+               ? "class " + device_class->metadata.name
+               : "claim " + kobj(claims_[static_cast<std::size_t>(claim_index)]->metadata);
+  };
+  programs.resize(selectors.size());
   for (std::size_t i = 0; i < selectors.size(); ++i) {
-    const cel::CompileResult& compiled = a_.cel_cache_.get_or_compile(*selectors[i].cel);
+    if (programs[i] == nullptr) programs[i] = &a_.cel_cache_.get_or_compile(*selectors[i].cel);
+    const cel::CompileResult& compiled = *programs[i];
     if (!compiled.program) {
       error_ =
-          owner + ": selector #" + std::to_string(i) + ": CEL compile error: " + compiled.error;
+          owner() + ": selector #" + std::to_string(i) + ": CEL compile error: " + compiled.error;
       return std::nullopt;
     }
     const cel::EvalResult result = compiled.matches(cel::DeviceView{
         driver, &device.attributes, &device.capacity, device.allow_multiple_allocations});
     if (result.error) {
-      error_ = owner + ": selector #" + std::to_string(i) + ": CEL runtime error: " + *result.error;
+      error_ =
+          owner() + ": selector #" + std::to_string(i) + ": CEL runtime error: " + *result.error;
       return std::nullopt;
     }
     if (!result.matches) return false;
@@ -516,7 +573,7 @@ std::optional<bool> AllocationSearch::selectors_match(
   return true;
 }
 
-std::optional<bool> AllocationSearch::is_selectable(const Position& r, const RequestData& data,
+std::optional<bool> AllocationSearch::is_selectable(const Position& r, RequestData& data,
                                                     const ResourceSlice& slice,
                                                     const Device& device) {
   if (!a_.features_.device_binding_and_status && !device.binding_conditions.empty()) return false;
@@ -527,13 +584,14 @@ std::optional<bool> AllocationSearch::is_selectable(const Position& r, const Req
   bool matches = true;
   if (data.device_class != nullptr) {
     const std::optional<bool> m = selectors_match(r.claim, device, slice.driver, data.device_class,
-                                                  data.device_class->selectors);
+                                                  data.device_class->selectors, data.class_programs);
     if (!m) return std::nullopt;
     matches = *m;
   }
   if (matches) {
     const std::optional<bool> m =
-        selectors_match(r.claim, device, slice.driver, nullptr, data.request.selectors());
+        selectors_match(r.claim, device, slice.driver, nullptr, data.request.selectors(),
+                        data.request_programs);
     if (!m) return std::nullopt;
     matches = *m;
   }
@@ -557,8 +615,22 @@ std::optional<bool> AllocationSearch::fits_capacity(const RequestData& data,
       allocating == allocating_capacity_.end() ? nullptr : &allocating->second);
 }
 
-bool AllocationSearch::device_in_use(const DeviceIdView& id) const {
-  if (a_.allocated_.allocated_devices.contains(id)) return true;
+std::optional<std::uint32_t> AllocationSearch::first_number(const ResourceSlice& slice) const {
+  const AllocatedState& state = a_.allocated_;
+  if (state.in_use_index != a_.slices_) return std::nullopt;
+  // Every slice the search sees is one of the index's, so its devices are numbered.
+  return state.in_use_index->first_device.find(&slice)->second;
+}
+
+bool AllocationSearch::device_in_use(const ResourceSlice& slice, std::size_t index,
+                                     std::optional<std::uint32_t> first) const {
+  const DeviceIdView id{slice.driver, slice.pool.name, slice.devices[index].name};
+  const AllocatedState& state = a_.allocated_;
+  if (first) {
+    if (state.in_use[*first + static_cast<std::uint32_t>(index)]) return true;
+  } else if (state.allocated_devices.contains(id)) {
+    return true;
+  }
   if (allocating_devices_.empty()) return false;
   const auto it = allocating_devices_.find(
       DeviceId{std::string(id.driver), std::string(id.pool), std::string(id.device)});
@@ -631,20 +703,22 @@ Step AllocationSearch::allocate_one(Position r, bool allocate_sub_request, Locat
     return step;
   }
 
-  for (std::size_t pi = start.pool; pi < pools_.size(); ++pi) {
-    const Pool& pool = pools_[pi];
+  for (std::size_t pi = start.pool; pi < pools_->size(); ++pi) {
+    const Pool& pool = (*pools_)[pi];
     if (pool.incomplete || pool.invalid) continue;
     const std::size_t slice_start = pi == start.pool ? start.slice : 0;
     for (std::size_t si = slice_start; si < pool.device_slices_targeting_node.size(); ++si) {
       const ResourceSlice& slice = *pool.device_slices_targeting_node[si];
       const std::size_t device_start = (pi == start.pool && si == start.slice) ? start.device : 0;
+      const std::optional<std::uint32_t> first = first_number(slice);
       for (std::size_t di = device_start; di < slice.devices.size(); ++di) {
         const Device& device = slice.devices[di];
-        // "In use" is cheap: first (and without copying the names).
-        if (!d.request.admin_access() && device_in_use({pool.driver, pool.name, device.name}))
+        // "In use" is cheap: first (a bit, or a lookup without copying the names).
+        if (!d.request.admin_access() && device_in_use(slice, di, first)) continue;
+        if (d.request.admin_access() &&
+            allocating_for_claim(DeviceId{pool.driver, pool.name, device.name}, r.claim)) {
           continue;
-        DeviceId id{pool.driver, pool.name, device.name};
-        if (d.request.admin_access() && allocating_for_claim(id, r.claim)) continue;
+        }
         const std::optional<bool> selectable = is_selectable(r, d, slice, device);
         if (!selectable) return {false, Failure::Error};
         if (!*selectable) continue;
@@ -652,7 +726,8 @@ Step AllocationSearch::allocate_one(Position r, bool allocate_sub_request, Locat
           const std::optional<bool> fits = fits_capacity(d, slice, device);
           if (!fits || !*fits) continue;
         }
-        const DeviceWithId candidate{&device, std::move(id), &slice, &pool};
+        const DeviceWithId candidate{&device, DeviceId{pool.driver, pool.name, device.name},
+                                     &slice, &pool};
         const std::size_t previous = results_[static_cast<std::size_t>(r.claim)].size();
         if (!allocate_device(r, candidate, false)) {
           if (!error_.empty()) return {false, Failure::Error};
@@ -683,7 +758,12 @@ bool AllocationSearch::allocate_device(const Position& r, const DeviceWithId& de
   if (!allow_multiple && request.admin_access() && allocating_for_claim(device.id, r.claim)) {
     return false;
   }
-  if (!request.admin_access() && device_in_use(DeviceIdEqual::view(device.id))) return false;
+  if (!request.admin_access() &&
+      device_in_use(*device.slice,
+                    static_cast<std::size_t>(device.device - device.slice->devices.data()),
+                    first_number(*device.slice))) {
+    return false;
+  }
   if (!a_.features_.partitionable_devices && !device.device->consumes_counters.empty()) {
     return false;
   }

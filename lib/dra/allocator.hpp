@@ -12,14 +12,18 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
 #include "dra/cel.hpp"
+#include "dra/pools.hpp"
+#include "model/string_hash.hpp"
 #include "gpusched/model/dra.hpp"
 #include "gpusched/model/node.hpp"
 
@@ -84,12 +88,20 @@ struct DeviceIdEqual {
   }
 };
 
+struct SliceIndex;
+
 /// What is in use already (internal.AllocatedState): devices of allocated claims, the shares
 /// of devices allocated several times, and the capacity those shares consume.
 struct AllocatedState {
   std::unordered_set<DeviceId, DeviceIdHash, DeviceIdEqual> allocated_devices;
   std::set<SharedDeviceId> allocated_shared_device_ids;
   std::map<DeviceId, ConsumedCapacity> aggregated_capacity;
+  /// allocated_devices again, by the numbers `in_use_index` gives the devices of its slices
+  /// (see SliceIndex::first_device): an allocator reading that index tests a bit instead of
+  /// hashing three names per candidate. Left empty (null index) by a caller that does not
+  /// keep one; the allocator then looks names up.
+  std::vector<bool> in_use;
+  std::shared_ptr<const SliceIndex> in_use_index;
 };
 
 /// Counter set -> counter -> value.
@@ -120,7 +132,33 @@ struct SliceIndex {
   std::vector<const ResourceSlice*> all;
   std::map<std::string, std::vector<const ResourceSlice*>, std::less<>> on_node;
   std::vector<const ResourceSlice*> shared;
+  /// Every device of every slice numbered: its slice's first number plus its position there.
+  std::unordered_map<const ResourceSlice*, std::uint32_t> first_device;
+  std::uint32_t device_count = 0;
+
+  /// The numbers of the devices `id` names: one, none, or several when slices of a pool (or
+  /// of its generations) repeat a name.
+  [[nodiscard]] std::span<const std::uint32_t> devices_named(const DeviceId& id) const;
+
+  /// GatherPools for `node`, kept per node name when every slice names its node (`shared`
+  /// empty): a node's pools then follow from the slices alone, not from its labels. Null when
+  /// some slice is shared, for the caller to gather itself. Not thread-safe, as the scheduler
+  /// that keeps an index is not.
+  [[nodiscard]] const std::vector<Pool>* pools_of(const Node& node,
+                                                  const AllocatorFeatures& features) const;
+
+ private:
+  mutable std::optional<AllocatorFeatures> pools_features_;
+  mutable std::unordered_map<std::string, std::vector<Pool>, StringHash, std::equal_to<>>
+      pools_by_node_;
+  std::unordered_map<DeviceId, std::vector<std::uint32_t>, DeviceIdHash, DeviceIdEqual> named_;
 };
+
+/// Sets or clears the bits of `state.in_use` that stand for `id` under its index.
+void mark_in_use(AllocatedState& state, const DeviceId& id, bool in_use);
+
+/// Makes `state.in_use` describe `state.allocated_devices` under `index`.
+void number_in_use(AllocatedState& state, std::shared_ptr<const SliceIndex> index);
 
 class Allocator {
  public:

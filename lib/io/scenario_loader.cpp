@@ -19,6 +19,7 @@
 #include "io/kueue_config_json.hpp"
 #include "io/kueue_pod_webhook.hpp"
 #include "io/node_pool_json.hpp"
+#include "io/nvidia_dra_driver_json.hpp"
 #include "io/scheduler_json.hpp"
 #include "io/time_json.hpp"
 #include "io/timeline_json.hpp"
@@ -96,10 +97,10 @@ std::vector<std::pair<fs::path, JsonNode>> included_files(const JsonNode& includ
 }
 
 /// A scenario's top-level keys.
-constexpr std::array<std::string_view, 15> kScenarioKeys = {
-    "apiVersion", "name",         "description", "startTime", "include",
-    "scheduler",  "devicePlugin", "migConfigs",  "nodePools", "clusterAutoscaler",
-    "kueue",      "cluster",      "timeline",    "expect",    "until"};
+constexpr std::array<std::string_view, 16> kScenarioKeys = {
+    "apiVersion",   "name",       "description",     "startTime", "include",           "scheduler",
+    "devicePlugin", "migConfigs", "nvidiaDraDriver", "nodePools", "clusterAutoscaler", "kueue",
+    "cluster",      "timeline",   "expect",          "until"};
 
 /// Where a manifest goes instead of being read as a scenario.
 constexpr std::string_view kManifestHint =
@@ -195,6 +196,9 @@ Scenario parse_scenario(std::string_view text, const std::string& file,
   if (auto start = root.get("startTime")) scenario.start_time = read_rfc3339(*start);
   scenario.device_plugin =
       parse_device_plugin_settings(root.get("devicePlugin"), root.get("migConfigs"));
+  if (auto driver = root.get("nvidiaDraDriver")) {
+    scenario.nvidia_dra_driver = parse_nvidia_dra_driver(*driver);
+  }
   if (auto scheduler = root.get("scheduler")) {
     scenario.scheduler =
         parse_scheduler_config(scheduler->rebased(), options.plugins, options.strict, &notes);

@@ -6,6 +6,7 @@
 #include "io/expect_json.hpp"
 #include "io/kueue_config_json.hpp"
 #include "io/node_pool_json.hpp"
+#include "io/nvidia_dra_driver_json.hpp"
 #include "io/object_json.hpp"
 #include "io/timeline_json.hpp"
 #include "io/timestamps.hpp"
@@ -34,6 +35,10 @@ std::string scenario_json_text(const Scenario& scenario) {
   }
   if (nlohmann::json plugin = device_plugin_json(scenario.device_plugin); !plugin.is_null()) {
     out["devicePlugin"] = ordered::parse(plugin.dump());
+  }
+  if (nlohmann::json driver = nvidia_dra_driver_json(scenario.nvidia_dra_driver);
+      !driver.is_null()) {
+    out["nvidiaDraDriver"] = ordered::parse(driver.dump());
   }
   if (!scenario.node_pools.empty()) out["nodePools"] = node_pools_json(scenario.node_pools);
   if (scenario.kueue) out["kueue"] = ordered::parse(kueue_json(*scenario.kueue).dump());

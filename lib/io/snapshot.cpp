@@ -1,5 +1,5 @@
 // `kubectl get nodes,pods,priorityclasses,poddisruptionbudgets -A -o json` (and services,
-// statefulsets) as a starting state.
+// statefulsets, Kueue's objects and resource.k8s.io's) as a starting state.
 
 #include "gpusched/io/snapshot.hpp"
 
@@ -13,6 +13,8 @@
 #include "io/input_text.hpp"
 #include "io/kind_filter.hpp"
 #include "io/kueue_json.hpp"
+#include "io/resource_json.hpp"
+#include "io/snapshot_claims.hpp"
 #include "io/timestamps.hpp"
 #include "kueue/workload_status.hpp"
 #include "model/priority_admission.hpp"
@@ -24,11 +26,15 @@ namespace {
 /// in the snapshot, and a replayed controller would make them again under new names (a
 /// Deployment's ReplicaSet is named by gpusched's own template hash). A StatefulSet is kept: its
 /// pods' names are its ordinals, and their ownerReferences (uid) make them its own again, so it
-/// replaces only what goes missing.
+/// replaces only what goes missing. resource.k8s.io's kinds are kept with their status: a
+/// running pod's claim is allocated on its node's devices and reserved for it (the scheduler
+/// wrote that, and the resourceclaim controller finds the claim through the pod's
+/// status.resourceClaimStatuses rather than making another), and the slices publish what the
+/// drivers have.
 bool kept_kind(std::string_view kind) {
   return kind == "Node" || kind == "Pod" || kind == "PriorityClass" ||
          kind == "PodDisruptionBudget" || kind == "Namespace" || kind == "Service" ||
-         kind == "StatefulSet" || is_kueue_kind(kind);
+         kind == "StatefulSet" || is_kueue_kind(kind) || is_resource_kind(kind);
 }
 
 std::string plural(std::size_t count, std::string_view noun) {
@@ -169,8 +175,7 @@ std::string dumped_identity(const JsonNode& item, const std::string& kind) {
   const std::optional<JsonNode> name = metadata->get("name");
   if (!name || !name->is_string()) return {};
   std::string identity = kind + " \"";
-  if (kind == "Pod" || kind == "PodDisruptionBudget" ||
-      (is_kueue_kind(kind) && is_namespaced(kind))) {
+  if (is_namespaced(kind)) {
     const std::optional<JsonNode> ns = metadata->get("namespace");
     identity += (ns && ns->is_string() && !ns->string().empty() ? ns->string() : "default") + "/";
   }
@@ -262,6 +267,14 @@ void read_snapshot(const std::vector<const ParsedText*>& files, const SnapshotOp
     if (const auto t = latest_time(item)) latest = latest ? std::max(*latest, *t) : *t;
     items.push_back(item);
   }
+  // kubectl lists the kinds in the order asked (`get nodes,pods,priorityclasses` puts the pods
+  // first), but in the cluster they exist at once: what a pod is admitted against and what the
+  // resourceclaim controller finds for it (its PriorityClass, its claims, their templates) are
+  // created before the pods, which would otherwise be refused, or given new claims.
+  std::stable_partition(items.begin(), items.end(), [](const JsonNode& item) {
+    const std::string kind = item.required("kind").string();
+    return kind == "PriorityClass" || is_resource_kind(kind);
+  });
   snapshot.snapshot_objects = items.size();
   if (options.taken_at) check_taken_at(items, *options.taken_at);
 
@@ -282,6 +295,8 @@ void read_snapshot(const std::vector<const ParsedText*>& files, const SnapshotOp
                         /*clamp_starts=*/true);
     }
   }
+  // After the times, which are read from `items` by index: it may leave claims out.
+  release_claims_of_absent_pods(snapshot);
   for (std::size_t i = 0; i < snapshot.snapshot_objects; ++i) {
     if (const auto* pod = std::get_if<Pod>(&scenario.cluster[i])) {
       snapshot.snapshot_pods.insert(pod->key());
@@ -302,8 +317,8 @@ void read_snapshot(const std::vector<const ParsedText*>& files, const SnapshotOp
   for (const auto& [kind, count] : skipped) {
     snapshot.notes.push_back(plural(count, kind + " object") +
                              " left out: a snapshot keeps nodes, pods, PriorityClasses, "
-                             "PodDisruptionBudgets, Namespaces, Services, StatefulSets and "
-                             "Kueue's objects");
+                             "PodDisruptionBudgets, Namespaces, Services, StatefulSets, "
+                             "Kueue's objects and resource.k8s.io's");
   }
   kinds.notes(scenario.notes);
 }

@@ -1,9 +1,12 @@
 #include "gpusched/plan/compare.hpp"
 
+#include <algorithm>
 #include <map>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
+#include "model/go_text.hpp"
 #include "plan/parallel.hpp"
 #include "report/json_records.hpp"
 #include "report/tab_writer.hpp"
@@ -23,33 +26,64 @@ std::string pod_outcome(const PodRecord& record) {
   return out;
 }
 
+std::string pod_detail(const PodRecord& record, const std::vector<ResourceClaimRecord>& claims) {
+  std::vector<std::string> parts;
+  if (!record.preempted_by.empty()) parts.push_back("preempted by " + record.preempted_by);
+  if (record.pod.spec.node_name.empty() || record.pod.status.phase == PodPhase::Failed) {
+    if (const std::string* message = record.pod.message(); message && !message->empty())
+      parts.push_back(*message);
+  }
+  for (const auto& [resource, ids] : record.devices) parts.push_back(resource + ": " + joined(ids, ","));
+  const std::string consumer = "Pod/" + record.pod.key();
+  for (const ResourceClaimRecord& claim : claims) {
+    if (std::find(claim.reserved_for.begin(), claim.reserved_for.end(), consumer) ==
+        claim.reserved_for.end()) {
+      continue;
+    }
+    std::vector<std::string> devices;
+    for (const ClaimDeviceRecord& d : claim.devices)
+      devices.push_back(d.driver + "/" + d.pool + "/" + d.device);
+    parts.push_back("claim " + claim.name + ": " + joined(devices, ","));
+  }
+  return joined(parts, "; ");
+}
+
 Comparison compare(const std::vector<Variant>& variants, unsigned jobs,
                    const SimulationOptions& options) {
   SimulationOptions quiet = options;
   quiet.progress = nullptr;
   Comparison out;
   out.metrics.resize(variants.size());
-  // Per pod, its outcome in each variant; a replay's records are dropped as soon as read.
-  std::vector<std::map<std::string, std::string>> outcomes(variants.size());
+  // Per pod, its outcome and detail in each variant; a replay's records are dropped as soon as
+  // read.
+  std::vector<std::map<std::string, std::pair<std::string, std::string>>> outcomes(
+      variants.size());
   for_each_parallel(variants.size(), jobs, [&](std::size_t i) {
     Scenario scenario = variants[i].scenario;
     scenario.expect.clear();
     const SimulationResult result = simulate(scenario, quiet);
     out.metrics[i] = report::summary_metrics(result);
-    for (const PodRecord& record : result.pods) outcomes[i][record.pod.key()] = pod_outcome(record);
+    for (const PodRecord& record : result.pods) {
+      outcomes[i][record.pod.key()] = {pod_outcome(record),
+                                       pod_detail(record, result.resource_claims)};
+    }
   });
   for (const Variant& variant : variants) out.names.push_back(variant.name);
-  std::map<std::string, std::vector<std::string>> by_pod;
+  std::map<std::string, PodOutcomes> by_pod;
   for (std::size_t i = 0; i < variants.size(); ++i) {
-    for (const auto& [pod, outcome] : outcomes[i]) {
-      auto& row = by_pod[pod];
-      row.resize(variants.size(), "absent");
-      row[i] = outcome;
+    for (auto& [pod, outcome] : outcomes[i]) {
+      PodOutcomes& row = by_pod[pod];
+      row.outcomes.resize(variants.size(), "absent");
+      row.details.resize(variants.size());
+      row.outcomes[i] = std::move(outcome.first);
+      row.details[i] = std::move(outcome.second);
     }
   }
   for (auto& [pod, row] : by_pod) {
-    if (std::adjacent_find(row.begin(), row.end(), std::not_equal_to<>()) != row.end())
-      out.differing.push_back(PodOutcomes{pod, std::move(row)});
+    const std::vector<std::string>& o = row.outcomes;
+    if (std::adjacent_find(o.begin(), o.end(), std::not_equal_to<>()) == o.end()) continue;
+    row.pod = pod;
+    out.differing.push_back(std::move(row));
   }
   return out;
 }
@@ -84,6 +118,17 @@ void write_comparison_table(std::ostream& out, const Comparison& comparison) {
     text += "\n";
   }
   out << report::align_tabs(text, report::kGetSettings);
+  // Why, a line per pod and variant: messages are too long for a column each.
+  text = "POD\tVARIANT\tDETAIL\n";
+  bool any = false;
+  for (const PodOutcomes& pod : comparison.differing) {
+    for (std::size_t i = 0; i < pod.details.size(); ++i) {
+      if (pod.details[i].empty()) continue;
+      any = true;
+      text += pod.pod + "\t" + comparison.names[i] + "\t" + pod.details[i] + "\n";
+    }
+  }
+  if (any) out << "\n" << report::align_tabs(text, report::kGetSettings);
 }
 
 void write_comparison_json(std::ostream& out, const Comparison& comparison) {
@@ -102,6 +147,9 @@ void write_comparison_json(std::ostream& out, const Comparison& comparison) {
     entry["outcomes"] = Json::object();
     for (std::size_t i = 0; i < comparison.names.size(); ++i)
       entry["outcomes"][comparison.names[i]] = pod.outcomes[i];
+    entry["details"] = Json::object();
+    for (std::size_t i = 0; i < comparison.names.size(); ++i)
+      entry["details"][comparison.names[i]] = pod.details[i];
     json["differing"].push_back(std::move(entry));
   }
   out << json.dump(2, ' ', false, Json::error_handler_t::replace) << '\n';

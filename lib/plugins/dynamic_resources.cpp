@@ -5,6 +5,8 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <tuple>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -16,6 +18,7 @@
 #include "gpusched/framework/dra_state.hpp"
 #include "gpusched/framework/rng.hpp"
 #include "model/go_text.hpp"
+#include "model/string_hash.hpp"
 #include "plugins/helpers.hpp"
 
 namespace gpusched::plugins {
@@ -49,7 +52,9 @@ struct DynamicResources::CycleData final : StateData {
     /// unavailableClaims, written by Filter, read by PostFilter.
     std::set<std::size_t> unavailable_claims;
     /// nodeAllocations: per node, one result per claim of to_allocate.
-    std::map<std::string, std::vector<dra::AllocationResult>, std::less<>> node_allocations;
+    std::unordered_map<std::string, std::vector<dra::AllocationResult>, StringHash,
+                       std::equal_to<>>
+        node_allocations;
     /// informationForClaim.allocation: what Reserve took, per claim index.
     std::vector<std::optional<dra::AllocationResult>> allocation;
   };
@@ -108,6 +113,7 @@ struct DynamicResources::AllocatedIndex {
       if (--exclusive_count[id] == 0) {
         exclusive_count.erase(id);
         s.allocated_devices.erase(id);
+        dra::mark_in_use(s, id, false);
       }
     }
     for (const Share& share : it->second.shares) {
@@ -143,7 +149,10 @@ struct DynamicResources::AllocatedIndex {
         s.allocated_shared_device_ids.insert(shared);
         c.shares.push_back({std::move(shared), r.consumed_capacity});
       } else {
-        if (exclusive_count[id]++ == 0) s.allocated_devices.insert(id);
+        if (exclusive_count[id]++ == 0) {
+          s.allocated_devices.insert(id);
+          dra::mark_in_use(s, id, true);
+        }
         c.exclusive.push_back(std::move(id));
       }
     }
@@ -151,7 +160,8 @@ struct DynamicResources::AllocatedIndex {
   }
 };
 
-std::shared_ptr<const dra::AllocatedState> DynamicResources::allocated_state() {
+std::shared_ptr<const dra::AllocatedState> DynamicResources::allocated_state(
+    const std::shared_ptr<const dra::SliceIndex>& slices) {
   const DraState& dra = handle_.cluster.dra();
   if (!allocated_index_) allocated_index_ = std::make_unique<AllocatedIndex>();
   AllocatedIndex& index = *allocated_index_;
@@ -168,6 +178,7 @@ std::shared_ptr<const dra::AllocatedState> DynamicResources::allocated_state() {
   const auto changes = dra.claim_changes_since(index.seen);
   if (!index.built || !changes) {
     index = AllocatedIndex{};
+    dra::number_in_use(index.writable(), slices);
     for (const auto& [key, claim] : dra.claims()) index.add(key, claim, consumable);
     for (const auto& [uid, claim] : dra.pending_allocations())
       index.add(pending_change_key(uid), claim, consumable);
@@ -179,6 +190,7 @@ std::shared_ptr<const dra::AllocatedState> DynamicResources::allocated_state() {
     }
   }
   index.seen = dra.change_count();
+  if (index.state->in_use_index != slices) dra::number_in_use(index.writable(), slices);
   return index.state;
 }
 
@@ -292,7 +304,7 @@ Status DynamicResources::pre_filter(CycleState& state, const PodInfo& pod, PreFi
   }
   Rng& rng = handle_.rng;
   s.allocator = std::make_unique<dra::Allocator>(
-      features_, allocated_state(), [&dra](std::string_view name) { return dra.find_class(name); },
+      features_, allocated_state(slice_index_), [&dra](std::string_view name) { return dra.find_class(name); },
       slice_index_, *cel_cache_,
       [&rng] {
         // uuid.NewUUID for a share: random, drawn from the run's seeded source.
@@ -359,6 +371,9 @@ std::string DynamicResources::explain_rejection(const CycleState& state, const P
   const DraState& dra = handle_.cluster.dra();
   // Which claim holds each device (in flight ones too).
   std::map<dra::DeviceId, std::string> holders;
+  // The devices whose counters are taken: held ones and shared ones (a device allocated several
+  // times takes its counters once; is_device_allocated).
+  std::set<dra::DeviceId> taking_counters;
   auto hold = [&](const dra::ResourceClaim& claim, std::string_view how) {
     if (!claim.status.allocation) return;
     std::vector<std::string> consumers;
@@ -367,7 +382,9 @@ std::string DynamicResources::explain_rejection(const CycleState& state, const P
     std::string who = "held by claim " + kobj(claim) + std::string(how);
     if (!consumers.empty()) who += " (for " + joined(consumers, ", ") + ")";
     for (const dra::DeviceRequestAllocationResult& r : claim.status.allocation->devices) {
-      if (!r.admin_access.value_or(false) && !(features_.consumable_capacity && r.share_id))
+      if (r.admin_access.value_or(false)) continue;
+      taking_counters.insert(dra::DeviceId{r.driver, r.pool, r.device});
+      if (!(features_.consumable_capacity && r.share_id))
         holders.emplace(dra::DeviceId{r.driver, r.pool, r.device}, who);
     }
   };
@@ -412,6 +429,42 @@ std::string DynamicResources::explain_rejection(const CycleState& state, const P
       }
     }
   }
+  // Partitionable devices: what each pool's counter sets hold minus what its allocated devices
+  // consume (the allocator's availableCounters), keyed by driver, pool, set and counter.
+  using CounterKey = std::tuple<std::string, std::string, std::string, std::string>;
+  std::map<CounterKey, Quantity> left;
+  if (features_.partitionable_devices) {
+    for (const dra::ResourceSlice* slice : dra.slice_list()) {
+      for (const dra::CounterSet& set : slice->shared_counters) {
+        for (const auto& [name, amount] : set.counters)
+          left.insert_or_assign(CounterKey{slice->driver, slice->pool.name, set.name, name}, amount);
+      }
+    }
+    for (const dra::ResourceSlice* slice : dra.slice_list()) {
+      for (const dra::Device& device : slice->devices) {
+        if (!taking_counters.contains(dra::DeviceId{slice->driver, slice->pool.name, device.name}))
+          continue;
+        for (const dra::DeviceCounterConsumption& c : device.consumes_counters) {
+          for (const auto& [name, amount] : c.counters) {
+            const auto it = left.find(CounterKey{slice->driver, slice->pool.name, c.counter_set, name});
+            if (it != left.end()) it->second = Quantity(it->second.milli() - amount.milli());
+          }
+        }
+      }
+    }
+  }
+  // The first counter the device needs more of than its allocated neighbours left.
+  auto counters_short = [&](const dra::ResourceSlice& slice, const dra::Device& device) {
+    for (const dra::DeviceCounterConsumption& c : device.consumes_counters) {
+      for (const auto& [name, amount] : c.counters) {
+        const auto it = left.find(CounterKey{slice.driver, slice.pool.name, c.counter_set, name});
+        if (it == left.end() || amount.milli() <= it->second.milli()) continue;
+        return "needs " + amount.to_string() + " of counter " + c.counter_set + "/" + name + ", " +
+               it->second.to_string() + " left by the allocated devices";
+      }
+    }
+    return std::string();
+  };
   std::vector<std::string> lines;
   for (const dra::ResourceSlice* slice : dra.slice_list()) {
     if (!dra::node_matches(node.node, slice->node_name, slice->all_nodes, slice->node_selector))
@@ -425,6 +478,10 @@ std::string DynamicResources::explain_rejection(const CycleState& state, const P
       }
       if (!features_.partitionable_devices && !device.consumes_counters.empty()) {
         lines.push_back(line + "consumes shared counters, and partitionable devices are off");
+        continue;
+      }
+      if (std::string short_of = counters_short(*slice, device); !short_of.empty()) {
+        lines.push_back(line + short_of);
         continue;
       }
       std::vector<std::string> why;

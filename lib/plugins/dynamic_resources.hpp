@@ -79,8 +79,9 @@ class DynamicResources : public PreEnqueuePlugin,
   bool prioritized_list_ = false;
   /// The allocated state (ListAllAllocatedDevices / GatherAllocatedState): the devices of every
   /// allocated claim and in-flight allocation, kept up to date from the claims' change journal
-  /// instead of gathered for every pod.
-  [[nodiscard]] std::shared_ptr<const dra::AllocatedState> allocated_state();
+  /// instead of gathered for every pod; its in-use bits numbered by `slices`.
+  [[nodiscard]] std::shared_ptr<const dra::AllocatedState> allocated_state(
+      const std::shared_ptr<const dra::SliceIndex>& slices);
 
   /// cel.NewCache(10, ...): the compiled selectors, shared by every cycle.
   std::unique_ptr<dra::cel::Cache> cel_cache_;

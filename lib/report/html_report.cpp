@@ -45,7 +45,7 @@ constexpr std::string_view kBody = R"HTML(<header>
 <button id="zoom-reset" type="button">whole run</button>
 <span class="muted">time shown: <span id="view"></span></span>
 </div>
-<nav><a href="#allocation">Allocation</a><a href="#nodes">Nodes</a><a href="#waits">Pending intervals</a><a href="#preemptions">Preemptions</a><a href="#stuck">Pending at the end</a><a href="#events">Events</a><a href="#summary">Summary</a></nav>
+<nav><a href="#allocation">Allocation</a><a href="#nodes">Nodes</a><a href="#waits">Pending intervals</a><a href="#preemptions">Preemptions</a><a href="#stuck">Pending at the end</a><a href="#claims" id="claims-link">Resource claims</a><a href="#events">Events</a><a href="#summary">Summary</a></nav>
 </header>
 <noscript><p>This report is drawn by its inline script: open it with JavaScript enabled.</p></noscript>
 <div id="render-status" data-done="0" data-errors="0" hidden></div>
@@ -54,6 +54,7 @@ constexpr std::string_view kBody = R"HTML(<header>
 <section id="waits"><h2>Pending intervals</h2><p class="muted">From each pod's creation until it started on a node, ended or was deleted; red: still pending at the end.</p><div id="pending-list"></div></section>
 <section id="preemptions"><h2>Preemptions</h2><div id="preemption-list"></div></section>
 <section id="stuck"><h2>Pending at the end</h2><div id="stuck-list"></div></section>
+<section id="claims"><h2>Resource claims</h2><p class="muted">Each ResourceClaim as the run left it: the devices allocated to it (request=driver/pool/device), the node they are on and the pods it is reserved for.</p><div id="claim-list"></div></section>
 <section id="events"><h2>Events</h2><div id="event-list"></div></section>
 <section id="summary"><h2>Summary</h2><div id="metrics"></div></section>
 )HTML";

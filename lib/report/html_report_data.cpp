@@ -13,6 +13,9 @@
 //   events       [[time, last time, count, type, reason, object, message]]
 //   pending      [[pod, created, last FailedScheduling message, nominated node, layer,
 //                  diagnosis, [remedies]]]                 explanation fields empty when none
+//   claims       [["ns/name", owner "Kind/ns/name"|"", node|"", [[request, driver, pool,
+//                  device]], [reserved for: pod], [named by: pod]]]   the ResourceClaims at the
+//                                                          end, in the result's order
 
 #include "report/html_report_data.hpp"
 
@@ -23,6 +26,7 @@
 
 #include "gpusched/model/well_known.hpp"
 #include "gpusched/report/metrics.hpp"
+#include "report/pod_claims.hpp"
 
 namespace gpusched::report {
 namespace {
@@ -180,6 +184,32 @@ Json pending(const SimulationResult& result, const HtmlReportOptions& options, N
   return out;
 }
 
+/// The claims as the run left them, each with the pods whose spec names it, so that the page
+/// can list a pod's claims where it shows the pod.
+Json claims(const SimulationResult& result, Names& pods) {
+  const ClaimsByName by_name = claims_by_name(result.resource_claims);
+  std::map<std::string, Json> named_by;  // "ns/name" -> [pod]
+  for (const PodRecord& record : result.pods) {
+    for (const ResourceClaimRecord* claim : pod_claims(record.pod, by_name))
+      named_by[claim->namespace_ + "/" + claim->name].push_back(pods(record.pod.key()));
+  }
+  Json out = Json::array();
+  for (const ResourceClaimRecord& claim : result.resource_claims) {
+    const std::string key = claim.namespace_ + "/" + claim.name;
+    Json devices = Json::array();
+    for (const ClaimDeviceRecord& d : claim.devices)
+      devices.push_back(Json::array({d.request, d.driver, d.pool, d.device}));
+    Json reserved_for = Json::array();
+    for (const std::string& consumer : claim.reserved_for)  // "Pod/ns/name"
+      reserved_for.push_back(pods(consumer.substr(consumer.find('/') + 1)));
+    auto users = named_by.find(key);
+    out.push_back(Json::array({key, claim.owner.value_or(""), claim.node.value_or(""),
+                               std::move(devices), std::move(reserved_for),
+                               users == named_by.end() ? Json::array() : users->second}));
+  }
+  return out;
+}
+
 }  // namespace
 
 Json html_report_data(const SimulationResult& result, const HtmlReportOptions& options) {
@@ -216,6 +246,7 @@ Json html_report_data(const SimulationResult& result, const HtmlReportOptions& o
   data["resources"] = resources(result);
   data["gpu"] = gpu_series(result);
   data["pending"] = pending(result, options, pods);
+  data["claims"] = claims(result, pods);
   data["spans"] = std::move(spans);
   data["preemptions"] = std::move(preemptions);
   data["events"] = std::move(events);

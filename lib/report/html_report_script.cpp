@@ -2,7 +2,9 @@
 // sections. Scenario text only ever reaches the page as textContent or an attribute value, never
 // as markup. Long lists are paged and the search box filters them, so that a replay of thousands
 // of nodes and tens of thousands of pods draws only what is on screen. When done it writes what it
-// drew into #render-status (data-* counts, data-errors), which the browser test reads.
+// drew into #render-status (data-* counts, data-errors), which the browser test reads. A pod's
+// ResourceClaims are listed where the pod is shown (its bars' tooltips, its card when pending)
+// and all of them in their own table.
 
 #include "report/html_report_page.hpp"
 
@@ -66,6 +68,18 @@ std::string_view html_report_script() {
   }
   function matches(text) { return query !== "" && text.toLowerCase().includes(query); }
 
+  // A ResourceClaim row: [name, owner, node, [[request, driver, pool, device]], [reserved for],
+  // [named by]]; a pod's claims are those its spec names.
+  function devicesText(c) {
+    return c[3].map(([request, driver, pool, device]) =>
+      request + "=" + driver + "/" + pool + "/" + device).join(", ");
+  }
+  function claimText(c) {
+    return c[0] + ": " + (c[3].length ? devicesText(c) + (c[2] ? " on " + c[2] : "")
+                                      : "not allocated");
+  }
+  function claimsOf(pod) { return state.claimsOf.get(pod) || []; }
+
   function axis(g, y) {
     const steps = [1e3, 2e3, 5e3, 1e4, 15e3, 3e4, 6e4, 12e4, 3e5, 6e5, 9e5, 18e5, 36e5, 72e5,
                    108e5, 216e5, 432e5, 864e5, 1728e5, 6048e5];
@@ -103,7 +117,8 @@ std::string_view html_report_script() {
                                fill: "hsl(" + hue(name) + ",55%,62%)", "data-pod": name});
       const until = bar.span[3] === null ? "the end (" + dur(data.end) + ")" : dur(bar.span[3]);
       tip(rect, name + " on " + node + (bar.gpu ? " " + bar.gpu : "") + "\nfrom " +
-                dur(bar.span[2]) + " to " + until);
+                dur(bar.span[2]) + " to " + until +
+                claimsOf(bar.span[0]).map((c) => "\nclaim " + claimText(c)).join(""));
       g.append(rect);
       if (w > 70) {
         g.append(sv("text", {x: x0 + 4, y: y + LANE - 4, class: "bar-label"},
@@ -176,7 +191,7 @@ std::string_view html_report_script() {
     container.append(bar);
   }
 
-  const pages = {nodes: 0, pending: 0, preemptions: 0, stuck: 0, events: 0};
+  const pages = {nodes: 0, pending: 0, preemptions: 0, stuck: 0, claims: 0, events: 0};
   function paged(id, key, items, size, draw) {
     const box = byId(id);
     box.replaceChildren();
@@ -249,6 +264,9 @@ std::string_view html_report_script() {
           el("p", {}, "waiting " + dur(data.end - created) + " (since " + dur(created) + ")" +
                       (nominated ? ", nominated to " + nominated : "")));
         card.append(el("p", {class: "message"}, message || "no FailedScheduling event"));
+        for (const c of claimsOf(pod)) {
+          card.append(el("p", {class: "claim"}, "claim " + claimText(c)));
+        }
         if (layer || diagnosis) {
           card.append(el("p", {}, el("span", {class: "layer"}, layer), " ", diagnosis));
         }
@@ -256,6 +274,17 @@ std::string_view html_report_script() {
         box.append(card);
         counts.pendingPods += 1;
       }
+    });
+  }
+
+  function renderClaims() {
+    const rows = data.claims.filter((c) => query === "" || matches(c[0]) || matches(c[1]) ||
+      matches(c[2]) || matches(devicesText(c)) || c[4].some((p) => matches(data.pods[p])));
+    paged("claim-list", "claims", rows, 100, (box, page) => {
+      box.append(table(["claim", "owner", "node", "devices", "reserved for"], page.map((c) => [
+        c[0], c[1], c[2], devicesText(c) || "not allocated",
+        c[4].map((p) => data.pods[p]).join(", ")])));
+      counts.claims += page.length;
     });
   }
 
@@ -348,6 +377,9 @@ std::string_view html_report_script() {
     byId("subtitle").textContent = (data.source ? data.source + " \u2014 " : "") + "ended at " +
       dur(data.end) + ", expectations " + (data.passed ? "held" : "FAILED");
     byId("metrics").append(table(["metric", "value"], data.metrics));
+    // A run without Dynamic Resource Allocation has no claims to show.
+    byId("claims").hidden = data.claims.length === 0;
+    byId("claims-link").hidden = data.claims.length === 0;
     byId("resources").append(table(["resource", "allocatable hours", "requested hours", "allocation"],
       data.resources.map(([r, a, q]) => [r, hours(r, a), hours(r, q),
                                            a > 0 ? (100 * q / a).toFixed(1) + "%" : "\u2013"])));
@@ -355,13 +387,14 @@ std::string_view html_report_script() {
 
   function renderAll() {
     for (const k of ["nodeBlocks", "bars", "gpuBars", "preemptionMarkers", "pendingBars",
-                     "pendingPods", "events"]) counts[k] = 0;
+                     "pendingPods", "claims", "events"]) counts[k] = 0;
     byId("view").textContent = dur(view.from) + " \u2013 " + dur(view.to);
     renderCharts(state.curves);
     renderNodes(state.index);
     renderPending();
     renderPreemptions();
     renderStuck();
+    renderClaims();
     renderEvents();
     status.dataset.nodes = String(data.nodes.length);
     for (const [k, v] of Object.entries(counts)) {
@@ -387,6 +420,13 @@ std::string_view html_report_script() {
     for (const s of data.spans) if (s[4] >= 0 && s[2] !== null) held[s[4]].push(s);
     for (const p of data.preemptions) if (p[2] >= 0) preempted[p[2]].push(p);
     state.index = {held: held, preempted: preempted};
+    state.claimsOf = new Map();
+    for (const c of data.claims) {
+      for (const p of c[5]) {
+        if (!state.claimsOf.has(p)) state.claimsOf.set(p, []);
+        state.claimsOf.get(p).push(c);
+      }
+    }
     state.curves = podCurves();
     renderStatic();
     let timer = 0;

@@ -51,6 +51,7 @@ svg.timeline { display: block; font-size: 11px; }
 .pager { margin: 6px 0; }
 .stuck { border-left: 3px solid #e0524b; padding: 2px 12px; margin: 10px 0; }
 .stuck .message { font-family: ui-monospace, monospace; white-space: pre-wrap; }
+.stuck .claim { font-family: ui-monospace, monospace; margin: 2px 0; }
 .layer { background: #fde8e7; border-radius: 3px; padding: 0 6px; font-weight: 600; }
 #render-status { color: #b00020; font-weight: 600; }
 )CSS";

@@ -29,6 +29,10 @@ namespace gpusched::report {
 /// "reservingWorkloads", "admittedWorkloads"}, and "weightedShare" with fair sharing.
 [[nodiscard]] nlohmann::ordered_json cluster_queue_json(const ClusterQueueRecord& cq);
 
+/// A ResourceClaim as scenario-format.md §1 writes it: {"namespace", "name", "owner",
+/// "allocated", "node", "devices": [{"request", "driver", "pool", "device"}], "reservedFor"}.
+[[nodiscard]] nlohmann::ordered_json resource_claim_json(const ResourceClaimRecord& claim);
+
 /// {"<metric>": value, ...} in the metrics' order; values as plain_metric gives them (durations
 /// in milliseconds, ratios as fractions), as JSON numbers.
 [[nodiscard]] nlohmann::ordered_json metrics_json(const std::vector<Metric>& metrics);

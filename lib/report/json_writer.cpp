@@ -178,6 +178,8 @@ nlohmann::ordered_json pod_group_json(const PodGroupRecord& group) {
   return json;
 }
 
+}  // namespace
+
 nlohmann::ordered_json resource_claim_json(const ResourceClaimRecord& claim) {
   Json json;
   json["namespace"] = claim.namespace_;
@@ -197,8 +199,6 @@ nlohmann::ordered_json resource_claim_json(const ResourceClaimRecord& claim) {
   json["reservedFor"] = claim.reserved_for;
   return json;
 }
-
-}  // namespace
 
 nlohmann::ordered_json metrics_json(const std::vector<Metric>& metrics) {
   Json json = Json::object();

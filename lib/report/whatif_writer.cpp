@@ -10,6 +10,7 @@
 #include "gpusched/report/whatif.hpp"
 #include "report/json_records.hpp"
 #include "report/kubectl_cells.hpp"
+#include "report/pod_claims.hpp"
 #include "report/tab_writer.hpp"
 
 namespace gpusched::report {
@@ -35,6 +36,20 @@ void write_pods(std::string& out, const WhatIf& whatif, bool added, std::string_
   if (rows == 0 && !added) return;
   out.append("\n").append(title).append("\n");
   out += rows == 0 ? std::string("<none>\n") : align_tabs(table, kGetSettings);
+}
+
+// The claims of the pods listed, with the devices each got: a claim is in its pod's namespace.
+void write_claims(std::string& out, const WhatIf& whatif) {
+  std::string table = "POD\tCLAIM\tALLOCATED\tNODE\tDEVICES\n";
+  bool any = false;
+  for (const WhatIfPod& pod : whatif.pods) {
+    for (const ResourceClaimRecord& claim : pod.claims) {
+      table += pod.pod + '\t' + claim.name + '\t' + (claim.allocated ? "true" : "false") + '\t' +
+               or_none(claim.node.value_or("")) + '\t' + or_none(devices_text(claim)) + '\n';
+      any = true;
+    }
+  }
+  if (any) out += "\nRESOURCE CLAIMS\n" + align_tabs(table, kGetSettings);
 }
 
 // A pod whose schedulerName no profile serves is never queued (eventhandlers.go
@@ -176,6 +191,7 @@ WhatIf what_if(const SimulationResult& result, std::string cluster,
   out.settled_at = result.time;
   std::map<std::string, std::vector<PreemptionRecord>> preemptions;
   for (const PreemptionRecord& p : result.preemptions) preemptions[p.preemptor].push_back(p);
+  const ClaimsByName claims = claims_by_name(result.resource_claims);
   std::vector<WhatIfPod> waited;
   for (const PodRecord& record : result.pods) {
     const std::string key = record.pod.key();
@@ -195,6 +211,8 @@ WhatIf what_if(const SimulationResult& result, std::string cluster,
       pod.message = unserved_message(record.pod.spec.scheduler_name, schedulers);
     }
     if (auto it = preemptions.find(key); it != preemptions.end()) pod.preemptions = it->second;
+    for (const ResourceClaimRecord* claim : pod_claims(record.pod, claims))
+      pod.claims.push_back(*claim);
     (added ? out.pods : waited).push_back(std::move(pod));
   }
   out.pods.insert(out.pods.end(), waited.begin(), waited.end());
@@ -207,6 +225,7 @@ void write_whatif_table(std::ostream& out, const WhatIf& whatif) {
       "What if on " + whatif.cluster + ", settled at " + format_duration(whatif.settled_at) + "\n";
   write_pods(text, whatif, true, "ADDED PODS");
   write_pods(text, whatif, false, "PODS WAITING IN THE SNAPSHOT");
+  write_claims(text, whatif);
   write_workloads(text, whatif);
 
   std::string why;
@@ -262,6 +281,12 @@ void write_whatif_json(std::ostream& out, const WhatIf& whatif) {
     Json preemptions = Json::array();
     for (const PreemptionRecord& p : pod.preemptions) preemptions.push_back(preemption_json(p));
     item["preemptions"] = std::move(preemptions);
+    if (!pod.claims.empty()) {
+      Json claims = Json::array();
+      for (const ResourceClaimRecord& claim : pod.claims)
+        claims.push_back(resource_claim_json(claim));
+      item["resourceClaims"] = std::move(claims);
+    }
     pods.push_back(std::move(item));
   }
   Json root;

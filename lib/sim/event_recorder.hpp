@@ -13,6 +13,7 @@
 
 #include "gpusched/model/time.hpp"
 #include "gpusched/sim/result.hpp"
+#include "model/string_hash.hpp"
 #include "sim/event_correlator.hpp"
 #include "sim/hash_index.hpp"
 
@@ -51,14 +52,8 @@ class EventRecorder {
   const TimeMs& now_;
   std::function<void(const EventRecord&)> observe_;
   std::vector<EventRecord> events_;
-  struct SourceHash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view s) const noexcept {
-      return std::hash<std::string_view>{}(s);
-    }
-  };
   // One correlator per broadcaster; nothing iterates them.
-  std::unordered_map<std::string, EventCorrelator, SourceHash, std::equal_to<>> correlators_;
+  std::unordered_map<std::string, EventCorrelator, StringHash, std::equal_to<>> correlators_;
   // The series events in events_ by a hash of (object, type, reason, message): series_ holds
   // each one's hash and index, and series_index_ the positions in series_, so that a probe
   // compares an event's strings, stored once in events_, only when the hashes agree.

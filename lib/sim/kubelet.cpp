@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "devices/nvidia_dra_driver.hpp"
+#include "config/nvidia_dra_feature_gates.hpp"
 #include "gpusched/error.hpp"
 
 namespace gpusched::sim {
@@ -57,6 +57,17 @@ Node published_node(const Node& declared, const devices::NodeDevices& derived) {
   return effective;
 }
 
+Kubelets::Kubelets(const devices::DevicePluginSettings& plugin,
+                   const devices::NvidiaDraDriverConfig& dra_driver, std::string source,
+                   int kubernetes_minor)
+    : plugin_(plugin),
+      source_(std::move(source)),
+      // The chart passes its featureGates to the kubelet plugin (FEATURE_GATES).
+      dra_options_{
+          .dynamic_mig = nvidia_dra_gate_enabled(dra_driver, "DynamicMIG"),
+          .nvml_device_health_check = nvidia_dra_gate_enabled(dra_driver, "NVMLDeviceHealthCheck"),
+          .kubernetes_minor = kubernetes_minor} {}
+
 Node Kubelets::publish(const Node& declared, const std::string& pointer) {
   const std::string& name = declared.metadata.name;
   std::string error;
@@ -74,8 +85,8 @@ Node Kubelets::publish(const Node& declared, const std::string& pointer) {
   if (derived && devices::serves_gpus_with_dra(declared)) {
     // NVIDIA's DRA kubelet plugin serves the GPUs and the device plugin is not deployed
     // (nvidia.com/gpu.deploy.device-plugin=false): GFD's labels, no extended resources.
-    devices::NvidiaResourceSlices published = devices::nvidia_resource_slices(
-        declared, *derived, {.kubernetes_minor = kubernetes_minor_});
+    devices::NvidiaResourceSlices published =
+        devices::nvidia_resource_slices(declared, *derived, dra_options_);
     if (!published.error.empty()) {
       throw InputError(source_, pointer,
                        "Node \"" + name + "\": NVIDIA's DRA kubelet plugin: " + published.error);

@@ -10,7 +10,9 @@
 
 #include "devices/device_manager.hpp"
 #include "devices/node_devices.hpp"
+#include "devices/nvidia_dra_driver.hpp"
 #include "gpusched/config/device_plugin_config.hpp"
+#include "gpusched/config/nvidia_dra_driver_config.hpp"
 #include "gpusched/framework/node_info.hpp"
 #include "gpusched/framework/pod_info.hpp"
 #include "gpusched/model/dra.hpp"
@@ -25,10 +27,12 @@ namespace gpusched::sim {
 
 class Kubelets {
  public:
-  /// `source` names the scenario file in input errors.
-  /// `kubernetes_minor`: the release mirrored (how NVIDIA's DRA driver lays out its slices).
-  Kubelets(const devices::DevicePluginSettings& plugin, std::string source, int kubernetes_minor)
-      : plugin_(plugin), source_(std::move(source)), kubernetes_minor_(kubernetes_minor) {}
+  /// `source` names the scenario file in input errors. `dra_driver`: how NVIDIA's DRA driver is
+  /// deployed (its feature gates); `kubernetes_minor`: the release mirrored (how the driver
+  /// lays out its slices).
+  Kubelets(const devices::DevicePluginSettings& plugin,
+           const devices::NvidiaDraDriverConfig& dra_driver, std::string source,
+           int kubernetes_minor);
 
   /// `declared` as the cluster shows it: with the device plugin's resources and GFD's labels
   /// when it has GPU hardware (then its device manager is created or reconfigured). A node
@@ -60,7 +64,7 @@ class Kubelets {
  private:
   const devices::DevicePluginSettings& plugin_;
   std::string source_;
-  int kubernetes_minor_;
+  devices::NvidiaDraOptions dra_options_;
   std::map<std::string, Node> declared_nodes_;  // GPU nodes as declared, by name
   std::map<std::string, devices::DeviceManager> device_managers_;
   std::map<std::string, std::set<int>> unhealthy_gpus_;

@@ -118,7 +118,8 @@ Simulation::Simulation(const Scenario& scenario, const SimulationOptions& option
       observer_(options.observer),
       rng_(config_.seed),
       scheduler_(config_, cluster_, rng_, *this, options.plugins),
-      kubelets_(scenario.device_plugin, scenario.source, config_.kubernetes_version.minor),
+      kubelets_(scenario.device_plugin, scenario.nvidia_dra_driver, scenario.source,
+                config_.kubernetes_version.minor),
       events_(now_, options.observer.event),
       pools_(scenario, *this, cluster_, event_queue_, now_, rng_),
       autoscaler_(scenario, *this, pools_, cluster_, events_, event_queue_, now_,
@@ -280,7 +281,10 @@ void Simulation::apply(Object object, const std::string& pointer) {
   } else if (auto* slice = std::get_if<dra::ResourceSlice>(&object)) {
     const dra::ResourceSlice* old = cluster_.dra().find_slice(meta.name);
     api_.stamp(meta, old == nullptr ? nullptr : &old->metadata);
+    const std::optional<std::string> node = slice->node_name;
     const bool added = cluster_.edit_dra().apply_slice(std::move(*slice));
+    // The driver's own report of a node gpusched published for replaces what it published.
+    if (node && dra_published_.contains(*node)) publish_dra_slices(*node);
     scheduler_.cluster_event({EventResource::ResourceSlice, added ? action::kAdd : action::kUpdate,
                               added ? "ResourceSliceAdd" : "ResourceSliceUpdate"},
                              EventObjects{}, now_);
@@ -498,22 +502,44 @@ Node Simulation::publish_node(const Node& declared, const std::string& pointer) 
   return node;
 }
 
+bool Simulation::driver_slices_given(const std::string& node, std::string_view driver) const {
+  const auto published = dra_published_.find(node);
+  for (const dra::ResourceSlice* slice : cluster_.dra().slice_list()) {
+    if (slice->driver != driver || slice->node_name != node) continue;
+    if (published == dra_published_.end() ||
+        std::none_of(published->second.begin(), published->second.end(),
+                     [&](const dra::ResourceSlice& own) {
+                       return own.metadata.name == slice->metadata.name;
+                     })) {
+      return true;
+    }
+  }
+  return false;
+}
+
 void Simulation::publish_dra_slices(const std::string& node) {
-  const std::vector<dra::ResourceSlice>& slices = kubelets_.dra_slices(node);
-  auto published = dra_published_.find(node);
-  if (published == dra_published_.end() ? slices.empty() : published->second == slices) return;
-  DraState& dra = cluster_.edit_dra();
-  if (!slices.empty() && !nvidia_classes_installed_) {
-    // The driver's chart installs its DeviceClasses; a scenario's own class of a name wins.
+  const std::vector<dra::ResourceSlice>& generated = kubelets_.dra_slices(node);
+  // The input's own slices of the driver for this node (a snapshot of a cluster it runs in) are
+  // what it published: gpusched publishes none beside them, which would list every GPU twice.
+  static const std::vector<dra::ResourceSlice> kNone;
+  const std::vector<dra::ResourceSlice>& slices =
+      !generated.empty() && driver_slices_given(node, generated.front().driver) ? kNone
+                                                                                : generated;
+  if (!generated.empty() && !nvidia_classes_installed_) {
+    // The driver's chart installs its DeviceClasses (where it runs, whoever reports its slices);
+    // a scenario's own class of a name wins.
     nvidia_classes_installed_ = true;
     for (dra::DeviceClass device_class : devices::nvidia_device_classes()) {
-      if (dra.find_class(device_class.metadata.name) != nullptr) continue;
+      if (cluster_.dra().find_class(device_class.metadata.name) != nullptr) continue;
       api_.stamp(device_class.metadata, nullptr);
-      dra.apply_class(std::move(device_class));
+      cluster_.edit_dra().apply_class(std::move(device_class));
       scheduler_.cluster_event({EventResource::DeviceClass, action::kAdd, "DeviceClassAdd"},
                                EventObjects{}, now_);
     }
   }
+  auto published = dra_published_.find(node);
+  if (published == dra_published_.end() ? slices.empty() : published->second == slices) return;
+  DraState& dra = cluster_.edit_dra();
   if (published != dra_published_.end()) {
     for (const dra::ResourceSlice& old : published->second) dra.remove_slice(old.metadata.name);
   }

@@ -131,6 +131,8 @@ class Simulation final : public SchedulerHooks, private NodeHost {
   /// The DRA kubelet plugin's slices for `node` replace those it published before (none when
   /// the node is gone); the driver's DeviceClasses come with its first slices.
   void publish_dra_slices(const std::string& node);
+  /// Whether the cluster holds slices of `driver` for `node` that gpusched did not publish.
+  [[nodiscard]] bool driver_slices_given(const std::string& node, std::string_view driver) const;
   /// A pod's new version through the API server: the store and the scheduler's queue hear of it.
   void update_pod(PodInfo& existing, Pod pod);
   /// A scheduling.k8s.io Workload: stored where the scheduler reads it; a new one is a

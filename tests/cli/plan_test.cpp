@@ -110,6 +110,29 @@ TEST_CASE("compare puts two configurations side by side", "[cli][compare]") {
   CHECK_THAT(twice.err, Catch::Contains("is given twice"));
 }
 
+TEST_CASE("compare puts two scenarios side by side", "[cli][compare][dra]") {
+  const std::string plugin = kRoot + "/scenarios/migrate-h100-device-plugin.json";
+  const std::string dra = kRoot + "/scenarios/migrate-h100-dra.json";
+  const Outcome outcome = run_cli({"compare", plugin, dra});
+  CHECK(outcome.code == 0);
+  CHECK_THAT(outcome.out,
+             Catch::Contains("migrate-h100-device-plugin   migrate-h100-dra\n") &&
+                 Catch::Contains("default/serving   Running on h100-0 from 40s   Pending\n") &&
+                 Catch::Contains("default/serving   migrate-h100-dra             0/1 nodes are "
+                                 "available: 1 cannot allocate all claims."));
+  // One configuration applies to every scenario; two are refused.
+  const std::string config = kRoot + "/examples/planning/most-allocated.yaml";
+  CHECK(run_cli({"compare", plugin, dra, "--config", config}).code == 0);
+  const Outcome two_configs = run_cli(
+      {"compare", plugin, dra, "--config", config, "--config",
+       kRoot + "/examples/planning/least-allocated.yaml"});
+  CHECK(two_configs.code == 2);
+  CHECK_THAT(two_configs.err, Catch::Contains("at most one configuration"));
+  const Outcome twice = run_cli({"compare", plugin, plugin});
+  CHECK(twice.code == 2);
+  CHECK_THAT(twice.err, Catch::Contains("is given twice"));
+}
+
 TEST_CASE("sweep shards merge into the local sweep's table", "[cli][sweep]") {
   const TempDir dir;
   const Outcome whole = run_cli({"sweep", kSweep, "-j", "2"});

@@ -1,5 +1,6 @@
 // `gpusched compare SCENARIO --config A.yaml --config B.yaml`: one workload under several
-// scheduler configurations.
+// scheduler configurations; `gpusched compare A.json B.json`: several scenarios, such as one
+// pool described on the device plugin and on DRA, side by side.
 
 #include <filesystem>
 #include <memory>
@@ -19,30 +20,52 @@ namespace gpusched::cli {
 namespace {
 
 struct CompareOptions {
-  std::string file;
+  std::vector<std::string> files;
   std::vector<std::string> configs;
   unsigned jobs = 0;
   std::string output = "table";
   RunOptions run;
 };
 
-int compare(const CompareOptions& options, std::ostream& out, std::ostream& err) {
-  const Scenario scenario = load_scenario_reporting(options.file, false, err);
-  // Columns are headed by the files' stems, or by their paths when two stems are alike.
+// Columns are headed by the files' stems, or by their paths when two stems are alike.
+std::vector<std::string> column_names(const std::vector<std::string>& files,
+                                      const std::string& option) {
   std::set<std::string> paths;
   std::set<std::string> stems;
-  for (const std::string& config : options.configs) {
-    if (!paths.insert(config).second)
-      throw InputError("--config", "", "\"" + config + "\" is given twice");
-    stems.insert(std::filesystem::path(config).stem().string());
+  for (const std::string& file : files) {
+    if (!paths.insert(file).second)
+      throw InputError(option, "", "\"" + file + "\" is given twice");
+    stems.insert(std::filesystem::path(file).stem().string());
   }
-  const bool by_stem = stems.size() == paths.size();
+  std::vector<std::string> names;
+  for (const std::string& file : files)
+    names.push_back(stems.size() == paths.size() ? std::filesystem::path(file).stem().string()
+                                                 : file);
+  return names;
+}
+
+int compare(const CompareOptions& options, std::ostream& out, std::ostream& err) {
   std::vector<plan::Variant> variants;
-  for (const std::string& config : options.configs) {
-    plan::Variant variant{by_stem ? std::filesystem::path(config).stem().string() : config,
-                          scenario};
-    variant.scenario.scheduler = io::load_scheduler_config(config, scenario.scheduler);
-    variants.push_back(std::move(variant));
+  if (options.files.size() == 1) {
+    // One scenario, a variant per configuration.
+    const Scenario scenario = load_scenario_reporting(options.files[0], false, err);
+    const std::vector<std::string> names = column_names(options.configs, "--config");
+    for (std::size_t i = 0; i < options.configs.size(); ++i) {
+      plan::Variant variant{names[i], scenario};
+      variant.scenario.scheduler = io::load_scheduler_config(options.configs[i], scenario.scheduler);
+      variants.push_back(std::move(variant));
+    }
+  } else {
+    // A variant per scenario, each under the one configuration given, if any.
+    const std::vector<std::string> names = column_names(options.files, "SCENARIO");
+    for (std::size_t i = 0; i < options.files.size(); ++i) {
+      plan::Variant variant{names[i], load_scenario_reporting(options.files[i], false, err)};
+      if (!options.configs.empty()) {
+        variant.scenario.scheduler =
+            io::load_scheduler_config(options.configs[0], variant.scenario.scheduler);
+      }
+      variants.push_back(std::move(variant));
+    }
   }
   const plan::Comparison comparison =
       plan::compare(variants, options.jobs, simulation_options(options.run));
@@ -64,16 +87,19 @@ Command add_compare_command(CLI::App& app) {
   auto options = std::make_shared<CompareOptions>();
   CLI::App* command = app.add_subcommand(
       "compare",
-      "Replay one scenario under several KubeSchedulerConfiguration files: metrics side by side "
-      "and the pods whose outcome differs (exit 2 on invalid input)");
-  command->add_option("SCENARIO", options->file, "Scenario file")
+      "Replay one scenario under several KubeSchedulerConfiguration files, or several scenarios "
+      "(the same workload on two cluster variants): metrics side by side and the pods whose "
+      "outcome differs, with why (exit 2 on invalid input)");
+  command
+      ->add_option("SCENARIO", options->files,
+                   "Scenario file; give two or more to compare scenarios")
       ->required()
       ->check(CLI::ExistingFile);
   command
       ->add_option("--config", options->configs,
-                   "A KubeSchedulerConfiguration file (JSON or YAML); give two or more")
+                   "A KubeSchedulerConfiguration file (JSON or YAML); give two or more for one "
+                   "scenario, or one for every scenario")
       ->type_name("FILE")
-      ->required()
       ->check(CLI::ExistingFile);
   add_jobs_option(*command, options->jobs);
   command->add_option("-o,--output", options->output, "Report format")
@@ -81,8 +107,12 @@ Command add_compare_command(CLI::App& app) {
       ->capture_default_str();
   add_run_options(*command, options->run);
   command->callback([options] {
-    if (options->configs.size() < 2)
+    if (options->files.size() == 1 && options->configs.size() < 2)
       throw CLI::ValidationError("--config", "give at least two configurations to compare");
+    if (options->files.size() > 1 && options->configs.size() > 1) {
+      throw CLI::ValidationError(
+          "--config", "with several scenarios, give at most one configuration (for all of them)");
+    }
   });
   return {command,
           [options](std::ostream& out, std::ostream& err) { return compare(*options, out, err); }};

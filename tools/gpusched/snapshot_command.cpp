@@ -3,6 +3,7 @@
 
 #include <map>
 #include <memory>
+#include <set>
 #include <sstream>
 #include <string>
 #include <type_traits>
@@ -42,23 +43,53 @@ constexpr bool kKueueKind =
     std::is_same_v<T, kueue::WorkloadPriorityClass> || std::is_same_v<T, kueue::AdmissionCheck> ||
     std::is_same_v<T, kueue::ProvisioningRequestConfig> || std::is_same_v<T, kueue::Workload>;
 
-/// Nodes, GPUs and pods of the snapshot as it was taken, and Kueue's objects by kind.
+/// resource.k8s.io's kinds, which a snapshot keeps.
+template <typename T>
+constexpr bool kResourceKind =
+    std::is_same_v<T, dra::DeviceClass> || std::is_same_v<T, dra::ResourceSlice> ||
+    std::is_same_v<T, dra::ResourceClaim> || std::is_same_v<T, dra::ResourceClaimTemplate>;
+
+/// `<label>: 2 ClusterQueues, 1 LocalQueue` for kinds counted; nothing when there are none.
+void write_kinds(std::ostream& out, std::string_view label,
+                 const std::map<std::string, std::size_t>& kinds) {
+  if (kinds.empty()) return;
+  out << label << ":";
+  const char* separator = " ";
+  for (const auto& [kind, count] : kinds) {
+    out << separator << count << " " << kind << (count == 1 ? "" : "s");
+    separator = ", ";
+  }
+  out << "\n";
+}
+
+/// Nodes, GPUs and pods of the snapshot as it was taken, Kueue's and resource.k8s.io's objects
+/// by kind, and the devices the ResourceSlices publish and the claims' allocations hold.
 void write_summary(std::ostream& out, const io::Snapshot& snapshot) {
   const Scenario& scenario = snapshot.scenario;
   std::size_t nodes = 0;
   std::int64_t gpus = 0;
   std::int64_t gpus_requested = 0;
-  std::map<std::string, std::size_t> pods;   // by state
-  std::map<std::string, std::size_t> kueue;  // by kind
+  std::map<std::string, std::size_t> pods;      // by state
+  std::map<std::string, std::size_t> kueue;     // by kind
+  std::map<std::string, std::size_t> resource;  // resource.k8s.io's, by kind
+  std::size_t devices = 0;
+  std::set<dra::DeviceId> allocated;  // a shared device counts once
   for (std::size_t i = 0; i < snapshot.snapshot_objects; ++i) {
     const Object& object = scenario.cluster[i];
     std::visit(
         [&](const auto& o) {
-          if constexpr (kKueueKind<std::decay_t<decltype(o)>>)
-            ++kueue[std::string(kind_of(object))];
+          using T = std::decay_t<decltype(o)>;
+          if constexpr (kKueueKind<T>) ++kueue[std::string(kind_of(object))];
+          if constexpr (kResourceKind<T>) ++resource[std::string(kind_of(object))];
         },
         object);
-    if (const auto* node = std::get_if<Node>(&object)) {
+    if (const auto* slice = std::get_if<dra::ResourceSlice>(&object)) {
+      devices += slice->devices.size();
+    } else if (const auto* claim = std::get_if<dra::ResourceClaim>(&object);
+               claim != nullptr && claim->status.allocation) {
+      for (const dra::DeviceRequestAllocationResult& result : claim->status.allocation->devices)
+        allocated.insert(dra::DeviceId{result.driver, result.pool, result.device});
+    } else if (const auto* node = std::get_if<Node>(&object)) {
       ++nodes;
       gpus += gpus_of(node->allocatable);
     } else if (const auto* pod = std::get_if<Pod>(&object)) {
@@ -74,18 +105,43 @@ void write_summary(std::ostream& out, const io::Snapshot& snapshot) {
       << "nodes: " << nodes << ", " << kGpu << " allocatable: " << gpus
       << ", requested by bound pods: " << gpus_requested << "\n";
   for (const auto& [state, count] : pods) out << "pods " << state << ": " << count << "\n";
-  if (kueue.empty()) return;
-  out << "kueue:";
-  const char* separator = " ";
-  for (const auto& [kind, count] : kueue) {
-    out << separator << count << " " << kind << (count == 1 ? "" : "s");
-    separator = ", ";
+  write_kinds(out, "kueue", kueue);
+  write_kinds(out, "resource.k8s.io", resource);
+  if (!resource.empty()) {
+    out << "DRA devices published: " << devices << ", allocated to claims: " << allocated.size()
+        << "\n";
   }
-  out << "\n";
+}
+
+/// `{"claim": "ns/name", ...}` pinning how the run left each ResourceClaim it made or allocated:
+/// a claim the snapshot held allocated keeps its devices unless deallocated, which the pods'
+/// expectations then show.
+void claim_expectations(const io::Snapshot& snapshot, const SimulationResult& result,
+                        std::vector<Expectation>& out) {
+  std::set<std::string> held;  // claims allocated in the snapshot
+  for (std::size_t i = 0; i < snapshot.snapshot_objects; ++i) {
+    if (const auto* claim = std::get_if<dra::ResourceClaim>(&snapshot.scenario.cluster[i]);
+        claim != nullptr && claim->status.allocation) {
+      held.insert(claim->metadata.namespace_ + "/" + claim->metadata.name);
+    }
+  }
+  for (const ResourceClaimRecord& record : result.resource_claims) {
+    ClaimExpectation check;
+    check.claim = record.namespace_ + "/" + record.name;
+    if (held.contains(check.claim)) continue;
+    check.allocated = record.allocated;
+    check.node = record.node.value_or("");
+    check.devices.emplace();
+    for (const ClaimDeviceRecord& d : record.devices)
+      check.devices->push_back(ClaimDeviceExpectation{d.request, d.driver, d.pool, d.device});
+    check.reserved_for = record.reserved_for;
+    out.push_back(Expectation{std::nullopt, "", std::move(check)});
+  }
 }
 
 /// Expectations that pin the replay's outcome: where each pod the scheduler placed (or could
-/// not place) ends up, and how many pods end in each phase.
+/// not place) ends up, the devices of the claims it allocated, and how many pods end in each
+/// phase.
 std::vector<Expectation> outcome_expectations(const io::Snapshot& snapshot,
                                               const SimulationResult& result) {
   std::set<std::string> decided;  // pods the replay had to schedule
@@ -111,6 +167,7 @@ std::vector<Expectation> outcome_expectations(const io::Snapshot& snapshot,
     }
     out.push_back(Expectation{std::nullopt, "", std::move(check)});
   }
+  claim_expectations(snapshot, result, out);
   out.push_back(Expectation{std::nullopt, "", std::move(all)});
   return out;
 }

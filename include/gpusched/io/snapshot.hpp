@@ -35,7 +35,7 @@ struct Snapshot {
   /// for a scenario (LoadOptions::strict).
   Scenario scenario;
   /// What was left out of the snapshot itself or changed, and why (terminated pods, controllers,
-  /// missing classes), about the snapshot's file.
+  /// missing classes, the claims of pods it does not hold), about the snapshot's file.
   std::vector<std::string> notes;
   /// How many leading scenario.cluster objects came from the snapshot itself.
   std::size_t snapshot_objects = 0;
@@ -44,12 +44,17 @@ struct Snapshot {
 };
 
 /// Reads the snapshot: nodes, pods, PriorityClasses, PodDisruptionBudgets, Namespaces,
-/// Services and StatefulSets are kept with their wall-clock times (a StatefulSet's pods stay its
+/// Services, StatefulSets, Kueue's objects and resource.k8s.io's (DeviceClasses,
+/// ResourceSlices, ResourceClaims with their allocation and reservations,
+/// ResourceClaimTemplates) are kept with their wall-clock times (a StatefulSet's pods stay its
 /// own through their ownerReferences); pods that have terminated (Succeeded, Failed) are left
 /// out, as are the other controllers (their pods are in the snapshot already, and a replayed
 /// Deployment would name them anew) and the kinds gpusched does not model; a pod naming a
-/// PriorityClass the snapshot lacks keeps its spec.priority. Each omission is a note. Bad
-/// objects are InputErrors naming the file, line and pointer, as for scenarios.
+/// PriorityClass the snapshot lacks keeps its spec.priority; a claim reserved for a pod the
+/// snapshot does not hold is released, as the resourceclaim controller would release it.
+/// PriorityClasses and resource.k8s.io's objects are created before the pods, whatever
+/// kubectl's order. Each omission is a note. Bad objects are InputErrors naming the file, line
+/// and pointer, as for scenarios.
 [[nodiscard]] Snapshot load_snapshot(const std::filesystem::path& path,
                                      const SnapshotOptions& options = {});
 /// The same for a snapshot dumped in several files (`kubectl get nodes -o json > nodes.json;

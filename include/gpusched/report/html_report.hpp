@@ -1,7 +1,7 @@
 #pragma once
 /// A replay as one self-contained HTML page to open in a browser: who held which node and GPU
-/// when, who waited, the preemptions, GPU allocation over time, the events and why the pods
-/// still pending wait.
+/// when, who waited, the preemptions, GPU allocation over time, the events, the resource claims
+/// and why the pods still pending wait.
 
 #include <ostream>
 #include <string>
@@ -27,8 +27,9 @@ struct HtmlReportOptions {
 
 /// Writes the page: the result's data as one inline JSON document and an inline script that
 /// draws it (SVG timelines per node and per GPU from SimulationResult::pod_spans, pending
-/// intervals, preemption markers, GPU allocation over time, the summary metrics, the events and
-/// the pending pods), paged and searchable so that a replay of thousands of nodes stays usable.
+/// intervals, preemption markers, GPU allocation over time, the summary metrics, the events,
+/// the pending pods and the ResourceClaims, a pod's also beside it), paged and searchable so
+/// that a replay of thousands of nodes stays usable.
 /// Nothing is fetched from the network. Every text from the scenario is escaped; the same
 /// result and options give the same bytes.
 void write_html_report(std::ostream& out, const SimulationResult& result,

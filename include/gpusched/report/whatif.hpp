@@ -25,6 +25,8 @@ struct WhatIfPod {
   std::string reason;   ///< the PodScheduled condition's reason and message when not bound
   std::string message;  ///< or, for a pod no profile serves, why nothing tries it
   std::vector<PreemptionRecord> preemptions;  ///< the preemptions it made, in order
+  /// The ResourceClaims its spec.resourceClaims name, as the replay left them, in that order.
+  std::vector<ResourceClaimRecord> claims;
 };
 
 /// An added Job that Kueue manages (a queue-name label): its Workload at the snapshot's instant
@@ -74,9 +76,11 @@ struct WhatIf {
                              const std::set<std::string>& added_jobs = {},
                              const std::vector<WorkloadRecord>& at_start = {});
 
-/// A table of the pods, why each unbound pod waits, and the victims of each preemption.
+/// A table of the pods, their resource claims, why each unbound pod waits, and the victims of
+/// each preemption.
 void write_whatif_table(std::ostream& out, const WhatIf& whatif);
-/// The same as JSON: {"cluster", "settledAt", "allAddedBound", "pods": [...], "workloads": [...]}.
+/// The same as JSON: {"cluster", "settledAt", "allAddedBound", "pods": [...], "workloads": [...]};
+/// a pod that names claims has "resourceClaims", each as the result's (scenario-format.md §1).
 void write_whatif_json(std::ostream& out, const WhatIf& whatif);
 
 }  // namespace gpusched::report

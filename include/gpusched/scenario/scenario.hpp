@@ -13,6 +13,7 @@
 
 #include "gpusched/config/device_plugin_config.hpp"
 #include "gpusched/config/kueue_config.hpp"
+#include "gpusched/config/nvidia_dra_driver_config.hpp"
 #include "gpusched/config/scheduler_config.hpp"
 #include "gpusched/model/object.hpp"
 #include "gpusched/model/time.hpp"
@@ -230,6 +231,9 @@ struct Scenario {
   SchedulerConfig scheduler;
   /// `devicePlugin` and `migConfigs`: what the GPU Operator deploys (scenario-format.md §3).
   devices::DevicePluginSettings device_plugin;
+  /// `nvidiaDraDriver`: how NVIDIA's DRA driver is deployed, for the nodes it serves
+  /// (scenario-format.md §3).
+  devices::NvidiaDraDriverConfig nvidia_dra_driver;
   std::vector<NodePool> node_pools;              ///< `nodePools`
   ClusterAutoscalerSettings cluster_autoscaler;  ///< `clusterAutoscaler`
   /// `kueue.configuration`; Kueue runs when this is given or any kueue.x-k8s.io object is.

@@ -635,5 +635,24 @@ TEST_CASE("explain tells each device a DRA pod could not have, and why", "[expla
         "Pod/default/inference-a, Pod/default/inference-b)");
 }
 
+TEST_CASE("explain says which partitionable device's counters are used up", "[explain][dra]") {
+  // DynamicMIG: the 2g.20gb placements of GPU 0 are not held by any claim, but the 3g.40gb and
+  // the 1g.10gb took the memory slices they would consume; GPU 1 is taken whole.
+  ExplainOptions options;
+  options.remedies = false;
+  const Explanation e = explain(io::load_scenario(kScenarios + "dra-dynamic-mig-1-36.json"),
+                                "default/infer-2g", options);
+  REQUIRE(e.cycle.nodes.size() == 1);
+  const auto& filters = e.cycle.nodes.front().filters;
+  const auto dra = std::find_if(filters.begin(), filters.end(), [](const FilterVerdict& v) {
+    return v.plugin == "DynamicResources";
+  });
+  REQUIRE(dra != filters.end());
+  CHECK_THAT(dra->detail, Catch::Contains("gpu-0-mig-2g20gb-14-0 (gpu.nvidia.com, pool h100-dra): "
+                                          "needs ") &&
+                              Catch::Contains(" left by the allocated devices") &&
+                              !Catch::Contains("free, matches"));
+}
+
 }  // namespace
 }  // namespace gpusched

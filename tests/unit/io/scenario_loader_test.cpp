@@ -85,9 +85,8 @@ TEST_CASE("parse_scenario rejects bad input with file, pointer, line and reason"
       {"too deep", deep_nesting(64), "", 1, "nesting deeper than 64 levels"},
       {"unknown top-level key", "{\"name\": \"t\",\n\"untill\": \"5m\"}", "/untill", 2,
        "unknown key \"untill\" (known keys: apiVersion, name, description, startTime, include, "
-       "scheduler, devicePlugin, migConfigs, nodePools, clusterAutoscaler, kueue, cluster, "
-       "timeline, "
-       "expect, until)"},
+       "scheduler, devicePlugin, migConfigs, nvidiaDraDriver, nodePools, clusterAutoscaler, kueue, "
+       "cluster, timeline, expect, until)"},
       {"unknown format version", "{\"apiVersion\": \"gpusched.io/v2\",\n\"name\": \"t\"}",
        "/apiVersion", 1,
        "apiVersion \"gpusched.io/v2\" is not a format this gpusched reads (gpusched.io/v1)"},

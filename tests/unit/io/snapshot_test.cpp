@@ -5,7 +5,11 @@
 
 #include <catch2/catch.hpp>
 
+#include <map>
 #include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
 
 #include "gpusched/error.hpp"
 #include "gpusched/io/scenario_loader.hpp"
@@ -19,6 +23,7 @@ namespace {
 using test::TempDir;
 
 const std::string kBundled = std::string(GPUSCHED_SOURCE_DIR) + "/scenarios/snapshots/gpu-lab.json";
+const std::string kDraLab = std::string(GPUSCHED_SOURCE_DIR) + "/scenarios/snapshots/dra-lab.json";
 
 /// The snapshot was taken at 08:05:02, the latest heartbeat of node gpu-b1.
 constexpr std::int64_t kTakenAt = 1'796'025'902'000;
@@ -158,7 +163,7 @@ TEST_CASE("a snapshot leaves out what it cannot replay, with a note for each", "
                                  "resources",
                                  "1 ReplicaSet object left out: a snapshot keeps nodes, pods, "
                                  "PriorityClasses, PodDisruptionBudgets, Namespaces, Services, "
-                                 "StatefulSets and Kueue's objects"});
+                                 "StatefulSets, Kueue's objects and resource.k8s.io's"});
   // A kind gpusched does not model is left out as from any manifest, placed at the first one.
   CHECK(snapshot.scenario.notes ==
         std::vector<std::string>{file + ":12: /items/2: 2 ConfigMap objects skipped: they do not "
@@ -201,6 +206,165 @@ TEST_CASE("a snapshot keeps Kueue's objects as kubectl lists them", "[snapshot][
                                         "assignment (refused under --strict)"});
   // They replay: the objects wait in the API server's stores.
   CHECK(simulate(snapshot.scenario).pods.empty());
+}
+
+TEST_CASE("a snapshot keeps resource.k8s.io's objects, a claim's allocation and reservation",
+          "[snapshot][dra]") {
+  // kubectl's order: the node, the pod, then its slice, claim, template and class. Every field
+  // kubectl prints is known (managedFields, resourceVersion, generateName, finalizers, ...).
+  SnapshotOptions strict;
+  strict.strict = true;
+  const Snapshot snapshot = load_snapshot(kDraLab, strict);
+  const Scenario& scenario = snapshot.scenario;
+  CHECK(snapshot.snapshot_objects == 6);
+  CHECK(snapshot.notes.empty());
+  CHECK(scenario.warnings.empty());
+  CHECK(scenario.notes.empty());
+  // What the pod is created against comes first, in the dump's order otherwise.
+  std::vector<std::string> kinds;
+  for (const Object& object : scenario.cluster) kinds.emplace_back(kind_of(object));
+  CHECK(kinds == std::vector<std::string>{"ResourceSlice", "ResourceClaim", "ResourceClaimTemplate",
+                                          "DeviceClass", "Node", "Pod"});
+  const auto& slice = std::get<dra::ResourceSlice>(scenario.cluster[0]);
+  CHECK(slice.metadata.name == "dra-h100-1-gpu.nvidia.com-7xk2p");
+  CHECK(slice.node_name == "dra-h100-1");
+  CHECK(slice.pool == dra::ResourcePool{"dra-h100-1", 1, 1});
+  REQUIRE(slice.devices.size() == 2);
+  CHECK(slice.devices[1].name == "gpu-1");
+  CHECK(slice.devices[1].attributes.at("uuid").string_value ==
+        "GPU-7d1f3b5a-9e2c-4a6b-8d0f-1e3a5c7b9d2f");
+
+  const auto& claim = std::get<dra::ResourceClaim>(scenario.cluster[1]);
+  CHECK(claim.metadata.name == "train-a-gpu-k8x2v");
+  CHECK(claim.metadata.annotations.at("resource.kubernetes.io/pod-claim-name") == "gpu");
+  REQUIRE(claim.metadata.controller() != nullptr);
+  CHECK(claim.metadata.controller()->uid == "2f7c9e1b-4d6a-48b3-a5c0-9e1f3b7d5a28");
+  REQUIRE(claim.status.allocation.has_value());
+  REQUIRE(claim.status.allocation->devices.size() == 1);
+  const dra::DeviceRequestAllocationResult& device = claim.status.allocation->devices[0];
+  CHECK(std::tie(device.request, device.driver, device.pool, device.device) ==
+        std::tie("gpu", "gpu.nvidia.com", "dra-h100-1", "gpu-0"));
+  REQUIRE(claim.status.allocation->node_selector.has_value());
+  CHECK(claim.status.allocation->node_selector->terms.front().match_fields.front().values ==
+        std::vector<std::string>{"dra-h100-1"});
+  CHECK(claim.status.reserved_for ==
+        std::vector<dra::ConsumerReference>{
+            {"pods", "train-a", "2f7c9e1b-4d6a-48b3-a5c0-9e1f3b7d5a28"}});
+  // Created 1h47m10s before the latest heartbeat, as the pod was.
+  CHECK(claim.metadata.creation_ms == -(3600'000 + 47 * 60'000 + 10'000));
+
+  const Pod& train = pod_named(scenario, "ml/train-a");
+  CHECK(train.status.resource_claim_statuses ==
+        std::vector<PodResourceClaimStatus>{{"gpu", "train-a-gpu-k8x2v"}});
+
+  // The replay keeps the pod on its claim: no second claim from the template, no event.
+  const SimulationResult result = simulate(scenario);
+  REQUIRE(result.resource_claims.size() == 1);
+  CHECK(result.resource_claims[0].name == "train-a-gpu-k8x2v");
+  CHECK(result.resource_claims[0].reserved_for == std::vector<std::string>{"Pod/ml/train-a"});
+  CHECK(result.events.empty());
+}
+
+TEST_CASE("a snapshot creates a pod's PriorityClass before it, whatever kubectl's order",
+          "[snapshot]") {
+  // `kubectl get pods,priorityclasses` lists the pod first.
+  const std::string dump =
+      list_of(kNode + "," +
+              gpu_pod("p", "", "w1", R"({"phase": "Running", "startTime": "2026-11-30T08:30:01Z"})",
+                      R"("priorityClassName": "training", "priority": 100, )") +
+              R"(, {"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass",
+            "metadata": {"name": "training", "creationTimestamp": "2026-11-30T07:00:00Z"},
+            "value": 100})");
+  const Snapshot snapshot = parse_snapshot(dump, "dump.json");
+  REQUIRE(snapshot.scenario.cluster.size() == 3);
+  CHECK(std::holds_alternative<PriorityClass>(snapshot.scenario.cluster[0]));
+  const SimulationResult result = simulate(snapshot.scenario);
+  REQUIRE(result.pods.size() == 1);
+  CHECK(result.pods[0].pod.spec.priority == 100);
+  CHECK(result.pods[0].pod.status.phase == PodPhase::Running);
+}
+
+/// A claim dumped as `kubectl get resourceclaims -o json` prints one: `owner` is the pod that
+/// controls it ("" for none), `reserved` the pods (name, uid) it is reserved for.
+std::string claim_json(const std::string& name, const std::string& owner,
+                       const std::vector<std::pair<std::string, std::string>>& reserved) {
+  std::string out = R"({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+    "metadata": {"name": ")" +
+                    name + R"(", "namespace": "ml", "uid": "claim-)" + name + "\"";
+  if (!owner.empty()) {
+    out += R"(, "ownerReferences": [{"apiVersion": "v1", "kind": "Pod", "name": ")" + owner +
+           R"(", "uid": "uid-)" + owner + R"(", "controller": true, "blockOwnerDeletion": true}])";
+  }
+  out += R"(},
+    "spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu"}}]}},
+    "status": {"allocation": {"devices": {"results": [{"request": "gpu",
+      "driver": "gpu.example.com", "pool": "w1", "device": "gpu-0"}]}}, "reservedFor": [)";
+  for (std::size_t i = 0; i < reserved.size(); ++i) {
+    out += (i == 0 ? "" : ", ") + std::string(R"({"resource": "pods", "name": ")") +
+           reserved[i].first + R"(", "uid": ")" + reserved[i].second + "\"}";
+  }
+  return out + "]}}";
+}
+
+TEST_CASE("a snapshot releases the claims of pods it does not hold, as the controller would",
+          "[snapshot][dra]") {
+  const std::string done = gpu_pod("done", "", "w1", R"({"phase": "Succeeded"})");
+  const std::string running =
+      gpu_pod("running", "", "w1", R"({"phase": "Running", "startTime": "2026-11-30T08:30:01Z"})");
+  const std::string dump =
+      list_of(kNode + "," + done + "," + running + "," +
+              // Made for the finished pod: deleted by the resourceclaim controller.
+              claim_json("done-gpu-x1", "done", {{"done", "uid-done"}}) + "," +
+              // Shared by both: the finished pod's reservation goes, the claim stays allocated.
+              claim_json("shared", "", {{"done", "uid-done"}, {"running", "uid-running"}}) + "," +
+              // A user's claim only the finished pod used: deallocated, kept for the next pod.
+              claim_json("mine", "", {{"done", "uid-done"}}) + "," +
+              // Reserved for a pod of the same name that was replaced (another uid).
+              claim_json("stale", "", {{"running", "uid-old"}}));
+  const Snapshot snapshot = parse_snapshot(dump, "dump.json");
+  std::map<std::string, const dra::ResourceClaim*> claims;
+  for (const Object& object : snapshot.scenario.cluster) {
+    if (const auto* claim = std::get_if<dra::ResourceClaim>(&object))
+      claims[claim->metadata.name] = claim;
+  }
+  REQUIRE(claims.size() == 3);
+  CHECK(snapshot.snapshot_objects == 5);
+  CHECK(claims["shared"]->status.allocation.has_value());
+  CHECK(claims["shared"]->status.reserved_for ==
+        std::vector<dra::ConsumerReference>{{"pods", "running", "uid-running"}});
+  CHECK_FALSE(claims["mine"]->status.allocation.has_value());
+  CHECK(claims["mine"]->status.reserved_for.empty());
+  CHECK_FALSE(claims["stale"]->status.allocation.has_value());
+  CHECK(snapshot.notes ==
+        std::vector<std::string>{
+            "ResourceClaim ml/done-gpu-x1 belongs to pod ml/done, which is not in the snapshot "
+            "(terminated or deleted): left out, as Kubernetes deletes a claim made for a pod that "
+            "is done or gone",
+            "ResourceClaim ml/shared is reserved for pod ml/done, not in the snapshot (terminated "
+            "or deleted): the reservation is removed, as the resourceclaim controller does",
+            "ResourceClaim ml/mine is reserved for pod ml/done, not in the snapshot (terminated or "
+            "deleted): deallocated, as the resourceclaim controller does",
+            "ResourceClaim ml/stale is reserved for pod ml/running, not in the snapshot "
+            "(terminated or deleted): deallocated, as the resourceclaim controller does",
+            "1 terminated pod (Succeeded or Failed) left out: they hold no resources"});
+}
+
+TEST_CASE("dumps may hold namespaced objects of one name in different namespaces", "[snapshot]") {
+  const TempDir dir;
+  auto service = [](const std::string& ns) {
+    return R"({"apiVersion": "v1", "kind": "Service", "metadata": {"name": "web", "namespace": ")" +
+           ns + R"("}, "spec": {"selector": {"app": ")" + ns + R"("}}})";
+  };
+  auto template_in = [](const std::string& ns) {
+    return R"({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaimTemplate",
+      "metadata": {"name": "one-gpu", "namespace": ")" +
+           ns + R"("}, "spec": {"spec": {"devices": {"requests": [{"name": "gpu",
+        "exactly": {"deviceClassName": "gpu.nvidia.com"}}]}}}})";
+  };
+  const std::string a = dir.write("a.json", list_of(service("a") + "," + template_in("a")));
+  const std::string b = dir.write("b.json", list_of(service("b") + "," + template_in("b")));
+  const Snapshot snapshot = load_snapshot(std::vector<std::filesystem::path>{a, b});
+  CHECK(snapshot.snapshot_objects == 4);
 }
 
 TEST_CASE("a pod terminating in the snapshot holds its node until its deletionTimestamp",

@@ -375,9 +375,8 @@ TEST_CASE("errors in a YAML scenario name its file, line and pointer", "[io][yam
   const std::vector<Row> rows = {
       {"unknown top-level key", "name: t\nuntill: 5m\n", "/untill", 2,
        "unknown key \"untill\" (known keys: apiVersion, name, description, startTime, include, "
-       "scheduler, devicePlugin, migConfigs, nodePools, clusterAutoscaler, kueue, cluster, "
-       "timeline, "
-       "expect, until)"},
+       "scheduler, devicePlugin, migConfigs, nvidiaDraDriver, nodePools, clusterAutoscaler, kueue, "
+       "cluster, timeline, expect, until)"},
       {"wrong type", "name: t\ncluster:\n- kind: Node\n  metadata:\n    name: 5\n",
        "/cluster/0/metadata/name", 5, "expected a string, got number"},
       {"bad quantity",

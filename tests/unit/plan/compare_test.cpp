@@ -1,4 +1,4 @@
-// compare: one workload under several scheduler configurations.
+// compare: one workload under several scheduler configurations, or on several clusters.
 #include "gpusched/plan/compare.hpp"
 
 #include <catch2/catch.hpp>
@@ -95,6 +95,62 @@ TEST_CASE("scheduler configuration files", "[plan][compare][io]") {
     CHECK_THROWS_WITH(io::load_scheduler_config(dir.write("l.yaml", "- a\n"), base),
                       Catch::Contains("must be an object, got array"));
   }
+}
+
+TEST_CASE("two cluster variants: the device plugin preempts, DRA waits", "[plan][compare][dra]") {
+  // The same node and pods on NVIDIA's device plugin and on its DRA driver (1.35): the serving
+  // pod's Insufficient nvidia.com/gpu is resolved by preemption, its claim's "cannot allocate
+  // all claims" is not, and the details say which devices and which message.
+  const std::vector<Variant> variants{
+      {"plugin", io::load_scenario(kRoot + "/scenarios/migrate-h100-device-plugin.json")},
+      {"dra", io::load_scenario(kRoot + "/scenarios/migrate-h100-dra.json")}};
+  const Comparison comparison = compare(variants, 2, {});
+  REQUIRE(comparison.differing.size() == 2);
+  const PodOutcomes& batch = comparison.differing[0];
+  CHECK(batch.pod == "default/batch");
+  CHECK(batch.outcomes == std::vector<std::string>{"absent", "Running on h100-0 from 0s"});
+  CHECK(batch.details[0].empty());
+  CHECK_THAT(batch.details[1],
+             Catch::Matches("claim batch-gpu-[a-z0-9]{5}: gpu.nvidia.com/h100-0/gpu-0,"
+                            "gpu.nvidia.com/h100-0/gpu-1"));
+  const PodOutcomes& serving = comparison.differing[1];
+  CHECK(serving.pod == "default/serving");
+  CHECK(serving.outcomes == std::vector<std::string>{"Running on h100-0 from 40s", "Pending"});
+  CHECK_THAT(serving.details[0], Catch::Matches("nvidia.com/gpu: GPU-[0-9a-f-]{36}"));
+  CHECK(serving.details[1] ==
+        "0/1 nodes are available: 1 cannot allocate all claims. still not schedulable, "
+        "preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.");
+  CHECK(report::find_metric(comparison.metrics[0], "preemptions")->value == 1);
+  CHECK(report::find_metric(comparison.metrics[1], "preemptions")->value == 0);
+  std::ostringstream table;
+  write_comparison_table(table, comparison);
+  CHECK_THAT(table.str(), Catch::Contains("POD               VARIANT   DETAIL\n") &&
+                              Catch::Contains("default/serving   dra       0/1 nodes are"));
+  std::ostringstream json;
+  write_comparison_json(json, comparison);
+  CHECK_THAT(json.str(), Catch::Contains(R"("details": {)") &&
+                             Catch::Contains(R"("plugin": "")"));
+}
+
+TEST_CASE("pod_detail: preemptor, message, devices and claims", "[plan][compare]") {
+  PodRecord record;
+  record.pod.metadata.name = "p";
+  record.pod.metadata.namespace_ = "default";
+  CHECK(pod_detail(record, {}).empty());
+  record.preempted_by = "default/q";
+  record.pod.status.conditions.push_back(
+      PodCondition{"PodScheduled", "False", "Unschedulable", "0/1 nodes are available.", 0});
+  CHECK(pod_detail(record, {}) == "preempted by default/q; 0/1 nodes are available.");
+  // A bound pod's PodScheduled message is history: not repeated.
+  record.pod.spec.node_name = "n1";
+  record.preempted_by.clear();
+  record.devices["nvidia.com/gpu"] = {"GPU-a", "GPU-b"};
+  ResourceClaimRecord mine{"default", "p-gpu-abcde", "Pod/default/p", true, "n1",
+                           {{"gpu", "gpu.example.com", "n1", "gpu-0"}}, {"Pod/default/p"}};
+  ResourceClaimRecord other = mine;
+  other.reserved_for = {"Pod/default/q"};
+  CHECK(pod_detail(record, {other, mine}) ==
+        "nvidia.com/gpu: GPU-a,GPU-b; claim p-gpu-abcde: gpu.example.com/n1/gpu-0");
 }
 
 }  // namespace

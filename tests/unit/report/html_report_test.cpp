@@ -149,6 +149,44 @@ TEST_CASE("the HTML report shows explanations of the pods still pending", "[repo
   CHECK(b[6] == Json::parse(R"(["Add a node like w1", "Delete a"])"));
 }
 
+TEST_CASE("the HTML report lists each resource claim, and beside each pod its claims",
+          "[report][html][dra]") {
+  const SimulationResult result = replay_with_spans("dra-claim-template-one-gpu.json");
+  const std::string page = page_of(result);
+  CHECK_THAT(page, Catch::Contains("<section id=\"claims\"><h2>Resource claims</h2>"));
+  const Json data = data_of(page);
+  const Json& pods = data["pods"];
+  auto pod = [&](const Json& index) { return pods[index.get<std::size_t>()]; };
+  // trainer-a's claim got the node's only GPU and is reserved for it; trainer-b's got nothing.
+  REQUIRE(data["claims"].size() == 2);
+  const Json& a = data["claims"][0];
+  REQUIRE(a.size() == 6);
+  CHECK(a[0].get<std::string>().starts_with("default/trainer-a-gpu-"));
+  CHECK(a[1] == "Pod/default/trainer-a");
+  CHECK(a[2] == "gpu-node");
+  CHECK(a[3] == Json::parse(R"([["gpu", "gpu.nvidia.com", "gpu-node", "gpu-0"]])"));
+  REQUIRE(a[4].size() == 1);
+  CHECK(pod(a[4][0]) == "default/trainer-a");
+  REQUIRE(a[5].size() == 1);  // named by trainer-a's spec, through its status
+  CHECK(pod(a[5][0]) == "default/trainer-a");
+  const Json& b = data["claims"][1];
+  CHECK(b[0].get<std::string>().starts_with("default/trainer-b-gpu-"));
+  CHECK(b[1] == "Pod/default/trainer-b");
+  CHECK(b[2] == "");
+  CHECK(b[3].empty());
+  CHECK(b[4].empty());
+  REQUIRE(b[5].size() == 1);
+  CHECK(pod(b[5][0]) == "default/trainer-b");
+  // The pending card the script draws for trainer-b finds its claim through the last column.
+  REQUIRE(data["pending"].size() == 1);
+  CHECK(data["pending"][0][0] == b[5][0]);
+}
+
+TEST_CASE("the HTML report of a run without claims has none to list", "[report][html][dra]") {
+  CHECK(data_of(page_of(replay_with_spans("serving-preempts-batch.json")))["claims"] ==
+        Json::array());
+}
+
 TEST_CASE("the HTML report escapes scenario text for the markup and for the inline JSON",
           "[report][html]") {
   SimulationResult result = test::sample_result();

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "gpusched/io/scenario_loader.hpp"
 #include "gpusched/sim/simulator.hpp"
@@ -162,6 +163,46 @@ TEST_CASE("a user's claim stays, deallocated, when its pod ends", "[sim][dra]") 
   REQUIRE(c != nullptr);
   CHECK_FALSE(c->allocated);
   CHECK(c->reserved_for.empty());
+}
+
+TEST_CASE("the DRA driver's own slices of a node stand for what gpusched would publish",
+          "[sim][dra]") {
+  // A snapshot of a cluster where NVIDIA's DRA driver runs holds the slices it published; the
+  // node's labels say the driver runs there too. Publishing gpusched's own slices beside them
+  // would name every GPU of the pool twice (an invalid pool: nothing allocatable).
+  const std::string node = R"({"kind": "Node", "metadata": {"name": "h1", "labels": {
+      "nvidia.com/dra-kubelet-plugin": "true", "nvidia.com/gpu.product": "NVIDIA-H100-80GB-HBM3",
+      "nvidia.com/gpu.count": "2", "nvidia.com/gpu.memory": "81559"}},
+      "status": {"allocatable": {"cpu": "8", "memory": "16Gi", "pods": "110"}}})";
+  const std::string slice = R"({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice",
+      "metadata": {"name": "h1-gpu.nvidia.com-x7k2q"},
+      "spec": {"driver": "gpu.nvidia.com", "nodeName": "h1",
+               "pool": {"name": "h1", "generation": 1, "resourceSliceCount": 1},
+               "devices": [{"name": "gpu-0", "attributes": {"type": {"string": "gpu"}}},
+                           {"name": "gpu-1", "attributes": {"type": {"string": "gpu"}}}]}})";
+  const std::string nv_template = R"({"apiVersion": "resource.k8s.io/v1",
+      "kind": "ResourceClaimTemplate", "metadata": {"name": "nv-gpu", "namespace": "default"},
+      "spec": {"spec": {"devices": {"requests": [{"name": "gpu",
+               "exactly": {"deviceClassName": "gpu.nvidia.com"}}]}}}})";
+  const std::string pods = pod("a", R"([{"name": "gpu", "resourceClaimTemplateName": "nv-gpu"}])") +
+                           "," +
+                           pod("b", R"([{"name": "gpu", "resourceClaimTemplateName": "nv-gpu"}])");
+  const bool slice_first = GENERATE(true, false);
+  CAPTURE(slice_first);
+  const SimulationResult result =
+      run((slice_first ? slice + "," + node : node + "," + slice) + "," + nv_template + "," + pods);
+  std::vector<std::string> devices;
+  for (const char* name : {"a", "b"}) {
+    CHECK(pod_named(result, name).pod.spec.node_name == "h1");
+    for (const ResourceClaimRecord& c : result.resource_claims) {
+      if (c.owner == std::string("Pod/default/") + name) {
+        REQUIRE(c.devices.size() == 1);
+        devices.push_back(c.devices[0].pool + "/" + c.devices[0].device);
+      }
+    }
+  }
+  std::sort(devices.begin(), devices.end());
+  CHECK(devices == std::vector<std::string>{"h1/gpu-0", "h1/gpu-1"});
 }
 
 }  // namespace

@@ -115,7 +115,7 @@ TEST_CASE("the invariant checker catches a node given more than it allocates",
           "[sim][invariants]") {
   ClusterState cluster;
   const devices::DevicePluginSettings plugin;
-  const sim::Kubelets kubelets(plugin, "t.json", 36);
+  const sim::Kubelets kubelets(plugin, {}, "t.json", 36);
   cluster.add_node(test::make_node("n1", test::res(2000, 0, {{"nvidia.com/gpu", 1}})));
   cluster.add_pod(bound_pod("a", test::res(1000, 0, {{"nvidia.com/gpu", 1}})));
   sim::InvariantChecker checker;
@@ -131,7 +131,7 @@ TEST_CASE("node_versions() follows the nodes' versions and nominations, and is c
           "[sim][invariants]") {
   ClusterState cluster;
   const devices::DevicePluginSettings plugin;
-  const sim::Kubelets kubelets(plugin, "t.json", 36);
+  const sim::Kubelets kubelets(plugin, {}, "t.json", 36);
   NodeInfo& n1 = cluster.add_node(test::make_node("n1", test::res(4000, 0)));
   NodeInfo& n2 = cluster.add_node(test::make_node("n2", test::res(4000, 0)));
   auto copy_of = [&](const NodeInfo& node) {
@@ -166,7 +166,7 @@ TEST_CASE("the invariant checker lets a shrunken node keep its pods but take no 
           "[sim][invariants]") {
   ClusterState cluster;
   const devices::DevicePluginSettings plugin;
-  const sim::Kubelets kubelets(plugin, "t.json", 36);
+  const sim::Kubelets kubelets(plugin, {}, "t.json", 36);
   NodeInfo& node =
       cluster.add_node(test::make_node("n1", test::res(4000, 0, {{"nvidia.com/gpu", 2}})));
   cluster.add_pod(bound_pod("a", test::res(1000, 0, {{"nvidia.com/gpu", 1}})));
@@ -188,7 +188,7 @@ TEST_CASE("the invariant checker catches a node whose sums differ from its pods'
           "[sim][invariants]") {
   ClusterState cluster;
   const devices::DevicePluginSettings plugin;
-  const sim::Kubelets kubelets(plugin, "t.json", 36);
+  const sim::Kubelets kubelets(plugin, {}, "t.json", 36);
   NodeInfo& node = cluster.add_node(test::make_node("n1", test::res(4000, 0)));
   PodInfo& pod = cluster.add_pod(bound_pod("a", test::res(1000, 0)));
   sim::InvariantChecker checker;
