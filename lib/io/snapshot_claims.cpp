@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "model/go_text.hpp"
+
 namespace gpusched::io {
 
 void release_claims_of_absent_pods(Snapshot& snapshot) {
@@ -58,10 +60,8 @@ void release_claims_of_absent_pods(Snapshot& snapshot) {
       continue;
     }
     if (!absent.empty()) {
-      std::string pods;
-      for (const std::string& pod : absent) pods += (pods.empty() ? "" : ", ") + pod;
       snapshot.notes.push_back(name + " is reserved for " +
-                               (absent.size() == 1 ? "pod " : "pods ") + pods +
+                               (absent.size() == 1 ? "pod " : "pods ") + joined(absent, ", ") +
                                ", not in the snapshot (terminated or deleted): " +
                                (deallocated ? "deallocated" : "the reservation is removed") +
                                ", as the resourceclaim controller does");
