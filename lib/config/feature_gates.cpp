@@ -65,12 +65,12 @@ constexpr GateInfo kGates[] = {
      Modelled,
      "device taints: a device tainted NoSchedule or NoExecute goes only to requests that "
      "tolerate it"},
-    {kOther,
+    {FeatureGate::DRAExtendedResource,
      "DRAExtendedResource",
      {kAbsent, alpha(), alpha(), beta(true)},
-     NotModelled,
-     "Dynamic Resource Allocation (extended resources such as nvidia.com/gpu served by DRA "
-     "devices)"},
+     Modelled,
+     "extended resources such as nvidia.com/gpu served by DRA devices on nodes that do not "
+     "advertise them (a DeviceClass's extendedResourceName)"},
     {kOther,
      "DRAListTypeAttributes",
      {kAbsent, kAbsent, kAbsent, alpha()},

@@ -52,6 +52,27 @@ const dra::DeviceClass* DraState::find_class(std::string_view name) const {
   return find(classes_, name);
 }
 
+const dra::DeviceClass* DraState::extended_resource_class(std::string_view name) const {
+  if (classes_.empty()) return nullptr;
+  if (extended_resources_generation_ != classes_generation_) {
+    extended_resources_.clear();
+    for (const auto& [class_name, device_class] : classes_) {
+      extended_resources_.emplace(std::string(dra::kDeviceClassResourcePrefix) + class_name,
+                                  &device_class);
+      if (!device_class.extended_resource_name) continue;
+      // addOrUpdateMapping: "we prefer the newer DeviceClass. The name serves as tie-breaker";
+      // classes_ goes by name, so a later class wins only when strictly newer.
+      auto [it, added] =
+          extended_resources_.emplace(*device_class.extended_resource_name, &device_class);
+      if (!added && device_class.metadata.creation_ms > it->second->metadata.creation_ms)
+        it->second = &device_class;
+    }
+    extended_resources_generation_ = classes_generation_;
+  }
+  const auto it = extended_resources_.find(name);
+  return it == extended_resources_.end() ? nullptr : it->second;
+}
+
 bool DraState::apply_slice(dra::ResourceSlice slice) {
   std::string key = slice.metadata.name;
   ++slices_generation_;

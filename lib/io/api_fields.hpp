@@ -129,6 +129,11 @@ inline constexpr std::string_view kPodResourceClaim[] = {"name", "resourceClaimN
                                                          "resourceClaimTemplateName"};
 /// core/v1 PodResourceClaimStatus (status.resourceClaimStatuses).
 inline constexpr std::string_view kPodResourceClaimStatus[] = {"name", "resourceClaimName"};
+/// core/v1 PodExtendedResourceClaimStatus and ContainerExtendedResourceRequest.
+inline constexpr std::string_view kPodExtendedResourceClaimStatus[] = {"requestMappings",
+                                                                       "resourceClaimName"};
+inline constexpr std::string_view kContainerExtendedResourceRequest[] = {
+    "containerName", "requestName", "resourceName"};
 inline constexpr std::string_view kPodSchedulingGate[] = {"name"};
 /// core/v1 WorkloadReference (1.35).
 inline constexpr std::string_view kWorkloadReference[] = {"name", "podGroup", "podGroupReplicaKey"};

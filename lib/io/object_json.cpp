@@ -1460,6 +1460,21 @@ class ObjectParser final : public ObjectFields {
         pod.status.resource_claim_statuses =
             parse_claim_statuses(*statuses, pod.spec.resource_claims);
       }
+      if (auto extended = status->get("extendedResourceClaimStatus")) {
+        // Which claim kube-scheduler made for the pod's extended resources: the resourceclaim
+        // controller releases it when the pod ends.
+        extended->note_unknown_keys(api_fields::kPodExtendedResourceClaimStatus);
+        PodExtendedResourceClaimStatus& out = pod.status.extended_resource_claim_status.emplace();
+        out.resource_claim_name = extended->required("resourceClaimName").string();
+        if (auto mappings = extended->get("requestMappings")) {
+          for (const JsonNode& item : mappings->elements()) {
+            item.note_unknown_keys(api_fields::kContainerExtendedResourceRequest);
+            out.request_mappings.push_back({item.required("containerName").string(),
+                                            item.required("resourceName").string(),
+                                            item.required("requestName").string()});
+          }
+        }
+      }
     }
     return pod;
   }
@@ -1979,6 +1994,16 @@ json object_json(const Pod& pod) {
     json item = {{"name", claim.name}};
     if (claim.resource_claim_name) item["resourceClaimName"] = *claim.resource_claim_name;
     status["resourceClaimStatuses"].push_back(std::move(item));
+  }
+  if (const auto& extended = pod.status.extended_resource_claim_status) {
+    json mappings = json::array();
+    for (const ContainerExtendedResourceRequest& m : extended->request_mappings) {
+      mappings.push_back({{"containerName", m.container_name},
+                          {"resourceName", m.resource_name},
+                          {"requestName", m.request_name}});
+    }
+    status["extendedResourceClaimStatus"] = {{"requestMappings", std::move(mappings)},
+                                             {"resourceClaimName", extended->resource_claim_name}};
   }
   return {{"spec", pod_spec_json(pod.spec)}, {"status", std::move(status)}};
 }

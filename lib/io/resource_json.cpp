@@ -67,11 +67,6 @@ dra::DeviceClass read_device_class(ResourceReader& r) {
     }
     // KEP-5004 (DRAExtendedResource, beta and on from 1.36): kube-scheduler serves a pod's
     // `<name>` request from this class's devices on nodes whose allocatable lacks it.
-    name->note_not_modelled(
-        "the extended-resource bridge is not modelled yet: from Kubernetes 1.36 pods asking for "
-        "\"" +
-        text + "\" may get this class's devices on a node without the device plugin's " + text +
-        "; gpusched reports them Insufficient there");
     out.extended_resource_name = std::move(text);
   }
   return out;

@@ -18,6 +18,7 @@
 #include "gpusched/framework/dra_state.hpp"
 #include "gpusched/framework/rng.hpp"
 #include "model/go_text.hpp"
+#include "model/names.hpp"
 #include "model/string_hash.hpp"
 #include "plugins/helpers.hpp"
 
@@ -33,10 +34,55 @@ std::string kobj(const dra::ResourceClaim& claim) {
 /// resourceapi.FirstAvailableDeviceRequestMaxSize.
 constexpr std::int64_t kFirstAvailableDeviceRequestMaxSize = 8;
 
-/// ResourceClaimReservedForMaxSize, which the API server enforces on a status update.
-constexpr std::size_t kReservedForMaxSize = 256;
+/// specialClaimInMemName: the extended-resource claim's name until PreBind creates it
+/// (intentionally not a valid name).
+constexpr std::string_view kInMemoryClaimName = "<extended-resources>";
+
+/// maxGeneratedNameLength: the API server keeps this much of a generateName base.
+constexpr std::size_t kMaxGeneratedNameBase = 58;
+
+using ContainerRequests = std::vector<ContainerExtendedResourceRequest>;
+
+/// createResourceRequestAndMappings: the request of the container at `index` (of init
+/// containers then containers) for `resource`, after what `reusable` (requests of long-lived
+/// containers after it) already gives it; nullopt when it needs none more.
+std::optional<dra::DeviceRequest> container_request(
+    std::size_t index, const Container& container, const std::string& resource,
+    const std::string& class_name, std::span<const std::optional<dra::DeviceRequest>> reusable,
+    ContainerRequests& mappings) {
+  const auto it = container.requests.find(resource);
+  if (it == container.requests.end()) return std::nullopt;
+  // resource.Quantity.AsInt64: whole numbers only.
+  const std::int64_t milli = it->second.milli();
+  if (milli <= 0 || milli % 1000 != 0) return std::nullopt;
+  const std::int64_t wanted = milli / 1000;
+  std::int64_t sum = 0;
+  for (const std::optional<dra::DeviceRequest>& r : reusable) {
+    if (!r) continue;
+    sum += r->exactly->count;
+    mappings.push_back({container.name, resource, r->name});
+    if (sum >= wanted) return std::nullopt;
+  }
+  // The resource's index among the container's request names, sorted (as ResourceList is).
+  const auto position = std::distance(container.requests.begin(), it);
+  dra::DeviceRequest request;
+  request.name = "container-" + std::to_string(index) + "-request-" + std::to_string(position);
+  dra::ExactDeviceRequest& exactly = request.exactly.emplace();
+  exactly.device_class_name = class_name;
+  exactly.allocation_mode = dra::AllocationMode::ExactCount;
+  exactly.count = wanted - sum;
+  mappings.push_back({container.name, resource, request.name});
+  return request;
+}
 
 }  // namespace
+
+/// A node's variant of the extended-resource claim: its requests, and the container resource
+/// each serves (createRequestsAndMappings).
+struct DynamicResources::ExtendedVariant {
+  dra::ResourceClaim claim;
+  ContainerRequests mappings;
+};
 
 /// stateData. Upstream's Clone returns the same pointer: preemption's copies of the cycle state
 /// share it, Filter's writes included.
@@ -51,12 +97,30 @@ struct DynamicResources::CycleData final : StateData {
     std::unique_ptr<dra::Allocator> allocator;
     /// unavailableClaims, written by Filter, read by PostFilter.
     std::set<std::size_t> unavailable_claims;
-    /// nodeAllocations: per node, one result per claim of to_allocate.
-    std::unordered_map<std::string, std::vector<dra::AllocationResult>, StringHash,
-                       std::equal_to<>>
+    /// nodeAllocation: the results, one per claim of to_allocate allocated on the node (the
+    /// extended-resource claim only where `extended` is set), and the node's variant of that
+    /// claim.
+    struct NodeAllocation {
+      std::vector<dra::AllocationResult> results;
+      std::shared_ptr<const ExtendedVariant> extended;
+    };
+    std::unordered_map<std::string, NodeAllocation, StringHash, std::equal_to<>>
         node_allocations;
     /// informationForClaim.allocation: what Reserve took, per claim index.
     std::vector<std::optional<dra::AllocationResult>> allocation;
+    /// The index in `claims` of the claim for the pod's extended resources (the last one).
+    std::optional<std::size_t> extended;
+    /// draExtendedResource.podScalarResources: the pod's requests a DeviceClass may serve.
+    std::vector<ResAmount> extended_requests;
+    /// The nodes' variants of the extended-resource claim so far, by which of
+    /// extended_requests the node leaves to DRA: nodes alike share one.
+    std::map<std::vector<bool>, std::shared_ptr<const ExtendedVariant>> extended_variants;
+    /// The variant Reserve took.
+    std::shared_ptr<const ExtendedVariant> reserved_extended;
+
+    [[nodiscard]] bool is_extended(std::size_t index) const {
+      return extended && *extended == index;
+    }
   };
   std::shared_ptr<Shared> shared = std::make_shared<Shared>();
   [[nodiscard]] std::unique_ptr<StateData> clone() const override {
@@ -77,6 +141,7 @@ DynamicResources::DynamicResources(Handle& handle) : handle_(handle) {
       on(FeatureGate::DRADeviceBindingConditions) && on(FeatureGate::DRAResourceClaimDeviceStatus);
   features_.consumable_capacity = on(FeatureGate::DRAConsumableCapacity);
   prioritized_list_ = features_.prioritized_list;
+  extended_resource_ = on(FeatureGate::DRAExtendedResource);
   cel_cache_ = std::make_unique<dra::cel::Cache>(
       dra::cel::Features{.consumable_capacity = features_.consumable_capacity});
 }
@@ -242,6 +307,13 @@ Status DynamicResources::pre_filter(CycleState& state, const PodInfo& pod, PreFi
   const std::string error = for_each_pod_claim(
       pod.pod, [&](const dra::ResourceClaim& claim) { claims.push_back(claim); });
   if (!error.empty()) return unschedulable(error);
+  std::optional<std::size_t> extended;
+  if (extended_resource_) {
+    if (std::optional<dra::ResourceClaim> claim = extended_claim(pod, s.extended_requests)) {
+      extended = claims.size();
+      claims.push_back(std::move(*claim));
+    }
+  }
   if (claims.empty()) return Code::Skip;
 
   const DraState& dra = handle_.cluster.dra();
@@ -259,6 +331,8 @@ Status DynamicResources::pre_filter(CycleState& state, const PodInfo& pod, PreFi
       return unschedulable("resource claim " + kobj(claim) +
                            " is in the process of being allocated");
     }
+    // The extended-resource claim's requests are made per node, for classes that exist.
+    if (extended && i == *extended) continue;
     // validateDeviceClass: an empty name is an error, a missing class a rejection.
     auto validate = [&](const std::string& class_name, const std::string& request) -> Status {
       if (class_name.empty()) {
@@ -296,36 +370,180 @@ Status DynamicResources::pre_filter(CycleState& state, const PodInfo& pod, PreFi
   s.claims = std::move(claims);
   s.available_on_nodes = std::move(available_on_nodes);
   s.to_allocate = std::move(to_allocate);
+  s.extended = extended;
   if (s.to_allocate.empty()) return {};
 
   if (!slice_index_ || slice_index_generation_ != dra.slices_generation()) {
     slice_index_ = std::make_shared<const dra::SliceIndex>(dra.slice_list());
     slice_index_generation_ = dra.slices_generation();
   }
-  Rng& rng = handle_.rng;
   s.allocator = std::make_unique<dra::Allocator>(
-      features_, allocated_state(slice_index_), [&dra](std::string_view name) { return dra.find_class(name); },
-      slice_index_, *cel_cache_,
-      [&rng] {
-        // uuid.NewUUID for a share: random, drawn from the run's seeded source.
-        const std::uint64_t hi = rng.next(), lo = rng.next();
-        char text[37];
-        std::snprintf(text, sizeof text, "%08x-%04x-4%03x-%04x-%012llx",
-                      static_cast<unsigned>(hi >> 32), static_cast<unsigned>((hi >> 16) & 0xffff),
-                      static_cast<unsigned>(hi & 0x0fff),
-                      static_cast<unsigned>(0x8000 | ((lo >> 48) & 0x3fff)),
-                      static_cast<unsigned long long>(lo & 0xffffffffffffULL));
-        return std::string(text);
-      });
+      features_, allocated_state(slice_index_),
+      [&dra](std::string_view name) { return dra.find_class(name); }, slice_index_, *cel_cache_,
+      [this] { return random_uuid(); });
   return {};
 }
 
-Code DynamicResources::filter(const CycleState& state, const PodInfo&, const NodeInfo& node,
+std::string DynamicResources::random_uuid() const {
+  const std::uint64_t hi = handle_.rng.next(), lo = handle_.rng.next();
+  char text[37];
+  std::snprintf(text, sizeof text, "%08x-%04x-4%03x-%04x-%012llx",
+                static_cast<unsigned>(hi >> 32), static_cast<unsigned>((hi >> 16) & 0xffff),
+                static_cast<unsigned>(hi & 0x0fff),
+                static_cast<unsigned>(0x8000 | ((lo >> 48) & 0x3fff)),
+                static_cast<unsigned long long>(lo & 0xffffffffffffULL));
+  return text;
+}
+
+std::optional<dra::ResourceClaim> DynamicResources::extended_claim(
+    const PodInfo& pod, std::vector<ResAmount>& requests) const {
+  const DraState& dra = handle_.cluster.dra();
+  if (dra.classes().empty()) return std::nullopt;
+  // hasDeviceClassMappedExtendedResource over resourcehelper.PodRequests (pod.requests: the
+  // effective requests, zeros left out).
+  const ResourceRegistry& registry = handle_.cluster.resources();
+  bool served = false;
+  for (const ResAmount& r : pod.requests) {
+    const std::string& name = registry.name(r.id);
+    if (!dra::is_extended_resource_name(name)) continue;
+    requests.push_back(r);
+    if (dra.extended_resource_class(name) != nullptr) served = true;
+  }
+  if (!served) {
+    requests.clear();
+    return std::nullopt;
+  }
+  // findExtendedResourceClaim: one an earlier cycle created (annotated, controlled by the pod).
+  const Pod& p = pod.pod;
+  const std::string prefix = p.metadata.namespace_ + "/";
+  for (auto it = dra.claims().lower_bound(prefix);
+       it != dra.claims().end() && it->first.starts_with(prefix); ++it) {
+    const dra::ResourceClaim& claim = it->second;
+    const auto mark = claim.metadata.annotations.find(dra::kExtendedResourceClaimAnnotation);
+    if (mark == claim.metadata.annotations.end() || mark->second != "true") continue;
+    for (const OwnerReference& owner : claim.metadata.owner_references) {
+      if (owner.name == p.metadata.name && owner.controller && owner.uid == p.metadata.uid)
+        return claim;
+    }
+  }
+  dra::ResourceClaim claim;
+  claim.metadata.namespace_ = p.metadata.namespace_;
+  claim.metadata.name = kInMemoryClaimName;
+  claim.metadata.uid = random_uuid();  // a temporary uid for its in-flight allocation
+  claim.metadata.owner_references = {{"Pod", p.metadata.name, p.metadata.uid, true}};
+  claim.metadata.annotations.emplace(dra::kExtendedResourceClaimAnnotation, "true");
+  return claim;
+}
+
+Code DynamicResources::filter_extended(const CycleData& data, const PodInfo& pod,
+                                       const NodeInfo& node, Reasons& reasons,
+                                       std::shared_ptr<const ExtendedVariant>& variant) const {
+  CycleData::Shared& s = *data.shared;
+  StringPool& pool = handle_.cluster.pool();
+  const dra::ResourceClaim& claim = s.claims[*s.extended];
+  if (!claim.spec.requests.empty()) {
+    // Made by an earlier cycle: PostFilter deletes it and the pod starts over.
+    reasons.push_back(pool.intern("cannot schedule extended resource claim"));
+    return Code::UnschedulableAndUnresolvable;
+  }
+  const DraState& dra = handle_.cluster.dra();
+  const ResourceRegistry& registry = handle_.cluster.resources();
+  std::vector<bool> via_dra(s.extended_requests.size());
+  bool any = false;
+  for (std::size_t k = 0; k < s.extended_requests.size(); ++k) {
+    const ResId id = s.extended_requests[k].id;
+    const std::string& name = registry.name(id);
+    if (node.allocatable[id] == 0 && dra.extended_resource_class(name) != nullptr) {
+      via_dra[k] = true;
+      any = true;
+    } else if (!node.node.allocatable.contains(name)) {
+      // Neither the node's device plugin nor a DeviceClass serves it.
+      reasons.push_back(pool.intern("cannot fit resource"));
+      return Code::UnschedulableAndUnresolvable;
+    }
+  }
+  if (!any || claim.status.allocation) return Code::Success;
+  auto [it, added] = s.extended_variants.try_emplace(std::move(via_dra));
+  if (added) {
+    // createRequestsAndMappings: per resource in name order, one request per long-lived
+    // container (regular containers, sidecars); a plain init container first reuses the
+    // requests of long-lived containers after it, and of the init containers' requests only
+    // the largest is kept. Requests end sorted by name.
+    auto out = std::make_shared<ExtendedVariant>();
+    out->claim = claim;
+    const Pod& p = pod.pod;
+    std::vector<const Container*> containers;
+    for (const Container& c : p.spec.init_containers) containers.push_back(&c);
+    for (const Container& c : p.spec.containers) containers.push_back(&c);
+    std::vector<std::string> names;
+    for (std::size_t k = 0; k < s.extended_requests.size(); ++k) {
+      if (it->first[k]) names.push_back(registry.name(s.extended_requests[k].id));
+    }
+    std::sort(names.begin(), names.end());
+    std::vector<dra::DeviceRequest>& requests = out->claim.spec.requests;
+    for (const std::string& name : names) {
+      const dra::DeviceClass* device_class = dra.extended_resource_class(name);
+      if (device_class == nullptr) continue;
+      const std::string& class_name = device_class->metadata.name;
+      ContainerRequests long_lived_mappings, short_lived_mappings;
+      std::vector<std::optional<dra::DeviceRequest>> long_lived(containers.size());
+      auto short_lived = [&](std::size_t i) {
+        return i < p.spec.init_containers.size() && containers[i]->restart_policy != "Always";
+      };
+      for (std::size_t i = 0; i < containers.size(); ++i) {
+        if (short_lived(i)) continue;
+        long_lived[i] = container_request(i, *containers[i], name, class_name, {},
+                                          long_lived_mappings);
+      }
+      std::optional<dra::DeviceRequest> largest;
+      std::set<std::string, std::less<>> short_lived_names;
+      for (std::size_t i = 0; i < containers.size(); ++i) {
+        if (!short_lived(i)) continue;
+        std::optional<dra::DeviceRequest> request =
+            container_request(i, *containers[i], name, class_name,
+                              std::span(long_lived).subspan(i), short_lived_mappings);
+        if (!request) continue;
+        short_lived_names.insert(request->name);
+        if (!largest || largest->exactly->count < request->exactly->count) largest = request;
+      }
+      if (largest && short_lived_names.size() > 1) {
+        short_lived_names.erase(largest->name);
+        for (ContainerExtendedResourceRequest& m : short_lived_mappings) {
+          if (short_lived_names.contains(m.request_name)) m.request_name = largest->name;
+        }
+      }
+      if (largest) requests.push_back(std::move(*largest));
+      for (std::optional<dra::DeviceRequest>& request : long_lived) {
+        if (request) requests.push_back(std::move(*request));
+      }
+      out->mappings.insert(out->mappings.end(), long_lived_mappings.begin(),
+                           long_lived_mappings.end());
+      out->mappings.insert(out->mappings.end(), short_lived_mappings.begin(),
+                           short_lived_mappings.end());
+    }
+    std::sort(requests.begin(), requests.end(),
+              [](const dra::DeviceRequest& a, const dra::DeviceRequest& b) {
+                return a.name < b.name;
+              });
+    it->second = std::move(out);
+  }
+  variant = it->second;
+  return Code::Success;
+}
+
+Code DynamicResources::filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
                               Reasons& reasons) const {
   const CycleData* d = data(state);
   if (d == nullptr || d->shared->claims.empty()) return Code::Success;
   CycleData::Shared& s = *d->shared;
   StringPool& pool = handle_.cluster.pool();
+  std::shared_ptr<const ExtendedVariant> variant;
+  if (s.extended) {
+    if (const Code code = filter_extended(*d, pod, node, reasons, variant); code != Code::Success)
+      return code;
+    // No claim of its own, and the node's device plugin serves the extended resources.
+    if (!variant && *s.extended == 0) return Code::Success;
+  }
   std::vector<std::size_t> unavailable;
   for (std::size_t i = 0; i < s.claims.size(); ++i) {
     const std::optional<dra::NodeSelector>& selector = s.available_on_nodes[i];
@@ -334,8 +552,17 @@ Code DynamicResources::filter(const CycleState& state, const PodInfo&, const Nod
   }
   std::vector<dra::AllocationResult> results;
   if (s.allocator) {
+    // The node's variant replaces the extended-resource claim; on a node that serves those
+    // resources itself it is left out (upstream would allocate it empty there and fail at
+    // Reserve: docs/fidelity.md).
     std::vector<const dra::ResourceClaim*> claims;
-    for (std::size_t i : s.to_allocate) claims.push_back(&s.claims[i]);
+    for (std::size_t i : s.to_allocate) {
+      if (!s.is_extended(i)) {
+        claims.push_back(&s.claims[i]);
+      } else if (variant) {
+        claims.push_back(&variant->claim);
+      }
+    }
     dra::AllocateOutcome outcome = s.allocator->allocate(node.node, claims);
     switch (outcome.kind) {
       case dra::AllocateOutcome::Kind::Allocated:
@@ -359,15 +586,24 @@ Code DynamicResources::filter(const CycleState& state, const PodInfo&, const Nod
     reasons.push_back(pool.intern("resourceclaim not available on the node"));
     return Code::UnschedulableAndUnresolvable;
   }
-  if (s.allocator) s.node_allocations.insert_or_assign(node.node.metadata.name, std::move(results));
+  if (s.allocator) {
+    s.node_allocations.insert_or_assign(
+        node.node.metadata.name, CycleData::Shared::NodeAllocation{std::move(results), variant});
+  }
   return Code::Success;
 }
 
-std::string DynamicResources::explain_rejection(const CycleState& state, const PodInfo&,
+std::string DynamicResources::explain_rejection(const CycleState& state, const PodInfo& pod,
                                                 const NodeInfo& node) const {
   const CycleData* d = data(state);
   if (d == nullptr || d->shared->to_allocate.empty()) return {};
   const CycleData::Shared& s = *d->shared;
+  // The extended-resource claim as this node would have it.
+  std::shared_ptr<const ExtendedVariant> variant;
+  if (s.extended) {
+    Reasons ignored;
+    (void)filter_extended(*d, pod, node, ignored, variant);
+  }
   const DraState& dra = handle_.cluster.dra();
   // Which claim holds each device (in flight ones too).
   std::map<dra::DeviceId, std::string> holders;
@@ -416,7 +652,8 @@ std::string DynamicResources::explain_rejection(const CycleState& state, const P
   };
   std::vector<Candidate> candidates;
   for (std::size_t index : s.to_allocate) {
-    const dra::ResourceClaim& claim = s.claims[index];
+    const dra::ResourceClaim& claim =
+        s.is_extended(index) && variant ? variant->claim : s.claims[index];
     for (const dra::DeviceRequest& request : claim.spec.requests) {
       if (request.exactly) {
         candidates.push_back({request.name, &request.exactly->device_class_name,
@@ -533,7 +770,13 @@ PostFilterResult DynamicResources::post_filter(CycleState& state, const PodInfo&
   CycleData::Shared& s = *d->shared;
   // Upstream picks one claim in Go's map order, at random ("there is no better heuristic");
   // gpusched takes the lowest index, for the same answer on every run.
+  const bool stale_extended =
+      s.extended && s.claims[*s.extended].metadata.name != kInMemoryClaimName;
   for (std::size_t index : s.unavailable_claims) {
+    if (s.is_extended(index)) {
+      if (stale_extended) break;
+      continue;
+    }
     const dra::ResourceClaim& seen = s.claims[index];
     const auto& reserved = seen.status.reserved_for;
     if (!reserved.empty() && !(reserved.size() == 1 && reserved[0].uid == pod.pod.metadata.uid))
@@ -548,6 +791,14 @@ PostFilterResult DynamicResources::post_filter(CycleState& state, const PodInfo&
     return PostFilterResult{Code::Unschedulable, "deallocation of ResourceClaim completed",
                             std::nullopt};
   }
+  if (stale_extended) {
+    // The extended-resource claim an earlier cycle created goes (deleteClaim); the next cycle
+    // makes a new one.
+    const dra::ResourceClaim& claim = s.claims[*s.extended];
+    handle_.cluster.edit_dra().remove_claim(claim.metadata.namespace_, claim.metadata.name);
+    return PostFilterResult{Code::Unschedulable, "deletion of ResourceClaim completed",
+                            std::nullopt};
+  }
   return PostFilterResult{Code::Unschedulable, "still not schedulable", std::nullopt};
 }
 
@@ -556,27 +807,47 @@ Code DynamicResources::reserve(CycleState& state, const PodInfo&, NodeInfo& node
   if (d == nullptr || d->shared->to_allocate.empty()) return Code::Success;
   CycleData::Shared& s = *d->shared;
   const auto it = s.node_allocations.find(node.node.metadata.name);
-  // "claim allocation not found for node" / "internal error, have %d allocations...": the
-  // framework fails the pod at Reserve.
-  if (it == s.node_allocations.end() || it->second.size() != s.to_allocate.size())
-    return Code::Error;
+  if (it == s.node_allocations.end() || it->second.results.empty()) {
+    // Only the extended-resource claim, which the node's device plugin made needless.
+    const bool user_claims = std::any_of(s.to_allocate.begin(), s.to_allocate.end(),
+                                         [&](std::size_t i) { return !s.is_extended(i); });
+    // "claim allocation not found for node": the framework fails the pod at Reserve.
+    return user_claims ? Code::Error : Code::Success;
+  }
+  const CycleData::Shared::NodeAllocation& allocated = it->second;
+  // "internal error, have %d allocations...".
+  std::size_t count = 0;
+  for (std::size_t index : s.to_allocate) count += !s.is_extended(index) || allocated.extended;
+  if (count != allocated.results.size()) return Code::Error;
   DraState& dra = handle_.cluster.edit_dra();
-  for (std::size_t k = 0; k < s.to_allocate.size(); ++k) {
-    const std::size_t index = s.to_allocate[k];
-    s.allocation[index] = it->second[k];
-    dra::ResourceClaim claim = s.claims[index];
-    claim.status.allocation = it->second[k];
+  std::size_t k = 0;
+  for (std::size_t index : s.to_allocate) {
+    const bool extended = s.is_extended(index);
+    if (extended && !allocated.extended) continue;
+    s.allocation[index] = allocated.results[k];
+    // The extended-resource claim goes as the node's variant of it.
+    dra::ResourceClaim claim = extended ? allocated.extended->claim : s.claims[index];
+    claim.status.allocation = allocated.results[k++];
     dra.signal_pending_allocation(std::move(claim));
   }
+  s.reserved_extended = allocated.extended;
   return Code::Success;
 }
 
 void DynamicResources::unreserve(CycleState& state, const PodInfo& pod, NodeInfo&) {
   const CycleData* d = data(state);
   if (d == nullptr || d->shared->claims.empty()) return;
-  for (const dra::ResourceClaim& seen : d->shared->claims) {
+  const CycleData::Shared& s = *d->shared;
+  for (std::size_t index = 0; index < s.claims.size(); ++index) {
+    const dra::ResourceClaim& seen = s.claims[index];
     if (handle_.cluster.dra().has_pending_allocation(seen.metadata.uid))
       handle_.cluster.edit_dra().remove_pending_allocation(seen.metadata.uid);
+    if (s.is_extended(index)) {
+      // unreserveExtendedResourceClaim: a claim PreBind created (or an earlier cycle did) goes.
+      if (seen.metadata.name != kInMemoryClaimName)
+        handle_.cluster.edit_dra().remove_claim(seen.metadata.namespace_, seen.metadata.name);
+      continue;
+    }
     // The pod leaves reservedFor (a strategic-merge patch of the status).
     const dra::ResourceClaim* current =
         handle_.cluster.dra().find_claim(seen.metadata.namespace_, seen.metadata.name);
@@ -593,7 +864,7 @@ void DynamicResources::unreserve(CycleState& state, const PodInfo& pod, NodeInfo
   }
 }
 
-Status DynamicResources::pre_bind(CycleState& state, const PodInfo& pod, const NodeInfo&) {
+Status DynamicResources::pre_bind(CycleState& state, const PodInfo& pod, const NodeInfo& node) {
   const CycleData* d = data(state);
   if (d == nullptr || d->shared->claims.empty()) return Code::Success;
   CycleData::Shared& s = *d->shared;
@@ -603,6 +874,12 @@ Status DynamicResources::pre_bind(CycleState& state, const PodInfo& pod, const N
   };
   for (std::size_t index = 0; index < s.claims.size(); ++index) {
     const dra::ResourceClaim& seen = s.claims[index];
+    if (s.is_extended(index) && seen.metadata.name == kInMemoryClaimName) {
+      // The node's device plugin serves the extended resources: nothing to create.
+      if (!s.allocation[index]) continue;
+      if (Status st = create_extended_claim(*d, index, pod, node); !st.ok()) return st;
+      continue;
+    }
     // bindClaim: the claim as the API server has it now; only a claim written is edited.
     const dra::ResourceClaim* claim =
         handle_.cluster.dra().find_claim(seen.metadata.namespace_, seen.metadata.name);
@@ -624,13 +901,13 @@ Status DynamicResources::pre_bind(CycleState& state, const PodInfo& pod, const N
       dra.remove_pending_allocation(seen.metadata.uid);
       return error("claim " + kobj(*claim) + " got allocated elsewhere in the meantime");
     }
-    if (claim->status.reserved_for.size() >= kReservedForMaxSize) {
+    if (claim->status.reserved_for.size() >= dra::kReservedForMaxSize) {
       // The API server's validation of the status update.
       if (allocation) dra.remove_pending_allocation(seen.metadata.uid);
       return error(what + kobj(*claim) + ": ResourceClaim.resource.k8s.io \"" +
                    claim->metadata.name + "\" is invalid: status.reservedFor: Too many: " +
                    std::to_string(claim->status.reserved_for.size() + 1) + ": must have at most " +
-                   std::to_string(kReservedForMaxSize) + " items");
+                   std::to_string(dra::kReservedForMaxSize) + " items");
     }
     const dra::ResourceClaim old = *claim;
     dra::ResourceClaim* written = dra.edit_claim(seen.metadata.namespace_, seen.metadata.name);
@@ -639,6 +916,55 @@ Status DynamicResources::pre_bind(CycleState& state, const PodInfo& pod, const N
     if (allocation) dra.remove_pending_allocation(seen.metadata.uid);
     s.claims[index] = *written;
     claim_updated(old, *written);
+  }
+  return Code::Success;
+}
+
+Status DynamicResources::create_extended_claim(const CycleData& data, std::size_t index,
+                                               const PodInfo& pod, const NodeInfo& node) {
+  CycleData::Shared& s = *data.shared;
+  StringPool& pool = handle_.cluster.pool();
+  auto error = [&](const std::string& message) {
+    return Status{Code::Error, kName, {pool.intern(message)}};
+  };
+  const Pod& p = pod.pod;
+  if (!s.reserved_extended) {
+    return error("extended resource claim not found for node " + node.node.metadata.name);
+  }
+  // createExtendedResourceClaimInAPI, then bindClaim's status update: the node's variant
+  // created under its generateName `<pod>-extended-resources-`, allocated and reserved for the
+  // pod.
+  dra::ResourceClaim claim = s.reserved_extended->claim;
+  DraState& dra = handle_.cluster.edit_dra();
+  dra.remove_pending_allocation(claim.metadata.uid);
+  std::string base = p.metadata.name + "-extended-resources-";
+  if (base.size() > kMaxGeneratedNameBase) base.resize(kMaxGeneratedNameBase);
+  for (std::uint64_t attempt = 0;; ++attempt) {
+    claim.metadata.name = base + generated_suffix(base, attempt);
+    if (dra.find_claim(claim.metadata.namespace_, claim.metadata.name) == nullptr) break;
+  }
+  claim.metadata.uid = random_uuid();
+  if (handle_.scheduler != nullptr) claim.metadata.creation_ms = handle_.scheduler->now();
+  claim.status.allocation = s.allocation[index];
+  claim.status.reserved_for.push_back({"pods", p.metadata.name, p.metadata.uid});
+  const std::string name = claim.metadata.name;
+  dra.apply_claim(std::move(claim));
+  const dra::ResourceClaim* created = dra.find_claim(p.metadata.namespace_, name);
+  s.claims[index] = *created;
+  if (handle_.scheduler != nullptr) {
+    handle_.scheduler->cluster_event(
+        {EventResource::ResourceClaim, action::kAdd, "ResourceClaimAdd"},
+        EventObjects{.claim = created});
+  }
+  // patchPodExtendedResourceClaimStatus.
+  const ContainerRequests& mappings = s.reserved_extended->mappings;
+  if (mappings.empty()) {
+    return error("nil or empty request mappings, no update of pod " + p.metadata.namespace_ + "/" +
+                 p.metadata.name + " ExtendedResourceClaimStatus");
+  }
+  if (PodInfo* info = handle_.cluster.find_pod(p.metadata.namespace_, p.metadata.name)) {
+    info->pod.status.extended_resource_claim_status =
+        PodExtendedResourceClaimStatus{mappings, name};
   }
   return Code::Success;
 }
@@ -699,14 +1025,22 @@ std::int64_t DynamicResourcesScoring::score(const CycleState& state, const PodIn
   const CycleData::Shared& s = *d->shared;
   const auto it = s.node_allocations.find(node.node.metadata.name);
   if (it == s.node_allocations.end()) return 0;
+  const auto& allocated = it->second;
   // computeScore, over the claims this node's allocation is for (see docs/fidelity.md).
   std::int64_t score = 0;
-  for (std::size_t k = 0; k < s.to_allocate.size() && k < it->second.size(); ++k) {
+  std::size_t k = 0;
+  for (std::size_t index : s.to_allocate) {
+    if (k >= allocated.results.size()) break;
+    // The extended-resource claim has only exact requests, and no result where left out.
+    if (s.is_extended(index)) {
+      k += allocated.extended != nullptr;
+      continue;
+    }
     std::set<std::string, std::less<>> allocated_sub_requests;
-    for (const dra::DeviceRequestAllocationResult& r : it->second[k].devices) {
+    for (const dra::DeviceRequestAllocationResult& r : allocated.results[k++].devices) {
       if (r.request.find('/') != std::string::npos) allocated_sub_requests.insert(r.request);
     }
-    for (const dra::DeviceRequest& request : s.claims[s.to_allocate[k]].spec.requests) {
+    for (const dra::DeviceRequest& request : s.claims[index].spec.requests) {
       if (request.exactly) continue;
       for (std::size_t i = 0; i < request.first_available.size(); ++i) {
         if (allocated_sub_requests.contains(request.name + "/" + request.first_available[i].name))

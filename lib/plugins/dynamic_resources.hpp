@@ -8,8 +8,16 @@
 // also scores nodes by the firstAvailable alternatives their allocation took
 // (DynamicResourcesScoring). Every rejection is UnschedulableAndUnresolvable, so preemption
 // never helps a pod waiting for devices. Texts are upstream's, verbatim.
+//
+// With DRAExtendedResource (beta and on in 1.36; extendeddynamicresources.go) a pod's extended
+// resources that a DeviceClass serves (spec.extendedResourceName, or the class's implicit
+// `deviceclass.resource.kubernetes.io/<class>`) are allocated on a node that does not advertise
+// them through one more claim, made in memory at PreFilter, given per node one ExactCount request
+// per container and resource, and created at PreBind as `<pod>-extended-resources-<5 chars>`,
+// owned by the pod and named in its status.extendedResourceClaimStatus.
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "dra/allocator.hpp"
@@ -59,6 +67,7 @@ class DynamicResources : public PreEnqueuePlugin,
 
  protected:
   struct CycleData;
+  struct ExtendedVariant;
   /// The plugin's data in `state`, or nullptr when PreFilter did not run or skipped.
   [[nodiscard]] const CycleData* data(const CycleState& state) const;
 
@@ -73,10 +82,28 @@ class DynamicResources : public PreEnqueuePlugin,
   [[nodiscard]] Status unschedulable(const std::string& message) const;
   /// A claim written through the API server comes back as a ResourceClaim/Update event.
   void claim_updated(const dra::ResourceClaim& old_claim, const dra::ResourceClaim& claim) const;
+  /// A random UUID (uuid.NewUUID), drawn from the run's seeded source.
+  [[nodiscard]] std::string random_uuid() const;
+
+  /// preFilterExtendedResources: the pod's claim for its extended resources a DeviceClass
+  /// serves, the one an earlier cycle created or a new one in memory; nullopt when it needs none.
+  /// `requests` gets the pod's requests of names a DeviceClass may serve (podScalarResources).
+  [[nodiscard]] std::optional<dra::ResourceClaim> extended_claim(
+      const PodInfo& pod, std::vector<ResAmount>& requests) const;
+  /// PreBind for the extended-resource claim in memory at `index`: created, allocated and
+  /// reserved for the pod, and named in the pod's status.
+  [[nodiscard]] Status create_extended_claim(const CycleData& data, std::size_t index,
+                                             const PodInfo& pod, const NodeInfo& node);
+  /// filterExtendedResources: the node's variant of that claim in `variant` (null when the node
+  /// serves them all itself), or the rejection.
+  [[nodiscard]] Code filter_extended(const CycleData& data, const PodInfo& pod,
+                                     const NodeInfo& node, Reasons& reasons,
+                                     std::shared_ptr<const ExtendedVariant>& variant) const;
 
   /// The allocator's DRA feature gates (AllocatorFeatures), fixed per release and gates.
   dra::AllocatorFeatures features_;
   bool prioritized_list_ = false;
+  bool extended_resource_ = false;  ///< DRAExtendedResource
   /// The allocated state (ListAllAllocatedDevices / GatherAllocatedState): the devices of every
   /// allocated claim and in-flight allocation, kept up to date from the claims' change journal
   /// instead of gathered for every pod; its in-use bits numbered by `slices`.

@@ -1,11 +1,19 @@
 #include "plugins/helpers.hpp"
 #include "framework/string_pool.hpp"
+#include "gpusched/framework/dra_state.hpp"
 
 #include <algorithm>
 #include <charconv>
 #include <string>
 
 namespace gpusched::plugins {
+
+bool delegated_to_dra(bool dra_extended_resource, const NodeInfo& node,
+                      const ClusterState& cluster, ResId id) {
+  if (!dra_extended_resource || node.allocatable[id] > 0 || cluster.dra().classes().empty())
+    return false;
+  return cluster.dra().extended_resource_class(cluster.resources().name(id)) != nullptr;
+}
 
 void default_normalize_score(std::int64_t max_priority, bool reverse,
                              std::span<std::int64_t> scores) {

@@ -33,6 +33,12 @@ void default_normalize_score(std::int64_t max_priority, bool reverse,
 void append_node_affinity_key(const PodInfo& pod, std::string& key);
 void append_tolerations_key(const PodInfo& pod, std::string& key);
 
+/// ShouldDelegateResourceToDRA (noderesources, 1.36): with DRAExtendedResource on, a request
+/// for resource `id` is left to DynamicResources on a node that advertises none of it
+/// (allocatable 0 or absent) when a DeviceClass serves it (DraState::extended_resource_class).
+[[nodiscard]] bool delegated_to_dra(bool dra_extended_resource, const NodeInfo& node,
+                                    const ClusterState& cluster, ResId id);
+
 /// The taints v1helper.FindMatchingUntoleratedTaint looks at (its filter function).
 enum class TaintFilter {
   DoNotSchedule,  ///< NoSchedule and NoExecute (DoNotScheduleTaintsFilterFunc)

@@ -4,6 +4,7 @@
 
 #include "framework/string_pool.hpp"
 #include "gpusched/framework/cluster_state.hpp"
+#include "gpusched/framework/dra_state.hpp"
 #include "gpusched/model/resource_list.hpp"
 
 namespace gpusched::plugins {
@@ -32,6 +33,8 @@ std::vector<UtilizationShapePoint> shape(const NodeResourcesFitArgs& args) {
 
 NodeResourcesFit::NodeResourcesFit(Handle& handle, const NodeResourcesFitArgs& args)
     : cluster_(handle.cluster),
+      dra_extended_resource_(
+          handle.config.feature_gates.enabled(FeatureGate::DRAExtendedResource, handle.version)),
       unresolvable_over_allocatable_(handle.version.fit_unresolvable_when_over_allocatable()),
       ignored_resources_(args.ignored_resources.begin(), args.ignored_resources.end()),
       ignored_groups_(args.ignored_resource_groups.begin(), args.ignored_resource_groups.end()),
@@ -61,6 +64,7 @@ Code NodeResourcesFit::filter(const CycleState&, const PodInfo& pod, const NodeI
   // pod.requests holds only non-zero entries, in id order: cpu, memory, ephemeral-storage first.
   for (const ResAmount& r : pod.requests) {
     if (r.id > res::kEphemeralStorage && (!registry.is_scalar(r.id) || ignored(r.id))) continue;
+    if (delegated(node, r.id)) continue;
     const std::int64_t allocatable = node.allocatable[r.id];
     if (r.milli > allocatable - node.requested[r.id]) {
       reasons.push_back(registry.insufficient_reason(r.id));
@@ -78,6 +82,11 @@ bool NodeResourcesFit::append_node_dynamic_key(const PodInfo& pod, std::string& 
     key.append(reinterpret_cast<const char*>(&r.milli), sizeof r.milli);
   }
   key.push_back('\x1f');
+  if (dra_extended_resource_ && !cluster_.dra().classes().empty()) {
+    // Which resources DeviceClasses serve is part of the verdict.
+    const std::uint64_t generation = cluster_.dra().classes_generation();
+    key.append(reinterpret_cast<const char*>(&generation), sizeof generation);
+  }
   return true;
 }
 
@@ -108,8 +117,31 @@ void NodeResourcesFit::score_nodes(const CycleState& state, const PodInfo& pod,
 }
 
 std::vector<ClusterEventWithHint> NodeResourcesFit::events_to_register() const {
-  return {{{EventResource::Pod, action::kDelete, "Pod"}, true},
-          {{EventResource::Node, action::kAdd | action::kUpdateNodeAllocatable, "Node"}, true}};
+  std::vector<ClusterEventWithHint> events = {
+      {{EventResource::Pod, action::kDelete, "Pod"}, true},
+      {{EventResource::Node, action::kAdd | action::kUpdateNodeAllocatable, "Node"}, true}};
+  if (dra_extended_resource_)
+    events.push_back({{EventResource::DeviceClass, action::kAdd | action::kUpdate, "DeviceClass"}, true});
+  return events;
+}
+
+QueueingHint NodeResourcesFit::device_class_hint(const PodInfo& pod,
+                                                 const EventObjects& objects) const {
+  const dra::DeviceClass* device_class = objects.device_class;
+  if (device_class == nullptr) return QueueingHint::Queue;
+  const dra::DeviceClass* old = objects.old_device_class;
+  if (old != nullptr && old->extended_resource_name == device_class->extended_resource_name)
+    return QueueingHint::QueueSkip;
+  const ResourceRegistry& registry = cluster_.resources();
+  for (const ResAmount& r : pod.requests) {
+    const std::string& name = registry.name(r.id);
+    if (old == nullptr && name.starts_with(dra::kDeviceClassResourcePrefix) &&
+        std::string_view(name).substr(dra::kDeviceClassResourcePrefix.size()) ==
+            device_class->metadata.name)
+      return QueueingHint::Queue;
+    if (device_class->extended_resource_name == name) return QueueingHint::Queue;
+  }
+  return QueueingHint::QueueSkip;
 }
 
 bool NodeResourcesFit::fits_empty(const PodInfo& pod, const NodeInfo& node) const {
@@ -118,6 +150,7 @@ bool NodeResourcesFit::fits_empty(const PodInfo& pod, const NodeInfo& node) cons
     if (r.id > res::kEphemeralStorage && (!cluster_.resources().is_scalar(r.id) || ignored(r.id))) {
       continue;
     }
+    if (delegated(node, r.id)) continue;
     if (r.milli > node.allocatable[r.id]) return false;
   }
   return true;
@@ -126,6 +159,7 @@ bool NodeResourcesFit::fits_empty(const PodInfo& pod, const NodeInfo& node) cons
 // isSchedulableAfterPodEvent / isSchedulableAfterNodeChange.
 QueueingHint NodeResourcesFit::queueing_hint(const ClusterEvent& event, const PodInfo& pod,
                                              const EventObjects& objects) const {
+  if (event.resource == EventResource::DeviceClass) return device_class_hint(pod, objects);
   if (event.resource == EventResource::Pod) {
     // Any assigned pod going away may free what this pod needs, and so may a nominated one, which
     // pods of equal or lower priority count on its node (PR #129058).
@@ -149,6 +183,8 @@ QueueingHint NodeResourcesFit::queueing_hint(const ClusterEvent& event, const Po
   for (const ResAmount& r : pod.requests) {
     const std::string& name = cluster_.resources().name(r.id);
     if (milli(new_node, name) > milli(old_node, name)) return QueueingHint::Queue;
+    // A resource the changed node leaves to DRA may have become servable there.
+    if (delegated(*objects.node, r.id)) return QueueingHint::Queue;
   }
   return QueueingHint::QueueSkip;
 }

@@ -7,6 +7,7 @@
 #include "gpusched/config/plugin_names.hpp"
 #include "gpusched/framework/framework.hpp"
 #include "gpusched/framework/plugin.hpp"
+#include "plugins/helpers.hpp"
 #include "plugins/resource_allocation.hpp"
 
 namespace gpusched::plugins {
@@ -20,10 +21,13 @@ class NodeResourcesFit final : public FilterPlugin,
   NodeResourcesFit(Handle& handle, const NodeResourcesFitArgs& args);
   [[nodiscard]] std::string_view name() const noexcept override { return kName; }
   /// fitsRequest: "Too many pods", then every insufficient resource. Unschedulable; from 1.34
-  /// UnschedulableAndUnresolvable when a request alone exceeds the node's allocatable.
+  /// UnschedulableAndUnresolvable when a request alone exceeds the node's allocatable. With
+  /// DRAExtendedResource, a resource the node lacks and a DeviceClass serves is left out
+  /// (ShouldDelegateResourceToDRA).
   [[nodiscard]] Code filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
                             Reasons& reasons) const override;
-  /// Filter reads the pod's requests and the node's pods, requests and allocatable.
+  /// Filter reads the pod's requests and the node's pods, requests and allocatable (and, with
+  /// DRAExtendedResource, the DeviceClasses).
   [[nodiscard]] bool append_node_dynamic_key(const PodInfo& pod, std::string& key) const override;
   [[nodiscard]] Code pre_score(CycleState& state, const PodInfo& pod,
                                std::span<const NodeInfo* const> nodes) override;
@@ -50,7 +54,19 @@ class NodeResourcesFit final : public FilterPlugin,
   /// Whether the pod would fit the node if it were empty (isFit in the queueing hint).
   [[nodiscard]] bool fits_empty(const PodInfo& pod, const NodeInfo& node) const;
 
+  /// Whether `r` is left to DynamicResources on `node` (delegated_to_dra).
+  [[nodiscard]] bool delegated(const NodeInfo& node, ResId id) const {
+    return dra_extended_resource_ && id > res::kEphemeralStorage &&
+           delegated_to_dra(true, node, cluster_, id);
+  }
+  /// isSchedulableAfterDeviceClassEvent: a class now serving a resource the pod requests.
+  [[nodiscard]] QueueingHint device_class_hint(const PodInfo& pod,
+                                               const EventObjects& objects) const;
+
   ClusterState& cluster_;
+  /// DRAExtendedResource: requests a DeviceClass serves are DynamicResources' on nodes
+  /// without them.
+  bool dra_extended_resource_;
   bool unresolvable_over_allocatable_;
   std::set<std::string, std::less<>> ignored_resources_;
   std::set<std::string, std::less<>> ignored_groups_;

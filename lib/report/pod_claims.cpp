@@ -19,6 +19,10 @@ std::vector<const ResourceClaimRecord*> pod_claims(const Pod& pod, const ClaimsB
     const auto it = claims.find(pod.metadata.namespace_ + "/" + *name.name);
     if (it != claims.end()) out.push_back(it->second);
   }
+  if (const auto& extended = pod.status.extended_resource_claim_status) {
+    const auto it = claims.find(pod.metadata.namespace_ + "/" + extended->resource_claim_name);
+    if (it != claims.end()) out.push_back(it->second);
+  }
   return out;
 }
 

@@ -16,8 +16,8 @@ using ClaimsByName = std::map<std::string, const ResourceClaimRecord*, std::less
 [[nodiscard]] ClaimsByName claims_by_name(const std::vector<ResourceClaimRecord>& claims);
 
 /// The claims `pod`'s spec.resourceClaims name, in that order (resourceclaim.Name: a
-/// template's claim by the name the pod's status records); one not made yet, or gone, is left
-/// out.
+/// template's claim by the name the pod's status records), then the claim of its extended
+/// resources (status.extendedResourceClaimStatus); one not made yet, or gone, is left out.
 [[nodiscard]] std::vector<const ResourceClaimRecord*> pod_claims(const Pod& pod,
                                                                  const ClaimsByName& claims);
 

@@ -5,7 +5,7 @@
 
 #include "gpusched/error.hpp"
 #include "model/priority_admission.hpp"
-#include "sim/names.hpp"
+#include "model/names.hpp"
 
 namespace gpusched::sim {
 

@@ -11,7 +11,7 @@
 #include "gpusched/framework/cluster_state.hpp"
 #include "plugins/helpers.hpp"
 #include "sim/daemonset_util.hpp"
-#include "sim/names.hpp"
+#include "model/names.hpp"
 
 namespace gpusched::sim {
 namespace {

@@ -1,6 +1,6 @@
 #include "sim/deployment_controller.hpp"
 
-#include "sim/names.hpp"
+#include "model/names.hpp"
 
 namespace gpusched::sim {
 namespace {

@@ -385,7 +385,8 @@ ExpectationResult Simulation::check(std::size_t index) const {
     const DraState& dra = cluster_.dra();
     const dra::ResourceClaim* claim = nullptr;
     if (ce->claim.starts_with("Pod/")) {
-      // The one claim of the pod: by name, or the one its status names for a template.
+      // The one claim of the pod: by name, or the one its status names for a template or for
+      // its extended resources.
       const std::string key = ce->claim.substr(4);
       const auto it = cluster_.pods().find(key);
       const PodInfo* pod = it == cluster_.pods().end() ? nullptr : it->second;
@@ -395,6 +396,12 @@ ExpectationResult Simulation::check(std::size_t index) const {
           const dra::PodClaimName name = dra::pod_claim_name(pod->pod, pc);
           if (!name.name) continue;
           if (const auto* c = dra.find_claim(pod->pod.metadata.namespace_, *name.name))
+            found.push_back(c);
+        }
+        // The claim kube-scheduler made for its extended resources.
+        if (const auto& extended = pod->pod.status.extended_resource_claim_status) {
+          if (const auto* c =
+                  dra.find_claim(pod->pod.metadata.namespace_, extended->resource_claim_name))
             found.push_back(c);
         }
       }
@@ -624,17 +631,33 @@ SimulationResult Simulation::take_result() {
                           "required node affinity against the nodes' labels, its tolerations "
                           "against their taints), so it ran no pod");
   }
-  // KEP-5004 (DRAExtendedResource, on from 1.36) is not modelled: say where it would matter.
-  if (config_.kubernetes_version.minor >= 36) {
-    for (const auto& [name, device_class] : cluster_.dra().classes()) {
-      if (!device_class.extended_resource_name) continue;
-      const std::string& resource = *device_class.extended_resource_name;
-      out.notices.push_back(
-          "DeviceClass " + name + " maps the extended resource " + resource +
-          ": from Kubernetes 1.36 kube-scheduler serves pods' " + resource +
-          " requests from its devices on nodes without the device plugin's " + resource +
-          " (DRAExtendedResource); gpusched does not model that yet and reports such pods "
-          "Insufficient there");
+  // DRAExtendedResource is alpha in 1.34 and 1.35, and its rules changed before 1.36's beta:
+  // say which ones a replay that turns it on there follows.
+  if (config_.kubernetes_version.minor < 36 &&
+      config_.feature_gates.enabled(FeatureGate::DRAExtendedResource, config_.kubernetes_version)) {
+    out.notices.push_back(
+        "DRAExtendedResource is alpha in Kubernetes 1." +
+        std::to_string(config_.kubernetes_version.minor) +
+        "; gpusched serves extended resources from DRA devices by 1.36's rules (a node "
+        "advertising a resource at 0 leaves it to DRA; an init container reuses the devices of "
+        "the containers after it), which differ from that release's in those cases");
+  }
+  // Scoring an extended resource DRA serves (PR #134058: a node that does not advertise it
+  // counts its matching devices as capacity) is not modelled: say where a profile asks for it.
+  if (config_.feature_gates.enabled(FeatureGate::DRAExtendedResource, config_.kubernetes_version)) {
+    for (const Profile& profile : config_.profiles) {
+      std::set<std::string> scored;
+      for (const ResourceSpec& r : profile.node_resources_fit.resources) scored.insert(r.name);
+      for (const ResourceSpec& r : profile.balanced_allocation.resources) scored.insert(r.name);
+      for (const std::string& name : scored) {
+        const dra::DeviceClass* device_class = cluster_.dra().extended_resource_class(name);
+        if (device_class == nullptr) continue;
+        out.notices.push_back(
+            "profile " + profile.scheduler_name + " scores " + name + ", which DeviceClass " +
+            device_class->metadata.name +
+            " serves through DRA: kube-scheduler counts the class's devices as a node's " + name +
+            " where the node does not advertise it; gpusched scores such a node as having none");
+      }
     }
   }
   // Pods still waiting count up to the end of the run.

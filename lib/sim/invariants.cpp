@@ -10,6 +10,7 @@
 
 #include "gpusched/error.hpp"
 #include "gpusched/framework/pod_info.hpp"
+#include "gpusched/model/dra.hpp"
 #include "sim/kubelet_admission.hpp"
 
 namespace gpusched::sim {
@@ -105,6 +106,8 @@ void InvariantChecker::check_node(const NodeInfo& node, const ClusterState& clus
   for (ResId id = 0; id < registry.size(); ++id) {
     const std::int64_t used_now = requested[id];
     if (used_now <= node.allocatable[id] || !kubelet_checks(node, registry, id)) continue;
+    // A resource the node does not offer may be served by DRA devices (DRAExtendedResource).
+    if (node.allocatable[id] == 0 && dra::is_extended_resource_name(registry.name(id))) continue;
     const bool kept =
         starting_ || (!first && used_now <= seen.requested[id] && !joined_requesting(id));
     if (!kept) {

@@ -42,7 +42,8 @@ bool kubelet_checks(const NodeInfo& node, const ResourceRegistry& registry, ResI
 }
 
 std::optional<Rejection> predicate_admission(const PodInfo& pod, const NodeInfo& node,
-                                             const ClusterState& cluster) {
+                                             const ClusterState& cluster,
+                                             bool dra_extended_resource) {
   // The kubelet's NodeInfo holds the node's other active pods: the pod already holds the node.
   GPUSCHED_CHECK(pod.node == &node, "a pod the kubelet admits holds its node");
   auto used = [&](ResId id) { return node.requested[id] - pod.request(id); };
@@ -54,7 +55,9 @@ std::optional<Rejection> predicate_admission(const PodInfo& pod, const NodeInfo&
   }
   const ResourceRegistry& registry = cluster.resources();
   for (const ResAmount& r : pod.requests) {
-    if (!kubelet_checks(node, registry, r.id)) continue;
+    if (!kubelet_checks(node, registry, r.id) ||
+        plugins::delegated_to_dra(dra_extended_resource, node, cluster, r.id))
+      continue;
     const std::string& name = registry.name(r.id);
     const std::int64_t allocatable = node.allocatable[r.id];
     if (r.milli > allocatable - used(r.id)) {

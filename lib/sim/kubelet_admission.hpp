@@ -26,7 +26,10 @@ struct Rejection {
 /// generalFilter on the node as its other pods hold it (`pod`, which holds `node` already, left
 /// out): scheduler.AdmissionCheck (NodeResourcesFit's Fits, required node affinity,
 /// NodePorts), then untolerated NoExecute taints. The first failure, or nullopt when it fits.
+/// With `dra_extended_resource` (DRAExtendedResource, 1.36: PR #135725) the requests DRA
+/// devices serve on the node are left out, as the scheduler leaves them to DynamicResources.
 [[nodiscard]] std::optional<Rejection> predicate_admission(const PodInfo& pod, const NodeInfo& node,
-                                                           const ClusterState& cluster);
+                                                           const ClusterState& cluster,
+                                                           bool dra_extended_resource);
 
 }  // namespace gpusched::sim

@@ -5,7 +5,7 @@
 
 #include "dra/pod_claims.hpp"
 #include "gpusched/framework/dra_state.hpp"
-#include "sim/names.hpp"
+#include "model/names.hpp"
 
 namespace gpusched::sim {
 
@@ -102,6 +102,10 @@ void ResourceClaimController::pod_done(const Pod& pod) {
     const dra::PodClaimName resolved = dra::pod_claim_name(pod, pod_claim);
     if (resolved.name) sync_claim(pod, *resolved.name);
   }
+  // enqueuePod (PR #134312): the claim kube-scheduler made for the pod's extended resources is
+  // known by the pod's status alone, whatever the gate says.
+  if (const auto& extended = pod.status.extended_resource_claim_status)
+    sync_claim(pod, extended->resource_claim_name);
 }
 
 void ResourceClaimController::sync_claim(const Pod& pod, const std::string& name) {

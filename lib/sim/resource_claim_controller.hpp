@@ -31,7 +31,8 @@ class ResourceClaimController {
   /// syncPod for an existing pod (a template it waits for was added): true when its status
   /// gained claim names (written to `pod`).
   bool sync_pod(Pod& pod);
-  /// syncClaim for each claim of a pod that ended (Succeeded, Failed) or is gone.
+  /// syncClaim for each claim of a pod that ended (Succeeded, Failed) or is gone, the claim
+  /// of its extended resources (status.extendedResourceClaimStatus) included.
   void pod_done(const Pod& pod);
   /// The user deleted a claim: at once when no pod uses it, else it is marked being deleted
   /// (the delete-protection finalizer holds it) and goes with its last consumer. False when

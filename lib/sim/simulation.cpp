@@ -272,12 +272,16 @@ void Simulation::apply(Object object, const std::string& pointer) {
   } else if (auto* group = std::get_if<PodGroup>(&object)) {
     apply_pod_group(std::move(*group), pointer);
   } else if (auto* device_class = std::get_if<dra::DeviceClass>(&object)) {
-    const dra::DeviceClass* old = cluster_.dra().find_class(meta.name);
-    api_.stamp(meta, old == nullptr ? nullptr : &old->metadata);
+    std::optional<dra::DeviceClass> old;
+    if (const dra::DeviceClass* existing = cluster_.dra().find_class(meta.name)) old = *existing;
+    api_.stamp(meta, old ? &old->metadata : nullptr);
+    const std::string name = meta.name;
     const bool added = cluster_.edit_dra().apply_class(std::move(*device_class));
     scheduler_.cluster_event({EventResource::DeviceClass, added ? action::kAdd : action::kUpdate,
                               added ? "DeviceClassAdd" : "DeviceClassUpdate"},
-                             EventObjects{}, now_);
+                             EventObjects{.old_device_class = old ? &*old : nullptr,
+                                          .device_class = cluster_.dra().find_class(name)},
+                             now_);
   } else if (auto* slice = std::get_if<dra::ResourceSlice>(&object)) {
     const dra::ResourceSlice* old = cluster_.dra().find_slice(meta.name);
     api_.stamp(meta, old == nullptr ? nullptr : &old->metadata);
@@ -532,9 +536,11 @@ void Simulation::publish_dra_slices(const std::string& node) {
     for (dra::DeviceClass device_class : devices::nvidia_device_classes()) {
       if (cluster_.dra().find_class(device_class.metadata.name) != nullptr) continue;
       api_.stamp(device_class.metadata, nullptr);
+      const std::string name = device_class.metadata.name;
       cluster_.edit_dra().apply_class(std::move(device_class));
       scheduler_.cluster_event({EventResource::DeviceClass, action::kAdd, "DeviceClassAdd"},
-                               EventObjects{}, now_);
+                               EventObjects{.device_class = cluster_.dra().find_class(name)},
+                               now_);
     }
   }
   auto published = dra_published_.find(node);
@@ -679,7 +685,9 @@ bool Simulation::admit_on_node(PodInfo& pod) {
   if (!admission.admitted) {
     rejection = Rejection{admission.reason, admission.message};
   } else if (pod.node != nullptr) {
-    rejection = predicate_admission(pod, *pod.node, cluster_);
+    rejection = predicate_admission(
+        pod, *pod.node, cluster_,
+        config_.feature_gates.enabled(FeatureGate::DRAExtendedResource, config_.kubernetes_version));
     if (rejection) kubelets_.release(pod);
   }
   if (!rejection) return true;

@@ -17,7 +17,7 @@
 
 #include "model/disruption.hpp"
 #include "sim/daemonset_util.hpp"
-#include "sim/names.hpp"
+#include "model/names.hpp"
 
 namespace gpusched::sim {
 namespace {

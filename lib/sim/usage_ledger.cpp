@@ -5,6 +5,8 @@
 #include <tuple>
 
 #include "gpusched/model/resource_list.hpp"
+#include "devices/nvidia_dra_driver.hpp"
+#include "gpusched/framework/dra_state.hpp"
 #include "gpusched/model/well_known.hpp"
 
 namespace gpusched::sim {
@@ -39,16 +41,21 @@ void UsageLedger::integrate(const NodeInfo& node, Open& open) {
   open.last = now_;
   if (dt <= 0) return;
   const bool ready = schedulable(node);
+  if (!gpu_) gpu_ = cluster_.resources().find(std::string(resource::kGpu));
+  // nvidia.com/gpu is integrated below, as the GPU metrics count GPUs.
   node.allocatable.for_each([&](ResId id, std::int64_t milli) {
+    if (id == gpu_) return;
     accumulate(open.allocatable, id, milli, dt);
     if (ready) accumulate(open.schedulable, id, milli, dt);
   });
-  node.requested.for_each(
-      [&](ResId id, std::int64_t milli) { accumulate(open.requested, id, milli, dt); });
-  if (!gpu_) gpu_ = cluster_.resources().find(std::string(resource::kGpu));
-  if (gpu_) {
-    const std::int64_t gpus = node.allocatable[*gpu_];
-    const std::int64_t allocated = node.requested[*gpu_];
+  node.requested.for_each([&](ResId id, std::int64_t milli) {
+    if (id != gpu_) accumulate(open.requested, id, milli, dt);
+  });
+  if (gpu_ || !cluster_.dra().slices().empty()) {
+    const auto [gpus, allocated] = gpus_of(node);
+    open.gpus.allocatable += static_cast<Integral>(gpus) * dt;
+    if (ready) open.gpus.schedulable += static_cast<Integral>(gpus) * dt;
+    open.gpus.requested += static_cast<Integral>(allocated) * dt;
     if (gpus != 0 || allocated != 0) add_to_series(from, now_, ready ? gpus : 0, allocated);
     // The values held since `from`: a step when they differ from the last one.
     const GpuStep step{from, gpus / 1000, allocated / 1000, ready};
@@ -58,6 +65,88 @@ void UsageLedger::integrate(const NodeInfo& node, Open& open) {
                       steps.back().schedulable == step.schedulable;
     if (!same && (gpus != 0 || allocated != 0 || !steps.empty())) steps.push_back(step);
   }
+}
+
+UsageLedger::Gpus UsageLedger::gpus_of(const NodeInfo& node) {
+  Gpus out;
+  if (gpu_) {
+    out.allocatable = node.allocatable[*gpu_];
+    out.allocated = node.requested[*gpu_];
+    // A pod whose nvidia.com/gpu DRA devices serve holds them through its claim, counted below.
+    for (const PodInfo* pod : node.pods) {
+      const auto& extended = pod->pod.status.extended_resource_claim_status;
+      if (!extended) continue;
+      const bool bridged = std::any_of(
+          extended->request_mappings.begin(), extended->request_mappings.end(),
+          [](const ContainerExtendedResourceRequest& m) { return m.resource_name == resource::kGpu; });
+      if (bridged) out.allocated -= pod->request(*gpu_);
+    }
+  }
+  const DraState& dra = cluster_.dra();
+  if (dra.slices().empty()) return out;
+  if (dra_slices_seen_ != dra.slices_generation()) {
+    // The driver's full GPUs, and each device's GPU: its own, or its MIG parent's (parentUUID,
+    // else the GPU whose counter set it consumes).
+    dra_gpus_.clear();
+    dra_gpu_of_.clear();
+    auto text = [](const dra::Device& device, const char* name) -> const std::string* {
+      const auto it = device.attributes.find(name);
+      return it == device.attributes.end() ? nullptr : &it->second.string_value;
+    };
+    std::map<std::string, DeviceKey, std::less<>> by_uuid;
+    std::map<DeviceKey, DeviceKey> by_counter_set;  // (pool, counter set) -> its GPU
+    for (const auto& [name, slice] : dra.slices()) {
+      if (slice.driver != devices::kNvidiaDraDriverName || !slice.node_name) continue;
+      for (const dra::Device& device : slice.devices) {
+        const std::string* type = text(device, "type");
+        if (type == nullptr || *type != "gpu") continue;
+        DeviceKey key{slice.pool.name, device.name};
+        dra_gpus_[*slice.node_name].insert(key);
+        dra_gpu_of_.emplace(key, key);
+        if (const std::string* uuid = text(device, "uuid")) by_uuid.emplace(*uuid, key);
+        for (const dra::DeviceCounterConsumption& c : device.consumes_counters)
+          by_counter_set.emplace(DeviceKey{slice.pool.name, c.counter_set}, key);
+      }
+    }
+    for (const auto& [name, slice] : dra.slices()) {
+      if (slice.driver != devices::kNvidiaDraDriverName) continue;
+      for (const dra::Device& device : slice.devices) {
+        DeviceKey key{slice.pool.name, device.name};
+        if (const std::string* parent = text(device, "parentUUID")) {
+          if (const auto gpu = by_uuid.find(*parent); gpu != by_uuid.end())
+            dra_gpu_of_.emplace(std::move(key), gpu->second);
+          continue;
+        }
+        // A partition without parentUUID: the GPU whose counters it shares.
+        for (const dra::DeviceCounterConsumption& c : device.consumes_counters) {
+          const auto gpu = by_counter_set.find(DeviceKey{slice.pool.name, c.counter_set});
+          if (gpu == by_counter_set.end()) continue;
+          dra_gpu_of_.emplace(std::move(key), gpu->second);
+          break;
+        }
+      }
+    }
+    dra_slices_seen_ = dra.slices_generation();
+  }
+  const auto gpus = dra_gpus_.find(node.node.metadata.name);
+  if (gpus == dra_gpus_.end()) return out;
+  if (dra_claims_seen_ != dra.claims_generation()) {
+    dra_allocated_.clear();
+    for (const auto& [key, claim] : dra.claims()) {
+      if (!claim.status.allocation) continue;
+      for (const dra::DeviceRequestAllocationResult& r : claim.status.allocation->devices) {
+        if (r.driver != devices::kNvidiaDraDriverName) continue;
+        // A GPU counts as allocated when it or one of its MIG devices is.
+        const auto gpu = dra_gpu_of_.find(DeviceKey{r.pool, r.device});
+        if (gpu != dra_gpu_of_.end()) dra_allocated_.insert(gpu->second);
+      }
+    }
+    dra_claims_seen_ = dra.claims_generation();
+  }
+  out.allocatable += 1000 * static_cast<std::int64_t>(gpus->second.size());
+  for (const DeviceKey& gpu : gpus->second)
+    out.allocated += dra_allocated_.contains(gpu) ? 1000 : 0;
+  return out;
 }
 
 void UsageLedger::widen_to(TimeMs to) {
@@ -93,7 +182,7 @@ void UsageLedger::observe(const NodeInfo& node, NodeChange change) {
   if (open_.size() <= node.slot) open_.resize(node.slot + 1);
   Open& open = open_[node.slot];
   if (change == NodeChange::Added) {
-    open = Open{now_, now_, {}, {}, {}, {}};
+    open = Open{now_, now_, {}, {}, {}, {}, {}};
     return;
   }
   integrate(node, open);
@@ -113,6 +202,13 @@ void UsageLedger::close(const NodeInfo& node, Open& open) {
     usage.requested_hours[cluster_.resources().name(id)] = static_cast<double>(sum) / kPerHour;
   for (const auto& [id, sum] : open.schedulable)
     usage.schedulable_hours[cluster_.resources().name(id)] = static_cast<double>(sum) / kPerHour;
+  const std::string gpu(resource::kGpu);
+  if (open.gpus.allocatable != 0)
+    usage.allocatable_hours[gpu] = static_cast<double>(open.gpus.allocatable) / kPerHour;
+  if (open.gpus.requested != 0)
+    usage.requested_hours[gpu] = static_cast<double>(open.gpus.requested) / kPerHour;
+  if (open.gpus.schedulable != 0)
+    usage.schedulable_hours[gpu] = static_cast<double>(open.gpus.schedulable) / kPerHour;
   usage.gpu_steps = std::move(open.gpu_steps);
   closed_.push_back(std::move(usage));
   open = Open{};

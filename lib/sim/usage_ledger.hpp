@@ -3,7 +3,10 @@
 // the virtual clock as ClusterState reports each change (NodeObserver).
 
 #include <cstdint>
+#include <map>
 #include <optional>
+#include <set>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -38,6 +41,12 @@ class UsageLedger {
     std::vector<std::pair<ResId, Integral>> requested;
     std::vector<std::pair<ResId, Integral>> schedulable;
     std::vector<GpuStep> gpu_steps;
+    /// nvidia.com/gpu's integrals, of the GPUs gpus_of() counts.
+    struct {
+      Integral allocatable = 0;
+      Integral requested = 0;
+      Integral schedulable = 0;
+    } gpus;
   };
   // GPU milli-unit-milliseconds in one bucket of the fleet series.
   struct Bucket {
@@ -53,10 +62,28 @@ class UsageLedger {
   /// Spreads GPU amounts held over [from, to) across the series' buckets.
   void add_to_series(TimeMs from, TimeMs to, std::int64_t schedulable, std::int64_t allocated);
   void close(const NodeInfo& node, Open& open);
+  /// The node's GPUs as the GPU metrics count them: the device plugin's nvidia.com/gpu, and the
+  /// GPUs NVIDIA's DRA driver publishes there (its full-GPU devices, type "gpu"); allocated, the
+  /// device plugin's requests (less those DRA serves through the extended-resource bridge) and
+  /// the driver's GPUs that claims hold, themselves or through a MIG device (parentUUID).
+  /// Milli-units.
+  struct Gpus {
+    std::int64_t allocatable = 0;
+    std::int64_t allocated = 0;
+  };
+  [[nodiscard]] Gpus gpus_of(const NodeInfo& node);
 
   const ClusterState& cluster_;
   const TimeMs& now_;
   std::vector<Open> open_;  // by NodeInfo::slot (never reused)
+  /// The driver's GPUs (pool, device) by node, as of the slices' generation `dra_slices_seen_`;
+  /// those claims hold, as of the claims' generation `dra_claims_seen_`.
+  using DeviceKey = std::pair<std::string, std::string>;
+  std::map<std::string, std::set<DeviceKey>, std::less<>> dra_gpus_;
+  std::map<DeviceKey, DeviceKey> dra_gpu_of_;  ///< a device of the driver -> its GPU
+  std::uint64_t dra_slices_seen_ = 0;
+  std::set<DeviceKey> dra_allocated_;
+  std::uint64_t dra_claims_seen_ = 0;
   std::vector<NodeUsage> closed_;
   std::optional<ResId> gpu_;  // nvidia.com/gpu's id, once a node has had it
   TimeMs bucket_ms_ = 60'000;

@@ -24,6 +24,7 @@ enum class FeatureGate : std::uint8_t {
   DRAConsumableCapacity,
   DRADeviceBindingConditions,
   DRADeviceTaints,
+  DRAExtendedResource,
   DRAPartitionableDevices,
   DRAPrioritizedList,
   DRAResourceClaimDeviceStatus,

@@ -11,6 +11,7 @@ struct NodeInfo;
 struct PodInfo;
 namespace dra {
 struct ResourceClaim;
+struct DeviceClass;
 }  // namespace dra
 
 /// The resources of the events gpusched sends (Workload: scheduling.k8s.io, 1.35; PodGroup: 1.36;
@@ -67,6 +68,8 @@ struct EventObjects {
   const struct PodGroup* pod_group = nullptr;           ///< the PodGroup added
   const dra::ResourceClaim* old_claim = nullptr;        ///< the claim before an update
   const dra::ResourceClaim* claim = nullptr;            ///< the claim added or updated
+  const dra::DeviceClass* old_device_class = nullptr;   ///< the class before an update
+  const dra::DeviceClass* device_class = nullptr;       ///< the class added or updated
 };
 
 enum class QueueingHint : std::uint8_t { QueueSkip, Queue };

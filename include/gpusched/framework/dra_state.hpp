@@ -33,6 +33,12 @@ class DraState {
   [[nodiscard]] const std::map<std::string, dra::DeviceClass, std::less<>>& classes() const {
     return classes_;
   }
+  /// DeviceClassResolver.GetDeviceClass (deviceclass/extendedresourcecache, 1.35/1.36): the
+  /// class serving the extended resource `name` through DRA (DRAExtendedResource): every class
+  /// serves `deviceclass.resource.kubernetes.io/<its name>`; of the classes naming `name` in
+  /// spec.extendedResourceName the newest (creationTimestamp) does, the lower name on a tie.
+  /// Null when none.
+  [[nodiscard]] const dra::DeviceClass* extended_resource_class(std::string_view name) const;
 
   /// Adds or replaces a ResourceSlice; false when it replaced one.
   bool apply_slice(dra::ResourceSlice slice);
@@ -106,6 +112,8 @@ class DraState {
   void changed(std::string key);
   std::vector<std::string> changes_;
   std::uint64_t change_base_ = 0;
+  mutable std::map<std::string, const dra::DeviceClass*, std::less<>> extended_resources_;
+  mutable std::uint64_t extended_resources_generation_ = 0;
   mutable std::vector<const dra::ResourceSlice*> slice_list_;
   mutable std::uint64_t slice_list_generation_ = 0;
   std::uint64_t classes_generation_ = 1;

@@ -16,6 +16,7 @@
 
 #include "gpusched/model/object_meta.hpp"
 #include "gpusched/model/quantity.hpp"
+#include "gpusched/model/resource_list.hpp"
 #include "gpusched/model/selector.hpp"
 
 namespace gpusched::dra {
@@ -29,6 +30,18 @@ inline constexpr std::size_t kAllocationResultsMaxSize = 32;
 inline constexpr std::size_t kReservedForMaxSize = 256;
 /// FirstAvailableDeviceRequestMaxSize: at most this many subrequests.
 inline constexpr std::size_t kFirstAvailableMaxSize = 8;
+/// ResourceDeviceClassPrefix: every DeviceClass serves the extended resource named by this
+/// prefix and its own name (DRAExtendedResource).
+inline constexpr std::string_view kDeviceClassResourcePrefix = "deviceclass.resource.kubernetes.io/";
+/// schedutil.IsDRAExtendedResourceName: a name a DeviceClass may serve (an extended resource, or
+/// a class's implicit name).
+[[nodiscard]] inline bool is_extended_resource_name(std::string_view name) noexcept {
+  return resource::is_extended(name) || name.starts_with(kDeviceClassResourcePrefix);
+}
+/// ExtendedResourceClaimAnnotation: marks the claim kube-scheduler made for a pod's extended
+/// resources.
+inline constexpr std::string_view kExtendedResourceClaimAnnotation =
+    "resource.kubernetes.io/extended-resource-claim";
 
 /// A typed device attribute (DeviceAttribute: exactly one of int, bool, string, version).
 struct DeviceAttribute {

@@ -191,6 +191,25 @@ struct PodResourceClaimStatus {
   friend bool operator==(const PodResourceClaimStatus&, const PodResourceClaimStatus&) = default;
 };
 
+/// core/v1 ContainerExtendedResourceRequest: which request of the pod's extended-resource claim
+/// serves a container's extended resource.
+struct ContainerExtendedResourceRequest {
+  std::string container_name;
+  std::string resource_name;
+  std::string request_name;
+  friend bool operator==(const ContainerExtendedResourceRequest&,
+                         const ContainerExtendedResourceRequest&) = default;
+};
+
+/// core/v1 PodExtendedResourceClaimStatus: the claim kube-scheduler created for the pod's
+/// extended resources served by DRA devices (DRAExtendedResource).
+struct PodExtendedResourceClaimStatus {
+  std::vector<ContainerExtendedResourceRequest> request_mappings;
+  std::string resource_claim_name;
+  friend bool operator==(const PodExtendedResourceClaimStatus&,
+                         const PodExtendedResourceClaimStatus&) = default;
+};
+
 struct PodStatus {
   PodPhase phase = PodPhase::Pending;
   std::vector<PodCondition> conditions;
@@ -202,6 +221,8 @@ struct PodStatus {
   std::string message;
   /// status.resourceClaimStatuses, in spec.resourceClaims order of the template references.
   std::vector<PodResourceClaimStatus> resource_claim_statuses;
+  /// status.extendedResourceClaimStatus, written at PreBind.
+  std::optional<PodExtendedResourceClaimStatus> extended_resource_claim_status;
   friend bool operator==(const PodStatus&, const PodStatus&) = default;
 
   [[nodiscard]] const PodCondition* condition(std::string_view type) const noexcept;

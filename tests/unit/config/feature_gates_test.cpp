@@ -117,12 +117,14 @@ TEST_CASE(
        "default, false"},
       {"a modelled gate away from its default", "GangScheduling", true, 35, std::nullopt,
        std::nullopt},
-      {"a gate not modelled, to its default", "DRAExtendedResource", true, 36, std::nullopt,
+      {"a gate not modelled, to its default", "DRASchedulerFilterTimeout", true, 36,
+       std::nullopt, std::nullopt},
+      {"a gate not modelled, turned off", "DRASchedulerFilterTimeout", false, 36, std::nullopt,
+       "feature gate DRASchedulerFilterTimeout=false changes Dynamic Resource Allocation (the "
+       "DynamicResources Filter timeout), which gpusched does not model yet: Kubernetes 1.36 is "
+       "simulated with its default, true"},
+      {"a modelled DRA gate turned off", "DRAExtendedResource", false, 36, std::nullopt,
        std::nullopt},
-      {"a gate not modelled, turned off", "DRAExtendedResource", false, 36, std::nullopt,
-       "feature gate DRAExtendedResource=false changes Dynamic Resource Allocation (extended "
-       "resources such as nvidia.com/gpu served by DRA devices), which gpusched does not model "
-       "yet: Kubernetes 1.36 is simulated with its default, true"},
       {"a gate with no effect", "OpportunisticBatching", false, 36, std::nullopt, std::nullopt},
   };
   for (const SetRow& row : rows) {

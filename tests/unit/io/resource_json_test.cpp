@@ -1208,13 +1208,12 @@ TEST_CASE("what DRA's objects ask that gpusched does not model is named where it
                 "devices": [{"name": "gpu-0", "bindingConditions": ["attached"],
                              "bindingFailureConditions": ["failed"]}]}}]})",
                                                "s.json");
-  REQUIRE(scenario.notes.size() == 2);
-  CHECK(scenario.notes[0] ==
-        "s.json:3: /cluster/0/spec/extendedResourceName: the extended-resource bridge is not "
-        "modelled yet: from Kubernetes 1.36 pods asking for \"nvidia.com/gpu\" may get this "
-        "class's devices on a node without the device plugin's nvidia.com/gpu; gpusched reports "
-        "them Insufficient there (refused under --strict)");
-  CHECK(scenario.notes[1].starts_with(
+  // The extended-resource bridge is modelled: the class's extendedResourceName is kept, silently.
+  REQUIRE(scenario.notes.size() == 1);
+  REQUIRE(std::get<dra::DeviceClass>(scenario.cluster[0]).extended_resource_name);
+  CHECK(*std::get<dra::DeviceClass>(scenario.cluster[0]).extended_resource_name ==
+        "nvidia.com/gpu");
+  CHECK(scenario.notes[0].starts_with(
       "s.json:7: /cluster/1/spec/devices/0/bindingConditions: binding conditions are not "
       "modelled: from Kubernetes 1.36 the scheduler waits at PreBind"));
 }

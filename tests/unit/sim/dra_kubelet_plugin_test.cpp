@@ -8,9 +8,12 @@
 
 #include "gpusched/io/scenario_loader.hpp"
 #include "gpusched/sim/simulator.hpp"
+#include "unit/sim/result_lookup.hpp"
 
 namespace gpusched {
 namespace {
+
+using testing::pod_named;
 
 // One H100 (MIG off, no nvidia.com/mig.config) served by the DRA driver; a pod claiming a
 // 1g.10gb MIG device through mig.nvidia.com, then one claiming the full GPU through
@@ -39,13 +42,6 @@ SimulationResult run(const std::string& driver) {
       R"({"name": "t", "scheduler": {"seed": 1, "kubernetesVersion": "1.36"}, "until": "1m",)" +
           driver + R"("cluster": [)" + kCluster + "]}",
       "t.json"));
-}
-
-const PodRecord& pod_named(const SimulationResult& result, const std::string& name) {
-  const auto it = std::find_if(result.pods.begin(), result.pods.end(),
-                               [&](const PodRecord& r) { return r.pod.metadata.name == name; });
-  REQUIRE(it != result.pods.end());
-  return *it;
 }
 
 const ResourceClaimRecord& claim_named(const SimulationResult& result, const std::string& name) {

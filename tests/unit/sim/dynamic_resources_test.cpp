@@ -9,9 +9,13 @@
 
 #include "gpusched/io/scenario_loader.hpp"
 #include "gpusched/sim/simulator.hpp"
+#include "unit/sim/result_lookup.hpp"
 
 namespace gpusched {
 namespace {
+
+using testing::pod_named;
+using testing::has_event;
 
 constexpr const char* kCluster = R"(
   {"kind": "Node", "metadata": {"name": "n1"},
@@ -53,24 +57,10 @@ SimulationResult run(const std::string& objects, const std::string& version = "1
   return simulate(scenario);
 }
 
-const PodRecord& pod_named(const SimulationResult& result, const std::string& name) {
-  const auto it = std::find_if(result.pods.begin(), result.pods.end(),
-                               [&](const PodRecord& r) { return r.pod.metadata.name == name; });
-  REQUIRE(it != result.pods.end());
-  return *it;
-}
-
 const ResourceClaimRecord* claim_named(const SimulationResult& result, const std::string& name) {
   const auto it = std::find_if(result.resource_claims.begin(), result.resource_claims.end(),
                                [&](const ResourceClaimRecord& r) { return r.name == name; });
   return it == result.resource_claims.end() ? nullptr : &*it;
-}
-
-bool has_event(const SimulationResult& result, const std::string& reason,
-               const std::string& message) {
-  return std::any_of(result.events.begin(), result.events.end(), [&](const EventRecord& e) {
-    return e.reason == reason && e.message == message;
-  });
 }
 
 TEST_CASE("PostFilter deallocates a claim allocated where no node can use it", "[sim][dra]") {

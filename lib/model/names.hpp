@@ -7,7 +7,7 @@
 
 #include "gpusched/model/workload.hpp"
 
-namespace gpusched::sim {
+namespace gpusched {
 
 /// The pod-template-hash of a Deployment's template: controller.ComputeHash is an FNV-32a of
 /// the template encoded with rand.SafeEncodeString. Upstream hashes Go's dump of the struct;
@@ -19,4 +19,4 @@ namespace gpusched::sim {
 /// and a counter so that names are stable across runs and seeds.
 [[nodiscard]] std::string generated_suffix(std::string_view owner, std::uint64_t counter);
 
-}  // namespace gpusched::sim
+}  // namespace gpusched

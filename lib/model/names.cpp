@@ -1,8 +1,8 @@
-#include "sim/names.hpp"
+#include "model/names.hpp"
 
 #include <string>
 
-namespace gpusched::sim {
+namespace gpusched {
 namespace {
 
 // utilrand's alphanums: no vowels, no confusable characters.
@@ -97,4 +97,4 @@ std::string generated_suffix(std::string_view owner, std::uint64_t counter) {
   return out;
 }
 
-}  // namespace gpusched::sim
+}  // namespace gpusched
