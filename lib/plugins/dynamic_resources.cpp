@@ -82,6 +82,8 @@ std::optional<dra::DeviceRequest> container_request(
 struct DynamicResources::ExtendedVariant {
   dra::ResourceClaim claim;
   ContainerRequests mappings;
+  /// shape_of the claims allocated with it, once asked.
+  mutable std::shared_ptr<const Shape> shape;
 };
 
 /// stateData. Upstream's Clone returns the same pointer: preemption's copies of the cycle state
@@ -101,11 +103,11 @@ struct DynamicResources::CycleData final : StateData {
     /// extended-resource claim only where `extended` is set), and the node's variant of that
     /// claim.
     struct NodeAllocation {
-      std::vector<dra::AllocationResult> results;
+      std::shared_ptr<const std::vector<dra::AllocationResult>> results;
       std::shared_ptr<const ExtendedVariant> extended;
     };
-    std::unordered_map<std::string, NodeAllocation, StringHash, std::equal_to<>>
-        node_allocations;
+    /// By NodeInfo::slot.
+    std::unordered_map<std::uint32_t, NodeAllocation> node_allocations;
     /// informationForClaim.allocation: what Reserve took, per claim index.
     std::vector<std::optional<dra::AllocationResult>> allocation;
     /// The index in `claims` of the claim for the pod's extended resources (the last one).
@@ -117,6 +119,8 @@ struct DynamicResources::CycleData final : StateData {
     std::map<std::vector<bool>, std::shared_ptr<const ExtendedVariant>> extended_variants;
     /// The variant Reserve took.
     std::shared_ptr<const ExtendedVariant> reserved_extended;
+    /// shape_of the claims allocated without the extended-resource claim, once asked.
+    std::shared_ptr<const Shape> shape;
 
     [[nodiscard]] bool is_extended(std::size_t index) const {
       return extended && *extended == index;
@@ -160,6 +164,23 @@ struct DynamicResources::AllocatedIndex {
   };
   std::shared_ptr<dra::AllocatedState> state = std::make_shared<dra::AllocatedState>();
   std::map<std::string, Contribution, std::less<>> by_key;
+  /// Per driver and pool, the clock's value when an allocation in it last changed (0: never
+  /// since the index was built): a node's cached allocation outcome stands while its pools'
+  /// values do.
+  std::unordered_map<std::string, std::unordered_map<std::string, std::uint64_t, StringHash,
+                                                     std::equal_to<>>,
+                     StringHash, std::equal_to<>>
+      pool_versions;
+  std::uint64_t clock = 0;
+  [[nodiscard]] std::uint64_t pool_version(std::string_view driver, std::string_view pool) const {
+    const auto d = pool_versions.find(driver);
+    if (d == pool_versions.end()) return 0;
+    const auto p = d->second.find(pool);
+    return p == d->second.end() ? 0 : p->second;
+  }
+  void touch(const std::string& driver, const std::string& pool) {
+    pool_versions[driver][pool] = ++clock;
+  }
   std::map<dra::DeviceId, std::uint32_t> exclusive_count;
   std::map<dra::DeviceId, std::uint32_t> share_count;
   std::uint64_t seen = 0;
@@ -174,6 +195,8 @@ struct DynamicResources::AllocatedIndex {
     const auto it = by_key.find(key);
     if (it == by_key.end()) return;
     dra::AllocatedState& s = writable();
+    for (const dra::DeviceId& id : it->second.exclusive) touch(id.driver, id.pool);
+    for (const Share& share : it->second.shares) touch(share.id.device.driver, share.id.device.pool);
     for (const dra::DeviceId& id : it->second.exclusive) {
       if (--exclusive_count[id] == 0) {
         exclusive_count.erase(id);
@@ -202,6 +225,7 @@ struct DynamicResources::AllocatedIndex {
     dra::AllocatedState& s = writable();
     for (const dra::DeviceRequestAllocationResult& r : claim.status.allocation->devices) {
       if (r.admin_access.value_or(false)) continue;
+      touch(r.driver, r.pool);
       dra::DeviceId id{r.driver, r.pool, r.device};
       if (consumable_capacity && r.share_id) {
         dra::ConsumedCapacity& total = s.aggregated_capacity[id];
@@ -242,7 +266,10 @@ std::shared_ptr<const dra::AllocatedState> DynamicResources::allocated_state(
   };
   const auto changes = dra.claim_changes_since(index.seen);
   if (!index.built || !changes) {
+    // The clock goes on, so that no pool version read before comes back.
+    const std::uint64_t clock = index.clock;
     index = AllocatedIndex{};
+    index.clock = clock;
     dra::number_in_use(index.writable(), slices);
     for (const auto& [key, claim] : dra.claims()) index.add(key, claim, consumable);
     for (const auto& [uid, claim] : dra.pending_allocations())
@@ -380,8 +407,35 @@ Status DynamicResources::pre_filter(CycleState& state, const PodInfo& pod, PreFi
   s.allocator = std::make_unique<dra::Allocator>(
       features_, allocated_state(slice_index_),
       [&dra](std::string_view name) { return dra.find_class(name); }, slice_index_, *cel_cache_,
-      [this] { return random_uuid(); });
+      [this] {
+        ++share_ids_drawn_;
+        return random_uuid();
+      });
   return {};
+}
+
+std::shared_ptr<const DynamicResources::Shape> DynamicResources::shape_of(
+    std::span<const dra::ResourceClaim* const> claims) const {
+  auto same = [&](const Shape& shape) {
+    if (shape.size() != claims.size()) return false;
+    for (std::size_t i = 0; i < claims.size(); ++i) {
+      if (!(shape[i] == claims[i]->spec)) return false;
+    }
+    return true;
+  };
+  // A few recent shapes, the latest first: pods of one template come in runs.
+  constexpr std::size_t kShapesKept = 16;
+  for (std::size_t i = 0; i < shapes_.size(); ++i) {
+    if (!same(*shapes_[i])) continue;
+    std::rotate(shapes_.begin(), shapes_.begin() + static_cast<std::ptrdiff_t>(i),
+                shapes_.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+    return shapes_.front();
+  }
+  auto shape = std::make_shared<Shape>();
+  for (const dra::ResourceClaim* claim : claims) shape->push_back(claim->spec);
+  shapes_.insert(shapes_.begin(), std::move(shape));
+  if (shapes_.size() > kShapesKept) shapes_.pop_back();
+  return shapes_.front();
 }
 
 std::string DynamicResources::random_uuid() const {
@@ -550,7 +604,7 @@ Code DynamicResources::filter(const CycleState& state, const PodInfo& pod, const
     if (selector && !dra::node_matches(node.node, std::nullopt, false, selector))
       unavailable.push_back(i);
   }
-  std::vector<dra::AllocationResult> results;
+  std::shared_ptr<const std::vector<dra::AllocationResult>> results;
   if (s.allocator) {
     // The node's variant replaces the extended-resource claim; on a node that serves those
     // resources itself it is left out (upstream would allocate it empty there and fail at
@@ -563,22 +617,63 @@ Code DynamicResources::filter(const CycleState& state, const PodInfo& pod, const
         claims.push_back(&variant->claim);
       }
     }
-    dra::AllocateOutcome outcome = s.allocator->allocate(node.node, claims);
-    switch (outcome.kind) {
-      case dra::AllocateOutcome::Kind::Allocated:
-        results = std::move(outcome.results);
-        break;
-      case dra::AllocateOutcome::Kind::NoFit:
-        reasons.push_back(pool.intern("cannot allocate all claims"));
-        return Code::UnschedulableAndUnresolvable;
-      case dra::AllocateOutcome::Kind::NodeError:
-        // ErrFailedAllocationOnNode (1.35+): this node only. 1.34's allocator returned a plain
-        // error, which stops the cycle.
-        reasons.push_back(pool.intern(outcome.error));
-        return handle_.version.minor >= 35 ? Code::UnschedulableAndUnresolvable : Code::Error;
-      case dra::AllocateOutcome::Kind::Error:
-        reasons.push_back(pool.intern(outcome.error));
-        return Code::Error;
+    std::shared_ptr<const Shape>& shape = variant ? variant->shape : s.shape;
+    if (!shape) shape = shape_of(claims);
+    // The outcome this node gave a pod of the same shape, if nothing it rests on changed.
+    // The reference engine allocates afresh every time, for the optimized one to be checked
+    // against.
+    const std::vector<dra::Pool>* pools = handle_.config.reference_engine
+                                              ? nullptr
+                                              : slice_index_->pools_of(node.node, features_);
+    const DraState& dra = handle_.cluster.dra();
+    std::vector<std::uint64_t> versions;
+    if (pools != nullptr) {
+      versions.reserve(pools->size());
+      for (const dra::Pool& p : *pools)
+        versions.push_back(allocated_index_->pool_version(p.driver, p.name));
+    }
+    CachedOutcome* cached = nullptr;
+    if (pools != nullptr) {
+      const auto it = outcomes_.find(node.slot);
+      if (it != outcomes_.end() && it->second.shape == shape &&
+          it->second.slices_generation == slice_index_generation_ &&
+          it->second.classes_generation == dra.classes_generation() &&
+          it->second.pool_versions == versions) {
+        cached = &it->second;
+      }
+    }
+    if (cached == nullptr) {
+      const std::uint64_t drawn = share_ids_drawn_;
+      dra::AllocateOutcome outcome = s.allocator->allocate(node.node, claims);
+      const bool keep = pools != nullptr && share_ids_drawn_ == drawn;
+      switch (outcome.kind) {
+        case dra::AllocateOutcome::Kind::Allocated:
+          results = std::make_shared<const std::vector<dra::AllocationResult>>(
+              std::move(outcome.results));
+          break;
+        case dra::AllocateOutcome::Kind::NoFit:
+          break;
+        case dra::AllocateOutcome::Kind::NodeError:
+          // ErrFailedAllocationOnNode (1.35+): this node only. 1.34's allocator returned a plain
+          // error, which stops the cycle.
+          reasons.push_back(pool.intern(outcome.error));
+          return handle_.version.minor >= 35 ? Code::UnschedulableAndUnresolvable : Code::Error;
+        case dra::AllocateOutcome::Kind::Error:
+          reasons.push_back(pool.intern(outcome.error));
+          return Code::Error;
+      }
+      if (keep) {
+        outcomes_.insert_or_assign(node.slot,
+                                   CachedOutcome{shape, slice_index_generation_,
+                                                 dra.classes_generation(), std::move(versions),
+                                                 results});
+      }
+    } else {
+      results = cached->results;
+    }
+    if (!results) {
+      reasons.push_back(pool.intern("cannot allocate all claims"));
+      return Code::UnschedulableAndUnresolvable;
     }
   }
   if (!unavailable.empty()) {
@@ -588,7 +683,7 @@ Code DynamicResources::filter(const CycleState& state, const PodInfo& pod, const
   }
   if (s.allocator) {
     s.node_allocations.insert_or_assign(
-        node.node.metadata.name, CycleData::Shared::NodeAllocation{std::move(results), variant});
+        node.slot, CycleData::Shared::NodeAllocation{std::move(results), variant});
   }
   return Code::Success;
 }
@@ -806,8 +901,8 @@ Code DynamicResources::reserve(CycleState& state, const PodInfo&, NodeInfo& node
   const CycleData* d = data(state);
   if (d == nullptr || d->shared->to_allocate.empty()) return Code::Success;
   CycleData::Shared& s = *d->shared;
-  const auto it = s.node_allocations.find(node.node.metadata.name);
-  if (it == s.node_allocations.end() || it->second.results.empty()) {
+  const auto it = s.node_allocations.find(node.slot);
+  if (it == s.node_allocations.end() || it->second.results->empty()) {
     // Only the extended-resource claim, which the node's device plugin made needless.
     const bool user_claims = std::any_of(s.to_allocate.begin(), s.to_allocate.end(),
                                          [&](std::size_t i) { return !s.is_extended(i); });
@@ -818,16 +913,17 @@ Code DynamicResources::reserve(CycleState& state, const PodInfo&, NodeInfo& node
   // "internal error, have %d allocations...".
   std::size_t count = 0;
   for (std::size_t index : s.to_allocate) count += !s.is_extended(index) || allocated.extended;
-  if (count != allocated.results.size()) return Code::Error;
+  const std::vector<dra::AllocationResult>& results = *allocated.results;
+  if (count != results.size()) return Code::Error;
   DraState& dra = handle_.cluster.edit_dra();
   std::size_t k = 0;
   for (std::size_t index : s.to_allocate) {
     const bool extended = s.is_extended(index);
     if (extended && !allocated.extended) continue;
-    s.allocation[index] = allocated.results[k];
+    s.allocation[index] = results[k];
     // The extended-resource claim goes as the node's variant of it.
     dra::ResourceClaim claim = extended ? allocated.extended->claim : s.claims[index];
-    claim.status.allocation = allocated.results[k++];
+    claim.status.allocation = results[k++];
     dra.signal_pending_allocation(std::move(claim));
   }
   s.reserved_extended = allocated.extended;
@@ -1023,21 +1119,22 @@ std::int64_t DynamicResourcesScoring::score(const CycleState& state, const PodIn
   const CycleData* d = data(state);
   if (d == nullptr || d->shared->to_allocate.empty()) return 0;
   const CycleData::Shared& s = *d->shared;
-  const auto it = s.node_allocations.find(node.node.metadata.name);
+  const auto it = s.node_allocations.find(node.slot);
   if (it == s.node_allocations.end()) return 0;
-  const auto& allocated = it->second;
+  const std::vector<dra::AllocationResult>& results = *it->second.results;
+  const bool with_extended = it->second.extended != nullptr;
   // computeScore, over the claims this node's allocation is for (see docs/fidelity.md).
   std::int64_t score = 0;
   std::size_t k = 0;
   for (std::size_t index : s.to_allocate) {
-    if (k >= allocated.results.size()) break;
+    if (k >= results.size()) break;
     // The extended-resource claim has only exact requests, and no result where left out.
     if (s.is_extended(index)) {
-      k += allocated.extended != nullptr;
+      k += with_extended;
       continue;
     }
     std::set<std::string, std::less<>> allocated_sub_requests;
-    for (const dra::DeviceRequestAllocationResult& r : allocated.results[k++].devices) {
+    for (const dra::DeviceRequestAllocationResult& r : results[k++].devices) {
       if (r.request.find('/') != std::string::npos) allocated_sub_requests.insert(r.request);
     }
     for (const dra::DeviceRequest& request : s.claims[index].spec.requests) {

@@ -16,9 +16,13 @@
 // per container and resource, and created at PreBind as `<pod>-extended-resources-<5 chars>`,
 // owned by the pod and named in its status.extendedResourceClaimStatus.
 
+#include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
+#include <unordered_map>
+#include <vector>
 
 #include "dra/allocator.hpp"
 #include "dra/cel.hpp"
@@ -117,6 +121,28 @@ class DynamicResources : public PreEnqueuePlugin,
   /// The slices grouped for the allocator, and the slices' generation they were grouped at.
   std::shared_ptr<const dra::SliceIndex> slice_index_;
   std::uint64_t slice_index_generation_ = 0;
+
+  /// The specs of the claims one Allocate call is for, kept once so that pods asking alike
+  /// (from one template) share it: its address names the shape (shape_of).
+  using Shape = std::vector<dra::ResourceClaimSpec>;
+  [[nodiscard]] std::shared_ptr<const Shape> shape_of(
+      std::span<const dra::ResourceClaim* const> claims) const;
+  mutable std::vector<std::shared_ptr<const Shape>> shapes_;  ///< the latest first
+  /// A node's last allocation outcome (all claims allocated, or none fits), by NodeInfo::slot:
+  /// Allocate is a function of the claims' specs, the classes, the node's pools and what is
+  /// allocated in them, so the outcome stands for the next pod of the same shape while the
+  /// slices, the classes and its pools' allocations (AllocatedIndex::pool_versions) do. Kept
+  /// only where every slice names its node (SliceIndex::pools_of) and no share id was drawn,
+  /// and never by the reference engine.
+  struct CachedOutcome {
+    std::shared_ptr<const Shape> shape;
+    std::uint64_t slices_generation = 0;
+    std::uint64_t classes_generation = 0;
+    std::vector<std::uint64_t> pool_versions;  ///< of pools_of(node), in order
+    std::shared_ptr<const std::vector<dra::AllocationResult>> results;  ///< null: none fits
+  };
+  mutable std::unordered_map<std::uint32_t, CachedOutcome> outcomes_;
+  mutable std::uint64_t share_ids_drawn_ = 0;
 };
 
 /// 1.35 and later: DynamicResources with Score and NormalizeScore (weight 1, no PreScore).

@@ -3,6 +3,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <sstream>
 #include <string>
@@ -188,4 +189,112 @@ TEST_CASE("the engines agree on runs of kept verdicts across selector rejections
   CHECK(optimized.find("\"Running\"") != std::string::npos);
 }
 
+}  // namespace gpusched
+
+namespace gpusched {
+namespace {
+
+/// n<n>'s node-local slice of four devices whose `model` attributes are the letters of
+/// `models`.
+std::string model_slice(int n, const std::string& models) {
+  std::string devices;
+  for (std::size_t d = 0; d < models.size(); ++d) {
+    devices += std::string(d ? "," : "") + R"({"name": "gpu-)" + std::to_string(d) +
+               R"(", "attributes": {"model": {"string": ")" + models[d] + R"("}}})";
+  }
+  return R"({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice",
+             "metadata": {"name": "n)" + std::to_string(n) + R"(-gpus"},
+             "spec": {"driver": "gpu.example.com", "nodeName": "n)" + std::to_string(n) +
+         R"(", "pool": {"name": "n)" + std::to_string(n) +
+         R"(", "generation": 1, "resourceSliceCount": 1}, "devices": [)" + devices + "]}}";
+}
+
+/// The class `gpu` of gpu.example.com's devices whose model is `model` (any when empty).
+std::string gpu_class(const std::string& model) {
+  const std::string only =
+      model.empty() ? "" : " && device.attributes['gpu.example.com'].model == '" + model + "'";
+  return R"({"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "gpu"},
+     "spec": {"selectors": [{"cel": {"expression": "device.driver == 'gpu.example.com')" + only +
+         R"("}}], "extendedResourceName": "example.com/gpu"}})";
+}
+
+constexpr const char* kTemplates = R"(
+    {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaimTemplate",
+     "metadata": {"name": "one", "namespace": "default"},
+     "spec": {"spec": {"devices": {"requests": [{"name": "g", "exactly": {"deviceClassName": "gpu"}}]}}}},
+    {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaimTemplate",
+     "metadata": {"name": "pair", "namespace": "default"},
+     "spec": {"spec": {"devices": {"requests": [{"name": "g", "exactly": {"deviceClassName": "gpu", "count": 2}}],
+              "constraints": [{"requests": ["g"], "matchAttribute": "gpu.example.com/model"}]}}}})";
+
+std::string dra_node(int n) {
+  return R"({"kind": "Node", "metadata": {"name": "n)" + std::to_string(n) +
+         R"("}, "status": {"allocatable": {"cpu": "16", "memory": "64Gi", "pods": "110"}}})";
+}
+
+/// A pod of `claim_template`, or (empty) one asking example.com/gpu: 1.
+std::string dra_pod(const std::string& name, const std::string& claim_template,
+                    const std::string& duration) {
+  const std::string spec =
+      claim_template.empty()
+          ? R"("containers": [{"name": "c", "resources": {"limits": {"example.com/gpu": "1"}}}])"
+          : R"("resourceClaims": [{"name": "g", "resourceClaimTemplateName": ")" +
+                claim_template +
+                R"("}], "containers": [{"name": "c", "resources": {"claims": [{"name": "g"}]}}])";
+  return R"({"kind": "Pod", "metadata": {"name": ")" + name +
+         R"(", "namespace": "default", "annotations": {"gpusched.io/run-duration": ")" + duration +
+         R"("}}, "spec": {"restartPolicy": "Never", )" + spec + "}}";
+}
+
+Scenario dra_scenario(const std::string& cluster, const std::string& timeline) {
+  return io::parse_scenario(R"({"name": "t", "scheduler": {"seed": 3, "kubernetesVersion": "1.36"},
+      "until": "3h", "cluster": [)" + cluster + R"(], "timeline": )" + timeline + "}",
+                            "t.json");
+}
+
+TEST_CASE("the engines agree on DRA allocations kept per node across pods of one shape",
+          "[sim][reference][dra]") {
+  // Six nodes of four devices, each in its own node-local slice; pods of two templates (one
+  // device; two devices of one model) and pods asking example.com/gpu through the
+  // extended-resource bridge, in runs and interleaved, ending at different times: a node's kept
+  // outcome must go stale exactly when its pool's allocations change.
+  std::string cluster = gpu_class("") + "," + kTemplates;
+  for (int n = 0; n < 6; ++n) cluster += "," + dra_node(n) + "," + model_slice(n, n % 2 ? "aabb" : "abab");
+  for (int i = 0; i < 60; ++i) {
+    const std::string tmpl = i % 5 == 4 ? "" : i % 3 == 0 ? "pair" : "one";
+    cluster += "," + dra_pod("p" + std::to_string(i), tmpl, std::to_string(5 + (i * 7) % 23) + "m");
+  }
+  const Scenario scenario = dra_scenario(cluster, "[]");
+  CHECK(result_json(scenario, false) == result_json(scenario, true));
+  // Every pod ran: the run exercised allocations, not only rejections.
+  const SimulationResult result = simulate(scenario);
+  CHECK(std::all_of(result.pods.begin(), result.pods.end(),
+                    [](const PodRecord& p) { return p.scheduled.has_value(); }));
+}
+
+TEST_CASE("the engines agree when a DeviceClass or a ResourceSlice changes under a kept outcome",
+          "[sim][reference][dra]") {
+  SECTION("a class that selected nothing now selects the devices") {
+    const Scenario scenario =
+        dra_scenario(gpu_class("c") + "," + kTemplates + "," + dra_node(0) + "," +
+                         model_slice(0, "aa") + "," + dra_pod("p", "one", "1h"),
+                     "[{\"at\": \"10m\", \"apply\": [" + gpu_class("a") + "]}]");
+    CHECK(result_json(scenario, false) == result_json(scenario, true));
+    const SimulationResult result = simulate(scenario);
+    REQUIRE(result.pods[0].scheduled);
+    CHECK(*result.pods[0].scheduled == 10 * 60 * 1000);
+  }
+  SECTION("a slice whose two devices differed now has a pair") {
+    const Scenario scenario =
+        dra_scenario(gpu_class("") + "," + kTemplates + "," + dra_node(0) + "," +
+                         model_slice(0, "ab") + "," + dra_pod("p", "pair", "1h"),
+                     "[{\"at\": \"10m\", \"apply\": [" + model_slice(0, "bb") + "]}]");
+    CHECK(result_json(scenario, false) == result_json(scenario, true));
+    const SimulationResult result = simulate(scenario);
+    REQUIRE(result.pods[0].scheduled);
+    CHECK(*result.pods[0].scheduled == 10 * 60 * 1000);
+  }
+}
+
+}  // namespace
 }  // namespace gpusched
