@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "explain/explain_parts.hpp"
+#include "dra/pod_claims.hpp"
 #include "explain/remedy_replay.hpp"
 #include "gpusched/error.hpp"
 #include "model/go_text.hpp"
@@ -196,9 +197,12 @@ std::string gang_diagnosis(const GangStatus& gang, const std::string& message) {
 
 // Explains `record` as `at` stands now: the pod's cycle told in full, the layer and the
 // diagnosis, and with `remedies` (the replays' options) the remedies.
+// `claim_failures`, when known: the resourceclaim controller's last FailedResourceClaimCreation
+// message per pod ("ns/name").
 Explanation explain_here(const Scenario& scenario, Simulator& at, const PodRecord& record,
                          TimeMs time, const std::vector<NodeRecord>& nodes,
-                         const std::vector<PodRecord>& pods, const SimulationOptions* remedies) {
+                         const std::vector<PodRecord>& pods, const SimulationOptions* remedies,
+                         const std::map<std::string, std::string, std::less<>>* claim_failures) {
   Explanation out;
   out.pod = record.pod.key();
   out.time = time;
@@ -232,6 +236,23 @@ Explanation explain_here(const Scenario& scenario, Simulator& at, const PodRecor
                     "gone, no node can help.";
     return out;
   }
+  for (const PodResourceClaim& pod_claim : record.pod.spec.resource_claims) {
+    // DynamicResources' PreEnqueue: a template's claim the controller has not made yet keeps
+    // the pod out of the scheduling queue.
+    if (!dra::pod_claim_name(record.pod, pod_claim).not_created_yet) continue;
+    out.layer = Layer::Scheduling;
+    out.diagnosis = "Its ResourceClaim for \"" + pod_claim.name +
+                    "\" has not been created from ResourceClaimTemplate " +
+                    record.pod.metadata.namespace_ + "/" +
+                    pod_claim.resource_claim_template_name.value_or("") +
+                    ": DynamicResources' PreEnqueue keeps it out of the scheduling queue, so no "
+                    "node can help until the resourceclaim controller creates the claim.";
+    if (claim_failures != nullptr) {
+      if (const auto it = claim_failures->find(out.pod); it != claim_failures->end())
+        out.diagnosis += " The controller said: " + it->second + ".";
+    }
+    return out;
+  }
   if (record.pod.spec.workload_ref || record.pod.spec.scheduling_group) {
     if (const std::optional<GangStatus> gang = at.gang_status(out.pod)) {
       if (std::string diagnosis = gang_diagnosis(*gang, out.message); !diagnosis.empty()) {
@@ -257,8 +278,11 @@ Explanation explain(const Scenario& scenario, std::string_view pod, const Explai
   // Every pod's last FailedScheduling: `pod` may name its controller or be a glob, resolved
   // only at the end of this replay.
   std::map<std::string, TimeMs, std::less<>> last_attempts;  // by event object, "Pod/ns/name"
+  std::map<std::string, std::string, std::less<>> claim_failures;  // by pod, "ns/name"
   first.observer.event = [&, user = options.simulation.observer.event](const EventRecord& e) {
     if (e.reason == "FailedScheduling") last_attempts[e.object] = e.last_time;
+    if (e.reason == "FailedResourceClaimCreation" && e.object.starts_with("Pod/"))
+      claim_failures[e.object.substr(4)] = e.message;
     if (user) user(e);
   };
   Simulator replay(scenario, first);
@@ -294,7 +318,8 @@ Explanation explain(const Scenario& scenario, std::string_view pod, const Explai
   const TimeMs time = record->pod.spec.node_name.empty() && last_attempt
                           ? *last_attempt
                           : options.at.value_or(replay.now());
-  return explain_here(scenario, *at, *record, time, at->nodes(), records, remedies);
+  return explain_here(scenario, *at, *record, time, at->nodes(), records, remedies,
+                      &claim_failures);
 }
 
 std::vector<Explanation> explain_now(Simulator& simulator, const Scenario& scenario,
@@ -304,7 +329,7 @@ std::vector<Explanation> explain_now(Simulator& simulator, const Scenario& scena
   std::vector<Explanation> out;
   for (const std::string& pod : pods) {
     out.push_back(explain_here(scenario, simulator, find_pod(records, pod, simulator.now()),
-                               simulator.now(), nodes, records, nullptr));
+                               simulator.now(), nodes, records, nullptr, nullptr));
   }
   return out;
 }

@@ -192,6 +192,13 @@ WhatIf what_if(const SimulationResult& result, std::string cluster,
   std::map<std::string, std::vector<PreemptionRecord>> preemptions;
   for (const PreemptionRecord& p : result.preemptions) preemptions[p.preemptor].push_back(p);
   const ClaimsByName claims = claims_by_name(result.resource_claims);
+  // A pod the scheduler never tried may still have been told why by a controller: the
+  // resourceclaim controller's FailedResourceClaimCreation (a template missing from the dump).
+  std::map<std::string, const EventRecord*, std::less<>> claim_failures;
+  for (const EventRecord& event : result.events) {
+    if (event.reason == "FailedResourceClaimCreation" && event.object.starts_with("Pod/"))
+      claim_failures.insert_or_assign(event.object.substr(4), &event);
+  }
   std::vector<WhatIfPod> waited;
   for (const PodRecord& record : result.pods) {
     const std::string key = record.pod.key();
@@ -209,6 +216,12 @@ WhatIf what_if(const SimulationResult& result, std::string cluster,
       pod.message = scheduled->message;
     } else if (pod.node.empty()) {
       pod.message = unserved_message(record.pod.spec.scheduler_name, schedulers);
+    }
+    if (pod.node.empty() && pod.message.empty()) {
+      if (const auto it = claim_failures.find(key); it != claim_failures.end()) {
+        pod.reason = it->second->reason;
+        pod.message = "waits for its ResourceClaim: " + it->second->message;
+      }
     }
     if (auto it = preemptions.find(key); it != preemptions.end()) pod.preemptions = it->second;
     for (const ResourceClaimRecord* claim : pod_claims(record.pod, claims))

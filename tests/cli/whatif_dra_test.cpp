@@ -118,3 +118,28 @@ TEST_CASE("snapshot --to-scenario pins the devices of the claims the replay allo
 
 }  // namespace
 }  // namespace gpusched::cli
+
+namespace gpusched::cli {
+namespace {
+
+TEST_CASE("whatif says a pod waits for a claim its template cannot make", "[cli][whatif][dra]") {
+  // The template is not in the dump: the resourceclaim controller's event is the only word on
+  // it, and the scheduler never tries the pod (PreEnqueue).
+  const test::TempDir dir;
+  const std::string pod = dir.write("trainer.yaml", R"(apiVersion: v1
+kind: Pod
+metadata: {name: trainer, namespace: default}
+spec:
+  resourceClaims: [{name: gpu, resourceClaimTemplateName: missing}]
+  containers: [{name: c}]
+)");
+  const auto result = run_cli({"whatif", "--cluster", kSnapshot, "--add", pod});
+  CHECK(result.code == 1);
+  CHECK(result.out.find("WHY NOT SCHEDULED\n"
+                        "default/trainer: waits for its ResourceClaim: PodResourceClaim gpu: "
+                        "resource claim template \"missing\": resourceclaimtemplate.resource.k8s.io "
+                        "\"missing\" not found\n") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpusched::cli

@@ -656,3 +656,30 @@ TEST_CASE("explain says which partitionable device's counters are used up", "[ex
 
 }  // namespace
 }  // namespace gpusched
+
+namespace gpusched {
+namespace {
+
+TEST_CASE("explain: a pod whose template's claim was never made waits at PreEnqueue",
+          "[explain][dra]") {
+  const Scenario scenario = io::parse_scenario(R"({"name": "m",
+      "scheduler": {"seed": 1, "kubernetesVersion": "1.35"}, "cluster": [
+      {"kind": "Node", "metadata": {"name": "n1"},
+       "status": {"allocatable": {"cpu": "8", "memory": "16Gi", "pods": "110"}}},
+      {"kind": "Pod", "metadata": {"name": "p", "namespace": "default"},
+       "spec": {"resourceClaims": [{"name": "gpu", "resourceClaimTemplateName": "nope"}],
+                "containers": [{"name": "c"}]}}]})",
+                                               "m.json");
+  const Explanation e = explain(scenario, "default/p", ExplainOptions{});
+  CHECK(e.layer == Layer::Scheduling);
+  CHECK(e.diagnosis ==
+        "Its ResourceClaim for \"gpu\" has not been created from ResourceClaimTemplate "
+        "default/nope: DynamicResources' PreEnqueue keeps it out of the scheduling queue, so no "
+        "node can help until the resourceclaim controller creates the claim. The controller "
+        "said: PodResourceClaim gpu: resource claim template \"nope\": "
+        "resourceclaimtemplate.resource.k8s.io \"nope\" not found.");
+  CHECK(e.remedies.empty());
+}
+
+}  // namespace
+}  // namespace gpusched
