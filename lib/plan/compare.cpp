@@ -16,6 +16,41 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
+/// The claims reserved for each consumer ("Pod/ns/name"), in the result's order.
+using ClaimsByConsumer =
+    std::map<std::string, std::vector<const ResourceClaimRecord*>, std::less<>>;
+
+ClaimsByConsumer claims_by_consumer(const std::vector<ResourceClaimRecord>& claims) {
+  ClaimsByConsumer out;
+  for (const ResourceClaimRecord& claim : claims) {
+    for (const std::string& consumer : claim.reserved_for) {
+      std::vector<const ResourceClaimRecord*>& held = out[consumer];
+      // A consumer listed twice in one claim still holds it once.
+      if (held.empty() || held.back() != &claim) held.push_back(&claim);
+    }
+  }
+  return out;
+}
+
+std::string detail(const PodRecord& record, const ClaimsByConsumer& claims) {
+  std::vector<std::string> parts;
+  if (!record.preempted_by.empty()) parts.push_back("preempted by " + record.preempted_by);
+  if (record.pod.spec.node_name.empty() || record.pod.status.phase == PodPhase::Failed) {
+    if (const std::string* message = record.pod.message(); message && !message->empty())
+      parts.push_back(*message);
+  }
+  for (const auto& [resource, ids] : record.devices) parts.push_back(resource + ": " + joined(ids, ","));
+  if (const auto held = claims.find("Pod/" + record.pod.key()); held != claims.end()) {
+    for (const ResourceClaimRecord* claim : held->second) {
+      std::vector<std::string> devices;
+      for (const ClaimDeviceRecord& d : claim->devices)
+        devices.push_back(d.driver + "/" + d.pool + "/" + d.device);
+      parts.push_back("claim " + claim->name + ": " + joined(devices, ","));
+    }
+  }
+  return joined(parts, "; ");
+}
+
 }  // namespace
 
 std::string pod_outcome(const PodRecord& record) {
@@ -27,25 +62,7 @@ std::string pod_outcome(const PodRecord& record) {
 }
 
 std::string pod_detail(const PodRecord& record, const std::vector<ResourceClaimRecord>& claims) {
-  std::vector<std::string> parts;
-  if (!record.preempted_by.empty()) parts.push_back("preempted by " + record.preempted_by);
-  if (record.pod.spec.node_name.empty() || record.pod.status.phase == PodPhase::Failed) {
-    if (const std::string* message = record.pod.message(); message && !message->empty())
-      parts.push_back(*message);
-  }
-  for (const auto& [resource, ids] : record.devices) parts.push_back(resource + ": " + joined(ids, ","));
-  const std::string consumer = "Pod/" + record.pod.key();
-  for (const ResourceClaimRecord& claim : claims) {
-    if (std::find(claim.reserved_for.begin(), claim.reserved_for.end(), consumer) ==
-        claim.reserved_for.end()) {
-      continue;
-    }
-    std::vector<std::string> devices;
-    for (const ClaimDeviceRecord& d : claim.devices)
-      devices.push_back(d.driver + "/" + d.pool + "/" + d.device);
-    parts.push_back("claim " + claim.name + ": " + joined(devices, ","));
-  }
-  return joined(parts, "; ");
+  return detail(record, claims_by_consumer(claims));
 }
 
 Comparison compare(const std::vector<Variant>& variants, unsigned jobs,
@@ -63,10 +80,9 @@ Comparison compare(const std::vector<Variant>& variants, unsigned jobs,
     scenario.expect.clear();
     const SimulationResult result = simulate(scenario, quiet);
     out.metrics[i] = report::summary_metrics(result);
-    for (const PodRecord& record : result.pods) {
-      outcomes[i][record.pod.key()] = {pod_outcome(record),
-                                       pod_detail(record, result.resource_claims)};
-    }
+    const ClaimsByConsumer claims = claims_by_consumer(result.resource_claims);
+    for (const PodRecord& record : result.pods)
+      outcomes[i][record.pod.key()] = {pod_outcome(record), detail(record, claims)};
   });
   for (const Variant& variant : variants) out.names.push_back(variant.name);
   std::map<std::string, PodOutcomes> by_pod;
