@@ -174,6 +174,54 @@ TEST_CASE("a resource neither advertised nor served: NodeResourcesFit says Insuf
                   "scheduling."));
 }
 
+TEST_CASE("a resource NodeResourcesFit ignores and nothing serves: cannot fit resource",
+          "[sim][dra]") {
+  // ignoredResources lets other.com/fpga past NodeResourcesFit; DynamicResources still finds
+  // neither the node's allocatable nor a DeviceClass for it (filterExtendedResources).
+  const Scenario scenario = io::parse_scenario(
+      R"({"name": "t", "scheduler": {"seed": 1, "kubernetesVersion": "1.36",
+          "profiles": [{"schedulerName": "default-scheduler", "pluginConfig": [
+            {"name": "NodeResourcesFit", "args": {"ignoredResources": ["other.com/fpga"]}}]}]},
+          "cluster": [)" +
+          cluster(2) + "," +
+          pod("p", R"([{"name": "main", "resources": {"limits": {"example.com/gpu": "1",
+                                                                 "other.com/fpga": "1"}}}])") +
+          "]}",
+      "t.json");
+  const SimulationResult result = simulate(scenario);
+  CHECK(pod_named(result, "p").pod.status.phase == PodPhase::Pending);
+  CHECK(has_event(result, "FailedScheduling",
+                  "0/1 nodes are available: 1 cannot fit resource. still not schedulable, "
+                  "preemption: 0/1 nodes are available: 1 Preemption is not helpful for "
+                  "scheduling."));
+}
+
+TEST_CASE("a claim an earlier cycle made for the pod is deleted and the pod starts over",
+          "[sim][dra]") {
+  // A snapshot caught the pod between PreBind and binding: its extended-resource claim exists
+  // with requests. Filter refuses it on every node, PostFilter deletes it, and the next attempt
+  // (the unschedulable pool's flush at 5 minutes) makes a new one.
+  const std::string stale = R"({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+      "metadata": {"name": "p-extended-resources-abcde", "namespace": "default",
+        "annotations": {"resource.kubernetes.io/extended-resource-claim": "true"},
+        "ownerReferences": [{"apiVersion": "v1", "kind": "Pod", "name": "p", "uid": "uid-p",
+                             "controller": true}]},
+      "spec": {"devices": {"requests": [{"name": "container-0-request-0",
+        "exactly": {"deviceClassName": "gpu"}}]}}})";
+  const SimulationResult result =
+      run(cluster(1) + "," + stale + "," + pod("p", "[" + gpus("main", 1) + "]"));
+  CHECK(has_event(result, "FailedScheduling",
+                  "0/1 nodes are available: 1 cannot schedule extended resource claim. deletion "
+                  "of ResourceClaim completed, preemption: 0/1 nodes are available: 1 Preemption "
+                  "is not helpful for scheduling."));
+  const PodRecord& p = pod_named(result, "p");
+  CHECK(p.pod.status.phase == PodPhase::Running);
+  const ResourceClaimRecord* claim = claim_of(result, "p");
+  REQUIRE(claim != nullptr);
+  CHECK(claim->name != "p-extended-resources-abcde");
+  CHECK(claim->allocated);
+}
+
 TEST_CASE("the class's implicit name deviceclass.resource.kubernetes.io/<class>", "[sim][dra]") {
   const SimulationResult result = run(
       cluster(3) + "," +
