@@ -208,6 +208,57 @@ TracePod read_pod(const CsvTable& table, std::size_t row) {
 
 }  // namespace
 
+GpuShareTrace read_gpu_share_trace(const std::string& nodes_csv, const std::string& pods_csv) {
+  const std::string nodes_text = read_input_file(nodes_csv, nodes_csv);
+  const std::string pods_text = read_input_file(pods_csv, pods_csv);
+  const CsvTable nodes(nodes_csv, nodes_text, kNodeColumns);
+  // The multigpu* variants carry only the first five columns, which is all the artifact reads.
+  std::string_view header = std::string_view(pods_text).substr(0, pods_text.find('\n'));
+  if (header.starts_with("\xEF\xBB\xBF")) header.remove_prefix(3);
+  if (header.ends_with('\r')) header.remove_suffix(1);
+  const bool short_form = header == "name,cpu_milli,memory_mib,num_gpu,gpu_milli";
+  const CsvTable pods(pods_csv, pods_text,
+                      short_form ? std::vector<std::string_view>(kPodColumns.begin(),
+                                                                 kPodColumns.begin() + kGpuSpec)
+                                 : kPodColumns);
+  GpuShareTrace out;
+  out.nodes_file = nodes_csv;
+  out.pods_file = pods_csv;
+  std::map<std::string_view, int> seen;
+  for (std::size_t row = 0; row < nodes.size(); ++row) {
+    check_unique(nodes, row, kSn, seen, "node");
+    // read_node's checks, and the values it would write.
+    const Node node = read_node(nodes, row);
+    GpuShareNode& n = out.nodes.emplace_back();
+    n.name = node.metadata.name;
+    n.cpu_milli = nodes.integer(row, kNodeCpu, kMaxMilli);
+    n.memory_mib = nodes.integer(row, kNodeMemory, kMaxMib);
+    n.gpus = static_cast<std::int32_t>(nodes.integer(row, kGpu, devices::kMaxGpusPerNode));
+    n.model = std::string(nodes.field(row, kModel));
+  }
+  seen.clear();
+  for (std::size_t row = 0; row < pods.size(); ++row) {
+    check_unique(pods, row, kName, seen, "pod");
+    if (!short_form) (void)read_pod(pods, row);  // its checks
+    GpuSharePod& p = out.pods.emplace_back();
+    p.name = std::string(pods.field(row, kName));
+    p.cpu_milli = pods.integer(row, kCpu, kMaxMilli);
+    p.memory_mib = pods.integer(row, kMemory, kMaxMib);
+    const std::int64_t num_gpu =
+        pods.integer(row, kNumGpu, std::numeric_limits<std::int32_t>::max());
+    if (num_gpu == 0) continue;
+    p.gpu_count = static_cast<std::int32_t>(num_gpu);
+    p.gpu_milli = static_cast<std::int32_t>(pods.integer(row, kGpuMilli, 1000));
+    if (p.gpu_count > 1 && p.gpu_milli < 1000) {
+      pods.fail(row, kGpuMilli,
+                std::to_string(p.gpu_milli) + " is a share of one GPU, but num_gpu is " +
+                    std::to_string(p.gpu_count));
+    }
+    if (!short_form) p.gpu_type = std::string(pods.field(row, kGpuSpec));
+  }
+  return out;
+}
+
 Scenario import_openb(const std::string& nodes_csv, const std::string& pods_csv) {
   const std::string nodes_text = read_input_file(nodes_csv, nodes_csv);
   const std::string pods_text = read_input_file(pods_csv, pods_csv);

@@ -38,7 +38,7 @@ int run_app(int argc, const char* const* argv, std::ostream& out, std::ostream& 
       add_replay_command(app), add_check_command(app),    add_validate_command(app),
       add_whatif_command(app), add_snapshot_command(app), add_import_command(app),
       add_plan_command(app),   add_compare_command(app),  add_sweep_command(app),
-      add_merge_command(app),  add_explain_command(app)};
+      add_merge_command(app),  add_explain_command(app),  add_experiment_command(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -30,6 +30,9 @@ struct Command {
 /// `gpusched import openb NODES PODS [-o FILE]`: a cluster trace as a scenario file.
 [[nodiscard]] Command add_import_command(CLI::App& app);
 
+/// `gpusched experiment fragmentation NODES PODS`: the FGD paper's experiment on a trace.
+[[nodiscard]] Command add_experiment_command(CLI::App& app);
+
 /// `gpusched plan SCENARIO --pool NAME --max N --objective EXPR`: the smallest pool meeting them.
 [[nodiscard]] Command add_plan_command(CLI::App& app);
 

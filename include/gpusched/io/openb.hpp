@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "gpusched/model/gpu_share.hpp"
 #include "gpusched/scenario/scenario.hpp"
 
 namespace gpusched::io {
@@ -20,5 +21,14 @@ namespace gpusched::io {
 /// non-negative integer or is out of range, times out of order, a duplicate name, a name or
 /// label the API server would refuse), and for files over kMaxFileBytes.
 [[nodiscard]] Scenario import_openb(const std::string& nodes_csv, const std::string& pods_csv);
+
+/// The same two files as the FGD artifact reads them (data/pod_csv_to_yaml.py,
+/// ../shared/reference/fgd-artifact.md §1.1): each node's CPU, memory, GPU count and model;
+/// each pod's CPU, memory and, when num_gpu is not 0, its GPU count, its per-GPU milli
+/// (gpu_milli, up to 1000) and its gpu_spec; the other columns are checked but not used. A pod
+/// list of only the first five columns (the multigpu* variants) is read too. The same checks and
+/// errors as import_openb.
+[[nodiscard]] GpuShareTrace read_gpu_share_trace(const std::string& nodes_csv,
+                                                 const std::string& pods_csv);
 
 }  // namespace gpusched::io

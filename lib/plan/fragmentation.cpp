@@ -1,0 +1,338 @@
+// The FGD artifact's experiment (../shared/reference/fgd-artifact.md; section numbers below are
+// that document's).
+
+#include "gpusched/plan/fragmentation.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <numeric>
+#include <string>
+
+#include "gpusched/error.hpp"
+#include "model/go_rand.hpp"
+#include "plan/parallel.hpp"
+
+namespace gpusched::plan {
+namespace {
+
+// pkg/type/open-gpu-share/utils/const.go.
+constexpr std::int64_t kMaxSpecCpu = 128000;
+constexpr std::int64_t kMaxSpecGpu = 8000;
+constexpr std::int32_t kMilli = 1000;
+constexpr std::int64_t kMaxNodeScore = 100;
+// The node YAML's `pods: 1001`.
+constexpr std::int32_t kMaxPods = 1001;
+// The reflectors' rand.Float64 draws between tuning and rand.Perm (§1.4).
+constexpr int kHiddenDraws = 10;
+
+constexpr std::array<std::string_view, 4> kNames = {"DotProd", "GpuClustering", "GpuPacking",
+                                                    "BestFit"};
+
+/// A node as the Open-Gpu-Share plugin's cache and NodeResourcesFit see it (§2.2).
+struct NodeState {
+  const GpuShareNode* node = nullptr;
+  std::string key;  ///< `%04d-<name>`: the renamed node, whose order breaks score ties
+  std::int64_t cpu_left = 0;
+  std::int64_t memory_left = 0;
+  std::int32_t pods = 0;
+  std::vector<std::int32_t> free;  ///< per GPU, milli
+  /// GpuClustering's affinity: pods per tag (0: a share of one GPU, n: n whole GPUs).
+  std::map<std::int32_t, std::int32_t> tags;
+
+  [[nodiscard]] std::int64_t free_milli() const {
+    return std::accumulate(free.begin(), free.end(), std::int64_t{0});
+  }
+  [[nodiscard]] std::int32_t fully_free() const {
+    return static_cast<std::int32_t>(std::count(free.begin(), free.end(), kMilli));
+  }
+};
+
+[[nodiscard]] bool is_share(const GpuSharePod& pod) {
+  return pod.gpu_count == 1 && pod.gpu_milli < kMilli;
+}
+
+/// utils.IsNodeAccessibleToPodByType: any model, or one of `A|B` exactly.
+[[nodiscard]] bool type_accepts(std::string_view type, std::string_view model) {
+  if (type.empty()) return true;
+  for (;;) {
+    const std::size_t bar = type.find('|');
+    if (type.substr(0, bar) == model) return true;
+    if (bar == std::string_view::npos) return false;
+    type.remove_prefix(bar + 1);
+  }
+}
+
+/// §2.3: NodeResourcesFit (CPU, memory, pod count), then Open-Gpu-Share's filter.
+[[nodiscard]] bool fits(const NodeState& n, const GpuSharePod& pod) {
+  if (pod.cpu_milli > n.cpu_left || pod.memory_mib > n.memory_left || n.pods + 1 > kMaxPods)
+    return false;
+  if (pod.gpu_milli <= 0) return true;
+  if (n.free.empty() || !type_accepts(pod.gpu_type, n.node->model)) return false;
+  // AllocateGpuId: a device takes a slot per gpu_milli it has free.
+  std::int64_t slots = 0;
+  for (const std::int32_t f : n.free) slots += f / pod.gpu_milli;
+  return slots >= pod.gpu_count;
+}
+
+/// §3.5 getBestFitScore: the normalized free resources left, reversed. (Its min-max
+/// normalization keeps the order of the raw scores, so the raw score decides.)
+[[nodiscard]] std::int64_t best_fit(const NodeState& n, const GpuSharePod& pod) {
+  const double free[2] = {static_cast<double>(n.cpu_left), static_cast<double>(n.free_milli())};
+  const double req[2] = {static_cast<double>(pod.cpu_milli),
+                         static_cast<double>(pod.total_gpu_milli())};
+  const double max_spec[2] = {static_cast<double>(kMaxSpecCpu), static_cast<double>(kMaxSpecGpu)};
+  double score = 0;
+  for (int i = 0; i < 2; ++i) score += (free[i] - req[i]) / max_spec[i] * 0.5;
+  score = (1.0 - score) * static_cast<double>(kMaxNodeScore);
+  return static_cast<std::int64_t>(score);
+}
+
+/// §3.2 calculateDotProductScore, dimExt merge, norm max: one match group.
+[[nodiscard]] std::int64_t dot_product(const NodeState& n, const GpuSharePod& pod) {
+  const double node_vec[2] = {static_cast<double>(n.cpu_left) / static_cast<double>(kMaxSpecCpu),
+                              static_cast<double>(n.free_milli()) /
+                                  static_cast<double>(kMaxSpecGpu)};
+  const double pod_vec[2] = {static_cast<double>(pod.cpu_milli) / static_cast<double>(kMaxSpecCpu),
+                             static_cast<double>(pod.total_gpu_milli()) /
+                                 static_cast<double>(kMaxSpecGpu)};
+  double score = 0;
+  for (int i = 0; i < 2; ++i) score += node_vec[i] * pod_vec[i];
+  score /= 2;
+  score = 1 - score;
+  return static_cast<std::int64_t>(static_cast<double>(kMaxNodeScore) * score);
+}
+
+/// The tag GpuClustering groups pods by.
+[[nodiscard]] std::int32_t tag_of(const GpuSharePod& pod) { return is_share(pod) ? 0 : pod.gpu_count; }
+
+/// §3.3 GpuClustering (integer arithmetic).
+[[nodiscard]] std::int64_t clustering(const NodeState& n, const GpuSharePod& pod) {
+  if (pod.gpu_milli <= 0) return 0;
+  const std::int64_t base = kMaxNodeScore / 4 * (kMaxSpecGpu - n.free_milli()) / kMaxSpecGpu;
+  const auto tag = n.tags.find(tag_of(pod));
+  if (tag != n.tags.end() && tag->second > 0)
+    return base + (n.tags.size() == 1 ? kMaxNodeScore * 3 / 4 : kMaxNodeScore * 2 / 4);
+  return base + (n.tags.empty() ? kMaxNodeScore / 4 : 0);
+}
+
+/// §3.4 getPackingScore.
+[[nodiscard]] std::int64_t packing(const NodeState& n, const GpuSharePod& pod) {
+  if (pod.gpu_milli <= 0) return 0;
+  const std::int32_t fully_free = n.fully_free();
+  if (fully_free == static_cast<std::int32_t>(n.free.size()))
+    return std::max<std::int64_t>(kMaxNodeScore / 3 - fully_free, fully_free);
+  // SortedMilliGpuLeftIndexList(true): the least free first, stable.
+  std::vector<std::size_t> order(n.free.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return n.free[a] < n.free[b]; });
+  std::int32_t wanted = pod.gpu_count;
+  std::int32_t fully_free_used = 0;
+  std::int64_t free_ratio = 0;
+  for (const std::size_t d : order) {
+    if (wanted == 0) break;
+    if (pod.gpu_milli > n.free[d]) continue;
+    --wanted;
+    if (n.free[d] == kMilli) ++fully_free_used;
+    free_ratio += std::int64_t{n.free[d]} * 100 / kMilli;
+  }
+  if (fully_free_used > 0) return std::max<std::int64_t>(kMaxNodeScore / 2 - fully_free_used, kMaxNodeScore / 3);
+  return std::max<std::int64_t>(kMaxNodeScore - free_ratio / 10, kMaxNodeScore / 2);
+}
+
+[[nodiscard]] std::int64_t score(SharePolicy policy, const NodeState& n, const GpuSharePod& pod) {
+  switch (policy) {
+    case SharePolicy::DotProd:
+      return dot_product(n, pod);
+    case SharePolicy::GpuClustering:
+      return clustering(n, pod);
+    case SharePolicy::GpuPacking:
+      return packing(n, pod);
+    case SharePolicy::BestFit:
+      return best_fit(n, pod);
+  }
+  return 0;
+}
+
+/// Reserve (§2.4, §3.7): whole GPUs take the first fully free devices in index order; a share
+/// takes the device with the least free milli that holds it, the lowest index on a tie.
+void place(NodeState& n, const GpuSharePod& pod) {
+  n.cpu_left -= pod.cpu_milli;
+  n.memory_left -= pod.memory_mib;
+  ++n.pods;
+  if (pod.gpu_milli <= 0) return;
+  ++n.tags[tag_of(pod)];
+  if (pod.gpu_milli == kMilli) {
+    std::int32_t wanted = pod.gpu_count;
+    for (std::int32_t& f : n.free) {
+      if (wanted == 0) break;
+      if (f != kMilli) continue;
+      f = 0;
+      --wanted;
+    }
+    GPUSCHED_CHECK(wanted == 0, "a node that fits a pod has its whole GPUs");
+    return;
+  }
+  std::int32_t* best = nullptr;
+  for (std::int32_t& f : n.free) {
+    if (f >= pod.gpu_milli && (best == nullptr || f < *best)) best = &f;
+  }
+  GPUSCHED_CHECK(best != nullptr, "a node that fits a shared pod has a GPU with room");
+  *best -= pod.gpu_milli;
+}
+
+/// `name < other` as Go compares strings.
+bool by_name(const GpuSharePod& a, const GpuSharePod& b) { return a.name < b.name; }
+
+}  // namespace
+
+std::optional<SharePolicy> share_policy(std::string_view name) {
+  for (std::size_t i = 0; i < kNames.size(); ++i) {
+    if (kNames[i] == name) return static_cast<SharePolicy>(i);
+  }
+  return std::nullopt;
+}
+
+std::string_view to_string(SharePolicy policy) { return kNames[static_cast<std::size_t>(policy)]; }
+
+std::vector<std::string_view> share_policy_names() { return {kNames.begin(), kNames.end()}; }
+
+double python_round2(double x) {
+  // CPython rounds the exact binary value (correctly rounded, ties to even), as printf does.
+  char text[64];
+  std::snprintf(text, sizeof text, "%.2f", x);
+  return std::strtod(text, nullptr);
+}
+
+FragmentationRun run_fragmentation(const GpuShareTrace& trace, const FragmentationOptions& options) {
+  FragmentationRun out;
+  for (const GpuShareNode& node : trace.nodes) out.total_milli += std::int64_t{node.gpus} * kMilli;
+  if (out.total_milli == 0) {
+    throw InputError(trace.nodes_file, "",
+                     "the node list has no GPU: the experiment measures GPU allocation");
+  }
+  // §1.3: the trace's pods sorted by name are the workload clones come from.
+  std::vector<GpuSharePod> workload = trace.pods;
+  std::stable_sort(workload.begin(), workload.end(), by_name);
+  GoRand rng(options.seed);
+  (void)rng.int_();  // rand.Int(), a log argument evaluated with debug logging off
+  std::vector<GpuSharePod> events = workload;
+  rng.shuffle(static_cast<int>(events.size()), [&](int i, int j) {
+    std::swap(events[static_cast<std::size_t>(i)], events[static_cast<std::size_t>(j)]);
+  });
+  // TunePodsByNodeTotalResource: clones of random workload pods appended until the next one
+  // would pass the target; the stop test adds the clone's per-GPU milli only (a quirk kept).
+  std::int64_t demand = 0;
+  for (const GpuSharePod& pod : events) demand += pod.total_gpu_milli();
+  const std::int64_t target = out.total_milli * options.tune_permille / 1000;
+  if (demand > target) {
+    throw InputError(trace.pods_file, "", "the pods ask " + std::to_string(demand) + " GPU milli, more than the " +
+                     std::to_string(target) +
+                     " the tuning targets: the artifact then removes pods at random, which "
+                     "gpusched does not reproduce yet");
+  }
+  if (!workload.empty()) {
+    for (std::size_t i = 0;; ++i) {
+      const GpuSharePod& pick =
+          workload[static_cast<std::size_t>(rng.intn(static_cast<std::int32_t>(workload.size())))];
+      if (demand + pick.gpu_milli > target) break;
+      demand += pick.total_gpu_milli();
+      GpuSharePod clone = pick;
+      clone.name += "-tuned-" + std::to_string(i);
+      events.push_back(std::move(clone));
+      ++out.clones;
+    }
+  }
+  for (int i = 0; i < kHiddenDraws; ++i) (void)rng.int63();
+  // syncClusterResourceList: nodes sorted by name, each renamed with its rank in rand.Perm.
+  std::vector<const GpuShareNode*> sorted;
+  for (const GpuShareNode& node : trace.nodes) sorted.push_back(&node);
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const GpuShareNode* a, const GpuShareNode* b) { return a->name < b->name; });
+  const std::vector<int> perm = rng.perm(static_cast<int>(sorted.size()));
+  std::vector<NodeState> nodes(sorted.size());
+  for (std::size_t i = 0; i < sorted.size(); ++i) {
+    NodeState& n = nodes[i];
+    n.node = sorted[i];
+    char rank[16];
+    std::snprintf(rank, sizeof rank, "%04d-", perm[i]);
+    n.key = rank + sorted[i]->name;
+    n.cpu_left = sorted[i]->cpu_milli;
+    n.memory_left = sorted[i]->memory_mib;
+    n.free.assign(static_cast<std::size_t>(sorted[i]->gpus), kMilli);
+  }
+
+  // §1.3 step 9, §1.6: each pod once, in order; after each, the arrived and allocated shares.
+  const double gpus = static_cast<double>(out.total_milli / kMilli);
+  std::vector<std::pair<double, double>> points;  // (arrive_ratio, alloc_ratio) per event
+  points.reserve(events.size());
+  std::int64_t arrived = 0;
+  for (const GpuSharePod& pod : events) {
+    arrived += pod.total_gpu_milli();
+    NodeState* chosen = nullptr;
+    std::int64_t best = 0;
+    for (NodeState& n : nodes) {
+      if (!fits(n, pod)) continue;
+      // selectHost of the fork: the highest score, the smallest (renamed) name on a tie. With
+      // one feasible node scoring is skipped, which cannot change the choice.
+      const std::int64_t s = score(options.policy, n, pod);
+      if (chosen == nullptr || s > best || (s == best && n.key < chosen->key)) {
+        chosen = &n;
+        best = s;
+      }
+    }
+    if (chosen == nullptr) {
+      ++out.failed;
+    } else {
+      place(*chosen, pod);
+      out.used_milli += pod.total_gpu_milli();
+    }
+    points.emplace_back(
+        std::nearbyint(static_cast<double>(arrived) / gpus / 10),
+        python_round2(static_cast<double>(out.used_milli) / gpus / 10));
+  }
+  out.events = events.size();
+
+  // merge_alloc_discrete.py: per arrived percent, the mean of its events, else of its
+  // neighbours' (x-1 .. x+1).
+  const std::int64_t columns = options.tune_permille / 10;
+  out.allocated.assign(static_cast<std::size_t>(columns + 1), std::nullopt);
+  std::map<std::int64_t, std::pair<double, std::size_t>> by_column;
+  for (const auto& [arrive, alloc] : points) {
+    auto& [sum, count] = by_column[static_cast<std::int64_t>(arrive)];
+    sum += alloc;
+    ++count;
+  }
+  for (std::int64_t x = 0; x <= columns; ++x) {
+    double sum = 0;
+    std::size_t count = 0;
+    if (const auto it = by_column.find(x); it != by_column.end()) {
+      std::tie(sum, count) = it->second;
+    } else {
+      for (std::int64_t y = x - 1; y <= x + 1; ++y) {
+        if (const auto it2 = by_column.find(y); it2 != by_column.end()) {
+          sum += it2->second.first;
+          count += it2->second.second;
+        }
+      }
+    }
+    if (count > 0)
+      out.allocated[static_cast<std::size_t>(x)] = python_round2(sum / static_cast<double>(count));
+  }
+  return out;
+}
+
+std::vector<FragmentationRun> run_fragmentations(const GpuShareTrace& trace,
+                                                const std::vector<FragmentationOptions>& runs,
+                                                unsigned jobs) {
+  std::vector<FragmentationRun> out(runs.size());
+  for_each_parallel(runs.size(), jobs,
+                    [&](std::size_t i) { out[i] = run_fragmentation(trace, runs[i]); });
+  return out;
+}
+
+}  // namespace gpusched::plan
