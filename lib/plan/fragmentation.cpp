@@ -11,6 +11,7 @@
 #include <map>
 #include <numeric>
 #include <string>
+#include <tuple>
 
 #include "gpusched/error.hpp"
 #include "model/go_rand.hpp"
@@ -29,8 +30,50 @@ constexpr std::int32_t kMaxPods = 1001;
 // The reflectors' rand.Float64 draws between tuning and rand.Perm (§1.4).
 constexpr int kHiddenDraws = 10;
 
-constexpr std::array<std::string_view, 4> kNames = {"DotProd", "GpuClustering", "GpuPacking",
-                                                    "BestFit"};
+constexpr std::array<std::string_view, 5> kNames = {"DotProd", "GpuClustering", "GpuPacking",
+                                                    "BestFit", "FGD"};
+// typicalPodsConfig: podPopularityThreshold 95, podIncreaseStep 1.
+constexpr double kPopularityThreshold = 95;
+
+/// A group of the target workload (§3.6): the pods of one shape and their share.
+struct TypicalPod {
+  std::int64_t cpu_milli = 0;
+  std::int32_t gpu_milli = 0;
+  std::int32_t gpu_count = 0;
+  std::string gpu_type;
+  double share = 0;
+};
+
+/// GetTypicalPods: the trace's pods grouped by shape, the most common first (ties: the larger
+/// shape, field by field), until they cover 95 % of the pods; each group's share renormalized
+/// over those taken.
+std::vector<TypicalPod> typical_pods(const std::vector<GpuSharePod>& pods) {
+  using Key = std::tuple<std::int64_t, std::int32_t, std::int32_t, std::string>;
+  std::map<Key, double> counts;
+  for (const GpuSharePod& pod : pods)
+    counts[Key{pod.cpu_milli, pod.gpu_milli, pod.gpu_count, pod.gpu_type}] += 1;
+  const auto total = static_cast<double>(pods.size());
+  std::vector<std::pair<Key, double>> sorted(counts.begin(), counts.end());
+  // sort.Sort(sort.Reverse(pl)): the count, then the key, both descending.
+  std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
+    if (a.second != b.second) return a.second > b.second;
+    return a.first > b.first;
+  });
+  const double expected = kPopularityThreshold * total / 100.0;
+  double cumulative = 0;
+  std::size_t taken = 0;
+  std::vector<TypicalPod> out;
+  while (cumulative < expected && taken < sorted.size()) {
+    const auto& [key, count] = sorted[taken++];
+    cumulative += count;
+    out.push_back({std::get<0>(key), std::get<1>(key), std::get<2>(key), std::get<3>(key),
+                   count / total});
+  }
+  if (taken < sorted.size()) {
+    for (TypicalPod& t : out) t.share /= cumulative / total;
+  }
+  return out;
+}
 
 /// A node as the Open-Gpu-Share plugin's cache and NodeResourcesFit see it (§2.2).
 struct NodeState {
@@ -144,6 +187,102 @@ struct NodeState {
   return std::max<std::int64_t>(kMaxNodeScore - free_ratio / 10, kMaxNodeScore / 2);
 }
 
+/// NodeGpuShareFragAmountScore (§3.6): per typical pod, the node's free GPU milli it could not
+/// use, weighted by its share; every bin but q3 (satisfied), summed in bin order.
+[[nodiscard]] double fragmentation(std::int64_t cpu_left, const std::vector<std::int32_t>& free,
+                                   std::string_view model, const std::vector<TypicalPod>& typical) {
+  enum Bin { kLackBoth, kLackGpu, kSatisfied, kLackCpu, kCpuSatisfied, kCpuLacking, kNoAccess };
+  std::array<double, 7> bins{};
+  const std::int64_t left = std::accumulate(free.begin(), free.end(), std::int64_t{0});
+  for (const TypicalPod& t : typical) {
+    const bool cpu = cpu_left >= t.cpu_milli;
+    if (t.gpu_milli == 0) {
+      bins[cpu ? kCpuSatisfied : kCpuLacking] += t.share * static_cast<double>(left);
+      continue;
+    }
+    if (!type_accepts(t.gpu_type, model)) {
+      bins[kNoAccess] += t.share * static_cast<double>(left);
+      continue;
+    }
+    // CanNodeHostPodOnGpuMemory.
+    std::int32_t wanted = t.gpu_count;
+    bool hosts = false;
+    for (const std::int32_t f : free) {
+      if (f >= t.gpu_milli && --wanted <= 0) {
+        hosts = true;
+        break;
+      }
+    }
+    if (hosts && cpu) {
+      std::int64_t short_of = 0;  // GetGpuFragMilliByNodeResAndPodRes
+      for (const std::int32_t f : free) {
+        if (f < t.gpu_milli) short_of += f;
+      }
+      bins[kLackGpu] += t.share * static_cast<double>(short_of);
+      bins[kSatisfied] += t.share * static_cast<double>(left - short_of);
+    } else if (hosts) {
+      bins[kLackCpu] += t.share * static_cast<double>(left);
+    } else {
+      bins[cpu ? kLackGpu : kLackBoth] += t.share * static_cast<double>(left);
+    }
+  }
+  double sum = 0;
+  for (int i = 0; i < 7; ++i) {
+    if (i != kSatisfied) sum += bins[static_cast<std::size_t>(i)];
+  }
+  return sum;
+}
+
+/// The score for a fragmentation change: int64(sigmoid(Δ/1000) × 100).
+[[nodiscard]] std::int64_t fgd_score(double before, double after) {
+  const double delta = (before - after) / 1000;
+  return static_cast<std::int64_t>(1.0 / (1 + std::exp(-delta)) *
+                                   static_cast<double>(kMaxNodeScore));
+}
+
+/// calculateGpuShareFragExtendScore: the node's score and, for a share, the device it takes
+/// (the first reaching the highest score).
+struct FgdChoice {
+  std::int64_t score = 0;
+  int device = -1;
+};
+[[nodiscard]] FgdChoice fgd(const NodeState& n, const GpuSharePod& pod,
+                            const std::vector<TypicalPod>& typical, double before) {
+  std::vector<std::int32_t> free = n.free;
+  const std::int64_t cpu_after = n.cpu_left - pod.cpu_milli;
+  const std::string_view model = n.node->model;
+  FgdChoice out;
+  if (is_share(pod)) {
+    for (std::size_t i = 0; i < free.size(); ++i) {
+      if (free[i] < pod.gpu_milli) continue;
+      // A device with the free milli of one before it leaves the node as that one would, and
+      // only a strictly higher score moves the choice: it cannot win.
+      if (std::find(free.begin(), free.begin() + static_cast<std::ptrdiff_t>(i), free[i]) !=
+          free.begin() + static_cast<std::ptrdiff_t>(i))
+        continue;
+      free[i] -= pod.gpu_milli;
+      const std::int64_t s = fgd_score(before, fragmentation(cpu_after, free, model, typical));
+      free[i] += pod.gpu_milli;
+      if (out.device < 0 || s > out.score) out = {s, static_cast<int>(i)};
+    }
+    return out;
+  }
+  // nodeRes.Sub: whole GPUs from the least free that hold them (fully free ones).
+  std::int32_t wanted = pod.gpu_milli > 0 ? pod.gpu_count : 0;
+  std::vector<std::size_t> order(free.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return free[a] < free[b]; });
+  for (const std::size_t d : order) {
+    if (wanted == 0) break;
+    if (free[d] < pod.gpu_milli) continue;
+    free[d] -= pod.gpu_milli;
+    --wanted;
+  }
+  out.score = fgd_score(before, fragmentation(cpu_after, free, model, typical));
+  return out;
+}
+
 [[nodiscard]] std::int64_t score(SharePolicy policy, const NodeState& n, const GpuSharePod& pod) {
   switch (policy) {
     case SharePolicy::DotProd:
@@ -154,13 +293,16 @@ struct NodeState {
       return packing(n, pod);
     case SharePolicy::BestFit:
       return best_fit(n, pod);
+    case SharePolicy::Fgd:
+      break;  // run_fragmentation scores FGD itself: it needs the target workload
   }
   return 0;
 }
 
 /// Reserve (§2.4, §3.7): whole GPUs take the first fully free devices in index order; a share
-/// takes the device with the least free milli that holds it, the lowest index on a tie.
-void place(NodeState& n, const GpuSharePod& pod) {
+/// takes `device` when the policy chose one (FGD), else the device with the least free milli
+/// that holds it, the lowest index on a tie.
+void place(NodeState& n, const GpuSharePod& pod, int device) {
   n.cpu_left -= pod.cpu_milli;
   n.memory_left -= pod.memory_mib;
   ++n.pods;
@@ -177,9 +319,9 @@ void place(NodeState& n, const GpuSharePod& pod) {
     GPUSCHED_CHECK(wanted == 0, "a node that fits a pod has its whole GPUs");
     return;
   }
-  std::int32_t* best = nullptr;
+  std::int32_t* best = device >= 0 ? &n.free[static_cast<std::size_t>(device)] : nullptr;
   for (std::int32_t& f : n.free) {
-    if (f >= pod.gpu_milli && (best == nullptr || f < *best)) best = &f;
+    if (device < 0 && f >= pod.gpu_milli && (best == nullptr || f < *best)) best = &f;
   }
   GPUSCHED_CHECK(best != nullptr, "a node that fits a shared pod has a GPU with room");
   *best -= pod.gpu_milli;
@@ -270,26 +412,49 @@ FragmentationRun run_fragmentation(const GpuShareTrace& trace, const Fragmentati
   const double gpus = static_cast<double>(out.total_milli / kMilli);
   std::vector<std::pair<double, double>> points;  // (arrive_ratio, alloc_ratio) per event
   points.reserve(events.size());
+  // FGD: the target workload, from the trace's pods (never the clones), and each node's
+  // fragmentation as it stands, kept until a pod lands there.
+  const bool by_fgd = options.policy == SharePolicy::Fgd;
+  const std::vector<TypicalPod> typical = by_fgd ? typical_pods(trace.pods) : std::vector<TypicalPod>{};
+  std::vector<double> frag(nodes.size());
+  if (by_fgd) {
+    for (std::size_t i = 0; i < nodes.size(); ++i)
+      frag[i] = fragmentation(nodes[i].cpu_left, nodes[i].free, nodes[i].node->model, typical);
+  }
   std::int64_t arrived = 0;
   for (const GpuSharePod& pod : events) {
     arrived += pod.total_gpu_milli();
-    NodeState* chosen = nullptr;
+    std::size_t chosen = nodes.size();
     std::int64_t best = 0;
-    for (NodeState& n : nodes) {
+    int device = -1;
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      const NodeState& n = nodes[i];
       if (!fits(n, pod)) continue;
       // selectHost of the fork: the highest score, the smallest (renamed) name on a tie. With
-      // one feasible node scoring is skipped, which cannot change the choice.
-      const std::int64_t s = score(options.policy, n, pod);
-      if (chosen == nullptr || s > best || (s == best && n.key < chosen->key)) {
-        chosen = &n;
+      // one feasible node scoring is skipped, which cannot change the choice (FGD's Reserve
+      // scores the devices anyway).
+      std::int64_t s = 0;
+      int d = -1;
+      if (by_fgd) {
+        const FgdChoice c = fgd(n, pod, typical, frag[i]);
+        s = c.score;
+        d = c.device;
+      } else {
+        s = score(options.policy, n, pod);
+      }
+      if (chosen == nodes.size() || s > best || (s == best && n.key < nodes[chosen].key)) {
+        chosen = i;
         best = s;
+        device = d;
       }
     }
-    if (chosen == nullptr) {
+    if (chosen == nodes.size()) {
       ++out.failed;
     } else {
-      place(*chosen, pod);
+      NodeState& n = nodes[chosen];
+      place(n, pod, device);
       out.used_milli += pod.total_gpu_milli();
+      if (by_fgd) frag[chosen] = fragmentation(n.cpu_left, n.free, n.node->model, typical);
     }
     points.emplace_back(
         std::nearbyint(static_cast<double>(arrived) / gpus / 10),

@@ -18,9 +18,9 @@
 
 namespace gpusched::plan {
 
-/// The artifact's scoring policies implemented so far (§3): one score plugin of weight 1000, the
-/// GPU within the node chosen best-fit.
-enum class SharePolicy : std::uint8_t { DotProd, GpuClustering, GpuPacking, BestFit };
+/// The artifact's scoring policies implemented so far (§3): one score plugin of weight 1000; the
+/// GPU within the node chosen best-fit, except by FGD, which takes the device its score found.
+enum class SharePolicy : std::uint8_t { DotProd, GpuClustering, GpuPacking, BestFit, Fgd };
 
 /// The policy of a name as the paper spells it ("BestFit"), or nullopt.
 [[nodiscard]] std::optional<SharePolicy> share_policy(std::string_view name);
