@@ -30,8 +30,8 @@ constexpr std::int32_t kMaxPods = 1001;
 // The reflectors' rand.Float64 draws between tuning and rand.Perm (§1.4).
 constexpr int kHiddenDraws = 10;
 
-constexpr std::array<std::string_view, 5> kNames = {"DotProd", "GpuClustering", "GpuPacking",
-                                                    "BestFit", "FGD"};
+constexpr std::array<std::string_view, 6> kNames = {"DotProd", "GpuClustering", "GpuPacking",
+                                                    "BestFit", "FGD", "Random"};
 // typicalPodsConfig: podPopularityThreshold 95, podIncreaseStep 1.
 constexpr double kPopularityThreshold = 95;
 
@@ -294,7 +294,8 @@ struct FgdChoice {
     case SharePolicy::BestFit:
       return best_fit(n, pod);
     case SharePolicy::Fgd:
-      break;  // run_fragmentation scores FGD itself: it needs the target workload
+    case SharePolicy::Random:
+      break;  // run_fragmentation chooses by these itself: the target workload, the draws
   }
   return 0;
 }
@@ -427,7 +428,28 @@ FragmentationRun run_fragmentation(const GpuShareTrace& trace, const Fragmentati
     std::size_t chosen = nodes.size();
     std::int64_t best = 0;
     int device = -1;
-    for (std::size_t i = 0; i < nodes.size(); ++i) {
+    if (options.policy == SharePolicy::Random) {
+      // RandomScore's PreScore: one of the feasible nodes, drawn when there are several (the
+      // artifact's feasible list comes from a parallel filter, in no fixed order; gpusched's is
+      // in node order).
+      std::vector<std::size_t> feasible;
+      for (std::size_t i = 0; i < nodes.size(); ++i) {
+        if (fits(nodes[i], pod)) feasible.push_back(i);
+      }
+      if (feasible.size() == 1) chosen = feasible[0];
+      if (feasible.size() > 1)
+        chosen = feasible[static_cast<std::size_t>(rng.intn(static_cast<std::int32_t>(feasible.size())))];
+      if (chosen != nodes.size() && is_share(pod)) {
+        // Reserve's reservoir sampling over the devices that hold the share.
+        std::int32_t seen = 0;
+        const NodeState& n = nodes[chosen];
+        for (std::size_t d = 0; d < n.free.size(); ++d) {
+          if (n.free[d] < pod.gpu_milli) continue;
+          if (rng.intn(++seen) == 0) device = static_cast<int>(d);
+        }
+      }
+    }
+    for (std::size_t i = 0; i < nodes.size() && options.policy != SharePolicy::Random; ++i) {
       const NodeState& n = nodes[i];
       if (!fits(n, pod)) continue;
       // selectHost of the fork: the highest score, the smallest (renamed) name on a tie. With

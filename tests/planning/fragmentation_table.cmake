@@ -2,7 +2,7 @@
 # artifact's published results (experiments/analysis/expected_results/analysis_allo_discrete.csv,
 # ../shared/reference/fgd-artifact.md §1.8): the GPU allocation at 100 % arrived workload, for
 # seeds 42..51, must equal every published value of DotProd, GpuClustering, GpuPacking, BestFit
-# and FGD, and so must the 10-seed mean the paper reports. Run by ctest as
+# and FGD, and so must the 10-seed mean the paper reports; Random's mean must be within 0.3 points. Run by ctest as
 #   cmake -DGPUSCHED=<exe> -DOPENB=<dir> -P fragmentation_table.cmake
 cmake_policy(SET CMP0007 NEW)  # keep the mean rows' empty clones and failed fields
 execute_process(COMMAND ${GPUSCHED} experiment fragmentation ${OPENB}/openb_node_list_gpu_node.csv
@@ -33,13 +33,26 @@ foreach(line IN LISTS lines)
   else()
     math(EXPR index "${seed} - 42")
   endif()
+  if(policy STREQUAL "Random")
+    # Not value for value (the artifact's node draw indexes a list in no fixed order): the
+    # 10-seed mean within 0.3 points of the published 86.30.
+    if(seed STREQUAL "mean")
+      string(REPLACE "." "" hundredths "${at_100}")
+      math(EXPR off "${hundredths} - 8630")
+      if(off GREATER 30 OR off LESS -30)
+        message(FATAL_ERROR "Random: mean ${at_100} at 100 % arrived, published 86.30")
+      endif()
+      math(EXPR compared "${compared} + 1")
+    endif()
+    continue()
+  endif()
   list(GET published_${policy} ${index} expected)
   if(NOT at_100 STREQUAL expected)
     message(FATAL_ERROR "${policy} seed ${seed}: ${at_100} at 100 % arrived, published ${expected}")
   endif()
   math(EXPR compared "${compared} + 1")
 endforeach()
-if(NOT compared EQUAL 55)
-  message(FATAL_ERROR "compared ${compared} values, expected 55:\n${out}")
+if(NOT compared EQUAL 56)
+  message(FATAL_ERROR "compared ${compared} values, expected 56:\n${out}")
 endif()
-message(STATUS "55 values at 100 % arrived equal the published ones")
+message(STATUS "55 values at 100 % arrived equal the published ones, Random's mean within 0.3")

@@ -18,14 +18,17 @@
 
 namespace gpusched::plan {
 
-/// The artifact's scoring policies implemented so far (§3): one score plugin of weight 1000; the
-/// GPU within the node chosen best-fit, except by FGD, which takes the device its score found.
-enum class SharePolicy : std::uint8_t { DotProd, GpuClustering, GpuPacking, BestFit, Fgd };
+/// The artifact's six scoring policies (§3): one score plugin of weight 1000; the GPU within the
+/// node chosen best-fit, except by FGD, which takes the device its score found, and Random,
+/// which draws one. Random draws from the run's Go source as the artifact does, but its node
+/// draw indexes the feasible nodes in node order, where the artifact's parallel filter lists
+/// them in no fixed order: its runs match the paper's statistically, not value for value.
+enum class SharePolicy : std::uint8_t { DotProd, GpuClustering, GpuPacking, BestFit, Fgd, Random };
 
 /// The policy of a name as the paper spells it ("BestFit"), or nullopt.
 [[nodiscard]] std::optional<SharePolicy> share_policy(std::string_view name);
 [[nodiscard]] std::string_view to_string(SharePolicy policy);
-/// Every policy's name, in the paper's order.
+/// Every policy's name, in the enum's order.
 [[nodiscard]] std::vector<std::string_view> share_policy_names();
 
 struct FragmentationOptions {
