@@ -368,21 +368,28 @@ FragmentationRun run_fragmentation(const GpuShareTrace& trace, const Fragmentati
     std::swap(events[static_cast<std::size_t>(i)], events[static_cast<std::size_t>(j)]);
   });
   // TunePodsByNodeTotalResource: clones of random workload pods appended until the next one
-  // would pass the target; the stop test adds the clone's per-GPU milli only (a quirk kept).
+  // would pass the target (the stop test adds the clone's per-GPU milli only, a quirk kept), or
+  // random pods removed while the demand passes it.
   std::int64_t demand = 0;
   for (const GpuSharePod& pod : events) demand += pod.total_gpu_milli();
-  const std::int64_t target = out.total_milli * options.tune_permille / 1000;
-  if (demand > target) {
-    throw InputError(trace.pods_file, "", "the pods ask " + std::to_string(demand) + " GPU milli, more than the " +
-                     std::to_string(target) +
-                     " the tuning targets: the artifact then removes pods at random, which "
-                     "gpusched does not reproduce yet");
-  }
-  if (!workload.empty()) {
+  // The target in float64, as Go computes ratio * capacity and compares with it.
+  const double target = (static_cast<double>(options.tune_permille) / 1000.0) *
+                        static_cast<double>(out.total_milli);
+  if (static_cast<double>(demand) > target) {
+    // tuneDownPods: random pods of the shuffled list removed until the demand is within it.
+    while (static_cast<double>(demand) > target && !events.empty()) {
+      const auto index =
+          static_cast<std::size_t>(rng.intn(static_cast<std::int32_t>(events.size())));
+      demand -= events[index].total_gpu_milli();
+      events.erase(events.begin() + static_cast<std::ptrdiff_t>(index));
+      ++out.removed;
+    }
+  } else if (static_cast<double>(demand) < target && !workload.empty()) {
+    // tuneUpPods.
     for (std::size_t i = 0;; ++i) {
       const GpuSharePod& pick =
           workload[static_cast<std::size_t>(rng.intn(static_cast<std::int32_t>(workload.size())))];
-      if (demand + pick.gpu_milli > target) break;
+      if (static_cast<double>(demand + pick.gpu_milli) > target) break;
       demand += pick.total_gpu_milli();
       GpuSharePod clone = pick;
       clone.name += "-tuned-" + std::to_string(i);

@@ -143,6 +143,7 @@ int run_experiment(const ExperimentOptions& options, std::ostream& out) {
     std::string policy;
     std::string seed;
     std::string clones;
+    std::string removed;
     std::string failed;
     std::vector<std::optional<double>> allocated;
   };
@@ -153,18 +154,21 @@ int run_experiment(const ExperimentOptions& options, std::ostream& out) {
       const plan::FragmentationRun& run = results[p * seeds.size() + s];
       of_policy.push_back(&run);
       rows.push_back({std::string(plan::to_string(policies[p])), std::to_string(seeds[s]),
-                      std::to_string(run.clones), std::to_string(run.failed), run.allocated});
+                      std::to_string(run.clones), std::to_string(run.removed),
+                      std::to_string(run.failed), run.allocated});
     }
     if (seeds.size() > 1)
-      rows.push_back({std::string(plan::to_string(policies[p])), "mean", "", "", mean_of(of_policy)});
+      rows.push_back(
+          {std::string(plan::to_string(policies[p])), "mean", "", "", "", mean_of(of_policy)});
   }
   const std::int64_t columns = tune / 10;
   if (options.output == "csv") {
-    out << "policy,seed,clones,failed";
+    out << "policy,seed,clones,removed,failed";
     for (std::int64_t x = 0; x <= columns; ++x) out << ',' << x;
     out << '\n';
     for (const Row& row : rows) {
-      out << row.policy << ',' << row.seed << ',' << row.clones << ',' << row.failed;
+      out << row.policy << ',' << row.seed << ',' << row.clones << ',' << row.removed << ','
+          << row.failed;
       for (const std::optional<double>& value : row.allocated) out << ',' << cell(value);
       out << '\n';
     }

@@ -2,10 +2,11 @@
 /// `gpusched experiment fragmentation`: the experiment of "Beware of Fragmentation" (USENIX
 /// ATC'23) as its artifact runs it (hkust-adsl/kubernetes-scheduler-simulator at 8f3d641;
 /// ../shared/reference/fgd-artifact.md is the specification): the trace's pods shuffled by Go's
-/// math/rand, cloned up to a share of the cluster's GPU capacity, each scheduled once onto the
-/// nodes (renamed with a random rank that breaks score ties) and dropped when nothing fits, no
-/// departures; after every pod, the share of GPU milli allocated. The table is the mean
-/// allocation per arrived-workload percent, with the analysis scripts' rounding.
+/// math/rand, cloned up to a share of the cluster's GPU capacity (or thinned down to it), each
+/// scheduled once onto the nodes (renamed with a random rank that breaks score ties) and dropped
+/// when nothing fits, no departures; after every pod, the share of GPU milli allocated. The
+/// table is the mean allocation per arrived-workload percent, with the analysis scripts'
+/// rounding.
 
 #include <cstddef>
 #include <cstdint>
@@ -44,14 +45,13 @@ struct FragmentationRun {
   std::vector<std::optional<double>> allocated;
   std::size_t events = 0;  ///< pods tried: the trace's and the clones
   std::size_t clones = 0;
-  std::size_t failed = 0;  ///< pods no node could take, dropped
+  std::size_t removed = 0;  ///< pods tuned away: the trace asked more than the target
+  std::size_t failed = 0;   ///< pods no node could take, dropped
   std::int64_t used_milli = 0;   ///< GPU milli allocated at the end
   std::int64_t total_milli = 0;  ///< the cluster's GPU milli
 };
 
-/// Runs the experiment on `trace`. Throws InputError when the trace asks for what the artifact's
-/// procedure is not modelled for here: a workload above the tuning target (the artifact removes
-/// pods at random then), no GPU in the cluster.
+/// Runs the experiment on `trace`. Throws InputError when the cluster has no GPU.
 [[nodiscard]] FragmentationRun run_fragmentation(const GpuShareTrace& trace,
                                                  const FragmentationOptions& options);
 
