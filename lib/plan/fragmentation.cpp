@@ -187,12 +187,15 @@ struct NodeState {
   return std::max<std::int64_t>(kMaxNodeScore - free_ratio / 10, kMaxNodeScore / 2);
 }
 
-/// NodeGpuShareFragAmountScore (§3.6): per typical pod, the node's free GPU milli it could not
-/// use, weighted by its share; every bin but q3 (satisfied), summed in bin order.
-[[nodiscard]] double fragmentation(std::int64_t cpu_left, const std::vector<std::int32_t>& free,
-                                   std::string_view model, const std::vector<TypicalPod>& typical) {
-  enum Bin { kLackBoth, kLackGpu, kSatisfied, kLackCpu, kCpuSatisfied, kCpuLacking, kNoAccess };
-  std::array<double, 7> bins{};
+/// NodeGpuShareFragAmount's bins, in FragRatioDataMap's order.
+enum Bin : std::size_t { kLackBoth, kLackGpu, kSatisfied, kLackCpu, kCpuSatisfied, kCpuLacking, kNoAccess };
+using Bins = std::array<double, 7>;
+
+/// NodeGpuShareFragAmount (§3.6): per typical pod, the node's free GPU milli it could not use
+/// (or could, in kSatisfied), weighted by its share, in the bin that says why.
+[[nodiscard]] Bins fragment_bins(std::int64_t cpu_left, const std::vector<std::int32_t>& free,
+                                 std::string_view model, const std::vector<TypicalPod>& typical) {
+  Bins bins{};
   const std::int64_t left = std::accumulate(free.begin(), free.end(), std::int64_t{0});
   for (const TypicalPod& t : typical) {
     const bool cpu = cpu_left >= t.cpu_milli;
@@ -226,11 +229,60 @@ struct NodeState {
       bins[cpu ? kLackGpu : kLackBoth] += t.share * static_cast<double>(left);
     }
   }
+  return bins;
+}
+
+/// FragAmountSumExceptQ3: every bin but kSatisfied, in bin order.
+[[nodiscard]] double frag_amount(const Bins& bins) {
   double sum = 0;
-  for (int i = 0; i < 7; ++i) {
-    if (i != kSatisfied) sum += bins[static_cast<std::size_t>(i)];
+  for (std::size_t i = 0; i < bins.size(); ++i) {
+    if (i != kSatisfied) sum += bins[i];
   }
   return sum;
+}
+
+/// NodeGpuShareFragAmountScore.
+[[nodiscard]] double fragmentation(std::int64_t cpu_left, const std::vector<std::int32_t>& free,
+                                   std::string_view model, const std::vector<TypicalPod>& typical) {
+  return frag_amount(fragment_bins(cpu_left, free, model, typical));
+}
+
+/// `%.2f` of `x` read back: what the artifact's log line holds.
+[[nodiscard]] double logged(double x) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.2f", x);
+  return std::strtod(text, nullptr);
+}
+
+/// merge_*_discrete.py: per arrived percent 0..columns, the mean of `value` over its events
+/// (over the neighbours' x-1..x+1 when it has none), through `finish`.
+template <class Finish>
+std::vector<std::optional<double>> by_arrived(const std::vector<double>& arrive,
+                                              const std::vector<double>& value,
+                                              std::int64_t columns, Finish&& finish) {
+  std::map<std::int64_t, std::pair<double, std::size_t>> by_column;
+  for (std::size_t i = 0; i < arrive.size(); ++i) {
+    auto& [sum, count] = by_column[static_cast<std::int64_t>(arrive[i])];
+    sum += value[i];
+    ++count;
+  }
+  std::vector<std::optional<double>> out(static_cast<std::size_t>(columns + 1));
+  for (std::int64_t x = 0; x <= columns; ++x) {
+    double sum = 0;
+    std::size_t count = 0;
+    if (const auto it = by_column.find(x); it != by_column.end()) {
+      std::tie(sum, count) = it->second;
+    } else {
+      for (std::int64_t y = x - 1; y <= x + 1; ++y) {
+        if (const auto it2 = by_column.find(y); it2 != by_column.end()) {
+          sum += it2->second.first;
+          count += it2->second.second;
+        }
+      }
+    }
+    if (count > 0) out[static_cast<std::size_t>(x)] = finish(sum / static_cast<double>(count));
+  }
+  return out;
 }
 
 /// The score for a fragmentation change: int64(sigmoid(Δ/1000) × 100).
@@ -416,18 +468,24 @@ FragmentationRun run_fragmentation(const GpuShareTrace& trace, const Fragmentati
     n.free.assign(static_cast<std::size_t>(sorted[i]->gpus), kMilli);
   }
 
-  // §1.3 step 9, §1.6: each pod once, in order; after each, the arrived and allocated shares.
+  // §1.3 step 9, §1.6, §4: each pod once, in order; after each, the arrived and allocated
+  // shares and the cluster's fragmentation (the [Alloc] and [Report] lines).
   const double gpus = static_cast<double>(out.total_milli / kMilli);
-  std::vector<std::pair<double, double>> points;  // (arrive_ratio, alloc_ratio) per event
-  points.reserve(events.size());
-  // FGD: the target workload, from the trace's pods (never the clones), and each node's
-  // fragmentation as it stands, kept until a pod lands there.
+  std::vector<double> arrive, alloc, amount, ratio;
+  arrive.reserve(events.size());
+  alloc.reserve(events.size());
+  amount.reserve(events.size());
+  ratio.reserve(events.size());
+  // The target workload, from the trace's pods (never the clones), and each node's
+  // fragmentation bins as they stand, kept until a pod lands there: FGD scores with them, the
+  // report sums them.
   const bool by_fgd = options.policy == SharePolicy::Fgd;
-  const std::vector<TypicalPod> typical = by_fgd ? typical_pods(trace.pods) : std::vector<TypicalPod>{};
+  const std::vector<TypicalPod> typical = typical_pods(trace.pods);
+  std::vector<Bins> bins(nodes.size());
   std::vector<double> frag(nodes.size());
-  if (by_fgd) {
-    for (std::size_t i = 0; i < nodes.size(); ++i)
-      frag[i] = fragmentation(nodes[i].cpu_left, nodes[i].free, nodes[i].node->model, typical);
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    bins[i] = fragment_bins(nodes[i].cpu_left, nodes[i].free, nodes[i].node->model, typical);
+    frag[i] = frag_amount(bins[i]);
   }
   std::int64_t arrived = 0;
   for (const GpuSharePod& pod : events) {
@@ -483,40 +541,31 @@ FragmentationRun run_fragmentation(const GpuShareTrace& trace, const Fragmentati
       NodeState& n = nodes[chosen];
       place(n, pod, device);
       out.used_milli += pod.total_gpu_milli();
-      if (by_fgd) frag[chosen] = fragmentation(n.cpu_left, n.free, n.node->model, typical);
+      bins[chosen] = fragment_bins(n.cpu_left, n.free, n.node->model, typical);
+      frag[chosen] = frag_amount(bins[chosen]);
     }
-    points.emplace_back(
-        std::nearbyint(static_cast<double>(arrived) / gpus / 10),
-        python_round2(static_cast<double>(out.used_milli) / gpus / 10));
+    arrive.push_back(std::nearbyint(static_cast<double>(arrived) / gpus / 10));
+    alloc.push_back(python_round2(static_cast<double>(out.used_milli) / gpus / 10));
+    // ClusterGpuFragReport: the nodes' bins summed bin by bin; frag amount and ratio as logged.
+    Bins cluster{};
+    for (const Bins& b : bins) {
+      for (std::size_t k = 0; k < cluster.size(); ++k) cluster[k] += b[k];
+    }
+    const double frag_sum = frag_amount(cluster);
+    double idle = 0;
+    for (const double b : cluster) idle += b;
+    amount.push_back(logged(frag_sum));
+    ratio.push_back(logged(idle > 0 ? 100 * frag_sum / idle : 0));
   }
   out.events = events.size();
 
-  // merge_alloc_discrete.py: per arrived percent, the mean of its events, else of its
-  // neighbours' (x-1 .. x+1).
+  // merge_alloc_discrete.py, merge_frag_discrete.py, merge_frag_ratio_discrete.py.
   const std::int64_t columns = options.tune_permille / 10;
-  out.allocated.assign(static_cast<std::size_t>(columns + 1), std::nullopt);
-  std::map<std::int64_t, std::pair<double, std::size_t>> by_column;
-  for (const auto& [arrive, alloc] : points) {
-    auto& [sum, count] = by_column[static_cast<std::int64_t>(arrive)];
-    sum += alloc;
-    ++count;
-  }
-  for (std::int64_t x = 0; x <= columns; ++x) {
-    double sum = 0;
-    std::size_t count = 0;
-    if (const auto it = by_column.find(x); it != by_column.end()) {
-      std::tie(sum, count) = it->second;
-    } else {
-      for (std::int64_t y = x - 1; y <= x + 1; ++y) {
-        if (const auto it2 = by_column.find(y); it2 != by_column.end()) {
-          sum += it2->second.first;
-          count += it2->second.second;
-        }
-      }
-    }
-    if (count > 0)
-      out.allocated[static_cast<std::size_t>(x)] = python_round2(sum / static_cast<double>(count));
-  }
+  out.allocated = by_arrived(arrive, alloc, columns, python_round2);
+  out.frag_amount = by_arrived(arrive, amount, columns, [&](double mean) {
+    return python_round2(100 * mean / 1000 / gpus);
+  });
+  out.frag_ratio = by_arrived(arrive, ratio, columns, [](double mean) { return mean; });
   return out;
 }
 

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <string>
+#include <vector>
 
 #include "support/run_cli.hpp"
 #include "support/temp_dir.hpp"
@@ -46,6 +47,32 @@ TEST_CASE("experiment fragmentation prints the allocation per arrived percent",
         "GpuPacking     42                                                        60.00        \n");
 }
 
+TEST_CASE("experiment fragmentation tabulates the fragmentation too", "[cli][experiment]") {
+  // One GPU and 600-milli shares tuned to 200 %: after the first, 400 milli idle, which no
+  // typical pod (a 600-milli share) can use: all of it is fragmentation, 40 % of the GPU.
+  TempDir dir;
+  const std::string nodes = dir.write("nodes.csv", kNodes);
+  const std::string pods = dir.write("pods.csv", kPods);
+  const Outcome amount = run_cli({"experiment", "fragmentation", nodes, pods, "--policy", "FGD",
+                                  "--tune", "2", "--metric", "frag-amount", "-o", "csv"});
+  CHECK(amount.code == 0);
+  const std::string row = amount.out.substr(amount.out.find("\nFGD,42,"));
+  std::vector<std::string> fields;
+  for (std::size_t at = 1, comma = 0; comma != std::string::npos; at = comma + 1) {
+    comma = row.find_first_of(",\n", at);
+    fields.push_back(row.substr(at, comma == std::string::npos ? comma : comma - at));
+    if (comma != std::string::npos && row[comma] == '\n') break;
+  }
+  REQUIRE(fields.size() == 5 + 201);
+  CHECK(fields[5 + 60] == "40.00");
+  CHECK(fields[5 + 120] == "40.00");
+  const Outcome ratio = run_cli({"experiment", "fragmentation", nodes, pods, "--policy", "FGD",
+                                 "--tune", "2", "--metric", "frag-ratio"});
+  CHECK(ratio.code == 0);
+  CHECK(ratio.out.starts_with("GPU fragmentation (% of the idle GPUs) by arrived workload"));
+  CHECK(ratio.out.find("100.00") != std::string::npos);
+}
+
 TEST_CASE("experiment fragmentation reads the five-column pod lists too", "[cli][experiment]") {
   // The multigpu* variants of the trace carry name..gpu_milli only.
   TempDir dir;
@@ -85,6 +112,10 @@ TEST_CASE("experiment fragmentation refuses bad input with exit 2", "[cli][exper
       {"experiment", "fragmentation", nodes, dir.write("bad.csv", "name,cpu\np0,1\n")});
   CHECK(bad_csv.code == 2);
   CHECK(bad_csv.err.starts_with("gpusched: error: "));
+  const Outcome metric =
+      run_cli({"experiment", "fragmentation", nodes, pods, "--metric", "waste"});
+  CHECK(metric.code == 2);
+  CHECK(metric.err.find("--metric") != std::string::npos);
   const Outcome none = run_cli({"experiment"});
   CHECK(none.code == 2);
   CHECK(none.err == "gpusched: error: experiment needs an experiment: fragmentation\n");

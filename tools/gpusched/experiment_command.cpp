@@ -30,6 +30,7 @@ struct ExperimentOptions {
   std::string seeds;  ///< "42..51" or "42,45"; empty: --seed
   std::string tune = "1.3";
   std::string output = "table";
+  std::string metric = "allocated";
   unsigned jobs = 0;
 };
 
@@ -94,15 +95,24 @@ std::string cell(const std::optional<double>& value) {
   return out.str();
 }
 
+using Series = std::vector<std::optional<double>>;
+
+/// The series --metric names.
+const Series& metric_of(const plan::FragmentationRun& run, const std::string& metric) {
+  if (metric == "frag-amount") return run.frag_amount;
+  if (metric == "frag-ratio") return run.frag_ratio;
+  return run.allocated;
+}
+
 /// Per column, the mean over `runs` of the columns they all have, rounded as Python rounds.
-std::vector<std::optional<double>> mean_of(const std::vector<const plan::FragmentationRun*>& runs) {
-  std::vector<std::optional<double>> out(runs.front()->allocated.size());
+Series mean_of(const std::vector<const Series*>& runs) {
+  Series out(runs.front()->size());
   for (std::size_t x = 0; x < out.size(); ++x) {
     double sum = 0;
     bool all = true;
-    for (const plan::FragmentationRun* run : runs) {
-      all = all && run->allocated[x].has_value();
-      if (run->allocated[x]) sum += *run->allocated[x];
+    for (const Series* run : runs) {
+      all = all && (*run)[x].has_value();
+      if ((*run)[x]) sum += *(*run)[x];
     }
     if (all) out[x] = plan::python_round2(sum / static_cast<double>(runs.size()));
   }
@@ -145,17 +155,17 @@ int run_experiment(const ExperimentOptions& options, std::ostream& out) {
     std::string clones;
     std::string removed;
     std::string failed;
-    std::vector<std::optional<double>> allocated;
+    Series values;
   };
   std::vector<Row> rows;
   for (std::size_t p = 0; p < policies.size(); ++p) {
-    std::vector<const plan::FragmentationRun*> of_policy;
+    std::vector<const Series*> of_policy;
     for (std::size_t s = 0; s < seeds.size(); ++s) {
       const plan::FragmentationRun& run = results[p * seeds.size() + s];
-      of_policy.push_back(&run);
+      of_policy.push_back(&metric_of(run, options.metric));
       rows.push_back({std::string(plan::to_string(policies[p])), std::to_string(seeds[s]),
                       std::to_string(run.clones), std::to_string(run.removed),
-                      std::to_string(run.failed), run.allocated});
+                      std::to_string(run.failed), metric_of(run, options.metric)});
     }
     if (seeds.size() > 1)
       rows.push_back(
@@ -169,13 +179,20 @@ int run_experiment(const ExperimentOptions& options, std::ostream& out) {
     for (const Row& row : rows) {
       out << row.policy << ',' << row.seed << ',' << row.clones << ',' << row.removed << ','
           << row.failed;
-      for (const std::optional<double>& value : row.allocated) out << ',' << cell(value);
+      for (const std::optional<double>& value : row.values) out << ',' << cell(value);
       out << '\n';
     }
     return 0;
   }
-  out << "GPU allocated (% of " << results.front().total_milli / 1000
-      << " GPUs) by arrived workload (% of GPU capacity)\n";
+  const std::string gpus = std::to_string(results.front().total_milli / 1000) + " GPUs";
+  if (options.metric == "frag-amount") {
+    out << "GPU fragmentation (% of " << gpus << ")";
+  } else if (options.metric == "frag-ratio") {
+    out << "GPU fragmentation (% of the idle GPUs)";
+  } else {
+    out << "GPU allocated (% of " << gpus << ")";
+  }
+  out << " by arrived workload (% of GPU capacity)\n";
   out << std::left << std::setw(15) << "POLICY" << std::setw(7) << "SEED";
   for (const std::int64_t x : kTableColumns) {
     if (x <= columns) out << std::right << std::setw(8) << x;
@@ -184,7 +201,7 @@ int run_experiment(const ExperimentOptions& options, std::ostream& out) {
   for (const Row& row : rows) {
     out << std::left << std::setw(15) << row.policy << std::setw(7) << row.seed;
     for (const std::int64_t x : kTableColumns) {
-      if (x <= columns) out << std::right << std::setw(8) << cell(row.allocated[static_cast<std::size_t>(x)]);
+      if (x <= columns) out << std::right << std::setw(8) << cell(row.values[static_cast<std::size_t>(x)]);
     }
     out << '\n';
   }
@@ -224,6 +241,11 @@ Command add_experiment_command(CLI::App& app) {
                             "Clone pods up to this share of the GPU capacity (default 1.3)");
   fragmentation->add_option("-o,--output", options->output, "Report format")
       ->check(CLI::IsMember({"table", "csv"}));
+  fragmentation
+      ->add_option("--metric", options->metric,
+                   "What to tabulate: allocated (GPU allocation, the default), frag-amount or "
+                   "frag-ratio (the cluster's fragmentation, the paper's Fig. 7)")
+      ->check(CLI::IsMember({"allocated", "frag-amount", "frag-ratio"}));
   add_jobs_option(*fragmentation, options->jobs);
   return {command, [options, fragmentation](std::ostream& out, std::ostream& err) {
             if (fragmentation->parsed()) return run_experiment(*options, out);

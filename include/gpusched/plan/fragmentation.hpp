@@ -43,6 +43,11 @@ struct FragmentationRun {
   /// Per arrived-workload percent 0 .. tune_permille/10: the mean allocation percent of the
   /// pod events there, rounded to 2 decimals as Python rounds; nullopt where no event is.
   std::vector<std::optional<double>> allocated;
+  /// The same per arrived percent for the cluster's fragmentation (§4, the paper's Fig. 7): the
+  /// mean fragmentation amount as a percent of the GPU capacity (rounded to 2 decimals), and
+  /// the mean fragmentation ratio, percent of the idle GPU milli (not rounded).
+  std::vector<std::optional<double>> frag_amount;
+  std::vector<std::optional<double>> frag_ratio;
   std::size_t events = 0;  ///< pods tried: the trace's and the clones
   std::size_t clones = 0;
   std::size_t removed = 0;  ///< pods tuned away: the trace asked more than the target
