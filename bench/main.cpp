@@ -224,7 +224,7 @@ void openb(int runs, const std::filesystem::path& dir) {
 }
 
 // The FGD paper's experiment (gpusched experiment fragmentation): one FGD run on the default
-// trace, then the whole table, 6 policies x seeds 42..51, on every core. Targets (issue 22): a
+// trace, then the whole table, every policy x seeds 42..51, on every core. Targets (issue 22): a
 // run under 2 s, the table under a minute.
 void fragmentation(const std::filesystem::path& dir) {
   if (!std::filesystem::exists(dir / "openb_pod_list_default.csv")) {

@@ -30,8 +30,9 @@ constexpr std::int32_t kMaxPods = 1001;
 // The reflectors' rand.Float64 draws between tuning and rand.Perm (§1.4).
 constexpr int kHiddenDraws = 10;
 
-constexpr std::array<std::string_view, 6> kNames = {"DotProd", "GpuClustering", "GpuPacking",
-                                                    "BestFit", "FGD", "Random"};
+constexpr std::array<std::string_view, 7> kNames = {"DotProd", "GpuClustering", "GpuPacking",
+                                                    "BestFit", "FGD",     "Random",
+                                                    "FGDCpuPacking"};
 // typicalPodsConfig: podPopularityThreshold 95, podIncreaseStep 1.
 constexpr double kPopularityThreshold = 95;
 
@@ -346,6 +347,7 @@ struct FgdChoice {
     case SharePolicy::BestFit:
       return best_fit(n, pod);
     case SharePolicy::Fgd:
+    case SharePolicy::FgdCpuPacking:
     case SharePolicy::Random:
       break;  // run_fragmentation chooses by these itself: the target workload, the draws
   }
@@ -479,7 +481,9 @@ FragmentationRun run_fragmentation(const GpuShareTrace& trace, const Fragmentati
   // The target workload, from the trace's pods (never the clones), and each node's
   // fragmentation bins as they stand, kept until a pod lands there: FGD scores with them, the
   // report sums them.
-  const bool by_fgd = options.policy == SharePolicy::Fgd;
+  const bool by_fgd =
+      options.policy == SharePolicy::Fgd || options.policy == SharePolicy::FgdCpuPacking;
+  const bool cpu_packing = options.policy == SharePolicy::FgdCpuPacking;
   const std::vector<TypicalPod> typical = typical_pods(trace.pods);
   std::vector<Bins> bins(nodes.size());
   std::vector<double> frag(nodes.size());
@@ -492,6 +496,7 @@ FragmentationRun run_fragmentation(const GpuShareTrace& trace, const Fragmentati
     arrived += pod.total_gpu_milli();
     std::size_t chosen = nodes.size();
     std::int64_t best = 0;
+    std::int64_t best_used = 0;  // FGDCpuPacking's second key
     int device = -1;
     if (options.policy == SharePolicy::Random) {
       // RandomScore's PreScore: one of the feasible nodes, drawn when there are several (the
@@ -529,9 +534,16 @@ FragmentationRun run_fragmentation(const GpuShareTrace& trace, const Fragmentati
       } else {
         s = score(options.policy, n, pod);
       }
-      if (chosen == nodes.size() || s > best || (s == best && n.key < nodes[chosen].key)) {
+      // FGDCpuPacking (gpusched's own): a CPU-only pod among nodes FGD ties goes where the
+      // fewest GPU milli are free, which keeps the CPU of nodes with idle GPUs for the GPU pods
+      // to come.
+      const std::int64_t used =
+          cpu_packing && pod.gpu_milli <= 0 ? kMaxSpecGpu - n.free_milli() : 0;
+      if (chosen == nodes.size() || s > best ||
+          (s == best && (used > best_used || (used == best_used && n.key < nodes[chosen].key)))) {
         chosen = i;
         best = s;
+        best_used = used;
         device = d;
       }
     }

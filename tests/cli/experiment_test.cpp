@@ -101,7 +101,7 @@ TEST_CASE("experiment fragmentation refuses bad input with exit 2", "[cli][exper
   CHECK(policy.code == 2);
   CHECK(policy.err ==
         "gpusched: error: --policy: \"FirstFit\" is not a policy: DotProd, GpuClustering, "
-        "GpuPacking, BestFit, FGD, Random or all\n");
+        "GpuPacking, BestFit, FGD, Random, FGDCpuPacking or all\n");
   const Outcome tune = run_cli({"experiment", "fragmentation", nodes, pods, "--tune", "1.2345"});
   CHECK(tune.code == 2);
   CHECK(tune.err == "gpusched: error: --tune: \"1.2345\" is not a decimal with at most 3 decimals\n");

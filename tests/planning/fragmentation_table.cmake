@@ -3,11 +3,13 @@
 # ../shared/reference/fgd-artifact.md §1.8): the GPU allocation at 100 % arrived workload, for
 # seeds 42..51, must equal every published value of DotProd, GpuClustering, GpuPacking, BestFit
 # and FGD, and so must the 10-seed mean the paper reports; Random's mean must be within 0.3 points.
-# Then the fragmentation means of Fig. 7. Run by ctest as
+# Then the fragmentation means of Fig. 7, and gpusched's own policy against FGD on three traces. Run by ctest as
 #   cmake -DGPUSCHED=<exe> -DOPENB=<dir> -P fragmentation_table.cmake
 cmake_policy(SET CMP0007 NEW)  # keep the mean rows' empty clones, removed and failed fields
 execute_process(COMMAND ${GPUSCHED} experiment fragmentation ${OPENB}/openb_node_list_gpu_node.csv
-                        ${OPENB}/openb_pod_list_default.csv --seeds 42..51 -o csv
+                        ${OPENB}/openb_pod_list_default.csv --seeds 42..51 --policy DotProd
+                        --policy GpuClustering --policy GpuPacking --policy BestFit --policy FGD
+                        --policy Random -o csv
                 RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT code EQUAL 0)
   message(FATAL_ERROR "exit ${code}\n${out}\n${err}")
@@ -92,3 +94,29 @@ foreach(metric frag-amount frag-ratio)
   endif()
 endforeach()
 message(STATUS "Fig. 7's 10 means at 100 % arrived equal the published ones")
+
+# gpusched's own policy, FGDCpuPacking, against FGD on three traces: its 10-seed mean at 100 %
+# arrived must be higher on each (docs/fragmentation.md).
+foreach(trace default gpushare40 multigpu20)
+  execute_process(COMMAND ${GPUSCHED} experiment fragmentation ${OPENB}/openb_node_list_gpu_node.csv
+                          ${OPENB}/openb_pod_list_${trace}.csv --seeds 42..51 --policy FGD
+                          --policy FGDCpuPacking -o csv
+                  RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT code EQUAL 0)
+    message(FATAL_ERROR "${trace}: exit ${code}\n${out}\n${err}")
+  endif()
+  string(REPLACE "\n" ";" lines "${out}")
+  foreach(line IN LISTS lines)
+    if(line MATCHES "^(FGD|FGDCpuPacking),mean,")
+      string(REPLACE "," ";" fields "${line}")
+      list(GET fields 105 at_100)
+      string(REPLACE "." "" hundredths_${CMAKE_MATCH_1} "${at_100}")
+    endif()
+  endforeach()
+  if(NOT hundredths_FGDCpuPacking GREATER hundredths_FGD)
+    message(FATAL_ERROR "${trace}: FGDCpuPacking ${hundredths_FGDCpuPacking}, FGD ${hundredths_FGD} (hundredths of a percent)")
+  endif()
+  message(STATUS "${trace}: FGDCpuPacking ${hundredths_FGDCpuPacking} > FGD ${hundredths_FGD}")
+  unset(hundredths_FGD)
+  unset(hundredths_FGDCpuPacking)
+endforeach()

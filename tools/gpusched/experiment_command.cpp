@@ -230,8 +230,8 @@ Command add_experiment_command(CLI::App& app) {
       ->check(CLI::ExistingFile);
   fragmentation->add_option(
       "--policy", options->policies,
-      "Scoring policy, repeatable: DotProd, GpuClustering, GpuPacking, BestFit, FGD, Random, or "
-      "all "
+      "Scoring policy, repeatable: DotProd, GpuClustering, GpuPacking, BestFit, FGD, Random, "
+      "FGDCpuPacking (gpusched's own), or all "
       "(default: all)");
   CLI::Option* seed =
       fragmentation->add_option("--seed", options->seed, "The run's seed (default 42)");

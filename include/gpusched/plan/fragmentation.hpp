@@ -24,7 +24,17 @@ namespace gpusched::plan {
 /// which draws one. Random draws from the run's Go source as the artifact does, but its node
 /// draw indexes the feasible nodes in node order, where the artifact's parallel filter lists
 /// them in no fixed order: its runs match the paper's statistically, not value for value.
-enum class SharePolicy : std::uint8_t { DotProd, GpuClustering, GpuPacking, BestFit, Fgd, Random };
+/// FgdCpuPacking is gpusched's own: FGD, whose ties for a CPU-only pod go to the node with the
+/// fewest free GPU milli before the node ranks.
+enum class SharePolicy : std::uint8_t {
+  DotProd,
+  GpuClustering,
+  GpuPacking,
+  BestFit,
+  Fgd,
+  Random,
+  FgdCpuPacking
+};
 
 /// The policy of a name as the paper spells it ("BestFit"), or nullopt.
 [[nodiscard]] std::optional<SharePolicy> share_policy(std::string_view name);

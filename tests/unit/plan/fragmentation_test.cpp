@@ -34,7 +34,7 @@ TEST_CASE("share policies by name", "[plan][fragmentation]") {
     CHECK(to_string(*share_policy(name)) == name);
   }
   CHECK_FALSE(share_policy("bestfit"));
-  CHECK(share_policy_names().size() == 6);
+  CHECK(share_policy_names().size() == 7);
 }
 
 TEST_CASE("tuning clones pods up to the target; a pod nothing fits is dropped",
