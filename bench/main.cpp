@@ -7,9 +7,10 @@
 // Usage: gpusched_bench [--runs N] [--openb DIR] [WORKLOAD...]
 //   WORKLOAD: SchedulingBasic PreemptionBasic Unschedulable SchedulingWithExtendedResource
 //   SchedulingWithResourceClaimTemplate GpuMix
-//   openb Fragmentation OneShot Explain Writers Inputs Scaling KueueFleet (default: all), Scaling:NODESxPODS for
-//   one line of the scaling run, or KueueFleet:NODESxJOBS for a smaller fleet (20 ClusterQueues;
-//   KueueFleet:NODESxJOBS:spread with kube-scheduler's default LeastAllocated scoring).
+//   openb Fragmentation OneShot Explain Writers Inputs Scaling KueueFleet (default: all),
+//   Scaling:NODESxPODS for one line of the scaling run, or KueueFleet:NODESxJOBS for a smaller
+//   fleet (20 ClusterQueues; KueueFleet:NODESxJOBS:spread with kube-scheduler's default
+//   LeastAllocated scoring).
 //   --kueue-fleet-out FILE writes the KueueFleet scenario there (for `gpusched replay`).
 //   Exit status 1 when a target is missed.
 #include <sys/resource.h>
@@ -231,8 +232,9 @@ void fragmentation(const std::filesystem::path& dir) {
     std::printf("{\"workload\":\"Fragmentation\",\"skipped\":\"no trace in %s\"}\n", dir.c_str());
     return;
   }
-  const gpusched::GpuShareTrace trace = gpusched::io::read_gpu_share_trace(
-      (dir / "openb_node_list_gpu_node.csv").string(), (dir / "openb_pod_list_default.csv").string());
+  const gpusched::GpuShareTrace trace =
+      gpusched::io::read_gpu_share_trace((dir / "openb_node_list_gpu_node.csv").string(),
+                                         (dir / "openb_pod_list_default.csv").string());
   namespace plan = gpusched::plan;
   auto start = std::chrono::steady_clock::now();
   const plan::FragmentationRun fgd =

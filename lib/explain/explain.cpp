@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "explain/explain_parts.hpp"
 #include "dra/pod_claims.hpp"
+#include "explain/explain_parts.hpp"
 #include "explain/remedy_replay.hpp"
 #include "gpusched/error.hpp"
 #include "model/go_text.hpp"

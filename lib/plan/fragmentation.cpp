@@ -30,9 +30,8 @@ constexpr std::int32_t kMaxPods = 1001;
 // The reflectors' rand.Float64 draws between tuning and rand.Perm (§1.4).
 constexpr int kHiddenDraws = 10;
 
-constexpr std::array<std::string_view, 7> kNames = {"DotProd", "GpuClustering", "GpuPacking",
-                                                    "BestFit", "FGD",     "Random",
-                                                    "FGDCpuPacking"};
+constexpr std::array<std::string_view, 7> kNames = {
+    "DotProd", "GpuClustering", "GpuPacking", "BestFit", "FGD", "Random", "FGDCpuPacking"};
 // typicalPodsConfig: podPopularityThreshold 95, podIncreaseStep 1.
 constexpr double kPopularityThreshold = 95;
 
@@ -67,8 +66,8 @@ std::vector<TypicalPod> typical_pods(const std::vector<GpuSharePod>& pods) {
   while (cumulative < expected && taken < sorted.size()) {
     const auto& [key, count] = sorted[taken++];
     cumulative += count;
-    out.push_back({std::get<0>(key), std::get<1>(key), std::get<2>(key), std::get<3>(key),
-                   count / total});
+    out.push_back(
+        {std::get<0>(key), std::get<1>(key), std::get<2>(key), std::get<3>(key), count / total});
   }
   if (taken < sorted.size()) {
     for (TypicalPod& t : out) t.share /= cumulative / total;
@@ -137,12 +136,12 @@ struct NodeState {
 
 /// §3.2 calculateDotProductScore, dimExt merge, norm max: one match group.
 [[nodiscard]] std::int64_t dot_product(const NodeState& n, const GpuSharePod& pod) {
-  const double node_vec[2] = {static_cast<double>(n.cpu_left) / static_cast<double>(kMaxSpecCpu),
-                              static_cast<double>(n.free_milli()) /
-                                  static_cast<double>(kMaxSpecGpu)};
-  const double pod_vec[2] = {static_cast<double>(pod.cpu_milli) / static_cast<double>(kMaxSpecCpu),
-                             static_cast<double>(pod.total_gpu_milli()) /
-                                 static_cast<double>(kMaxSpecGpu)};
+  const double node_vec[2] = {
+      static_cast<double>(n.cpu_left) / static_cast<double>(kMaxSpecCpu),
+      static_cast<double>(n.free_milli()) / static_cast<double>(kMaxSpecGpu)};
+  const double pod_vec[2] = {
+      static_cast<double>(pod.cpu_milli) / static_cast<double>(kMaxSpecCpu),
+      static_cast<double>(pod.total_gpu_milli()) / static_cast<double>(kMaxSpecGpu)};
   double score = 0;
   for (int i = 0; i < 2; ++i) score += node_vec[i] * pod_vec[i];
   score /= 2;
@@ -151,7 +150,9 @@ struct NodeState {
 }
 
 /// The tag GpuClustering groups pods by.
-[[nodiscard]] std::int32_t tag_of(const GpuSharePod& pod) { return is_share(pod) ? 0 : pod.gpu_count; }
+[[nodiscard]] std::int32_t tag_of(const GpuSharePod& pod) {
+  return is_share(pod) ? 0 : pod.gpu_count;
+}
 
 /// §3.3 GpuClustering (integer arithmetic).
 [[nodiscard]] std::int64_t clustering(const NodeState& n, const GpuSharePod& pod) {
@@ -184,12 +185,21 @@ struct NodeState {
     if (n.free[d] == kMilli) ++fully_free_used;
     free_ratio += std::int64_t{n.free[d]} * 100 / kMilli;
   }
-  if (fully_free_used > 0) return std::max<std::int64_t>(kMaxNodeScore / 2 - fully_free_used, kMaxNodeScore / 3);
+  if (fully_free_used > 0)
+    return std::max<std::int64_t>(kMaxNodeScore / 2 - fully_free_used, kMaxNodeScore / 3);
   return std::max<std::int64_t>(kMaxNodeScore - free_ratio / 10, kMaxNodeScore / 2);
 }
 
 /// NodeGpuShareFragAmount's bins, in FragRatioDataMap's order.
-enum Bin : std::size_t { kLackBoth, kLackGpu, kSatisfied, kLackCpu, kCpuSatisfied, kCpuLacking, kNoAccess };
+enum Bin : std::size_t {
+  kLackBoth,
+  kLackGpu,
+  kSatisfied,
+  kLackCpu,
+  kCpuSatisfied,
+  kCpuLacking,
+  kNoAccess
+};
 using Bins = std::array<double, 7>;
 
 /// NodeGpuShareFragAmount (§3.6): per typical pod, the node's free GPU milli it could not use
@@ -383,7 +393,9 @@ void place(NodeState& n, const GpuSharePod& pod, int device) {
 }
 
 /// `name < other` as Go compares strings.
-bool by_name(const GpuSharePod& a, const GpuSharePod& b) { return a.name < b.name; }
+bool by_name(const GpuSharePod& a, const GpuSharePod& b) {
+  return a.name < b.name;
+}
 
 }  // namespace
 
@@ -394,9 +406,13 @@ std::optional<SharePolicy> share_policy(std::string_view name) {
   return std::nullopt;
 }
 
-std::string_view to_string(SharePolicy policy) { return kNames[static_cast<std::size_t>(policy)]; }
+std::string_view to_string(SharePolicy policy) {
+  return kNames[static_cast<std::size_t>(policy)];
+}
 
-std::vector<std::string_view> share_policy_names() { return {kNames.begin(), kNames.end()}; }
+std::vector<std::string_view> share_policy_names() {
+  return {kNames.begin(), kNames.end()};
+}
 
 double python_round2(double x) {
   // CPython rounds the exact binary value (correctly rounded, ties to even), as printf does.
@@ -405,7 +421,8 @@ double python_round2(double x) {
   return std::strtod(text, nullptr);
 }
 
-FragmentationRun run_fragmentation(const GpuShareTrace& trace, const FragmentationOptions& options) {
+FragmentationRun run_fragmentation(const GpuShareTrace& trace,
+                                   const FragmentationOptions& options) {
   FragmentationRun out;
   for (const GpuShareNode& node : trace.nodes) out.total_milli += std::int64_t{node.gpus} * kMilli;
   if (out.total_milli == 0) {
@@ -427,8 +444,8 @@ FragmentationRun run_fragmentation(const GpuShareTrace& trace, const Fragmentati
   std::int64_t demand = 0;
   for (const GpuSharePod& pod : events) demand += pod.total_gpu_milli();
   // The target in float64, as Go computes ratio * capacity and compares with it.
-  const double target = (static_cast<double>(options.tune_permille) / 1000.0) *
-                        static_cast<double>(out.total_milli);
+  const double target =
+      (static_cast<double>(options.tune_permille) / 1000.0) * static_cast<double>(out.total_milli);
   if (static_cast<double>(demand) > target) {
     // tuneDownPods: random pods of the shuffled list removed until the demand is within it.
     while (static_cast<double>(demand) > target && !events.empty()) {
@@ -508,7 +525,8 @@ FragmentationRun run_fragmentation(const GpuShareTrace& trace, const Fragmentati
       }
       if (feasible.size() == 1) chosen = feasible[0];
       if (feasible.size() > 1)
-        chosen = feasible[static_cast<std::size_t>(rng.intn(static_cast<std::int32_t>(feasible.size())))];
+        chosen = feasible[static_cast<std::size_t>(
+            rng.intn(static_cast<std::int32_t>(feasible.size())))];
       if (chosen != nodes.size() && is_share(pod)) {
         // Reserve's reservoir sampling over the devices that hold the share.
         std::int32_t seen = 0;
@@ -582,8 +600,8 @@ FragmentationRun run_fragmentation(const GpuShareTrace& trace, const Fragmentati
 }
 
 std::vector<FragmentationRun> run_fragmentations(const GpuShareTrace& trace,
-                                                const std::vector<FragmentationOptions>& runs,
-                                                unsigned jobs) {
+                                                 const std::vector<FragmentationOptions>& runs,
+                                                 unsigned jobs) {
   std::vector<FragmentationRun> out(runs.size());
   for_each_parallel(runs.size(), jobs,
                     [&](std::size_t i) { out[i] = run_fragmentation(trace, runs[i]); });

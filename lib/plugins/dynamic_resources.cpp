@@ -167,8 +167,8 @@ struct DynamicResources::AllocatedIndex {
   /// Per driver and pool, the clock's value when an allocation in it last changed (0: never
   /// since the index was built): a node's cached allocation outcome stands while its pools'
   /// values do.
-  std::unordered_map<std::string, std::unordered_map<std::string, std::uint64_t, StringHash,
-                                                     std::equal_to<>>,
+  std::unordered_map<std::string,
+                     std::unordered_map<std::string, std::uint64_t, StringHash, std::equal_to<>>,
                      StringHash, std::equal_to<>>
       pool_versions;
   std::uint64_t clock = 0;
@@ -196,7 +196,8 @@ struct DynamicResources::AllocatedIndex {
     if (it == by_key.end()) return;
     dra::AllocatedState& s = writable();
     for (const dra::DeviceId& id : it->second.exclusive) touch(id.driver, id.pool);
-    for (const Share& share : it->second.shares) touch(share.id.device.driver, share.id.device.pool);
+    for (const Share& share : it->second.shares)
+      touch(share.id.device.driver, share.id.device.pool);
     for (const dra::DeviceId& id : it->second.exclusive) {
       if (--exclusive_count[id] == 0) {
         exclusive_count.erase(id);
@@ -441,9 +442,8 @@ std::shared_ptr<const DynamicResources::Shape> DynamicResources::shape_of(
 std::string DynamicResources::random_uuid() const {
   const std::uint64_t hi = handle_.rng.next(), lo = handle_.rng.next();
   char text[37];
-  std::snprintf(text, sizeof text, "%08x-%04x-4%03x-%04x-%012llx",
-                static_cast<unsigned>(hi >> 32), static_cast<unsigned>((hi >> 16) & 0xffff),
-                static_cast<unsigned>(hi & 0x0fff),
+  std::snprintf(text, sizeof text, "%08x-%04x-4%03x-%04x-%012llx", static_cast<unsigned>(hi >> 32),
+                static_cast<unsigned>((hi >> 16) & 0xffff), static_cast<unsigned>(hi & 0x0fff),
                 static_cast<unsigned>(0x8000 | ((lo >> 48) & 0x3fff)),
                 static_cast<unsigned long long>(lo & 0xffffffffffffULL));
   return text;
@@ -546,16 +546,16 @@ Code DynamicResources::filter_extended(const CycleData& data, const PodInfo& pod
       };
       for (std::size_t i = 0; i < containers.size(); ++i) {
         if (short_lived(i)) continue;
-        long_lived[i] = container_request(i, *containers[i], name, class_name, {},
-                                          long_lived_mappings);
+        long_lived[i] =
+            container_request(i, *containers[i], name, class_name, {}, long_lived_mappings);
       }
       std::optional<dra::DeviceRequest> largest;
       std::set<std::string, std::less<>> short_lived_names;
       for (std::size_t i = 0; i < containers.size(); ++i) {
         if (!short_lived(i)) continue;
         std::optional<dra::DeviceRequest> request =
-            container_request(i, *containers[i], name, class_name,
-                              std::span(long_lived).subspan(i), short_lived_mappings);
+            container_request(i, *containers[i], name, class_name, std::span(long_lived).subspan(i),
+                              short_lived_mappings);
         if (!request) continue;
         short_lived_names.insert(request->name);
         if (!largest || largest->exactly->count < request->exactly->count) largest = request;
@@ -575,10 +575,9 @@ Code DynamicResources::filter_extended(const CycleData& data, const PodInfo& pod
       out->mappings.insert(out->mappings.end(), short_lived_mappings.begin(),
                            short_lived_mappings.end());
     }
-    std::sort(requests.begin(), requests.end(),
-              [](const dra::DeviceRequest& a, const dra::DeviceRequest& b) {
-                return a.name < b.name;
-              });
+    std::sort(
+        requests.begin(), requests.end(),
+        [](const dra::DeviceRequest& a, const dra::DeviceRequest& b) { return a.name < b.name; });
     it->second = std::move(out);
   }
   variant = it->second;
@@ -622,9 +621,8 @@ Code DynamicResources::filter(const CycleState& state, const PodInfo& pod, const
     // The outcome this node gave a pod of the same shape, if nothing it rests on changed.
     // The reference engine allocates afresh every time, for the optimized one to be checked
     // against.
-    const std::vector<dra::Pool>* pools = handle_.config.reference_engine
-                                              ? nullptr
-                                              : slice_index_->pools_of(node.node, features_);
+    const std::vector<dra::Pool>* pools =
+        handle_.config.reference_engine ? nullptr : slice_index_->pools_of(node.node, features_);
     const DraState& dra = handle_.cluster.dra();
     std::vector<std::uint64_t> versions;
     if (pools != nullptr) {
@@ -663,10 +661,9 @@ Code DynamicResources::filter(const CycleState& state, const PodInfo& pod, const
           return Code::Error;
       }
       if (keep) {
-        outcomes_.insert_or_assign(node.slot,
-                                   CachedOutcome{shape, slice_index_generation_,
-                                                 dra.classes_generation(), std::move(versions),
-                                                 results});
+        outcomes_.insert_or_assign(
+            node.slot, CachedOutcome{shape, slice_index_generation_, dra.classes_generation(),
+                                     std::move(versions), results});
       }
     } else {
       results = cached->results;

@@ -8,8 +8,8 @@
 
 namespace gpusched::plugins {
 
-bool delegated_to_dra(bool dra_extended_resource, const NodeInfo& node,
-                      const ClusterState& cluster, ResId id) {
+bool delegated_to_dra(bool dra_extended_resource, const NodeInfo& node, const ClusterState& cluster,
+                      ResId id) {
   if (!dra_extended_resource || node.allocatable[id] > 0 || cluster.dra().classes().empty())
     return false;
   return cluster.dra().extended_resource_class(cluster.resources().name(id)) != nullptr;

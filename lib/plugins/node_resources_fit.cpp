@@ -121,7 +121,8 @@ std::vector<ClusterEventWithHint> NodeResourcesFit::events_to_register() const {
       {{EventResource::Pod, action::kDelete, "Pod"}, true},
       {{EventResource::Node, action::kAdd | action::kUpdateNodeAllocatable, "Node"}, true}};
   if (dra_extended_resource_)
-    events.push_back({{EventResource::DeviceClass, action::kAdd | action::kUpdate, "DeviceClass"}, true});
+    events.push_back(
+        {{EventResource::DeviceClass, action::kAdd | action::kUpdate, "DeviceClass"}, true});
   return events;
 }
 

@@ -4,8 +4,8 @@
 #include <cstdio>
 
 #include "gpusched/error.hpp"
-#include "model/priority_admission.hpp"
 #include "model/names.hpp"
+#include "model/priority_admission.hpp"
 
 namespace gpusched::sim {
 

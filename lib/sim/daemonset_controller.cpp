@@ -9,9 +9,9 @@
 #include <map>
 
 #include "gpusched/framework/cluster_state.hpp"
+#include "model/names.hpp"
 #include "plugins/helpers.hpp"
 #include "sim/daemonset_util.hpp"
-#include "model/names.hpp"
 
 namespace gpusched::sim {
 namespace {

@@ -539,8 +539,7 @@ void Simulation::publish_dra_slices(const std::string& node) {
       const std::string name = device_class.metadata.name;
       cluster_.edit_dra().apply_class(std::move(device_class));
       scheduler_.cluster_event({EventResource::DeviceClass, action::kAdd, "DeviceClassAdd"},
-                               EventObjects{.device_class = cluster_.dra().find_class(name)},
-                               now_);
+                               EventObjects{.device_class = cluster_.dra().find_class(name)}, now_);
     }
   }
   auto published = dra_published_.find(node);
@@ -685,9 +684,9 @@ bool Simulation::admit_on_node(PodInfo& pod) {
   if (!admission.admitted) {
     rejection = Rejection{admission.reason, admission.message};
   } else if (pod.node != nullptr) {
-    rejection = predicate_admission(
-        pod, *pod.node, cluster_,
-        config_.feature_gates.enabled(FeatureGate::DRAExtendedResource, config_.kubernetes_version));
+    rejection = predicate_admission(pod, *pod.node, cluster_,
+                                    config_.feature_gates.enabled(FeatureGate::DRAExtendedResource,
+                                                                  config_.kubernetes_version));
     if (rejection) kubelets_.release(pod);
   }
   if (!rejection) return true;

@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "model/disruption.hpp"
-#include "sim/daemonset_util.hpp"
 #include "model/names.hpp"
+#include "sim/daemonset_util.hpp"
 
 namespace gpusched::sim {
 namespace {

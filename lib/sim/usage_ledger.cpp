@@ -4,9 +4,9 @@
 #include <string>
 #include <tuple>
 
-#include "gpusched/model/resource_list.hpp"
 #include "devices/nvidia_dra_driver.hpp"
 #include "gpusched/framework/dra_state.hpp"
+#include "gpusched/model/resource_list.hpp"
 #include "gpusched/model/well_known.hpp"
 
 namespace gpusched::sim {
@@ -76,9 +76,11 @@ UsageLedger::Gpus UsageLedger::gpus_of(const NodeInfo& node) {
     for (const PodInfo* pod : node.pods) {
       const auto& extended = pod->pod.status.extended_resource_claim_status;
       if (!extended) continue;
-      const bool bridged = std::any_of(
-          extended->request_mappings.begin(), extended->request_mappings.end(),
-          [](const ContainerExtendedResourceRequest& m) { return m.resource_name == resource::kGpu; });
+      const bool bridged =
+          std::any_of(extended->request_mappings.begin(), extended->request_mappings.end(),
+                      [](const ContainerExtendedResourceRequest& m) {
+                        return m.resource_name == resource::kGpu;
+                      });
       if (bridged) out.allocated -= pod->request(*gpu_);
     }
   }

@@ -77,16 +77,18 @@ TEST_CASE("experiment fragmentation reads the five-column pod lists too", "[cli]
   // The multigpu* variants of the trace carry name..gpu_milli only.
   TempDir dir;
   const std::string nodes = dir.write("nodes.csv", kNodes);
-  const std::string pods = dir.write(
-      "pods.csv", "name,cpu_milli,memory_mib,num_gpu,gpu_milli\np0,1000,1024,1,600\n"
-                  "p1,1000,1024,1,600\n");
+  const std::string pods =
+      dir.write("pods.csv",
+                "name,cpu_milli,memory_mib,num_gpu,gpu_milli\np0,1000,1024,1,600\n"
+                "p1,1000,1024,1,600\n");
   const Outcome csv = run_cli({"experiment", "fragmentation", nodes, pods, "--policy", "DotProd",
                                "--tune", "2", "-o", "csv"});
   CHECK(csv.code == 0);
   CHECK(csv.out.find("\nDotProd,42,1,0,2,") != std::string::npos);
-  const Outcome share = run_cli(
-      {"experiment", "fragmentation", nodes,
-       dir.write("multi.csv", "name,cpu_milli,memory_mib,num_gpu,gpu_milli\np0,1000,1024,2,500\n")});
+  const Outcome share =
+      run_cli({"experiment", "fragmentation", nodes,
+               dir.write("multi.csv",
+                         "name,cpu_milli,memory_mib,num_gpu,gpu_milli\np0,1000,1024,2,500\n")});
   CHECK(share.code == 2);
   CHECK(share.err == "gpusched: error: " + dir.at("multi.csv") +
                          ":2: column gpu_milli: 500 is a share of one GPU, but num_gpu is 2\n");
@@ -104,16 +106,16 @@ TEST_CASE("experiment fragmentation refuses bad input with exit 2", "[cli][exper
         "GpuPacking, BestFit, FGD, Random, FGDCpuPacking or all\n");
   const Outcome tune = run_cli({"experiment", "fragmentation", nodes, pods, "--tune", "1.2345"});
   CHECK(tune.code == 2);
-  CHECK(tune.err == "gpusched: error: --tune: \"1.2345\" is not a decimal with at most 3 decimals\n");
+  CHECK(tune.err ==
+        "gpusched: error: --tune: \"1.2345\" is not a decimal with at most 3 decimals\n");
   const Outcome seeds = run_cli({"experiment", "fragmentation", nodes, pods, "--seeds", "9..3"});
   CHECK(seeds.code == 2);
   CHECK(seeds.err == "gpusched: error: --seeds: \"9..3\" ends before it starts\n");
-  const Outcome bad_csv = run_cli(
-      {"experiment", "fragmentation", nodes, dir.write("bad.csv", "name,cpu\np0,1\n")});
+  const Outcome bad_csv =
+      run_cli({"experiment", "fragmentation", nodes, dir.write("bad.csv", "name,cpu\np0,1\n")});
   CHECK(bad_csv.code == 2);
   CHECK(bad_csv.err.starts_with("gpusched: error: "));
-  const Outcome metric =
-      run_cli({"experiment", "fragmentation", nodes, pods, "--metric", "waste"});
+  const Outcome metric = run_cli({"experiment", "fragmentation", nodes, pods, "--metric", "waste"});
   CHECK(metric.code == 2);
   CHECK(metric.err.find("--metric") != std::string::npos);
   const Outcome none = run_cli({"experiment"});

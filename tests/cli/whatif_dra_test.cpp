@@ -135,10 +135,11 @@ spec:
 )");
   const auto result = run_cli({"whatif", "--cluster", kSnapshot, "--add", pod});
   CHECK(result.code == 1);
-  CHECK(result.out.find("WHY NOT SCHEDULED\n"
-                        "default/trainer: waits for its ResourceClaim: PodResourceClaim gpu: "
-                        "resource claim template \"missing\": resourceclaimtemplate.resource.k8s.io "
-                        "\"missing\" not found\n") != std::string::npos);
+  CHECK(
+      result.out.find("WHY NOT SCHEDULED\n"
+                      "default/trainer: waits for its ResourceClaim: PodResourceClaim gpu: "
+                      "resource claim template \"missing\": resourceclaimtemplate.resource.k8s.io "
+                      "\"missing\" not found\n") != std::string::npos);
 }
 
 }  // namespace

@@ -201,7 +201,8 @@ int run_experiment(const ExperimentOptions& options, std::ostream& out) {
   for (const Row& row : rows) {
     out << std::left << std::setw(15) << row.policy << std::setw(7) << row.seed;
     for (const std::int64_t x : kTableColumns) {
-      if (x <= columns) out << std::right << std::setw(8) << cell(row.values[static_cast<std::size_t>(x)]);
+      if (x <= columns)
+        out << std::right << std::setw(8) << cell(row.values[static_cast<std::size_t>(x)]);
     }
     out << '\n';
   }

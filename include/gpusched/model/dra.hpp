@@ -32,7 +32,8 @@ inline constexpr std::size_t kReservedForMaxSize = 256;
 inline constexpr std::size_t kFirstAvailableMaxSize = 8;
 /// ResourceDeviceClassPrefix: every DeviceClass serves the extended resource named by this
 /// prefix and its own name (DRAExtendedResource).
-inline constexpr std::string_view kDeviceClassResourcePrefix = "deviceclass.resource.kubernetes.io/";
+inline constexpr std::string_view kDeviceClassResourcePrefix =
+    "deviceclass.resource.kubernetes.io/";
 /// schedutil.IsDRAExtendedResourceName: a name a DeviceClass may serve (an extended resource, or
 /// a class's implicit name).
 [[nodiscard]] inline bool is_extended_resource_name(std::string_view name) noexcept {

@@ -44,8 +44,8 @@ enum class SharePolicy : std::uint8_t {
 
 struct FragmentationOptions {
   SharePolicy policy = SharePolicy::BestFit;
-  std::int64_t seed = 42;              ///< -tuneseed: Go's rand.Seed
-  std::int64_t tune_permille = 1300;   ///< -tune 1.3: pods cloned up to 130 % of GPU capacity
+  std::int64_t seed = 42;             ///< -tuneseed: Go's rand.Seed
+  std::int64_t tune_permille = 1300;  ///< -tune 1.3: pods cloned up to 130 % of GPU capacity
 };
 
 /// One run.
@@ -60,8 +60,8 @@ struct FragmentationRun {
   std::vector<std::optional<double>> frag_ratio;
   std::size_t events = 0;  ///< pods tried: the trace's and the clones
   std::size_t clones = 0;
-  std::size_t removed = 0;  ///< pods tuned away: the trace asked more than the target
-  std::size_t failed = 0;   ///< pods no node could take, dropped
+  std::size_t removed = 0;       ///< pods tuned away: the trace asked more than the target
+  std::size_t failed = 0;        ///< pods no node could take, dropped
   std::int64_t used_milli = 0;   ///< GPU milli allocated at the end
   std::int64_t total_milli = 0;  ///< the cluster's GPU milli
 };

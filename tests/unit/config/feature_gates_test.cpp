@@ -110,15 +110,15 @@ TEST_CASE(
        std::nullopt},
       {"a locked gate to its value", "SchedulerQueueingHints", true, 34, std::nullopt,
        std::nullopt},
-      {"a gate not modelled, away from its default", "TaintTolerationComparisonOperators", true,
-       35, std::nullopt,
+      {"a gate not modelled, away from its default", "TaintTolerationComparisonOperators", true, 35,
+       std::nullopt,
        "feature gate TaintTolerationComparisonOperators=true changes tolerations with the Lt and "
        "Gt operators, which gpusched does not model yet: Kubernetes 1.35 is simulated with its "
        "default, false"},
       {"a modelled gate away from its default", "GangScheduling", true, 35, std::nullopt,
        std::nullopt},
-      {"a gate not modelled, to its default", "DRASchedulerFilterTimeout", true, 36,
-       std::nullopt, std::nullopt},
+      {"a gate not modelled, to its default", "DRASchedulerFilterTimeout", true, 36, std::nullopt,
+       std::nullopt},
       {"a gate not modelled, turned off", "DRASchedulerFilterTimeout", false, 36, std::nullopt,
        "feature gate DRASchedulerFilterTimeout=false changes Dynamic Resource Allocation (the "
        "DynamicResources Filter timeout), which gpusched does not model yet: Kubernetes 1.36 is "

@@ -17,8 +17,8 @@
 namespace gpusched {
 namespace {
 
-using testing::pod_named;
 using testing::has_event;
+using testing::pod_named;
 
 /// n1 advertises no example.com/gpu; its driver publishes `devices` GPUs.
 std::string cluster(int devices, const std::string& class_extra = "") {
@@ -61,9 +61,9 @@ SimulationResult run(const std::string& objects, const std::string& version = "1
 }
 
 const ResourceClaimRecord* claim_of(const SimulationResult& result, const std::string& pod) {
-  const auto it = std::find_if(
-      result.resource_claims.begin(), result.resource_claims.end(),
-      [&](const ResourceClaimRecord& r) { return r.owner == "Pod/default/" + pod; });
+  const auto it =
+      std::find_if(result.resource_claims.begin(), result.resource_claims.end(),
+                   [&](const ResourceClaimRecord& r) { return r.owner == "Pod/default/" + pod; });
   return it == result.resource_claims.end() ? nullptr : &*it;
 }
 
@@ -75,8 +75,7 @@ std::vector<std::string> requests_of(const ResourceClaimRecord& claim) {
 
 TEST_CASE("an extended resource a DeviceClass names is served by DRA devices in 1.36",
           "[sim][dra]") {
-  const SimulationResult result =
-      run(cluster(2) + "," + pod("p", "[" + gpus("main", 2) + "]"));
+  const SimulationResult result = run(cluster(2) + "," + pod("p", "[" + gpus("main", 2) + "]"));
   const PodRecord& p = pod_named(result, "p");
   CHECK(p.pod.status.phase == PodPhase::Running);
   CHECK(p.pod.spec.node_name == "n1");
@@ -163,9 +162,9 @@ TEST_CASE("too few devices: cannot allocate all claims, and preemption does not 
 
 TEST_CASE("a resource neither advertised nor served: NodeResourcesFit says Insufficient",
           "[sim][dra]") {
-  const SimulationResult result = run(
-      cluster(2) + "," +
-      pod("p", R"([{"name": "main", "resources": {"limits": {"example.com/gpu": "1",
+  const SimulationResult result =
+      run(cluster(2) + "," +
+          pod("p", R"([{"name": "main", "resources": {"limits": {"example.com/gpu": "1",
                                                              "other.com/fpga": "1"}}}])"));
   CHECK(pod_named(result, "p").pod.status.phase == PodPhase::Pending);
   CHECK(has_event(result, "FailedScheduling",
@@ -223,10 +222,9 @@ TEST_CASE("a claim an earlier cycle made for the pod is deleted and the pod star
 }
 
 TEST_CASE("the class's implicit name deviceclass.resource.kubernetes.io/<class>", "[sim][dra]") {
-  const SimulationResult result = run(
-      cluster(3) + "," +
-      pod("p",
-          R"([{"name": "main", "resources": {"limits": {
+  const SimulationResult result = run(cluster(3) + "," +
+                                      pod("p",
+                                          R"([{"name": "main", "resources": {"limits": {
                 "deviceclass.resource.kubernetes.io/gpu": "2", "example.com/gpu": "1"}}}])"));
   const PodRecord& p = pod_named(result, "p");
   CHECK(p.pod.status.phase == PodPhase::Running);
@@ -234,17 +232,17 @@ TEST_CASE("the class's implicit name deviceclass.resource.kubernetes.io/<class>"
   REQUIRE(claim != nullptr);
   // One request per resource, indexed by the resource's place among the container's sorted
   // request names (upstream's implicit-name test: counts 2 and 1 for the same class).
-  CHECK(requests_of(*claim) ==
-        std::vector<std::string>{"container-0-request-0=gpu-0", "container-0-request-0=gpu-1",
-                                 "container-0-request-1=gpu-2"});
+  CHECK(requests_of(*claim) == std::vector<std::string>{"container-0-request-0=gpu-0",
+                                                        "container-0-request-0=gpu-1",
+                                                        "container-0-request-1=gpu-2"});
 }
 
 TEST_CASE("init containers reuse the devices of the containers after them", "[sim][dra]") {
   SECTION("an init container asking more than the main container gets only the difference") {
     // warmup (2) runs before main (1): main's request serves one, warmup asks one more.
-    const SimulationResult result =
-        run(cluster(4) + "," + pod("p", "[" + gpus("main", 1) + "]",
-                                   R"("initContainers": [)" + gpus("warmup", 2) + "], "));
+    const SimulationResult result = run(cluster(4) + "," +
+                                        pod("p", "[" + gpus("main", 1) + "]",
+                                            R"("initContainers": [)" + gpus("warmup", 2) + "], "));
     const PodRecord& p = pod_named(result, "p");
     CHECK(p.pod.status.phase == PodPhase::Running);
     const ResourceClaimRecord* claim = claim_of(result, "p");

@@ -14,8 +14,8 @@
 namespace gpusched {
 namespace {
 
-using testing::pod_named;
 using testing::has_event;
+using testing::pod_named;
 
 constexpr const char* kCluster = R"(
   {"kind": "Node", "metadata": {"name": "n1"},

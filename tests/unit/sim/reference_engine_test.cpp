@@ -203,9 +203,10 @@ std::string model_slice(int n, const std::string& models) {
                R"(", "attributes": {"model": {"string": ")" + models[d] + R"("}}})";
   }
   return R"({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice",
-             "metadata": {"name": "n)" + std::to_string(n) + R"(-gpus"},
-             "spec": {"driver": "gpu.example.com", "nodeName": "n)" + std::to_string(n) +
-         R"(", "pool": {"name": "n)" + std::to_string(n) +
+             "metadata": {"name": "n)" +
+         std::to_string(n) + R"(-gpus"},
+             "spec": {"driver": "gpu.example.com", "nodeName": "n)" +
+         std::to_string(n) + R"(", "pool": {"name": "n)" + std::to_string(n) +
          R"(", "generation": 1, "resourceSliceCount": 1}, "devices": [)" + devices + "]}}";
 }
 
@@ -214,8 +215,8 @@ std::string gpu_class(const std::string& model) {
   const std::string only =
       model.empty() ? "" : " && device.attributes['gpu.example.com'].model == '" + model + "'";
   return R"({"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "gpu"},
-     "spec": {"selectors": [{"cel": {"expression": "device.driver == 'gpu.example.com')" + only +
-         R"("}}], "extendedResourceName": "example.com/gpu"}})";
+     "spec": {"selectors": [{"cel": {"expression": "device.driver == 'gpu.example.com')" +
+         only + R"("}}], "extendedResourceName": "example.com/gpu"}})";
 }
 
 constexpr const char* kTemplates = R"(
@@ -238,8 +239,7 @@ std::string dra_pod(const std::string& name, const std::string& claim_template,
   const std::string spec =
       claim_template.empty()
           ? R"("containers": [{"name": "c", "resources": {"limits": {"example.com/gpu": "1"}}}])"
-          : R"("resourceClaims": [{"name": "g", "resourceClaimTemplateName": ")" +
-                claim_template +
+          : R"("resourceClaims": [{"name": "g", "resourceClaimTemplateName": ")" + claim_template +
                 R"("}], "containers": [{"name": "c", "resources": {"claims": [{"name": "g"}]}}])";
   return R"({"kind": "Pod", "metadata": {"name": ")" + name +
          R"(", "namespace": "default", "annotations": {"gpusched.io/run-duration": ")" + duration +
@@ -248,7 +248,8 @@ std::string dra_pod(const std::string& name, const std::string& claim_template,
 
 Scenario dra_scenario(const std::string& cluster, const std::string& timeline) {
   return io::parse_scenario(R"({"name": "t", "scheduler": {"seed": 3, "kubernetesVersion": "1.36"},
-      "until": "3h", "cluster": [)" + cluster + R"(], "timeline": )" + timeline + "}",
+      "until": "3h", "cluster": [)" +
+                                cluster + R"(], "timeline": )" + timeline + "}",
                             "t.json");
 }
 
@@ -259,7 +260,8 @@ TEST_CASE("the engines agree on DRA allocations kept per node across pods of one
   // extended-resource bridge, in runs and interleaved, ending at different times: a node's kept
   // outcome must go stale exactly when its pool's allocations change.
   std::string cluster = gpu_class("") + "," + kTemplates;
-  for (int n = 0; n < 6; ++n) cluster += "," + dra_node(n) + "," + model_slice(n, n % 2 ? "aabb" : "abab");
+  for (int n = 0; n < 6; ++n)
+    cluster += "," + dra_node(n) + "," + model_slice(n, n % 2 ? "aabb" : "abab");
   for (int i = 0; i < 60; ++i) {
     const std::string tmpl = i % 5 == 4 ? "" : i % 3 == 0 ? "pair" : "one";
     cluster += "," + dra_pod("p" + std::to_string(i), tmpl, std::to_string(5 + (i * 7) % 23) + "m");
