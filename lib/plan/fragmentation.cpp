@@ -29,6 +29,9 @@ constexpr std::int64_t kMaxNodeScore = 100;
 constexpr std::int32_t kMaxPods = 1001;
 // The reflectors' rand.Float64 draws between tuning and rand.Perm (§1.4).
 constexpr int kHiddenDraws = 10;
+// The most pods tuning may add: the default trace adds about 2,700; a trace whose GPU pods are
+// rare and small would otherwise clone CPU-only pods by the million before it stops.
+constexpr std::size_t kMaxClones = 1'000'000;
 
 constexpr std::array<std::string_view, 7> kNames = {
     "DotProd", "GpuClustering", "GpuPacking", "BestFit", "FGD", "Random", "FGDCpuPacking"};
@@ -434,7 +437,11 @@ FragmentationRun run_fragmentation(const GpuShareTrace& trace,
   std::stable_sort(workload.begin(), workload.end(), by_name);
   GoRand rng(options.seed);
   (void)rng.int_();  // rand.Int(), a log argument evaluated with debug logging off
-  std::vector<GpuSharePod> events = workload;
+  // The pods to schedule, in order: each one of the workload's (a clone is the same pod again;
+  // its name, `<name>-tuned-<i>`, plays no part).
+  std::vector<const GpuSharePod*> events;
+  events.reserve(workload.size());
+  for (const GpuSharePod& pod : workload) events.push_back(&pod);
   rng.shuffle(static_cast<int>(events.size()), [&](int i, int j) {
     std::swap(events[static_cast<std::size_t>(i)], events[static_cast<std::size_t>(j)]);
   });
@@ -442,29 +449,38 @@ FragmentationRun run_fragmentation(const GpuShareTrace& trace,
   // would pass the target (the stop test adds the clone's per-GPU milli only, a quirk kept), or
   // random pods removed while the demand passes it.
   std::int64_t demand = 0;
-  for (const GpuSharePod& pod : events) demand += pod.total_gpu_milli();
+  for (const GpuSharePod* pod : events) demand += pod->total_gpu_milli();
   // The target in float64, as Go computes ratio * capacity and compares with it.
   const double target =
       (static_cast<double>(options.tune_permille) / 1000.0) * static_cast<double>(out.total_milli);
+  if (demand == 0) {
+    // The artifact panics ("sim.podTotalMilliGpuReq <= 0"): tuning could never stop.
+    throw InputError(trace.pods_file, "",
+                     "no pod asks for a GPU: the experiment tunes by GPU demand");
+  }
   if (static_cast<double>(demand) > target) {
     // tuneDownPods: random pods of the shuffled list removed until the demand is within it.
     while (static_cast<double>(demand) > target && !events.empty()) {
       const auto index =
           static_cast<std::size_t>(rng.intn(static_cast<std::int32_t>(events.size())));
-      demand -= events[index].total_gpu_milli();
+      demand -= events[index]->total_gpu_milli();
       events.erase(events.begin() + static_cast<std::ptrdiff_t>(index));
       ++out.removed;
     }
   } else if (static_cast<double>(demand) < target && !workload.empty()) {
     // tuneUpPods.
-    for (std::size_t i = 0;; ++i) {
+    for (;;) {
       const GpuSharePod& pick =
           workload[static_cast<std::size_t>(rng.intn(static_cast<std::int32_t>(workload.size())))];
       if (static_cast<double>(demand + pick.gpu_milli) > target) break;
+      if (out.clones == kMaxClones) {
+        throw InputError(trace.pods_file, "",
+                         "tuning to " + std::to_string(options.tune_permille / 10) +
+                             " % of the GPU capacity would clone more than " +
+                             std::to_string(kMaxClones) + " pods");
+      }
       demand += pick.total_gpu_milli();
-      GpuSharePod clone = pick;
-      clone.name += "-tuned-" + std::to_string(i);
-      events.push_back(std::move(clone));
+      events.push_back(&pick);
       ++out.clones;
     }
   }
@@ -509,7 +525,8 @@ FragmentationRun run_fragmentation(const GpuShareTrace& trace,
     frag[i] = frag_amount(bins[i]);
   }
   std::int64_t arrived = 0;
-  for (const GpuSharePod& pod : events) {
+  for (const GpuSharePod* event : events) {
+    const GpuSharePod& pod = *event;
     arrived += pod.total_gpu_milli();
     std::size_t chosen = nodes.size();
     std::int64_t best = 0;

@@ -71,6 +71,26 @@ TEST_CASE("a cluster without GPUs is refused, named with its file", "[plan][frag
                     Catch::StartsWith("nodes.csv: the node list has no GPU"));
 }
 
+TEST_CASE("tuning that could never stop, or only after millions of clones, is refused",
+          "[plan][fragmentation]") {
+  GpuShareTrace cpu_only = one_gpu_two_shares();
+  for (GpuSharePod& pod : cpu_only.pods) pod.gpu_count = pod.gpu_milli = 0;
+  CHECK_THROWS_WITH(run_fragmentation(cpu_only, FragmentationOptions{}),
+                    "pods.csv: no pod asks for a GPU: the experiment tunes by GPU demand");
+  // One GPU pod of 1 milli among CPU-only pods, tuned to 10x an 8-GPU node: about 80,000 draws
+  // of that pod, each among 100 pods.
+  GpuShareTrace rare;
+  rare.pods_file = "pods.csv";
+  rare.nodes.push_back({"n1", 10000, 10000, 8, "T4"});
+  rare.pods.push_back({"gpu", 1, 1, 1, 1, ""});
+  for (int i = 0; i < 99; ++i) rare.pods.push_back({"cpu-" + std::to_string(i), 1, 1, 0, 0, ""});
+  FragmentationOptions options;
+  options.tune_permille = 10000;
+  CHECK_THROWS_WITH(run_fragmentation(rare, options),
+                    "pods.csv: tuning to 1000 % of the GPU capacity would clone more than "
+                    "1000000 pods");
+}
+
 TEST_CASE("a trace asking more than the target is thinned at random", "[plan][fragmentation]") {
   // 1,200 milli asked of 1,000 at 100 %: tuneDownPods removes one of the two shares.
   FragmentationOptions options;
