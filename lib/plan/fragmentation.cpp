@@ -261,13 +261,6 @@ using Bins = std::array<double, 7>;
   return frag_amount(fragment_bins(cpu_left, free, model, typical));
 }
 
-/// `%.2f` of `x` read back: what the artifact's log line holds.
-[[nodiscard]] double logged(double x) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%.2f", x);
-  return std::strtod(text, nullptr);
-}
-
 /// merge_*_discrete.py: per arrived percent 0..columns, the mean of `value` over its events
 /// (over the neighbours' x-1..x+1 when it has none), through `finish`.
 template <class Finish>
@@ -388,8 +381,10 @@ void place(NodeState& n, const GpuSharePod& pod, int device) {
     return;
   }
   std::int32_t* best = device >= 0 ? &n.free[static_cast<std::size_t>(device)] : nullptr;
-  for (std::int32_t& f : n.free) {
-    if (device < 0 && f >= pod.gpu_milli && (best == nullptr || f < *best)) best = &f;
+  if (best == nullptr) {
+    for (std::int32_t& f : n.free) {
+      if (f >= pod.gpu_milli && (best == nullptr || f < *best)) best = &f;
+    }
   }
   GPUSCHED_CHECK(best != nullptr, "a node that fits a shared pod has a GPU with room");
   *best -= pod.gpu_milli;
@@ -512,18 +507,15 @@ FragmentationRun run_fragmentation(const GpuShareTrace& trace,
   amount.reserve(events.size());
   ratio.reserve(events.size());
   // The target workload, from the trace's pods (never the clones), and each node's
-  // fragmentation bins as they stand, kept until a pod lands there: FGD scores with them, the
-  // report sums them.
+  // fragmentation bins as they stand, kept until a pod lands there: FGD scores with their sum,
+  // the report sums them over the nodes.
   const bool by_fgd =
       options.policy == SharePolicy::Fgd || options.policy == SharePolicy::FgdCpuPacking;
   const bool cpu_packing = options.policy == SharePolicy::FgdCpuPacking;
   const std::vector<TypicalPod> typical = typical_pods(trace.pods);
   std::vector<Bins> bins(nodes.size());
-  std::vector<double> frag(nodes.size());
-  for (std::size_t i = 0; i < nodes.size(); ++i) {
+  for (std::size_t i = 0; i < nodes.size(); ++i)
     bins[i] = fragment_bins(nodes[i].cpu_left, nodes[i].free, nodes[i].node->model, typical);
-    frag[i] = frag_amount(bins[i]);
-  }
   std::int64_t arrived = 0;
   for (const GpuSharePod* event : events) {
     const GpuSharePod& pod = *event;
@@ -563,7 +555,7 @@ FragmentationRun run_fragmentation(const GpuShareTrace& trace,
       std::int64_t s = 0;
       int d = -1;
       if (by_fgd) {
-        const FgdChoice c = fgd(n, pod, typical, frag[i]);
+        const FgdChoice c = fgd(n, pod, typical, frag_amount(bins[i]));
         s = c.score;
         d = c.device;
       } else {
@@ -589,7 +581,6 @@ FragmentationRun run_fragmentation(const GpuShareTrace& trace,
       place(n, pod, device);
       out.used_milli += pod.total_gpu_milli();
       bins[chosen] = fragment_bins(n.cpu_left, n.free, n.node->model, typical);
-      frag[chosen] = frag_amount(bins[chosen]);
     }
     arrive.push_back(std::nearbyint(static_cast<double>(arrived) / gpus / 10));
     alloc.push_back(python_round2(static_cast<double>(out.used_milli) / gpus / 10));
@@ -601,8 +592,9 @@ FragmentationRun run_fragmentation(const GpuShareTrace& trace,
     const double frag_sum = frag_amount(cluster);
     double idle = 0;
     for (const double b : cluster) idle += b;
-    amount.push_back(logged(frag_sum));
-    ratio.push_back(logged(idle > 0 ? 100 * frag_sum / idle : 0));
+    // The log line's `%.2f`, read back: python_round2 rounds the same way.
+    amount.push_back(python_round2(frag_sum));
+    ratio.push_back(python_round2(idle > 0 ? 100 * frag_sum / idle : 0));
   }
   out.events = events.size();
 

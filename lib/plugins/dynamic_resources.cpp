@@ -624,19 +624,18 @@ Code DynamicResources::filter(const CycleState& state, const PodInfo& pod, const
     const std::vector<dra::Pool>* pools =
         handle_.config.reference_engine ? nullptr : slice_index_->pools_of(node.node, features_);
     const DraState& dra = handle_.cluster.dra();
-    std::vector<std::uint64_t> versions;
-    if (pools != nullptr) {
-      versions.reserve(pools->size());
-      for (const dra::Pool& p : *pools)
-        versions.push_back(allocated_index_->pool_version(p.driver, p.name));
-    }
+    auto version_of = [&](const dra::Pool& p) {
+      return allocated_index_->pool_version(p.driver, p.name);
+    };
     CachedOutcome* cached = nullptr;
     if (pools != nullptr) {
       const auto it = outcomes_.find(node.slot);
       if (it != outcomes_.end() && it->second.shape == shape &&
           it->second.slices_generation == slice_index_generation_ &&
           it->second.classes_generation == dra.classes_generation() &&
-          it->second.pool_versions == versions) {
+          std::equal(it->second.pool_versions.begin(), it->second.pool_versions.end(),
+                     pools->begin(), pools->end(),
+                     [&](std::uint64_t v, const dra::Pool& p) { return v == version_of(p); })) {
         cached = &it->second;
       }
     }
@@ -661,6 +660,9 @@ Code DynamicResources::filter(const CycleState& state, const PodInfo& pod, const
           return Code::Error;
       }
       if (keep) {
+        std::vector<std::uint64_t> versions;
+        versions.reserve(pools->size());
+        for (const dra::Pool& p : *pools) versions.push_back(version_of(p));
         outcomes_.insert_or_assign(
             node.slot, CachedOutcome{shape, slice_index_generation_, dra.classes_generation(),
                                      std::move(versions), results});
@@ -766,7 +768,8 @@ std::string DynamicResources::explain_rejection(const CycleState& state, const P
     for (const dra::ResourceSlice* slice : dra.slice_list()) {
       for (const dra::CounterSet& set : slice->shared_counters) {
         for (const auto& [name, amount] : set.counters)
-          left.insert_or_assign(CounterKey{slice->driver, slice->pool.name, set.name, name}, amount);
+          left.insert_or_assign(CounterKey{slice->driver, slice->pool.name, set.name, name},
+                                amount);
       }
     }
     for (const dra::ResourceSlice* slice : dra.slice_list()) {
@@ -775,7 +778,8 @@ std::string DynamicResources::explain_rejection(const CycleState& state, const P
           continue;
         for (const dra::DeviceCounterConsumption& c : device.consumes_counters) {
           for (const auto& [name, amount] : c.counters) {
-            const auto it = left.find(CounterKey{slice->driver, slice->pool.name, c.counter_set, name});
+            const auto it =
+                left.find(CounterKey{slice->driver, slice->pool.name, c.counter_set, name});
             if (it != left.end()) it->second = Quantity(it->second.milli() - amount.milli());
           }
         }

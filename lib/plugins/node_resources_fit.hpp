@@ -56,8 +56,8 @@ class NodeResourcesFit final : public FilterPlugin,
 
   /// Whether `r` is left to DynamicResources on `node` (delegated_to_dra).
   [[nodiscard]] bool delegated(const NodeInfo& node, ResId id) const {
-    return dra_extended_resource_ && id > res::kEphemeralStorage &&
-           delegated_to_dra(true, node, cluster_, id);
+    return id > res::kEphemeralStorage &&
+           delegated_to_dra(dra_extended_resource_, node, cluster_, id);
   }
   /// isSchedulableAfterDeviceClassEvent: a class now serving a resource the pod requests.
   [[nodiscard]] QueueingHint device_class_hint(const PodInfo& pod,

@@ -2,15 +2,15 @@
 // (include/gpusched/plan/fragmentation.hpp), one run per policy and seed, as the table of mean
 // GPU allocation per arrived-workload percent its analysis scripts print.
 
-#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <iomanip>
-#include <map>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gpusched/commands.hpp"
@@ -75,15 +75,18 @@ std::vector<std::int64_t> parse_seeds(const ExperimentOptions& options) {
 /// --tune: a decimal such as 1.3, in thousandths, from 0.001 to 10.
 std::int64_t parse_tune(const std::string& text) {
   const std::size_t dot = text.find('.');
-  const std::string whole = text.substr(0, dot);
-  std::string fraction = dot == std::string::npos ? "" : text.substr(dot + 1);
-  const bool digits = !whole.empty() && fraction.size() <= 3 &&
-                      std::all_of(whole.begin(), whole.end(), ::isdigit) &&
-                      std::all_of(fraction.begin(), fraction.end(), ::isdigit) &&
-                      whole.size() <= 2 && (dot == std::string::npos || !fraction.empty());
-  if (!digits) usage("--tune", "\"" + text + "\" is not a decimal with at most 3 decimals");
-  fraction.resize(3, '0');
-  const std::int64_t permille = std::stoll(whole) * 1000 + std::stoll(fraction);
+  const std::string_view whole = std::string_view(text).substr(0, dot);
+  const std::string_view fraction =
+      dot == std::string::npos ? std::string_view() : std::string_view(text).substr(dot + 1);
+  const std::optional<std::uint64_t> units = parse_unsigned(whole);
+  const std::optional<std::uint64_t> decimals =
+      fraction.empty() ? std::optional<std::uint64_t>(0) : parse_unsigned(fraction);
+  if (!units || whole.size() > 2 || !decimals || fraction.size() > 3 ||
+      (dot != std::string::npos && fraction.empty()))
+    usage("--tune", "\"" + text + "\" is not a decimal with at most 3 decimals");
+  std::uint64_t scale = 1;
+  for (std::size_t i = fraction.size(); i < 3; ++i) scale *= 10;
+  const auto permille = static_cast<std::int64_t>(*units * 1000 + *decimals * scale);
   if (permille < 1 || permille > 10000) usage("--tune", "\"" + text + "\" is not in 0.001..10");
   return permille;
 }
