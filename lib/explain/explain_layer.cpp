@@ -10,6 +10,7 @@
 #include "gpusched/model/resource_list.hpp"
 #include "model/decimal.hpp"
 #include "model/go_text.hpp"
+#include "model/gpu_share_policy.hpp"
 
 namespace gpusched::explain_detail {
 namespace {
@@ -158,10 +159,27 @@ void diagnose_pending(const AttemptView& view, Explanation& e) {
     asks += std::string(asks.empty() ? "" : ", ") + "devices through its resource claim" +
             (claims.size() == 1 ? " " : "s ") + joined(claims, ", ");
   }
+  // GPU sharing's annotations (Open-Gpu-Share): a node could hold the pod only with enough GPUs
+  // of a model it accepts.
+  const GpuShareRequest share = gpu_share_request(view.pod.pod.metadata.annotations, nullptr);
+  if (share.gpu_milli > 0) {
+    asks += std::string(asks.empty() ? "" : ", ") +
+            (share.gpu_milli < 1000 ? std::to_string(share.gpu_milli) + " milli of one GPU"
+                                    : std::to_string(share.gpu_count) + " whole GPU(s)") +
+            (share.gpu_type.empty() ? "" : " (" + share.gpu_type + ")");
+  }
+  const auto shares = [&](const NodeRecord& node) {
+    if (share.gpu_milli <= 0) return true;
+    const auto model = node.node.metadata.labels.find(gpu_share_names::kGpuModelLabel);
+    return std::ssize(node.shared_gpus) >= share.gpu_count &&
+           gpu_share::type_accepts(share.gpu_type, model == node.node.metadata.labels.end()
+                                                       ? std::string_view()
+                                                       : std::string_view(model->second));
+  };
   if (asks.empty()) asks = "no resources";
   std::vector<const NodeRecord*> holders;
   for (const NodeRecord& node : view.nodes) {
-    if (could_hold(requests, node)) holders.push_back(&node);
+    if (could_hold(requests, node) && shares(node)) holders.push_back(&node);
   }
   std::vector<const NodePool*> pools;
   for (const NodePool& pool : view.scenario.node_pools) {

@@ -21,6 +21,10 @@ bool has_required_anti_affinity(const Pod& pod) {
   return anti.has_value() && !anti->required.empty();
 }
 
+// GPU sharing's milli per GPU, and the most GPUs a node may have (devices::kMaxGpusPerNode).
+constexpr std::int32_t kGpuMilli = 1000;
+constexpr std::int64_t kMaxShareGpus = 1024;
+
 // pkg/scheduler/util/pod_resources.go: DefaultMilliCPURequest, DefaultMemoryRequest.
 constexpr std::int64_t kDefaultMilliCpuRequest = 100;
 constexpr std::int64_t kDefaultMemoryRequest = 200LL * 1024 * 1024;
@@ -215,6 +219,22 @@ void ClusterState::compile_node(NodeInfo& info) {
       info.allocatable.set(resources_.intern(name), q.milli());
     }
   }
+  // GPU sharing: the GPUs allocatable alibabacloud.com/gpu-count names, less what the pods
+  // holding them take (utils.GetNodeResourceViaNodeInfo).
+  const auto gpus = node.allocatable.find(gpu_share_names::kGpuCountResource);
+  info.gpu_free.assign(gpus == node.allocatable.end()
+                           ? 0
+                           : static_cast<std::size_t>(
+                                 std::clamp<std::int64_t>(gpus->second.value(), 0, kMaxShareGpus)),
+                       kGpuMilli);
+  const auto model = node.metadata.labels.find(gpu_share_names::kGpuModelLabel);
+  info.gpu_model = model == node.metadata.labels.end() ? std::string() : model->second;
+  for (const GpuShareHold& hold : info.gpu_holds) {
+    for (const std::int32_t gpu : hold.gpus) {
+      if (gpu < std::ssize(info.gpu_free))
+        info.gpu_free[static_cast<std::size_t>(gpu)] -= hold.milli;
+    }
+  }
 }
 
 PodInfo& ClusterState::add_pod(Pod pod) {
@@ -223,6 +243,8 @@ PodInfo& ClusterState::add_pod(Pod pod) {
     ref.pod = std::move(pod);
     ref.sequence = ++pod_sequence_;
     compile_pod(ref);
+    ++pod_shapes_[{ref.nonzero_cpu, ref.gpu_share.gpu_milli, ref.gpu_share.gpu_count,
+                   ref.gpu_share.gpu_type}];
     const auto [it, added] =
         pods_.emplace(pod_key(ref.pod.metadata.namespace_, ref.pod.metadata.name), &ref);
     // The simulation refuses a create whose name is taken before it gets here.
@@ -569,6 +591,16 @@ void ClusterState::compile_pod(PodInfo& info) {
     }
     for (const auto& pref : na->preferred) {
       info.preferred_terms.emplace_back(pref.weight, compile_term(pref.preference));
+    }
+  }
+  info.gpu_share = gpu_share_request(pod.metadata.annotations, nullptr);
+  info.gpu_index.clear();
+  info.gpu_index_node = kNotInterned;
+  if (const auto index = pod.metadata.annotations->find(gpu_share_names::kGpuIndexAnnotation);
+      index != pod.metadata.annotations->end() && !pod.spec.node_name.empty()) {
+    if (auto gpus = parse_gpu_index(index->second)) {
+      info.gpu_index = std::move(*gpus);
+      info.gpu_index_node = pool_->intern(pod.spec.node_name);
     }
   }
   info.host_ports.clear();

@@ -4,6 +4,7 @@
 
 #include "framework/string_pool.hpp"
 #include "gpusched/framework/pod_info.hpp"
+#include "model/gpu_share_policy.hpp"
 
 namespace gpusched {
 
@@ -20,6 +21,18 @@ void NodeInfo::add_pod(PodInfo& pod) {
   nonzero_memory += pod.nonzero_memory;
   pods.push_back(&pod);
   used_ports.insert(used_ports.end(), pod.host_ports.begin(), pod.host_ports.end());
+  if (pod.gpu_share.gpu_milli <= 0 || gpu_free.empty()) return;
+  const auto in_range = [&](std::int32_t gpu) { return gpu < std::ssize(gpu_free); };
+  GpuShareHold hold{&pod, {}, pod.gpu_share.gpu_milli};
+  if (pod.gpu_index_node == name &&
+      std::all_of(pod.gpu_index.begin(), pod.gpu_index.end(), in_range)) {
+    hold.gpus = pod.gpu_index;
+  } else {
+    hold.gpus = gpu_share::take_gpus(
+        gpu_free, {0, pod.gpu_share.gpu_milli, pod.gpu_share.gpu_count, pod.gpu_share.gpu_type});
+  }
+  for (const std::int32_t gpu : hold.gpus) gpu_free[static_cast<std::size_t>(gpu)] -= hold.milli;
+  gpu_holds.push_back(std::move(hold));
 }
 
 void NodeInfo::remove_pod(const PodInfo& pod) {
@@ -32,6 +45,13 @@ void NodeInfo::remove_pod(const PodInfo& pod) {
     auto it = std::find(used_ports.begin(), used_ports.end(), p);
     if (it != used_ports.end()) used_ports.erase(it);
   }
+  const auto hold = std::find_if(gpu_holds.begin(), gpu_holds.end(),
+                                 [&](const GpuShareHold& h) { return h.pod == &pod; });
+  if (hold == gpu_holds.end()) return;
+  for (const std::int32_t gpu : hold->gpus) {
+    if (gpu < std::ssize(gpu_free)) gpu_free[static_cast<std::size_t>(gpu)] += hold->milli;
+  }
+  gpu_holds.erase(hold);
 }
 
 ScopedNodeEdit::ScopedNodeEdit(const NodeInfo& node, NodeEditStorage& storage)
@@ -39,7 +59,9 @@ ScopedNodeEdit::ScopedNodeEdit(const NodeInfo& node, NodeEditStorage& storage)
       node_(const_cast<NodeInfo&>(node)),
       num_pods_(node.pods.size()),
       num_ports_(node.used_ports.size()),
+      num_holds_(node.gpu_holds.size()),
       requested_(node.requested),
+      gpu_free_(node.gpu_free),
       nonzero_cpu_(node.nonzero_cpu),
       nonzero_memory_(node.nonzero_memory) {}
 
@@ -51,6 +73,8 @@ void ScopedNodeEdit::remove_pod(const PodInfo& pod) {
     saved_.pods.assign(pods.begin(), pods.begin() + static_cast<std::ptrdiff_t>(num_pods_));
     saved_.used_ports.assign(ports.begin(),
                              ports.begin() + static_cast<std::ptrdiff_t>(num_ports_));
+    saved_.gpu_holds.assign(node_.gpu_holds.begin(),
+                            node_.gpu_holds.begin() + static_cast<std::ptrdiff_t>(num_holds_));
     saved_lists_ = true;
   }
   node_.remove_pod(pod);
@@ -61,10 +85,13 @@ ScopedNodeEdit::~ScopedNodeEdit() {
     // Copied back rather than moved: the storage stays with its owner for the next edit.
     node_.pods.assign(saved_.pods.begin(), saved_.pods.end());
     node_.used_ports.assign(saved_.used_ports.begin(), saved_.used_ports.end());
+    node_.gpu_holds.assign(saved_.gpu_holds.begin(), saved_.gpu_holds.end());
   } else {
     node_.pods.resize(num_pods_);
     node_.used_ports.resize(num_ports_);
+    node_.gpu_holds.resize(num_holds_);
   }
+  node_.gpu_free = std::move(gpu_free_);
   node_.requested = std::move(requested_);
   node_.nonzero_cpu = nonzero_cpu_;
   node_.nonzero_memory = nonzero_memory_;

@@ -52,7 +52,7 @@ ResourceList parse_quantities(const JsonNode& node) {
 
 PodExpectation parse_pod(const JsonNode& node) {
   node.reject_unknown_keys({"at", "pod", "phase", "node", "reason", "message", "messageContains",
-                            "nominatedNode", "gpus", "visibleDevices"});
+                            "nominatedNode", "gpus", "visibleDevices", "gpuIndex"});
   PodExpectation out;
   if (auto gpus = node.get("gpus")) {
     out.gpus.emplace();
@@ -61,6 +61,7 @@ PodExpectation parse_pod(const JsonNode& node) {
     }
   }
   if (auto visible = node.get("visibleDevices")) out.visible_devices = visible->string();
+  if (auto index = node.get("gpuIndex")) out.gpu_index = index->string();
   out.pod = pod_name(node.required("pod"));
   if (auto phase = node.get("phase")) out.phase = checked_phase(*phase, phase->string());
   bool present = false;
@@ -311,6 +312,7 @@ json check_json(const PodExpectation& e) {
   put(out, "nominatedNode", e.nominated_node);
   if (e.gpus) out["gpus"] = *e.gpus;
   put(out, "visibleDevices", e.visible_devices);
+  put(out, "gpuIndex", e.gpu_index);
   return out;
 }
 

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "gpusched/error.hpp"
+#include "gpusched/model/gpu_share.hpp"
 #include "gpusched/model/pod_requests.hpp"
 #include "gpusched/model/selector.hpp"
 #include "gpusched/model/validation.hpp"
@@ -258,7 +259,26 @@ class ObjectParser final : public ObjectFields {
                                      "must be a duration such as \"180s\" or a number of "
                                      "seconds"));
       }
+      if (key == gpu_share_names::kGpuIndexAnnotation && !parse_gpu_index(value)) {
+        invalid(entry, invalid_value(value,
+                                     "must be distinct GPU indices joined by '-', such as \"0\" "
+                                     "or \"0-1\""));
+      }
       annotations.emplace(key, std::move(value));
+    }
+    // GPU sharing's annotations must make one request (fgd-artifact.md §2.1), and a gpu-index
+    // name as many GPUs as it asks.
+    std::string error;
+    const GpuShareRequest share = gpu_share_request(annotations, &error);
+    if (!error.empty()) invalid_on(node, node.path(), error);
+    if (const auto index = annotations->find(gpu_share_names::kGpuIndexAnnotation);
+        index != annotations->end() && share.gpu_count > 0 &&
+        std::ssize(*parse_gpu_index(index->second)) != share.gpu_count) {
+      invalid_on(node, node.path(),
+                 std::string(gpu_share_names::kGpuIndexAnnotation) + " \"" + index->second +
+                     "\" names " + std::to_string(parse_gpu_index(index->second)->size()) +
+                     " GPUs, but " + std::string(gpu_share_names::kGpuCountAnnotation) + " is " +
+                     std::to_string(share.gpu_count));
     }
     return annotations;
   }

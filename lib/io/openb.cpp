@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "devices/node_devices.hpp"
+#include "gpusched/config/plugin_names.hpp"
 #include "gpusched/error.hpp"
 #include "gpusched/model/well_known.hpp"
 #include "io/api_validation.hpp"
@@ -91,7 +92,7 @@ void check_unique(const CsvTable& table, std::size_t row, std::size_t column,
   }
 }
 
-Node read_node(const CsvTable& table, std::size_t row) {
+Node read_node(const CsvTable& table, std::size_t row, OpenbGpus mode = OpenbGpus::Whole) {
   check_name(table, row, kSn);
   check_label_value(table, row, kSn);  // it is also the hostname label
   Node node;
@@ -104,7 +105,15 @@ Node read_node(const CsvTable& table, std::size_t row) {
   // when replayed.
   const std::int64_t gpus = table.integer(row, kGpu, devices::kMaxGpusPerNode);
   const std::string_view model = table.field(row, kModel);
-  if (gpus > 0) {
+  if (gpus > 0 && mode == OpenbGpus::Shared) {
+    // As the artifact's node YAML: the GPUs in milli for Open-Gpu-Share, the model as a label.
+    node.capacity.emplace(gpu_share_names::kGpuCountResource, Quantity::from_units(gpus));
+    node.capacity.emplace(gpu_share_names::kGpuMilliResource, Quantity::from_units(gpus * 1000));
+    if (!model.empty()) {
+      check_label_value(table, row, kModel);
+      node.metadata.labels.emplace(gpu_share_names::kGpuModelLabel, std::string(model));
+    }
+  } else if (gpus > 0) {
     node.capacity.emplace(resource::kGpu, Quantity::from_units(gpus));
     // With the model, the labels GPU Feature Discovery sets declare the GPUs as hardware, so
     // that each pod gets device IDs; without it the node only counts them.
@@ -146,7 +155,7 @@ struct TracePod {
   TimeMs created = 0;
 };
 
-TracePod read_pod(const CsvTable& table, std::size_t row) {
+TracePod read_pod(const CsvTable& table, std::size_t row, OpenbGpus mode = OpenbGpus::Whole) {
   check_name(table, row, kName);
   Pod pod;
   pod.metadata.name = std::string(table.field(row, kName));
@@ -167,14 +176,27 @@ TracePod read_pod(const CsvTable& table, std::size_t row) {
                std::to_string(gpu_milli) + " is a share of one GPU, but num_gpu is " +
                    std::to_string(num_gpu));
   }
-  // gpusched has no GPU-sharing model yet: a share of one GPU (gpu_milli < 1000) takes the
-  // whole GPU, so num_gpu is the count either way. Extended resources need limit == request.
-  if (num_gpu > 0) {
+  if (mode == OpenbGpus::Shared) {
+    // data/pod_csv_to_yaml.py's annotations (a pod without milli asks no GPU of Open-Gpu-Share,
+    // which its gpu-count alone would not change).
+    if (num_gpu > 0 && gpu_milli > 0) {
+      pod.metadata.annotations.emplace(gpu_share_names::kGpuMilliAnnotation,
+                                       std::to_string(gpu_milli));
+      pod.metadata.annotations.emplace(gpu_share_names::kGpuCountAnnotation,
+                                       std::to_string(num_gpu));
+      if (!table.field(row, kGpuSpec).empty()) {
+        pod.metadata.annotations.emplace(gpu_share_names::kGpuModelAnnotation,
+                                         std::string(table.field(row, kGpuSpec)));
+      }
+    }
+  } else if (num_gpu > 0) {
+    // Whole GPUs: a share of one GPU (gpu_milli < 1000) takes the whole GPU, so num_gpu is the
+    // count either way. Extended resources need limit == request.
     container.requests.emplace(resource::kGpu, Quantity::from_units(num_gpu));
     container.limits.emplace(resource::kGpu, Quantity::from_units(num_gpu));
   }
   pod.spec.containers.push_back(std::move(container));
-  if (!table.field(row, kGpuSpec).empty()) {
+  if (!table.field(row, kGpuSpec).empty() && mode == OpenbGpus::Whole) {
     pod.spec.affinity.mut().node_affinity = gpu_spec_affinity(table, row);
   }
 
@@ -259,7 +281,7 @@ GpuShareTrace read_gpu_share_trace(const std::string& nodes_csv, const std::stri
   return out;
 }
 
-Scenario import_openb(const std::string& nodes_csv, const std::string& pods_csv) {
+Scenario import_openb(const std::string& nodes_csv, const std::string& pods_csv, OpenbGpus mode) {
   const std::string nodes_text = read_input_file(nodes_csv, nodes_csv);
   const std::string pods_text = read_input_file(pods_csv, pods_csv);
   const CsvTable nodes(nodes_csv, nodes_text, kNodeColumns);
@@ -273,16 +295,24 @@ Scenario import_openb(const std::string& nodes_csv, const std::string& pods_csv)
   std::map<std::string_view, int> seen;
   for (std::size_t row = 0; row < nodes.size(); ++row) {
     check_unique(nodes, row, kSn, seen, "node");
-    scenario.cluster.emplace_back(read_node(nodes, row));
+    scenario.cluster.emplace_back(read_node(nodes, row, mode));
     scenario.cluster_pointers.push_back(place(nodes, row));
   }
 
+  if (mode == OpenbGpus::Shared) {
+    // The artifact's scheduler configuration for FGD (generate_config_and_run.py): Open-Gpu-Share
+    // among the filters, its score plugin alone at weight 1000.
+    Profile& profile = scenario.scheduler.profiles.front();
+    profile.plugins.multi_point.enabled.push_back({std::string(names::kOpenGpuShare), 0});
+    profile.plugins.score.disabled.push_back({"*", 0});
+    profile.plugins.score.enabled.push_back({std::string(names::kFgdScore), 1000});
+  }
   std::vector<TracePod> trace;
   trace.reserve(pods.size());
   seen.clear();
   for (std::size_t row = 0; row < pods.size(); ++row) {
     check_unique(pods, row, kName, seen, "pod");
-    trace.push_back(read_pod(pods, row));
+    trace.push_back(read_pod(pods, row, mode));
   }
   // Pods are created in time order, those of one second together and in file order (some
   // sampled variants of the trace are not sorted by creation time).

@@ -1,5 +1,8 @@
 #include "gpusched/io/scenario_writer.hpp"
 
+#include <algorithm>
+#include <utility>
+
 #include <nlohmann/json.hpp>
 
 #include "io/device_plugin_json.hpp"
@@ -20,18 +23,56 @@ std::string scenario_json_text(const Scenario& scenario) {
   out["name"] = scenario.name;
   if (!scenario.description.empty()) out["description"] = scenario.description;
   if (scenario.start_time) out["startTime"] = format_rfc3339(*scenario.start_time);
-  // The run's seed, version and feature gates, so that the scenario replays as the run did;
-  // profiles and plugin arguments are not written (a snapshot is replayed with the default
-  // profile).
+  // The run's seed, version and feature gates, so that the scenario replays as the run did, and
+  // the profiles' plugin sets when they are not the default (an imported GPU-sharing trace's);
+  // plugin arguments are not written (a snapshot is replayed with the default profile).
   const SchedulerConfig defaults;
   const FeatureGates& gates = scenario.scheduler.feature_gates;
+  const bool plugins =
+      std::any_of(scenario.scheduler.profiles.begin(), scenario.scheduler.profiles.end(),
+                  [](const Profile& p) { return p.plugins != PluginsConfig{}; });
   if (scenario.scheduler.seed != defaults.seed ||
       scenario.scheduler.kubernetes_version.to_string() !=
           defaults.kubernetes_version.to_string() ||
-      !gates.values.empty()) {
+      !gates.values.empty() || plugins) {
     out["scheduler"] = {{"kubernetesVersion", scenario.scheduler.kubernetes_version.to_string()},
                         {"seed", scenario.scheduler.seed}};
     for (const auto& [name, value] : gates.values) out["scheduler"]["featureGates"][name] = value;
+  }
+  if (plugins) {
+    auto refs = [](const std::vector<PluginRef>& list) {
+      ordered items = ordered::array();
+      for (const PluginRef& ref : list) {
+        ordered item = {{"name", ref.name}};
+        if (ref.weight != 0) item["weight"] = ref.weight;
+        items.push_back(std::move(item));
+      }
+      return items;
+    };
+    for (const Profile& profile : scenario.scheduler.profiles) {
+      ordered points = ordered::object();
+      const std::pair<const char*, const PluginSet*> sets[] = {
+          {"multiPoint", &profile.plugins.multi_point},
+          {"queueSort", &profile.plugins.queue_sort},
+          {"preFilter", &profile.plugins.pre_filter},
+          {"filter", &profile.plugins.filter},
+          {"postFilter", &profile.plugins.post_filter},
+          {"preScore", &profile.plugins.pre_score},
+          {"score", &profile.plugins.score},
+          {"reserve", &profile.plugins.reserve},
+          {"permit", &profile.plugins.permit},
+          {"preBind", &profile.plugins.pre_bind},
+          {"bind", &profile.plugins.bind}};
+      for (const auto& [point, set] : sets) {
+        if (set->enabled.empty() && set->disabled.empty()) continue;
+        ordered entry = ordered::object();
+        if (!set->enabled.empty()) entry["enabled"] = refs(set->enabled);
+        if (!set->disabled.empty()) entry["disabled"] = refs(set->disabled);
+        points[point] = std::move(entry);
+      }
+      out["scheduler"]["profiles"].push_back(
+          {{"schedulerName", profile.scheduler_name}, {"plugins", std::move(points)}});
+    }
   }
   if (nlohmann::json plugin = device_plugin_json(scenario.device_plugin); !plugin.is_null()) {
     out["devicePlugin"] = ordered::parse(plugin.dump());

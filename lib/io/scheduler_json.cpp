@@ -23,7 +23,7 @@ void validate_percentage(const JsonNode& node, std::int64_t value) {
 std::string plugin_name(const JsonNode& node, bool allow_star, const OutOfTree& out_of_tree) {
   std::string name = node.string();
   if (name.empty()) node.fail_field(required_value());
-  const bool known = names::is_in_tree(name) ||
+  const bool known = names::is_in_tree(name) || names::is_gpu_share(name) ||
                      std::find(out_of_tree.begin(), out_of_tree.end(), name) != out_of_tree.end();
   if (!known && !(allow_star && name == "*")) {
     node.fail_field(invalid_value(name, "unknown plugin"));

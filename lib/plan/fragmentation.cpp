@@ -15,16 +15,17 @@
 
 #include "gpusched/error.hpp"
 #include "model/go_rand.hpp"
+#include "model/gpu_share_policy.hpp"
 #include "plan/parallel.hpp"
 
 namespace gpusched::plan {
 namespace {
 
-// pkg/type/open-gpu-share/utils/const.go.
-constexpr std::int64_t kMaxSpecCpu = 128000;
-constexpr std::int64_t kMaxSpecGpu = 8000;
-constexpr std::int32_t kMilli = 1000;
-constexpr std::int64_t kMaxNodeScore = 100;
+using gpu_share::Bins;
+using gpu_share::kMaxSpecGpu;
+using gpu_share::kMilli;
+using gpu_share::TypicalPod;
+
 // The node YAML's `pods: 1001`.
 constexpr std::int32_t kMaxPods = 1001;
 // The reflectors' rand.Float64 draws between tuning and rand.Perm (§1.4).
@@ -35,47 +36,9 @@ constexpr std::size_t kMaxClones = 1'000'000;
 
 constexpr std::array<std::string_view, 7> kNames = {
     "DotProd", "GpuClustering", "GpuPacking", "BestFit", "FGD", "Random", "FGDCpuPacking"};
-// typicalPodsConfig: podPopularityThreshold 95, podIncreaseStep 1.
-constexpr double kPopularityThreshold = 95;
 
-/// A group of the target workload (§3.6): the pods of one shape and their share.
-struct TypicalPod {
-  std::int64_t cpu_milli = 0;
-  std::int32_t gpu_milli = 0;
-  std::int32_t gpu_count = 0;
-  std::string gpu_type;
-  double share = 0;
-};
-
-/// GetTypicalPods: the trace's pods grouped by shape, the most common first (ties: the larger
-/// shape, field by field), until they cover 95 % of the pods; each group's share renormalized
-/// over those taken.
-std::vector<TypicalPod> typical_pods(const std::vector<GpuSharePod>& pods) {
-  using Key = std::tuple<std::int64_t, std::int32_t, std::int32_t, std::string>;
-  std::map<Key, double> counts;
-  for (const GpuSharePod& pod : pods)
-    counts[Key{pod.cpu_milli, pod.gpu_milli, pod.gpu_count, pod.gpu_type}] += 1;
-  const auto total = static_cast<double>(pods.size());
-  std::vector<std::pair<Key, double>> sorted(counts.begin(), counts.end());
-  // sort.Sort(sort.Reverse(pl)): the count, then the key, both descending.
-  std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
-    if (a.second != b.second) return a.second > b.second;
-    return a.first > b.first;
-  });
-  const double expected = kPopularityThreshold * total / 100.0;
-  double cumulative = 0;
-  std::size_t taken = 0;
-  std::vector<TypicalPod> out;
-  while (cumulative < expected && taken < sorted.size()) {
-    const auto& [key, count] = sorted[taken++];
-    cumulative += count;
-    out.push_back(
-        {std::get<0>(key), std::get<1>(key), std::get<2>(key), std::get<3>(key), count / total});
-  }
-  if (taken < sorted.size()) {
-    for (TypicalPod& t : out) t.share /= cumulative / total;
-  }
-  return out;
+[[nodiscard]] gpu_share::Shape shape_of(const GpuSharePod& pod) {
+  return {pod.cpu_milli, pod.gpu_milli, pod.gpu_count, pod.gpu_type};
 }
 
 /// A node as the Open-Gpu-Share plugin's cache and NodeResourcesFit see it (§2.2).
@@ -89,176 +52,16 @@ struct NodeState {
   /// GpuClustering's affinity: pods per tag (0: a share of one GPU, n: n whole GPUs).
   std::map<std::int32_t, std::int32_t> tags;
 
-  [[nodiscard]] std::int64_t free_milli() const {
-    return std::accumulate(free.begin(), free.end(), std::int64_t{0});
-  }
-  [[nodiscard]] std::int32_t fully_free() const {
-    return static_cast<std::int32_t>(std::count(free.begin(), free.end(), kMilli));
-  }
+  [[nodiscard]] gpu_share::NodeView view() const { return {cpu_left, free, node->model}; }
 };
-
-[[nodiscard]] bool is_share(const GpuSharePod& pod) {
-  return pod.gpu_count == 1 && pod.gpu_milli < kMilli;
-}
-
-/// utils.IsNodeAccessibleToPodByType: any model, or one of `A|B` exactly.
-[[nodiscard]] bool type_accepts(std::string_view type, std::string_view model) {
-  if (type.empty()) return true;
-  for (;;) {
-    const std::size_t bar = type.find('|');
-    if (type.substr(0, bar) == model) return true;
-    if (bar == std::string_view::npos) return false;
-    type.remove_prefix(bar + 1);
-  }
-}
 
 /// §2.3: NodeResourcesFit (CPU, memory, pod count), then Open-Gpu-Share's filter.
 [[nodiscard]] bool fits(const NodeState& n, const GpuSharePod& pod) {
   if (pod.cpu_milli > n.cpu_left || pod.memory_mib > n.memory_left || n.pods + 1 > kMaxPods)
     return false;
   if (pod.gpu_milli <= 0) return true;
-  if (n.free.empty() || !type_accepts(pod.gpu_type, n.node->model)) return false;
-  // AllocateGpuId: a device takes a slot per gpu_milli it has free.
-  std::int64_t slots = 0;
-  for (const std::int32_t f : n.free) slots += f / pod.gpu_milli;
-  return slots >= pod.gpu_count;
-}
-
-/// §3.5 getBestFitScore: the normalized free resources left, reversed. (Its min-max
-/// normalization keeps the order of the raw scores, so the raw score decides.)
-[[nodiscard]] std::int64_t best_fit(const NodeState& n, const GpuSharePod& pod) {
-  const double free[2] = {static_cast<double>(n.cpu_left), static_cast<double>(n.free_milli())};
-  const double req[2] = {static_cast<double>(pod.cpu_milli),
-                         static_cast<double>(pod.total_gpu_milli())};
-  const double max_spec[2] = {static_cast<double>(kMaxSpecCpu), static_cast<double>(kMaxSpecGpu)};
-  double score = 0;
-  for (int i = 0; i < 2; ++i) score += (free[i] - req[i]) / max_spec[i] * 0.5;
-  score = (1.0 - score) * static_cast<double>(kMaxNodeScore);
-  return static_cast<std::int64_t>(score);
-}
-
-/// §3.2 calculateDotProductScore, dimExt merge, norm max: one match group.
-[[nodiscard]] std::int64_t dot_product(const NodeState& n, const GpuSharePod& pod) {
-  const double node_vec[2] = {
-      static_cast<double>(n.cpu_left) / static_cast<double>(kMaxSpecCpu),
-      static_cast<double>(n.free_milli()) / static_cast<double>(kMaxSpecGpu)};
-  const double pod_vec[2] = {
-      static_cast<double>(pod.cpu_milli) / static_cast<double>(kMaxSpecCpu),
-      static_cast<double>(pod.total_gpu_milli()) / static_cast<double>(kMaxSpecGpu)};
-  double score = 0;
-  for (int i = 0; i < 2; ++i) score += node_vec[i] * pod_vec[i];
-  score /= 2;
-  score = 1 - score;
-  return static_cast<std::int64_t>(static_cast<double>(kMaxNodeScore) * score);
-}
-
-/// The tag GpuClustering groups pods by.
-[[nodiscard]] std::int32_t tag_of(const GpuSharePod& pod) {
-  return is_share(pod) ? 0 : pod.gpu_count;
-}
-
-/// §3.3 GpuClustering (integer arithmetic).
-[[nodiscard]] std::int64_t clustering(const NodeState& n, const GpuSharePod& pod) {
-  if (pod.gpu_milli <= 0) return 0;
-  const std::int64_t base = kMaxNodeScore / 4 * (kMaxSpecGpu - n.free_milli()) / kMaxSpecGpu;
-  const auto tag = n.tags.find(tag_of(pod));
-  if (tag != n.tags.end() && tag->second > 0)
-    return base + (n.tags.size() == 1 ? kMaxNodeScore * 3 / 4 : kMaxNodeScore * 2 / 4);
-  return base + (n.tags.empty() ? kMaxNodeScore / 4 : 0);
-}
-
-/// §3.4 getPackingScore.
-[[nodiscard]] std::int64_t packing(const NodeState& n, const GpuSharePod& pod) {
-  if (pod.gpu_milli <= 0) return 0;
-  const std::int32_t fully_free = n.fully_free();
-  if (fully_free == static_cast<std::int32_t>(n.free.size()))
-    return std::max<std::int64_t>(kMaxNodeScore / 3 - fully_free, fully_free);
-  // SortedMilliGpuLeftIndexList(true): the least free first, stable.
-  std::vector<std::size_t> order(n.free.size());
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return n.free[a] < n.free[b]; });
-  std::int32_t wanted = pod.gpu_count;
-  std::int32_t fully_free_used = 0;
-  std::int64_t free_ratio = 0;
-  for (const std::size_t d : order) {
-    if (wanted == 0) break;
-    if (pod.gpu_milli > n.free[d]) continue;
-    --wanted;
-    if (n.free[d] == kMilli) ++fully_free_used;
-    free_ratio += std::int64_t{n.free[d]} * 100 / kMilli;
-  }
-  if (fully_free_used > 0)
-    return std::max<std::int64_t>(kMaxNodeScore / 2 - fully_free_used, kMaxNodeScore / 3);
-  return std::max<std::int64_t>(kMaxNodeScore - free_ratio / 10, kMaxNodeScore / 2);
-}
-
-/// NodeGpuShareFragAmount's bins, in FragRatioDataMap's order.
-enum Bin : std::size_t {
-  kLackBoth,
-  kLackGpu,
-  kSatisfied,
-  kLackCpu,
-  kCpuSatisfied,
-  kCpuLacking,
-  kNoAccess
-};
-using Bins = std::array<double, 7>;
-
-/// NodeGpuShareFragAmount (§3.6): per typical pod, the node's free GPU milli it could not use
-/// (or could, in kSatisfied), weighted by its share, in the bin that says why.
-[[nodiscard]] Bins fragment_bins(std::int64_t cpu_left, const std::vector<std::int32_t>& free,
-                                 std::string_view model, const std::vector<TypicalPod>& typical) {
-  Bins bins{};
-  const std::int64_t left = std::accumulate(free.begin(), free.end(), std::int64_t{0});
-  for (const TypicalPod& t : typical) {
-    const bool cpu = cpu_left >= t.cpu_milli;
-    if (t.gpu_milli == 0) {
-      bins[cpu ? kCpuSatisfied : kCpuLacking] += t.share * static_cast<double>(left);
-      continue;
-    }
-    if (!type_accepts(t.gpu_type, model)) {
-      bins[kNoAccess] += t.share * static_cast<double>(left);
-      continue;
-    }
-    // CanNodeHostPodOnGpuMemory.
-    std::int32_t wanted = t.gpu_count;
-    bool hosts = false;
-    for (const std::int32_t f : free) {
-      if (f >= t.gpu_milli && --wanted <= 0) {
-        hosts = true;
-        break;
-      }
-    }
-    if (hosts && cpu) {
-      std::int64_t short_of = 0;  // GetGpuFragMilliByNodeResAndPodRes
-      for (const std::int32_t f : free) {
-        if (f < t.gpu_milli) short_of += f;
-      }
-      bins[kLackGpu] += t.share * static_cast<double>(short_of);
-      bins[kSatisfied] += t.share * static_cast<double>(left - short_of);
-    } else if (hosts) {
-      bins[kLackCpu] += t.share * static_cast<double>(left);
-    } else {
-      bins[cpu ? kLackGpu : kLackBoth] += t.share * static_cast<double>(left);
-    }
-  }
-  return bins;
-}
-
-/// FragAmountSumExceptQ3: every bin but kSatisfied, in bin order.
-[[nodiscard]] double frag_amount(const Bins& bins) {
-  double sum = 0;
-  for (std::size_t i = 0; i < bins.size(); ++i) {
-    if (i != kSatisfied) sum += bins[i];
-  }
-  return sum;
-}
-
-/// NodeGpuShareFragAmountScore.
-[[nodiscard]] double fragmentation(std::int64_t cpu_left, const std::vector<std::int32_t>& free,
-                                   std::string_view model, const std::vector<TypicalPod>& typical) {
-  return frag_amount(fragment_bins(cpu_left, free, model, typical));
+  if (n.free.empty() || !gpu_share::type_accepts(pod.gpu_type, n.node->model)) return false;
+  return gpu_share::gpus_fit(n.free, shape_of(pod));
 }
 
 /// merge_*_discrete.py: per arrived percent 0..columns, the mean of `value` over its events
@@ -292,66 +95,20 @@ std::vector<std::optional<double>> by_arrived(const std::vector<double>& arrive,
   return out;
 }
 
-/// The score for a fragmentation change: int64(sigmoid(Δ/1000) × 100).
-[[nodiscard]] std::int64_t fgd_score(double before, double after) {
-  const double delta = (before - after) / 1000;
-  return static_cast<std::int64_t>(1.0 / (1 + std::exp(-delta)) *
-                                   static_cast<double>(kMaxNodeScore));
-}
-
-/// calculateGpuShareFragExtendScore: the node's score and, for a share, the device it takes
-/// (the first reaching the highest score).
-struct FgdChoice {
-  std::int64_t score = 0;
-  int device = -1;
-};
-[[nodiscard]] FgdChoice fgd(const NodeState& n, const GpuSharePod& pod,
-                            const std::vector<TypicalPod>& typical, double before) {
-  std::vector<std::int32_t> free = n.free;
-  const std::int64_t cpu_after = n.cpu_left - pod.cpu_milli;
-  const std::string_view model = n.node->model;
-  FgdChoice out;
-  if (is_share(pod)) {
-    for (std::size_t i = 0; i < free.size(); ++i) {
-      if (free[i] < pod.gpu_milli) continue;
-      // A device with the free milli of one before it leaves the node as that one would, and
-      // only a strictly higher score moves the choice: it cannot win.
-      if (std::find(free.begin(), free.begin() + static_cast<std::ptrdiff_t>(i), free[i]) !=
-          free.begin() + static_cast<std::ptrdiff_t>(i))
-        continue;
-      free[i] -= pod.gpu_milli;
-      const std::int64_t s = fgd_score(before, fragmentation(cpu_after, free, model, typical));
-      free[i] += pod.gpu_milli;
-      if (out.device < 0 || s > out.score) out = {s, static_cast<int>(i)};
-    }
-    return out;
-  }
-  // nodeRes.Sub: whole GPUs from the least free that hold them (fully free ones).
-  std::int32_t wanted = pod.gpu_milli > 0 ? pod.gpu_count : 0;
-  std::vector<std::size_t> order(free.size());
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return free[a] < free[b]; });
-  for (const std::size_t d : order) {
-    if (wanted == 0) break;
-    if (free[d] < pod.gpu_milli) continue;
-    free[d] -= pod.gpu_milli;
-    --wanted;
-  }
-  out.score = fgd_score(before, fragmentation(cpu_after, free, model, typical));
-  return out;
-}
-
 [[nodiscard]] std::int64_t score(SharePolicy policy, const NodeState& n, const GpuSharePod& pod) {
+  const gpu_share::Shape shape = shape_of(pod);
   switch (policy) {
     case SharePolicy::DotProd:
-      return dot_product(n, pod);
-    case SharePolicy::GpuClustering:
-      return clustering(n, pod);
+      return gpu_share::dot_product_score(n.view(), shape);
+    case SharePolicy::GpuClustering: {
+      const auto tag = n.tags.find(gpu_share::clustering_tag(shape));
+      return gpu_share::clustering_score(n.view(), shape, tag != n.tags.end() && tag->second > 0,
+                                         n.tags.size());
+    }
     case SharePolicy::GpuPacking:
-      return packing(n, pod);
+      return gpu_share::packing_score(n.view(), shape);
     case SharePolicy::BestFit:
-      return best_fit(n, pod);
+      return gpu_share::best_fit_score(n.view(), shape);
     case SharePolicy::Fgd:
     case SharePolicy::FgdCpuPacking:
     case SharePolicy::Random:
@@ -360,34 +117,17 @@ struct FgdChoice {
   return 0;
 }
 
-/// Reserve (§2.4, §3.7): whole GPUs take the first fully free devices in index order; a share
-/// takes `device` when the policy chose one (FGD), else the device with the least free milli
-/// that holds it, the lowest index on a tie.
+/// Reserve (§2.4, §3.7): the GPUs gpu_share::take_gpus gives, `device` the one a policy chose.
 void place(NodeState& n, const GpuSharePod& pod, int device) {
   n.cpu_left -= pod.cpu_milli;
   n.memory_left -= pod.memory_mib;
   ++n.pods;
   if (pod.gpu_milli <= 0) return;
-  ++n.tags[tag_of(pod)];
-  if (pod.gpu_milli == kMilli) {
-    std::int32_t wanted = pod.gpu_count;
-    for (std::int32_t& f : n.free) {
-      if (wanted == 0) break;
-      if (f != kMilli) continue;
-      f = 0;
-      --wanted;
-    }
-    GPUSCHED_CHECK(wanted == 0, "a node that fits a pod has its whole GPUs");
-    return;
-  }
-  std::int32_t* best = device >= 0 ? &n.free[static_cast<std::size_t>(device)] : nullptr;
-  if (best == nullptr) {
-    for (std::int32_t& f : n.free) {
-      if (f >= pod.gpu_milli && (best == nullptr || f < *best)) best = &f;
-    }
-  }
-  GPUSCHED_CHECK(best != nullptr, "a node that fits a shared pod has a GPU with room");
-  *best -= pod.gpu_milli;
+  ++n.tags[gpu_share::clustering_tag(shape_of(pod))];
+  const std::vector<std::int32_t> taken = gpu_share::take_gpus(n.free, shape_of(pod), device);
+  GPUSCHED_CHECK(std::ssize(taken) == (pod.gpu_milli == kMilli ? pod.gpu_count : 1),
+                 "a node that fits a pod has its GPUs");
+  for (const std::int32_t d : taken) n.free[static_cast<std::size_t>(d)] -= pod.gpu_milli;
 }
 
 /// `name < other` as Go compares strings.
@@ -512,10 +252,13 @@ FragmentationRun run_fragmentation(const GpuShareTrace& trace,
   const bool by_fgd =
       options.policy == SharePolicy::Fgd || options.policy == SharePolicy::FgdCpuPacking;
   const bool cpu_packing = options.policy == SharePolicy::FgdCpuPacking;
-  const std::vector<TypicalPod> typical = typical_pods(trace.pods);
+  gpu_share::ShapeCounts counts;
+  for (const GpuSharePod& pod : trace.pods)
+    ++counts[{pod.cpu_milli, pod.gpu_milli, pod.gpu_count, pod.gpu_type}];
+  const std::vector<TypicalPod> typical = gpu_share::typical_pods(counts);
   std::vector<Bins> bins(nodes.size());
   for (std::size_t i = 0; i < nodes.size(); ++i)
-    bins[i] = fragment_bins(nodes[i].cpu_left, nodes[i].free, nodes[i].node->model, typical);
+    bins[i] = gpu_share::fragment_bins(nodes[i].view(), typical);
   std::int64_t arrived = 0;
   for (const GpuSharePod* event : events) {
     const GpuSharePod& pod = *event;
@@ -536,14 +279,9 @@ FragmentationRun run_fragmentation(const GpuShareTrace& trace,
       if (feasible.size() > 1)
         chosen = feasible[static_cast<std::size_t>(
             rng.intn(static_cast<std::int32_t>(feasible.size())))];
-      if (chosen != nodes.size() && is_share(pod)) {
-        // Reserve's reservoir sampling over the devices that hold the share.
-        std::int32_t seen = 0;
-        const NodeState& n = nodes[chosen];
-        for (std::size_t d = 0; d < n.free.size(); ++d) {
-          if (n.free[d] < pod.gpu_milli) continue;
-          if (rng.intn(++seen) == 0) device = static_cast<int>(d);
-        }
+      if (chosen != nodes.size() && shape_of(pod).is_share()) {
+        device = gpu_share::random_share_gpu(nodes[chosen].free, shape_of(pod),
+                                             [&](std::int32_t n) { return rng.intn(n); });
       }
     }
     for (std::size_t i = 0; i < nodes.size() && options.policy != SharePolicy::Random; ++i) {
@@ -555,7 +293,8 @@ FragmentationRun run_fragmentation(const GpuShareTrace& trace,
       std::int64_t s = 0;
       int d = -1;
       if (by_fgd) {
-        const FgdChoice c = fgd(n, pod, typical, frag_amount(bins[i]));
+        const gpu_share::FgdChoice c =
+            gpu_share::fgd(n.view(), shape_of(pod), typical, gpu_share::frag_amount(bins[i]));
         s = c.score;
         d = c.device;
       } else {
@@ -565,7 +304,7 @@ FragmentationRun run_fragmentation(const GpuShareTrace& trace,
       // fewest GPU milli are free, which keeps the CPU of nodes with idle GPUs for the GPU pods
       // to come.
       const std::int64_t used =
-          cpu_packing && pod.gpu_milli <= 0 ? kMaxSpecGpu - n.free_milli() : 0;
+          cpu_packing && pod.gpu_milli <= 0 ? kMaxSpecGpu - n.view().free_milli() : 0;
       if (chosen == nodes.size() || s > best ||
           (s == best && (used > best_used || (used == best_used && n.key < nodes[chosen].key)))) {
         chosen = i;
@@ -580,7 +319,7 @@ FragmentationRun run_fragmentation(const GpuShareTrace& trace,
       NodeState& n = nodes[chosen];
       place(n, pod, device);
       out.used_milli += pod.total_gpu_milli();
-      bins[chosen] = fragment_bins(n.cpu_left, n.free, n.node->model, typical);
+      bins[chosen] = gpu_share::fragment_bins(n.view(), typical);
     }
     arrive.push_back(std::nearbyint(static_cast<double>(arrived) / gpus / 10));
     alloc.push_back(python_round2(static_cast<double>(out.used_milli) / gpus / 10));
@@ -589,7 +328,7 @@ FragmentationRun run_fragmentation(const GpuShareTrace& trace,
     for (const Bins& b : bins) {
       for (std::size_t k = 0; k < cluster.size(); ++k) cluster[k] += b[k];
     }
-    const double frag_sum = frag_amount(cluster);
+    const double frag_sum = gpu_share::frag_amount(cluster);
     double idle = 0;
     for (const double b : cluster) idle += b;
     // The log line's `%.2f`, read back: python_round2 rounds the same way.

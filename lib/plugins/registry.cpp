@@ -3,18 +3,25 @@
 #include <string>
 
 #include "plugins/balanced_allocation.hpp"
+#include "plugins/best_fit_score.hpp"
 #include "plugins/default_binder.hpp"
 #include "plugins/default_preemption.hpp"
+#include "plugins/dot_product_score.hpp"
 #include "plugins/dynamic_resources.hpp"
+#include "plugins/fgd_score.hpp"
 #include "plugins/gang_scheduling.hpp"
+#include "plugins/gpu_clustering_score.hpp"
+#include "plugins/gpu_packing_score.hpp"
 #include "plugins/inter_pod_affinity.hpp"
 #include "plugins/node_affinity.hpp"
 #include "plugins/node_name.hpp"
 #include "plugins/node_ports.hpp"
 #include "plugins/node_resources_fit.hpp"
 #include "plugins/node_unschedulable.hpp"
+#include "plugins/open_gpu_share.hpp"
 #include "plugins/pod_topology_spread.hpp"
 #include "plugins/priority_sort.hpp"
+#include "plugins/random_score.hpp"
 #include "plugins/scheduling_gates.hpp"
 #include "plugins/taint_toleration.hpp"
 
@@ -60,6 +67,14 @@ Registry in_tree_registry() {
   });
   add<DefaultBinder>(registry);
   add<GangScheduling>(registry);
+  // The FGD artifact's GPU-sharing plugins, which profiles enable by name.
+  add<OpenGpuShare>(registry);
+  add<RandomScore>(registry);
+  add<DotProductScore>(registry);
+  add<GpuClusteringScore>(registry);
+  add<GpuPackingScore>(registry);
+  add<BestFitScore>(registry);
+  add<FgdScore>(registry);
   return registry;
 }
 

@@ -6,6 +6,7 @@
 
 #include "gpusched/model/resource_list.hpp"
 #include "gpusched/report/metrics.hpp"
+#include "model/gpu_share_policy.hpp"
 #include "report/resource_hours.hpp"
 
 namespace gpusched::report {
@@ -81,6 +82,34 @@ Fragmentation gpu_fragmentation(const SimulationResult& result) {
     out.nodes.push_back(std::move(node));
   }
   if (!needs.empty()) out.fragmented_gpus = fragmented_sum / static_cast<double>(needs.size());
+  return out;
+}
+
+std::optional<GpuShareFragmentation> gpu_share_fragmentation(const SimulationResult& result) {
+  const std::vector<gpu_share::TypicalPod> typical = gpu_share::typical_pods(result.pod_shapes);
+  std::optional<GpuShareFragmentation> out;
+  gpu_share::Bins cluster{};
+  for (const NodeRecord& record : result.nodes) {
+    if (record.shared_gpus.empty()) continue;
+    if (!out) out.emplace();
+    std::vector<std::int32_t> free;
+    for (const SharedGpuRecord& gpu : record.shared_gpus) {
+      free.push_back(static_cast<std::int32_t>(gpu_share::kMilli - gpu.used_milli));
+      out->used_milli += gpu.used_milli;
+    }
+    out->gpus += std::ssize(record.shared_gpus);
+    const auto model = record.node.metadata.labels.find(gpu_share_names::kGpuModelLabel);
+    const gpu_share::NodeView view{
+        milli_of(record.node.allocatable, resource::kCpu) -
+            milli_of(record.allocated, resource::kCpu),
+        free, model == record.node.metadata.labels.end() ? std::string_view() : model->second};
+    const gpu_share::Bins bins = gpu_share::fragment_bins(view, typical);
+    for (std::size_t k = 0; k < cluster.size(); ++k) cluster[k] += bins[k];
+  }
+  if (out) {
+    out->fragmented_milli = gpu_share::frag_amount(cluster);
+    for (const double bin : cluster) out->idle_milli += bin;
+  }
   return out;
 }
 

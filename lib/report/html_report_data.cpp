@@ -62,6 +62,8 @@ class NodeRows {
       auto pool = record.node.metadata.labels.find(std::string(well_known::kNodePoolLabel));
       if (pool != record.node.metadata.labels.end()) node.pool = pool->second;
       for (const GpuRecord& gpu : record.gpus) node.add_gpu(gpu.index, gpu.uuid);
+      for (const SharedGpuRecord& gpu : record.shared_gpus)
+        node.add_gpu(gpu.index, shared_gpu_row(gpu.index));
     }
     for (const NodeUsage& usage : result.usage) {
       Node& node = nodes_[usage.node];

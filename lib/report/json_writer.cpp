@@ -72,6 +72,20 @@ Json node_json(const NodeRecord& record) {
     }
     json["gpus"] = std::move(gpus);
   }
+  if (!record.shared_gpus.empty()) {
+    Json gpus = Json::array();
+    for (const SharedGpuRecord& gpu : record.shared_gpus) {
+      Json item;
+      item["index"] = gpu.index;
+      item["usedMilli"] = gpu.used_milli;
+      Json pods = Json::array();
+      for (const auto& [pod, milli] : gpu.pods)
+        pods.push_back(Json{{"pod", pod}, {"milli", milli}});
+      item["pods"] = std::move(pods);
+      gpus.push_back(std::move(item));
+    }
+    json["sharedGpus"] = std::move(gpus);
+  }
   return json;
 }
 

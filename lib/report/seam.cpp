@@ -101,6 +101,7 @@ Seam seam(const SimulationResult& result) {
     hours.cost = hours.paid * static_cast<double>(pools.at(name)->price_micros_per_gpu_hour) / 1e6;
     out.fleet.cost += hours.cost;
   }
+  out.gpu_share = gpu_share_fragmentation(result);
   return out;
 }
 
@@ -115,7 +116,17 @@ void write_seam_table(std::ostream& out, const Seam& seam) {
   text += pool_row("(fleet)", seam.fleet);
   out << "GPU-hours by layer (paid -> provisioned -> schedulable -> allocated)\n"
       << align_tabs(text, kGetSettings);
-  out << "Failed launches: " << seam.failed_launches << "\n\n";
+  out << "Failed launches: " << seam.failed_launches << "\n";
+  if (const auto& share = seam.gpu_share) {
+    // The scheduling layer where GPUs are shared: idle milli are not all usable.
+    const auto percent = [](double ratio) {
+      return format_metric(Metric{"", ratio, MetricUnit::Ratio});
+    };
+    out << "Shared GPUs at the end: " << share->gpus << ", " << percent(share->allocation())
+        << " allocated, " << percent(share->fragmentation()) << " of capacity fragmented ("
+        << percent(share->fragmentation_ratio()) << " of the idle milli)\n";
+  }
+  out << "\n";
   // At most kTableRows rows: consecutive buckets are added together (the CSV keeps them all).
   constexpr std::size_t kTableRows = 24;
   const std::size_t group =

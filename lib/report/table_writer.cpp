@@ -292,6 +292,24 @@ void write_devices(std::string& out, const SimulationResult& result) {
   out += "\nGPU DEVICES\n" + align_tabs(pods, kGetSettings) + '\n' + align_tabs(gpus, kGetSettings);
 }
 
+/// The GPUs of GPU-sharing nodes: each GPU's used milli and the pods holding it.
+void write_shared_gpus(std::string& out, const SimulationResult& result) {
+  std::string table = "NODE\tGPU\tUSED MILLI\tPODS\n";
+  bool any = false;
+  for (const NodeRecord& record : result.nodes) {
+    for (const SharedGpuRecord& gpu : record.shared_gpus) {
+      any = true;
+      std::string holders;
+      for (const auto& [pod, milli] : gpu.pods)
+        holders += (holders.empty() ? "" : ",") + pod + "=" + std::to_string(milli);
+      table += record.node.metadata.name + '\t' + std::to_string(gpu.index) + '\t' +
+               std::to_string(gpu.used_milli) + '\t' + (holders.empty() ? "<none>" : holders) +
+               '\n';
+    }
+  }
+  if (any) out += "\nSHARED GPUS\n" + align_tabs(table, kGetSettings);
+}
+
 /// Who preempted whom, and the GPU time each victim had accumulated (the work it loses).
 void write_preemptions(std::string& out, const SimulationResult& result) {
   if (result.preemptions.empty()) return;
@@ -397,6 +415,7 @@ void write_table(std::ostream& out, const SimulationResult& result) {
   text += '\n';
   write_nodes(text, result);
   write_devices(text, result);
+  write_shared_gpus(text, result);
   write_preemptions(text, result);
   write_pod_groups(text, result);
   write_workloads(text, result);

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "dra/pod_claims.hpp"
+#include "gpusched/config/plugin_names.hpp"
 #include "gpusched/model/pod_requests.hpp"
 #include "model/disruption.hpp"
 #include "model/go_text.hpp"
@@ -233,6 +234,16 @@ ExpectationResult Simulation::check(std::size_t index) const {
               failures.push_back("visibleDevices: expected " + quoted(*pe->visible_devices) +
                                  ", got " + quoted(visible));
             }
+          }
+        }
+        if (pe->gpu_index) {
+          const auto& annotations = pod->pod.metadata.annotations;
+          const auto it = annotations->find(gpu_share_names::kGpuIndexAnnotation);
+          const std::string gpus = it == annotations->end() ? "" : it->second;
+          what += " gpuIndex " + quoted(*pe->gpu_index);
+          if (*pe->gpu_index != gpus) {
+            failures.push_back("gpuIndex: expected " + quoted(*pe->gpu_index) + ", got " +
+                               quoted(gpus));
           }
         }
       }
@@ -541,6 +552,17 @@ NodeRecord Simulation::node_record(const NodeInfo& node) const {
                                    holders[static_cast<std::size_t>(gpu.index)]});
     }
   }
+  for (std::size_t gpu = 0; gpu < node.gpu_free.size(); ++gpu) {
+    SharedGpuRecord& shared = rec.shared_gpus.emplace_back();
+    shared.index = static_cast<int>(gpu);
+    for (const GpuShareHold& hold : node.gpu_holds) {
+      if (std::find(hold.gpus.begin(), hold.gpus.end(), static_cast<std::int32_t>(gpu)) ==
+          hold.gpus.end())
+        continue;
+      shared.used_milli += hold.milli;
+      shared.pods.emplace_back(hold.pod->pod.key(), hold.milli);
+    }
+  }
   return rec;
 }
 
@@ -660,9 +682,46 @@ SimulationResult Simulation::take_result() {
       }
     }
   }
+  // GPU-sharing annotations mean nothing to a profile without Open-Gpu-Share (kube-scheduler
+  // has no such plugin): say so rather than let them pass unseen.
+  const auto named = [](const PluginSet& set, std::string_view name) {
+    return std::any_of(set.enabled.begin(), set.enabled.end(),
+                       [&](const PluginRef& p) { return p.name == name; });
+  };
+  std::map<std::string, std::size_t> unshared;
+  for (const auto& [key, pod] : cluster_.pods()) {
+    if (pod->gpu_share.gpu_milli <= 0) continue;
+    const std::string& scheduler = pod->pod.spec.scheduler_name;
+    const auto profile =
+        std::find_if(config_.profiles.begin(), config_.profiles.end(), [&](const Profile& p) {
+          return p.scheduler_name == (scheduler.empty() ? "default-scheduler" : scheduler);
+        });
+    if (profile == config_.profiles.end()) continue;
+    if (!named(profile->plugins.multi_point, names::kOpenGpuShare) &&
+        !named(profile->plugins.filter, names::kOpenGpuShare))
+      ++unshared[profile->scheduler_name];
+  }
+  // RandomScore draws its node at PreScore, as the artifact's does: enabled at Score alone it
+  // gives every node 0.
+  for (const Profile& profile : config_.profiles) {
+    if (named(profile.plugins.score, names::kRandomScore) &&
+        !named(profile.plugins.pre_score, names::kRandomScore)) {
+      out.notices.push_back("profile " + profile.scheduler_name +
+                            " enables RandomScore at Score but not at PreScore, where it draws "
+                            "its node: it scores every node 0 (enable it at preScore too)");
+    }
+  }
+  for (const auto& [profile, pods] : unshared) {
+    out.notices.push_back(std::to_string(pods) + " pod(s) of profile " + profile +
+                          " carry alibabacloud.com/gpu-milli annotations, which the profile "
+                          "ignores: it does not enable Open-Gpu-Share (docs/fragmentation.md)");
+  }
   // Pods still waiting count up to the end of the run.
   out.unschedulable_time = unschedulable_.take();
   out.nodes = node_records();
+  if (std::any_of(cluster_.node_list().begin(), cluster_.node_list().end(),
+                  [](const NodeInfo* node) { return !node->gpu_free.empty(); }))
+    out.pod_shapes = cluster_.pod_shapes();
   // Each pod object moves into its record as its storage is freed, so a replay of a million
   // pods never holds two copies of each; the records are then put in the pods' key order.
   out.pods.reserve(cluster_.pods().size());

@@ -22,10 +22,17 @@ struct ImportOptions {
   std::string pods;
   std::string output;  ///< empty: the output stream
   bool pools = false;  ///< --pools: nodes of one shape become a node pool
+  bool gpu_share = false;  ///< --gpu-share: GPUs shared by milli (io::OpenbGpus::Shared)
 };
 
 int import_openb(const ImportOptions& options, std::ostream& out) {
-  Scenario scenario = io::import_openb(options.nodes, options.pods);
+  if (options.pools && options.gpu_share) {
+    // A node pool's template declares whole GPUs (nvidia.com/gpu) to the autoscaler.
+    throw InputError("--gpu-share", "", "--pools makes pools of whole GPUs; use one or the other");
+  }
+  Scenario scenario =
+      io::import_openb(options.nodes, options.pods,
+                       options.gpu_share ? io::OpenbGpus::Shared : io::OpenbGpus::Whole);
   if (options.pools) io::group_nodes_into_pools(scenario);
   // Written completely before anything is printed: bad input leaves no partial file.
   const std::string text = io::scenario_json_text(scenario);
@@ -72,6 +79,10 @@ Command add_import_command(CLI::App& app) {
   openb->add_flag("--pools", options->pools,
                   "Make the nodes of each shape a node pool (`<gpu model>-<n>`), to size with "
                   "`gpusched plan`");
+  openb->add_flag("--gpu-share", options->gpu_share,
+                  "Share GPUs by milli as the FGD artifact does (alibabacloud.com annotations, "
+                  "Open-Gpu-Share with FGDScore; docs/fragmentation.md) instead of whole "
+                  "nvidia.com/gpu");
   openb->add_option("-o,--output-file", options->output,
                     "Write the scenario here (default: the output stream)");
   return {command, [options, openb](std::ostream& out, std::ostream& err) {

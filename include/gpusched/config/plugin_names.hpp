@@ -60,4 +60,24 @@ inline constexpr std::array<std::string_view, 20> kInTree = {
   return std::find(kInTree.begin(), kInTree.end(), name) != kInTree.end();
 }
 
+/// The GPU-sharing plugins of the FGD artifact (hkust-adsl/kubernetes-scheduler-simulator,
+/// pkg/type/const.go), which gpusched bundles: not kube-scheduler's, so no default profile has
+/// them; a profile enables them by these names (docs/fragmentation.md).
+inline constexpr std::string_view kOpenGpuShare = "Open-Gpu-Share";
+inline constexpr std::string_view kRandomScore = "RandomScore";
+inline constexpr std::string_view kDotProductScore = "DotProductScore";
+inline constexpr std::string_view kGpuClusteringScore = "GpuClusteringScore";
+inline constexpr std::string_view kGpuPackingScore = "GpuPackingScore";
+inline constexpr std::string_view kBestFitScore = "BestFitScore";
+inline constexpr std::string_view kFgdScore = "FGDScore";
+
+inline constexpr std::array<std::string_view, 7> kGpuShare = {
+    kOpenGpuShare,    kRandomScore,  kDotProductScore, kGpuClusteringScore,
+    kGpuPackingScore, kBestFitScore, kFgdScore,
+};
+
+[[nodiscard]] constexpr bool is_gpu_share(std::string_view name) noexcept {
+  return std::find(kGpuShare.begin(), kGpuShare.end(), name) != kGpuShare.end();
+}
+
 }  // namespace gpusched::names

@@ -237,6 +237,12 @@ class ClusterState {
     return holding_priorities_.begin()->first;
   }
 
+  /// Every pod added so far, counted by its shape (non-zero CPU request, GPU-sharing milli, count
+  /// and model): the workload seen so far, FGDScore's target workload. Never decremented.
+  [[nodiscard]] const GpuShareShapeCounts& pod_shapes() const noexcept { return pod_shapes_; }
+  /// How many pods were ever added: pod_shapes' total.
+  [[nodiscard]] std::uint64_t pods_seen() const noexcept { return pod_sequence_; }
+
   /// Bumped on every change that can alter a scheduling decision.
   [[nodiscard]] std::uint64_t generation() const noexcept { return generation_; }
   /// Bumped when a node comes, goes or changes its object (labels, taints, spec): what the
@@ -303,6 +309,7 @@ class ClusterState {
   std::uint64_t node_generation_ = 1;
   NodeObserver node_observer_;
   std::uint64_t pod_sequence_ = 0;
+  GpuShareShapeCounts pod_shapes_;
   std::uint32_t node_slots_ = 0;
 };
 

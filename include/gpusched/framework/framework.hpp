@@ -105,6 +105,11 @@ class Framework {
   [[nodiscard]] bool has_filter_plugins() const noexcept { return !filter_.empty(); }
   [[nodiscard]] bool has_post_filter_plugins() const noexcept { return !post_filter_.empty(); }
   [[nodiscard]] bool has_score_plugins() const noexcept { return !score_.empty(); }
+  /// The Score plugins and their weights, in profile order.
+  [[nodiscard]] std::span<const std::pair<ScorePlugin*, std::int64_t>> score_plugins()
+      const noexcept {
+    return score_;
+  }
 
   /// RunPreEnqueuePlugins: Success, or the first rejection.
   [[nodiscard]] Status run_pre_enqueue(const PodInfo& pod) const;

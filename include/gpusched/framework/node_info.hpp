@@ -57,6 +57,13 @@ class VersionMirror {
   std::uint64_t* cell_ = nullptr;
 };
 
+/// A pod's hold on GPUs of a sharing node (Open-Gpu-Share's per-device pod maps).
+struct GpuShareHold {
+  const PodInfo* pod = nullptr;
+  std::vector<std::int32_t> gpus;  ///< indices, in the order taken
+  std::int32_t milli = 0;          ///< on each
+};
+
 struct NodeInfo {
   // What the Filter and Score loops read for every node comes first, in a few cache lines.
   StrId name = 0;
@@ -77,6 +84,13 @@ struct NodeInfo {
   /// Labels sorted by key id; `metadata.name` is looked up through `name`.
   std::vector<std::pair<StrId, StrId>> labels;
   std::vector<HostPort> used_ports;
+  /// GPU sharing (fgd-artifact.md §2.2), on a node with allocatable
+  /// `alibabacloud.com/gpu-count`: per GPU the milli its pods leave free (below 0 only when the
+  /// input overcommits one), the `alibabacloud.com/gpu-card-model` label, and which pods hold
+  /// which GPUs. Empty elsewhere.
+  std::vector<std::int32_t> gpu_free;
+  std::string gpu_model;
+  std::vector<GpuShareHold> gpu_holds;
   Node node;  ///< the object as the API server holds it
 
   void bump() noexcept {
@@ -87,7 +101,8 @@ struct NodeInfo {
   /// The interned value of a label, or kNotInterned.
   [[nodiscard]] StrId label(StrId key) const noexcept;
 
-  /// NodeInfo.AddPod: the pod's requests, ports and count now hold this node.
+  /// NodeInfo.AddPod: the pod's requests, ports and count now hold this node, and its GPU share
+  /// the GPUs its gpu_index names for this node (else those Open-Gpu-Share's best fit takes).
   void add_pod(PodInfo& pod);
   /// NodeInfo.RemovePod: the reverse of add_pod.
   void remove_pod(const PodInfo& pod);
@@ -99,6 +114,7 @@ struct NodeInfo {
 struct NodeEditStorage {
   std::vector<PodInfo*> pods;
   std::vector<HostPort> used_ports;
+  std::vector<GpuShareHold> gpu_holds;
 };
 
 /// Edits a node through add_pod / remove_pod and restores it when it goes out of scope, so that
@@ -128,7 +144,9 @@ class ScopedNodeEdit {
   NodeInfo& node_;
   std::size_t num_pods_;
   std::size_t num_ports_;
+  std::size_t num_holds_;
   ResVec requested_;
+  std::vector<std::int32_t> gpu_free_;
   std::int64_t nonzero_cpu_;
   std::int64_t nonzero_memory_;
 };

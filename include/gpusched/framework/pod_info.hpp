@@ -9,6 +9,7 @@
 
 #include "gpusched/framework/node_info.hpp"
 #include "gpusched/framework/resources.hpp"
+#include "gpusched/model/gpu_share.hpp"
 #include "gpusched/model/pod.hpp"
 
 namespace gpusched {
@@ -53,6 +54,11 @@ struct PodInfo {
   std::optional<std::vector<TermInfo>> required_terms;  ///< required node affinity (ORed)
   std::vector<std::pair<std::int32_t, TermInfo>> preferred_terms;
   std::vector<HostPort> host_ports;   ///< ports with hostPort > 0
+  GpuShareRequest gpu_share;          ///< its GPU-sharing annotations; gpu_milli 0: none
+  /// The GPUs it holds on node `gpu_index_node` (its gpu-index annotation on the node it is
+  /// bound to, or Open-Gpu-Share's choice at Reserve); on any other node, none chosen.
+  std::vector<std::int32_t> gpu_index;
+  StrId gpu_index_node = kNotInterned;
   NodeInfo* node = nullptr;           ///< the node it holds, if any
 
   /// The request for one resource in milli-units (0 when not requested).

@@ -4,6 +4,7 @@
 /// each pod created at its creation time and running as long as it ran in the trace. The mapping
 /// of each column is in docs/openb.md.
 
+#include <cstdint>
 #include <string>
 
 #include "gpusched/model/gpu_share.hpp"
@@ -20,7 +21,18 @@ namespace gpusched::io {
 /// bad input (a missing or misplaced column, a wrong field count, a value that is not a
 /// non-negative integer or is out of range, times out of order, a duplicate name, a name or
 /// label the API server would refuse), and for files over kMaxFileBytes.
-[[nodiscard]] Scenario import_openb(const std::string& nodes_csv, const std::string& pods_csv);
+/// How import_openb writes GPUs.
+enum class OpenbGpus : std::uint8_t {
+  /// `nvidia.com/gpu`: a share of one GPU (gpu_milli < 1000) takes the whole GPU.
+  Whole,
+  /// GPU sharing as the FGD artifact models it: nodes with `alibabacloud.com/gpu-count` and the
+  /// model label, pods with the gpu-milli, gpu-count and gpu-card-model annotations, and a
+  /// profile of Open-Gpu-Share with FGDScore alone (docs/fragmentation.md).
+  Shared,
+};
+
+[[nodiscard]] Scenario import_openb(const std::string& nodes_csv, const std::string& pods_csv,
+                                    OpenbGpus gpus = OpenbGpus::Whole);
 
 /// The same two files as the FGD artifact reads them (data/pod_csv_to_yaml.py,
 /// ../shared/reference/fgd-artifact.md §1.1): each node's CPU, memory, GPU count and model;

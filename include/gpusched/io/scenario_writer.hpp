@@ -10,8 +10,9 @@ namespace gpusched::io {
 
 /// The scenario as JSON text that load_scenario reads back equal: name, description, startTime,
 /// the scheduler's seed and version (when not the defaults), cluster with the objects' times,
-/// timeline, until and `expect`. Profiles, plugin arguments and device-plugin settings are not
-/// written: the scenario must use the defaults.
+/// timeline, until and `expect`; the profiles' names and plugin sets when a profile enables or
+/// disables plugins. Plugin arguments and device-plugin settings are not written: the scenario
+/// must use the defaults.
 [[nodiscard]] std::string scenario_json_text(const Scenario& scenario);
 
 }  // namespace gpusched::io

@@ -95,6 +95,31 @@ struct Fragmentation {
 
 [[nodiscard]] Fragmentation gpu_fragmentation(const SimulationResult& result);
 
+/// GPU sharing at the end of the run, over the nodes with alibabacloud.com GPUs (the FGD paper's
+/// measures, ../shared/reference/fgd-artifact.md §4): the fragmentation bins of every node
+/// against the replay's typical pods (SimulationResult::pod_shapes), summed.
+struct GpuShareFragmentation {
+  std::int64_t gpus = 0;
+  std::int64_t used_milli = 0;  ///< GPU milli the pods hold
+  double fragmented_milli = 0;  ///< the fragmentation amount: idle milli typical pods cannot use
+  double idle_milli = 0;        ///< every bin: the free milli
+  [[nodiscard]] double allocation() const noexcept {
+    return gpus == 0 ? 0 : static_cast<double>(used_milli) / static_cast<double>(gpus * 1000);
+  }
+  /// Fragmented milli over the GPU capacity (the paper's Fig. 7 amount).
+  [[nodiscard]] double fragmentation() const noexcept {
+    return gpus == 0 ? 0 : fragmented_milli / static_cast<double>(gpus * 1000);
+  }
+  /// Fragmented milli over the idle milli (the paper's Fig. 7 ratio).
+  [[nodiscard]] double fragmentation_ratio() const noexcept {
+    return idle_milli > 0 ? fragmented_milli / idle_milli : 0;
+  }
+};
+
+/// nullopt when no node has alibabacloud.com GPUs.
+[[nodiscard]] std::optional<GpuShareFragmentation> gpu_share_fragmentation(
+    const SimulationResult& result);
+
 /// Jobs: how many finished, and how long they took from creation to completion.
 struct JobStats {
   std::size_t jobs = 0;

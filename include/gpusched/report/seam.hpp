@@ -4,10 +4,12 @@
 /// pods (scheduling), and the gaps between them, over the whole run and over time.
 
 #include <map>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
 
+#include "gpusched/report/metrics.hpp"
 #include "gpusched/sim/result.hpp"
 
 namespace gpusched::report {
@@ -36,6 +38,9 @@ struct Seam {
   std::size_t failed_launches = 0;
   /// When the last reserved or provisioned node became schedulable, if any was.
   TimeMs last_node_ready = 0;
+  /// Where GPUs are shared (alibabacloud.com GPUs): what the pods hold of them at the end, and
+  /// how much of the rest typical pods cannot use.
+  std::optional<GpuShareFragmentation> gpu_share;
 };
 
 /// The seam of a replay, over [0, result.time].

@@ -49,6 +49,8 @@ struct PodExpectation {
   std::optional<std::optional<std::string>> nominated_node;
   std::optional<std::vector<int>> gpus;        ///< indices of the physical GPUs its devices are on
   std::optional<std::string> visible_devices;  ///< NVIDIA_VISIBLE_DEVICES, exactly
+  /// Its alibabacloud.com/gpu-index annotation (the shared GPUs it holds), exactly; "" for none.
+  std::optional<std::string> gpu_index;
 };
 
 /// `{"pods": "ns/prefix*", "phases": {"Running": 1}}`.

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "gpusched/model/gpu_share.hpp"
 #include "gpusched/model/kueue.hpp"
 #include "gpusched/model/object.hpp"
 #include "gpusched/model/time.hpp"
@@ -53,11 +54,25 @@ struct GpuRecord {
   std::vector<std::string> pods;  ///< "ns/name"
 };
 
+/// One GPU of a GPU-sharing node (alibabacloud.com/gpu-count) and the pods holding a share of
+/// it or all of it.
+struct SharedGpuRecord {
+  int index = 0;
+  std::int64_t used_milli = 0;  ///< what the pods hold; above 1000 only when the input says so
+  std::vector<std::pair<std::string, std::int64_t>> pods;  ///< "ns/name" and its milli
+};
+
+/// How the HTML report's timelines name shared GPU `index` of a node, in PodSpan::gpus.
+[[nodiscard]] inline std::string shared_gpu_row(int index) {
+  return "shared-gpu-" + std::to_string(index);
+}
+
 struct NodeRecord {
   Node node;
   ResourceList allocated;         ///< sum of requests of the non-terminated pods bound to it
   std::vector<std::string> pods;  ///< "ns/name" of those pods, in bind order
   std::vector<GpuRecord> gpus;    ///< empty for a node without GPU hardware
+  std::vector<SharedGpuRecord> shared_gpus;  ///< empty for a node without GPU sharing
 };
 
 /// A pod evicted by preemption, and the work it loses.
@@ -311,6 +326,10 @@ struct SimulationResult {
   /// (the HTML report's timelines); empty unless SimulationOptions::record_pod_spans. Not part
   /// of the JSON result.
   std::vector<PodSpan> pod_spans;
+  /// Every pod of the replay by its GPU-sharing shape, as FGDScore counted them (its target
+  /// workload); empty unless a node has alibabacloud.com GPUs. Not part of the JSON result: the
+  /// GPU-sharing fragmentation metrics weigh with it.
+  GpuShareShapeCounts pod_shapes;
 };
 
 }  // namespace gpusched

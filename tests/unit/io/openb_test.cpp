@@ -300,3 +300,47 @@ TEST_CASE("a small openb trace replays: placements, waits, run times and GPU all
 
 }  // namespace
 }  // namespace gpusched::io
+
+namespace gpusched::io {
+namespace {
+
+TEST_CASE("openb with shared GPUs: the artifact's annotations, labels and profile",
+          "[io][openb][gpushare]") {
+  TempDir dir;
+  const std::string nodes = dir.write("nodes.csv", kNodes);
+  const std::string pods =
+      dir.write("pods.csv", kPodHeader +
+                                "share,4000,1024,1,300,,LS,Running,0,100,0\n"
+                                "whole,4000,1024,2,1000,T4|P100,LS,Running,0,100,0\n"
+                                "cpu,4000,1024,0,0,,LS,Running,0,100,0\n");
+  const Scenario s = import_openb(nodes, pods, OpenbGpus::Shared);
+  const Node& t4 = node_at(s, 1);
+  CHECK(quantity(t4.capacity, "alibabacloud.com/gpu-count") == "2");
+  CHECK(quantity(t4.capacity, "alibabacloud.com/gpu-milli") == "2k");
+  CHECK(quantity(t4.capacity, "nvidia.com/gpu") == "<none>");
+  CHECK(t4.metadata.labels.find("alibabacloud.com/gpu-card-model")->second == "T4");
+  CHECK_FALSE(t4.metadata.labels.contains("nvidia.com/gpu.product"));
+  const Pod& share = pod_named(s, "share");
+  CHECK(gpu_share_request(share.metadata.annotations, nullptr) == GpuShareRequest{300, 1, ""});
+  CHECK(quantity(share.spec.containers.front().requests, "nvidia.com/gpu") == "<none>");
+  const Pod& whole = pod_named(s, "whole");
+  CHECK(gpu_share_request(whole.metadata.annotations, nullptr) ==
+        GpuShareRequest{1000, 2, "T4|P100"});
+  CHECK_FALSE(whole.spec.affinity->node_affinity.has_value());
+  CHECK_FALSE(pod_named(s, "cpu").metadata.annotations->contains("alibabacloud.com/gpu-milli"));
+  const Profile& profile = s.scheduler.profiles.front();
+  CHECK(profile.plugins.multi_point.enabled == std::vector<PluginRef>{{"Open-Gpu-Share", 0}});
+  CHECK(profile.plugins.score.enabled == std::vector<PluginRef>{{"FGDScore", 1000}});
+  // Written and read back, and replayed: the share and the two whole GPUs on the T4 node.
+  const Scenario back = parse_scenario(scenario_json_text(s), "back.json");
+  CHECK(back.scheduler == s.scheduler);
+  const SimulationResult result = simulate(back);
+  for (const PodRecord& r : result.pods) {
+    if (r.pod.metadata.name == "cpu") continue;
+    INFO(r.pod.metadata.name);
+    CHECK(r.pod.spec.node_name == (r.pod.metadata.name == "whole" ? "gpu-t4" : "gpu-v100"));
+  }
+}
+
+}  // namespace
+}  // namespace gpusched::io
