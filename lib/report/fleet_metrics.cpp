@@ -86,29 +86,37 @@ Fragmentation gpu_fragmentation(const SimulationResult& result) {
 }
 
 std::optional<GpuShareFragmentation> gpu_share_fragmentation(const SimulationResult& result) {
-  const std::vector<gpu_share::TypicalPod> typical = gpu_share::typical_pods(result.pod_shapes);
   std::optional<GpuShareFragmentation> out;
-  gpu_share::Bins cluster{};
   for (const NodeRecord& record : result.nodes) {
     if (record.shared_gpus.empty()) continue;
     if (!out) out.emplace();
-    std::vector<std::int32_t> free;
-    for (const SharedGpuRecord& gpu : record.shared_gpus) {
-      free.push_back(static_cast<std::int32_t>(gpu_share::kMilli - gpu.used_milli));
-      out->used_milli += gpu.used_milli;
-    }
     out->gpus += std::ssize(record.shared_gpus);
-    const auto model = record.node.metadata.labels.find(gpu_share_names::kGpuModelLabel);
-    const gpu_share::NodeView view{
-        milli_of(record.node.allocatable, resource::kCpu) -
-            milli_of(record.allocated, resource::kCpu),
-        free, model == record.node.metadata.labels.end() ? std::string_view() : model->second};
-    const gpu_share::Bins bins = gpu_share::fragment_bins(view, typical);
-    for (std::size_t k = 0; k < cluster.size(); ++k) cluster[k] += bins[k];
   }
-  if (out) {
-    out->fragmented_milli = gpu_share::frag_amount(cluster);
-    for (const double bin : cluster) out->idle_milli += bin;
+  if (!out && result.gpu_share_intervals.empty()) return out;
+  if (!out) out.emplace();
+  const std::vector<gpu_share::TypicalPod> typical = gpu_share::typical_pods(result.pod_shapes);
+  const auto weigh = [&](const gpu_share::NodeView& view, double weight) {
+    const gpu_share::Bins bins = gpu_share::fragment_bins(view, typical);
+    out->capacity += weight * static_cast<double>(std::ssize(view.free) * gpu_share::kMilli);
+    out->used +=
+        weight * static_cast<double>(std::ssize(view.free) * gpu_share::kMilli - view.free_milli());
+    out->fragmented += weight * gpu_share::frag_amount(bins);
+    for (const double bin : bins) out->idle += weight * bin;
+  };
+  for (const GpuShareInterval& state : result.gpu_share_intervals)
+    weigh({state.cpu_left, state.free, state.model}, static_cast<double>(state.to - state.from));
+  if (out->capacity > 0) return out;
+  // No time passed: the nodes as they are at the end.
+  for (const NodeRecord& record : result.nodes) {
+    if (record.shared_gpus.empty()) continue;
+    std::vector<std::int32_t> free;
+    for (const SharedGpuRecord& gpu : record.shared_gpus)
+      free.push_back(static_cast<std::int32_t>(gpu_share::kMilli - gpu.used_milli));
+    const auto model = record.node.metadata.labels.find(gpu_share_names::kGpuModelLabel);
+    weigh({milli_of(record.node.allocatable, resource::kCpu) -
+               milli_of(record.allocated, resource::kCpu),
+           free, model == record.node.metadata.labels.end() ? std::string_view() : model->second},
+          1);
   }
   return out;
 }

@@ -122,8 +122,9 @@ void write_seam_table(std::ostream& out, const Seam& seam) {
     const auto percent = [](double ratio) {
       return format_metric(Metric{"", ratio, MetricUnit::Ratio});
     };
-    out << "Shared GPUs at the end: " << share->gpus << ", " << percent(share->allocation())
-        << " allocated, " << percent(share->fragmentation()) << " of capacity fragmented ("
+    out << "Shared GPUs (" << share->gpus
+        << " at the end), over the run: " << percent(share->allocation()) << " allocated, "
+        << percent(share->fragmentation()) << " of capacity fragmented ("
         << percent(share->fragmentation_ratio()) << " of the idle milli)\n";
   }
   out << "\n";

@@ -106,7 +106,7 @@ std::vector<Metric> summary_metrics(const SimulationResult& result) {
   b.add("fragmentation.pendingGpuPods", frag.pending_gpu_pods);
   b.add("fragmentation.fragmentedGpus", frag.fragmented_gpus, MetricUnit::Count);
   b.add("fragmentation.strandedGpus", static_cast<double>(frag.stranded_gpus), MetricUnit::Count);
-  // GPU sharing's figures, when nodes have alibabacloud.com GPUs.
+  // GPU sharing's figures over the run, when nodes have alibabacloud.com GPUs.
   if (const std::optional<GpuShareFragmentation> share = gpu_share_fragmentation(result)) {
     b.add("gpuShare.gpus", static_cast<double>(share->gpus), MetricUnit::Count);
     b.add("gpuShare.allocation", share->allocation(), MetricUnit::Ratio);

@@ -605,6 +605,7 @@ SimulationResult Simulation::take_result() {
   out.usage = usage_.finish();
   out.gpu_series = usage_.gpu_series();
   out.gpu_bucket_ms = usage_.bucket_ms();
+  out.gpu_share_intervals = shares_.finish(cluster_);
   out.pools = pools_.take_pools();
   out.provisioning = pools_.take_provisioning();
   std::sort(out.provisioning.begin(), out.provisioning.end(),

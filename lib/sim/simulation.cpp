@@ -142,6 +142,7 @@ Simulation::Simulation(const Scenario& scenario, const SimulationOptions& option
                                                scenario.kueue.value_or(KueueConfiguration{}));
   cluster_.set_node_observer([this](const NodeInfo& node, NodeChange change) {
     usage_.observe(node, change);
+    shares_.observe(node, change);
     // The cluster autoscaler watches its pools' nodes: one may have just emptied or filled.
     if (autoscaler_.watches(node)) autoscaler_.wake(now_);
   });

@@ -21,6 +21,7 @@
 #include "sim/disruption_controller.hpp"
 #include "sim/event_queue.hpp"
 #include "sim/event_recorder.hpp"
+#include "sim/gpu_share_ledger.hpp"
 #include "sim/invariants.hpp"
 #include "sim/kubelet.hpp"
 #include "sim/kueue_controller.hpp"
@@ -224,6 +225,7 @@ class Simulation final : public SchedulerHooks, private NodeHost {
   /// While a one-shot question runs: where its preemption's victims go instead of being evicted.
   std::optional<PreemptionRecord>* probe_preemption_ = nullptr;
   UsageLedger usage_{cluster_, now_};
+  GpuShareLedger shares_{now_};
   UnschedulableTime unschedulable_{now_};
   std::uint64_t pods_created_ = 0;
   std::uint64_t idle_retries_ = 0;  ///< see count_idle_retries

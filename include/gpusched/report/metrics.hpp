@@ -95,28 +95,28 @@ struct Fragmentation {
 
 [[nodiscard]] Fragmentation gpu_fragmentation(const SimulationResult& result);
 
-/// GPU sharing at the end of the run, over the nodes with alibabacloud.com GPUs (the FGD paper's
-/// measures, ../shared/reference/fgd-artifact.md §4): the fragmentation bins of every node
-/// against the replay's typical pods (SimulationResult::pod_shapes), summed.
+/// GPU sharing over the run, on the nodes with alibabacloud.com GPUs (the FGD paper's measures,
+/// ../shared/reference/fgd-artifact.md §4): each state of each node (SimulationResult::
+/// gpu_share_intervals) weighed by how long it held, its fragmentation bins against the run's
+/// typical pods (SimulationResult::pod_shapes). A run that lasts no time is weighed at its end.
 struct GpuShareFragmentation {
-  std::int64_t gpus = 0;
-  std::int64_t used_milli = 0;  ///< GPU milli the pods hold
-  double fragmented_milli = 0;  ///< the fragmentation amount: idle milli typical pods cannot use
-  double idle_milli = 0;        ///< every bin: the free milli
-  [[nodiscard]] double allocation() const noexcept {
-    return gpus == 0 ? 0 : static_cast<double>(used_milli) / static_cast<double>(gpus * 1000);
-  }
-  /// Fragmented milli over the GPU capacity (the paper's Fig. 7 amount).
+  std::int64_t gpus = 0;  ///< at the end
+  double capacity = 0;    ///< GPU milli x milliseconds
+  double used = 0;        ///< held by pods
+  double fragmented = 0;  ///< the fragmentation amount: idle milli typical pods cannot use
+  double idle = 0;        ///< every bin: the free milli
+  [[nodiscard]] double allocation() const noexcept { return capacity > 0 ? used / capacity : 0; }
+  /// Fragmented over the GPU capacity (the paper's Fig. 7 amount).
   [[nodiscard]] double fragmentation() const noexcept {
-    return gpus == 0 ? 0 : fragmented_milli / static_cast<double>(gpus * 1000);
+    return capacity > 0 ? fragmented / capacity : 0;
   }
-  /// Fragmented milli over the idle milli (the paper's Fig. 7 ratio).
+  /// Fragmented over the idle milli (the paper's Fig. 7 ratio).
   [[nodiscard]] double fragmentation_ratio() const noexcept {
-    return idle_milli > 0 ? fragmented_milli / idle_milli : 0;
+    return idle > 0 ? fragmented / idle : 0;
   }
 };
 
-/// nullopt when no node has alibabacloud.com GPUs.
+/// nullopt when no node has alibabacloud.com GPUs at the end nor had them during the run.
 [[nodiscard]] std::optional<GpuShareFragmentation> gpu_share_fragmentation(
     const SimulationResult& result);
 

@@ -38,8 +38,8 @@ struct Seam {
   std::size_t failed_launches = 0;
   /// When the last reserved or provisioned node became schedulable, if any was.
   TimeMs last_node_ready = 0;
-  /// Where GPUs are shared (alibabacloud.com GPUs): what the pods hold of them at the end, and
-  /// how much of the rest typical pods cannot use.
+  /// Where GPUs are shared (alibabacloud.com GPUs): what the pods held of them over the run, and
+  /// how much of the rest typical pods could not use.
   std::optional<GpuShareFragmentation> gpu_share;
 };
 

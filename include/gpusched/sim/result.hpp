@@ -62,6 +62,16 @@ struct SharedGpuRecord {
   std::vector<std::pair<std::string, std::int64_t>> pods;  ///< "ns/name" and its milli
 };
 
+/// A state of a node with alibabacloud.com GPUs and when it held: [from, to).
+struct GpuShareInterval {
+  TimeMs from = 0;
+  TimeMs to = 0;
+  std::string node;
+  std::string model;               ///< its alibabacloud.com/gpu-card-model label
+  std::int64_t cpu_left = 0;       ///< allocatable cpu less the pods' requests, milli
+  std::vector<std::int32_t> free;  ///< per GPU, milli
+};
+
 /// How the HTML report's timelines name shared GPU `index` of a node, in PodSpan::gpus.
 [[nodiscard]] inline std::string shared_gpu_row(int index) {
   return "shared-gpu-" + std::to_string(index);
@@ -330,6 +340,9 @@ struct SimulationResult {
   /// workload); empty unless a node has alibabacloud.com GPUs. Not part of the JSON result: the
   /// GPU-sharing fragmentation metrics weigh with it.
   GpuShareShapeCounts pod_shapes;
+  /// Every state of every node with alibabacloud.com GPUs over the run, in the order they ended;
+  /// not part of the JSON result (the time-weighted GPU-sharing metrics come from them).
+  std::vector<GpuShareInterval> gpu_share_intervals;
 };
 
 }  // namespace gpusched

@@ -215,16 +215,18 @@ TEST_CASE("Open-Gpu-Share places shares on GPUs and records them", "[gpushare]")
   CHECK(a.shared_gpus[1].used_milli == 0);
   CHECK(node_named(result, "b").shared_gpus[3].used_milli == 0);
 
+  // Over the 40 s run: r holds 700 milli throughout, s1 300 from 10 s, s2 500 from 20 s, w3
+  // 3000 from 30 s, of 8 GPUs.
   const auto share = report::gpu_share_fragmentation(result);
   REQUIRE(share);
   CHECK(share->gpus == 8);
-  CHECK(share->used_milli == 700 + 300 + 500 + 3000);
-  CHECK(share->allocation() == Approx(4500.0 / 8000));
+  const double used = 700.0 * 40 + 300.0 * 30 + 500.0 * 20 + 3000.0 * 10;
+  CHECK(share->allocation() == Approx(used / (8000.0 * 40)));
   // Every idle milli is in some bin.
-  CHECK(share->idle_milli == Approx(8000 - 4500));
-  CHECK(share->fragmented_milli <= share->idle_milli);
+  CHECK(share->idle == Approx(share->capacity - share->used));
+  CHECK(share->fragmented <= share->idle);
   const std::vector<report::Metric> metrics = report::summary_metrics(result);
-  CHECK(report::find_metric(metrics, "gpuShare.allocation")->value == Approx(0.5625));
+  CHECK(report::find_metric(metrics, "gpuShare.allocation")->value == Approx(used / (8000.0 * 40)));
 }
 
 TEST_CASE("preemption frees a victim's share of a GPU for the preemptor", "[gpushare]") {
@@ -238,6 +240,37 @@ TEST_CASE("preemption frees a victim's share of a GPU for the preemptor", "[gpus
   CHECK(pod_named(result, "high").pod.spec.node_name == "a");
   CHECK(gpu_index(pod_named(result, "high")) == "0");
   REQUIRE(result.preemptions.size() == 1);
+}
+
+TEST_CASE("a gang's pods, assumed before Reserve, hold the GPUs Reserve chose", "[gpushare]") {
+  // A pod group's cycle assumes each pod on its node before Reserve (assumeAndReserve): the
+  // GPUs NodeInfo gave it then are replaced by Reserve's choice, counted once.
+  const std::string group = R"(
+    {"apiVersion": "scheduling.k8s.io/v1alpha2", "kind": "Workload",
+     "metadata": {"name": "train", "namespace": "default"},
+     "spec": {"controllerRef": {"apiGroup": "batch", "kind": "Job", "name": "train"},
+              "podGroupTemplates": [{"name": "workers", "schedulingPolicy": {"gang": {"minCount": 2}}}]}},
+    {"apiVersion": "scheduling.k8s.io/v1alpha2", "kind": "PodGroup",
+     "metadata": {"name": "train-workers", "namespace": "default"},
+     "spec": {"podGroupTemplateRef": {"workload": {"workloadName": "train", "podGroupTemplateName": "workers"}},
+              "schedulingPolicy": {"gang": {"minCount": 2}}}},)";
+  const std::string member = R"("schedulingGroup": {"podGroupName": "train-workers"}, )";
+  const Scenario s = io::parse_scenario(
+      R"({"name": "t", "scheduler": {"seed": 1, "kubernetesVersion": "1.36",
+          "featureGates": {"GenericWorkload": true, "GangScheduling": true},
+          "profiles": [)" +
+          profile("GpuPackingScore") + R"(]}, "cluster": [)" + group + node("a", 2) + "," +
+          pod("r", 600, 1, R"("nodeName": "a", )", R"("alibabacloud.com/gpu-index": "1")") + "," +
+          pod("w-0", 400, 1, member) + "," + pod("w-1", 700, 1, member) + "]}",
+      "t.json");
+  const SimulationResult result = simulate(s);
+  // GpuPacking's GPU choice is the best fit: w-0's 400 on GPU 1 (400 left), w-1's 700 on GPU 0.
+  CHECK(gpu_index(pod_named(result, "w-0")) == "1");
+  CHECK(gpu_index(pod_named(result, "w-1")) == "0");
+  const NodeRecord& a = node_named(result, "a");
+  REQUIRE(a.shared_gpus.size() == 2);
+  CHECK(a.shared_gpus[0].used_milli == 700);
+  CHECK(a.shared_gpus[1].used_milli == 1000);
 }
 
 TEST_CASE("RandomScore draws nodes and GPUs from the run's seed", "[gpushare]") {
