@@ -48,9 +48,34 @@ void UsageLedger::integrate(const NodeInfo& node, Open& open) {
     accumulate(open.allocatable, id, milli, dt);
     if (ready) accumulate(open.schedulable, id, milli, dt);
   });
+  // GPU sharing's pods ask by annotation, not by request: a shared node's alibabacloud.com
+  // resources count what its pods hold (the artifact's MilliGpu ratio, and its Gpu ratio of
+  // GPUs in use), unless requests say more.
+  const bool shared = !node.gpu_free.empty();
+  if (shared && !share_milli_)
+    share_milli_ = cluster_.resources().find(std::string(gpu_share_names::kGpuMilliResource));
+  if (shared && !share_count_)
+    share_count_ = cluster_.resources().find(std::string(gpu_share_names::kGpuCountResource));
   node.requested.for_each([&](ResId id, std::int64_t milli) {
-    if (id != gpu_) accumulate(open.requested, id, milli, dt);
+    if (id != gpu_ && !(shared && (id == share_milli_ || id == share_count_)))
+      accumulate(open.requested, id, milli, dt);
   });
+  if (shared) {
+    std::int64_t held_milli = 0;
+    std::int64_t gpus_in_use = 0;
+    for (const std::int32_t free : node.gpu_free) {
+      held_milli += 1000 - free;
+      gpus_in_use += free < 1000 ? 1 : 0;
+    }
+    if (share_milli_) {
+      accumulate(open.requested, *share_milli_,
+                 std::max(node.requested[*share_milli_], held_milli * 1000), dt);
+    }
+    if (share_count_) {
+      accumulate(open.requested, *share_count_,
+                 std::max(node.requested[*share_count_], gpus_in_use * 1000), dt);
+    }
+  }
   if (gpu_ || !cluster_.dra().slices().empty()) {
     const auto [gpus, allocated] = gpus_of(node);
     open.gpus.allocatable += static_cast<Integral>(gpus) * dt;

@@ -86,6 +86,9 @@ class UsageLedger {
   std::uint64_t dra_claims_seen_ = 0;
   std::vector<NodeUsage> closed_;
   std::optional<ResId> gpu_;  // nvidia.com/gpu's id, once a node has had it
+  // alibabacloud.com/gpu-milli's and gpu-count's ids, once a node has had them
+  std::optional<ResId> share_milli_;
+  std::optional<ResId> share_count_;
   TimeMs bucket_ms_ = 60'000;
   std::vector<Bucket> series_;
 };

@@ -227,6 +227,12 @@ TEST_CASE("Open-Gpu-Share places shares on GPUs and records them", "[gpushare]")
   CHECK(share->fragmented <= share->idle);
   const std::vector<report::Metric> metrics = report::summary_metrics(result);
   CHECK(report::find_metric(metrics, "gpuShare.allocation")->value == Approx(used / (8000.0 * 40)));
+  // The resource-hours count what the shares hold, not the pods' (absent) requests: GPUs in use
+  // are a's GPU 0 from 0 s (r, then s1 too), v's GPU 0 from 20 s, b's three from 30 s.
+  CHECK(report::find_metric(metrics, "allocation.alibabacloud.com/gpu-milli")->value ==
+        Approx(used / (8000.0 * 40)));
+  CHECK(report::find_metric(metrics, "allocation.alibabacloud.com/gpu-count")->value ==
+        Approx((40.0 + 20 + 3 * 10) / (8 * 40)));
 }
 
 TEST_CASE("preemption frees a victim's share of a GPU for the preemptor", "[gpushare]") {
