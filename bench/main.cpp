@@ -22,6 +22,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <sstream>
 #include <string>
@@ -32,6 +33,7 @@
 #include "common/allocator.hpp"
 #include "gpusched/gpusched.hpp"
 #include "gpusched/io/openb.hpp"
+#include "gpusched/io/scenario_writer.hpp"
 #include "gpusched/plan/fragmentation.hpp"
 #include "gpusched/report/gpu_allocation.hpp"
 #include "gpusched/report/writers.hpp"
@@ -394,6 +396,57 @@ void write_outputs(int runs) {
   }
 }
 
+// Issue 23's file-to-answer path, what `gpusched replay FILE -o json` does: upstream's
+// SchedulingBasic 5000Nodes_10000Pods shape (5,000 nodes, 1,000 pods at 0 s, 10,000 at 1 s)
+// as a scenario file, read, replayed and its result written as JSON to a file; each phase the
+// median of `runs`. Target: 50,000 pods/s end to end.
+bool file_to_answer(int runs) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("gpusched-bench-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  const std::filesystem::path input = dir / "scheduling-basic.json";
+  const std::filesystem::path output = dir / "result.json";
+  {
+    std::ofstream file(input);
+    file << gpusched::io::scenario_json_text(bench::scheduling_basic(5000, 1000, 10000).scenario);
+  }
+  constexpr int kPods = 11000;
+  std::vector<double> read, replay, write, total;
+  for (int r = 0; r < runs; ++r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const gpusched::Scenario scenario = gpusched::io::load_scenario(input);
+    const auto t1 = std::chrono::steady_clock::now();
+    const gpusched::SimulationResult result = gpusched::simulate(scenario);
+    const auto t2 = std::chrono::steady_clock::now();
+    {
+      std::ofstream out(output);
+      gpusched::report::write_json(out, result);
+    }
+    const auto t3 = std::chrono::steady_clock::now();
+    read.push_back(std::chrono::duration<double>(t1 - t0).count());
+    replay.push_back(std::chrono::duration<double>(t2 - t1).count());
+    write.push_back(std::chrono::duration<double>(t3 - t2).count());
+    total.push_back(std::chrono::duration<double>(t3 - t0).count());
+  }
+  const auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+  };
+  constexpr double kTarget = 50000;
+  const double rate = kPods / median(total);
+  std::printf(
+      "{\"workload\":\"FileToAnswer\",\"case\":\"SchedulingBasic_5000Nodes_11000Pods\","
+      "\"bytes_in\":%ju,\"bytes_out\":%ju,\"runs\":%d,\"read_seconds\":%.3f,"
+      "\"replay_seconds\":%.3f,\"write_seconds\":%.3f,\"seconds\":%.3f,\"pods_per_second\":%.0f,"
+      "\"target_pods_per_second\":%.0f,\"meets_target\":%s}\n",
+      static_cast<std::uintmax_t>(std::filesystem::file_size(input)),
+      static_cast<std::uintmax_t>(std::filesystem::file_size(output)), runs, median(read),
+      median(replay), median(write), median(total), rate, kTarget,
+      rate >= kTarget ? "true" : "false");
+  std::filesystem::remove_all(dir);
+  return rate >= kTarget;
+}
+
 // The same pod stream over more nodes, then more pods: the cost per pod should follow the
 // nodes the Filter loop examines (numFeasibleNodesToFind), not the cluster or pod count.
 void scaling_line(int nodes, int pods) {
@@ -573,6 +626,7 @@ int main(int argc, char** argv) {
                                         "OneShot",
                                         "Explain",
                                         "Writers",
+                                        "FileToAnswer",
                                         "Inputs",
                                         "Scaling",
                                         "KueueFleet"};
@@ -614,6 +668,9 @@ int main(int argc, char** argv) {
         write_outputs(runs);
         return true;
       });
+    } else if (name == "FileToAnswer") {
+      all_targets_met =
+          in_child_printing([runs] { return file_to_answer(runs); }) && all_targets_met;
     } else if (name == "Inputs") {
       inputs();
     } else if (name == "Scaling") {

@@ -13,92 +13,129 @@
 #include "gpusched/report/writers.hpp"
 #include "model/decimal.hpp"
 #include "report/json_records.hpp"
+#include "report/json_stream.hpp"
 
 namespace gpusched::report {
 namespace {
 
 using Json = nlohmann::ordered_json;
 
-Json time_or_null(const std::optional<TimeMs>& time) {
-  return time ? Json(format_duration(*time)) : Json();
+void time_or_null(JsonStream& json, const std::optional<TimeMs>& time) {
+  if (time) {
+    json.string(format_duration(*time));
+  } else {
+    json.null();
+  }
 }
 
-Json resources(const ResourceList& list) {
-  Json object = Json::object();
-  for (const auto& [name, quantity] : list) object[name] = quantity.to_string();
-  return object;
+void resources(JsonStream& json, const ResourceList& list) {
+  json.begin_object();
+  for (const auto& [name, quantity] : list) json.key(name).string(quantity.to_string());
+  json.end_object();
 }
 
-Json pod_json(const PodRecord& record) {
+void write_pod(JsonStream& json, const PodRecord& record) {
   const Pod& pod = record.pod;
-  Json json;
-  json["namespace"] = pod.metadata.namespace_;
-  json["name"] = pod.metadata.name;
-  json["phase"] = std::string(to_string(pod.status.phase));
-  json["nodeName"] = string_or_null(pod.spec.node_name);
+  json.begin_object();
+  json.key("namespace").string(pod.metadata.namespace_);
+  json.key("name").string(pod.metadata.name);
+  json.key("phase").string(to_string(pod.status.phase));
+  json.key("nodeName").string_or_null(pod.spec.node_name);
   // The kubelet's status.reason / message, else the PodScheduled condition's (null when none).
-  json["reason"] = pod.reason() != nullptr ? Json(*pod.reason()) : Json();
-  json["message"] = pod.message() != nullptr ? Json(*pod.message()) : Json();
-  json["nominatedNodeName"] = string_or_null(pod.status.nominated_node_name);
-  json["requests"] = resources(record.requests);
-  json["terminating"] = record.terminating;
-  json["createdAt"] = time_or_null(record.created);
-  json["scheduledAt"] = time_or_null(record.scheduled);
-  json["finishedAt"] = time_or_null(record.finished);
-  json["devices"] = record.devices;
-  json["visibleDevices"] = string_or_null(record.visible_devices);
-  json["wait"] = time_or_null(record.wait());
-  json["preemptions"] = record.preemptions;
-  json["preemptedBy"] = string_or_null(record.preempted_by);
-  return json;
+  json.key("reason");
+  if (pod.reason() != nullptr) {
+    json.string(*pod.reason());
+  } else {
+    json.null();
+  }
+  json.key("message");
+  if (pod.message() != nullptr) {
+    json.string(*pod.message());
+  } else {
+    json.null();
+  }
+  json.key("nominatedNodeName").string_or_null(pod.status.nominated_node_name);
+  json.key("requests");
+  resources(json, record.requests);
+  json.key("terminating").boolean(record.terminating);
+  time_or_null(json.key("createdAt"), record.created);
+  time_or_null(json.key("scheduledAt"), record.scheduled);
+  time_or_null(json.key("finishedAt"), record.finished);
+  json.key("devices").begin_object();
+  for (const auto& [resource, ids] : record.devices) {
+    json.key(resource).begin_array();
+    for (const std::string& id : ids) json.string(id);
+    json.end_array();
+  }
+  json.end_object();
+  json.key("visibleDevices").string_or_null(record.visible_devices);
+  time_or_null(json.key("wait"), record.wait());
+  json.key("preemptions").integer(record.preemptions);
+  json.key("preemptedBy").string_or_null(record.preempted_by);
+  json.end_object();
 }
 
-Json node_json(const NodeRecord& record) {
-  Json json;
-  json["name"] = record.node.metadata.name;
-  json["capacity"] = resources(record.node.capacity);
-  json["allocatable"] = resources(record.node.allocatable);
-  json["allocated"] = resources(record.allocated);
-  json["pods"] = record.pods;
+void strings(JsonStream& json, const std::vector<std::string>& list) {
+  json.begin_array();
+  for (const std::string& item : list) json.string(item);
+  json.end_array();
+}
+
+void write_node(JsonStream& json, const NodeRecord& record) {
+  json.begin_object();
+  json.key("name").string(record.node.metadata.name);
+  json.key("capacity");
+  resources(json, record.node.capacity);
+  json.key("allocatable");
+  resources(json, record.node.allocatable);
+  json.key("allocated");
+  resources(json, record.allocated);
+  json.key("pods");
+  strings(json, record.pods);
   if (!record.gpus.empty()) {
-    Json gpus = Json::array();
+    json.key("gpus").begin_array();
     for (const GpuRecord& gpu : record.gpus) {
-      Json item;
-      item["index"] = gpu.index;
-      item["uuid"] = gpu.uuid;
-      item["healthy"] = gpu.healthy;
-      item["pods"] = gpu.pods;
-      gpus.push_back(std::move(item));
+      json.begin_object();
+      json.key("index").integer(gpu.index);
+      json.key("uuid").string(gpu.uuid);
+      json.key("healthy").boolean(gpu.healthy);
+      json.key("pods");
+      strings(json, gpu.pods);
+      json.end_object();
     }
-    json["gpus"] = std::move(gpus);
+    json.end_array();
   }
   if (!record.shared_gpus.empty()) {
-    Json gpus = Json::array();
+    json.key("sharedGpus").begin_array();
     for (const SharedGpuRecord& gpu : record.shared_gpus) {
-      Json item;
-      item["index"] = gpu.index;
-      item["usedMilli"] = gpu.used_milli;
-      Json pods = Json::array();
-      for (const auto& [pod, milli] : gpu.pods)
-        pods.push_back(Json{{"pod", pod}, {"milli", milli}});
-      item["pods"] = std::move(pods);
-      gpus.push_back(std::move(item));
+      json.begin_object();
+      json.key("index").integer(gpu.index);
+      json.key("usedMilli").integer(gpu.used_milli);
+      json.key("pods").begin_array();
+      for (const auto& [pod, milli] : gpu.pods) {
+        json.begin_object();
+        json.key("pod").string(pod);
+        json.key("milli").integer(milli);
+        json.end_object();
+      }
+      json.end_array();
+      json.end_object();
     }
-    json["sharedGpus"] = std::move(gpus);
+    json.end_array();
   }
-  return json;
+  json.end_object();
 }
 
-Json event_json(const EventRecord& event) {
-  Json json;
-  json["time"] = format_duration(event.time);
-  json["type"] = event.type;
-  json["reason"] = event.reason;
-  json["object"] = event.object;
-  json["message"] = event.message;
-  json["count"] = event.count;
-  json["lastTime"] = format_duration(event.last_time);
-  return json;
+void write_event(JsonStream& json, const EventRecord& event) {
+  json.begin_object();
+  json.key("time").string(format_duration(event.time));
+  json.key("type").string(event.type);
+  json.key("reason").string(event.reason);
+  json.key("object").string(event.object);
+  json.key("message").string(event.message);
+  json.key("count").integer(event.count);
+  json.key("lastTime").string(format_duration(event.last_time));
+  json.end_object();
 }
 
 /// `count`: what the percentiles are over ("pods", "waits").
@@ -304,54 +341,62 @@ nlohmann::ordered_json cluster_queue_json(const ClusterQueueRecord& cq) {
 }
 
 void write_json(std::ostream& out, const SimulationResult& result) {
-  Json json;
-  json["scenario"] = result.scenario;
-  json["time"] = format_duration(result.time);
-  json["pods"] = Json::array();
-  for (const PodRecord& record : result.pods) json["pods"].push_back(pod_json(record));
-  json["nodes"] = Json::array();
-  for (const NodeRecord& record : result.nodes) json["nodes"].push_back(node_json(record));
+  // Streamed: pods, nodes and events, the bulk of a large result, are written as they are read;
+  // the other sections are small documents. Messages quote user input; invalid UTF-8 is replaced
+  // rather than allowed to throw.
+  JsonStream json(out);
+  json.begin_object();
+  json.key("scenario").string(result.scenario);
+  json.key("time").string(format_duration(result.time));
+  json.key("pods").begin_array();
+  for (const PodRecord& record : result.pods) write_pod(json, record);
+  json.end_array();
+  json.key("nodes").begin_array();
+  for (const NodeRecord& record : result.nodes) write_node(json, record);
+  json.end_array();
   // Kueue's objects (scenario-format.md §6), when the replay ran Kueue.
   if (!result.workloads.empty() || !result.cluster_queues.empty()) {
-    json["workloads"] = Json::array();
-    for (const WorkloadRecord& wl : result.workloads)
-      json["workloads"].push_back(workload_json(wl));
-    json["clusterQueues"] = Json::array();
-    for (const ClusterQueueRecord& cq : result.cluster_queues)
-      json["clusterQueues"].push_back(cluster_queue_json(cq));
-    json["queueMetrics"] = queue_metrics_json(kueue_metrics(result));
+    json.key("workloads").begin_array();
+    for (const WorkloadRecord& wl : result.workloads) json.value(workload_json(wl));
+    json.end_array();
+    json.key("clusterQueues").begin_array();
+    for (const ClusterQueueRecord& cq : result.cluster_queues) json.value(cluster_queue_json(cq));
+    json.end_array();
+    json.key("queueMetrics").value(queue_metrics_json(kueue_metrics(result)));
   }
   // scheduling.k8s.io PodGroups (Kubernetes 1.36), when the scenario has any.
   if (!result.pod_groups.empty()) {
-    json["podGroups"] = Json::array();
-    for (const PodGroupRecord& group : result.pod_groups)
-      json["podGroups"].push_back(pod_group_json(group));
+    json.key("podGroups").begin_array();
+    for (const PodGroupRecord& group : result.pod_groups) json.value(pod_group_json(group));
+    json.end_array();
   }
   // resource.k8s.io ResourceClaims (scenario-format.md §7), when the scenario has any.
   if (!result.resource_claims.empty()) {
-    json["resourceClaims"] = Json::array();
+    json.key("resourceClaims").begin_array();
     for (const ResourceClaimRecord& claim : result.resource_claims)
-      json["resourceClaims"].push_back(resource_claim_json(claim));
+      json.value(resource_claim_json(claim));
+    json.end_array();
   }
-  json["events"] = Json::array();
-  for (const EventRecord& event : result.events) json["events"].push_back(event_json(event));
-  json["preemptions"] = Json::array();
+  json.key("events").begin_array();
+  for (const EventRecord& event : result.events) write_event(json, event);
+  json.end_array();
+  json.key("preemptions").begin_array();
   std::int64_t lost = 0;
   for (const PreemptionRecord& preemption : result.preemptions) {
-    json["preemptions"].push_back(preemption_json(preemption));
+    json.value(preemption_json(preemption));
     for (const VictimRecord& v : preemption.victims) lost += v.lost_gpu_ms();
   }
-  json["preemptionCount"] = result.preemptions.size();
-  json["lostGpuTime"] = format_duration(lost);
-  json["queueWait"] = queue_wait_json(queue_wait(result));
-  json["metrics"] = metrics_json(summary_metrics(result));
-  json["expectations"] = Json::array();
-  for (const ExpectationResult& expectation : result.expectations) {
-    json["expectations"].push_back(expectation_json(expectation));
-  }
-  json["passed"] = result.passed;
-  // Messages quote user input; invalid UTF-8 is replaced rather than allowed to throw.
-  out << json.dump(2, ' ', false, Json::error_handler_t::replace) << '\n';
+  json.end_array();
+  json.key("preemptionCount").integer(static_cast<std::int64_t>(result.preemptions.size()));
+  json.key("lostGpuTime").string(format_duration(lost));
+  json.key("queueWait").value(queue_wait_json(queue_wait(result)));
+  json.key("metrics").value(metrics_json(summary_metrics(result)));
+  json.key("expectations").begin_array();
+  for (const ExpectationResult& expectation : result.expectations)
+    json.value(expectation_json(expectation));
+  json.end_array();
+  json.key("passed").boolean(result.passed);
+  json.end_object();
 }
 
 }  // namespace gpusched::report
