@@ -1149,6 +1149,17 @@ std::int64_t DynamicResourcesScoring::score(const CycleState& state, const PodIn
   return score;
 }
 
+void DynamicResourcesScoring::score_nodes(const CycleState& state, const PodInfo& pod,
+                                          std::span<const NodeInfo* const> nodes,
+                                          std::span<std::int64_t> scores) const {
+  const CycleData* d = data(state);
+  if (d == nullptr || d->shared->to_allocate.empty()) {
+    std::fill(scores.begin(), scores.end(), 0);
+    return;
+  }
+  for (std::size_t i = 0; i < nodes.size(); ++i) scores[i] = score(state, pod, *nodes[i]);
+}
+
 void DynamicResourcesScoring::normalize(const CycleState&, const PodInfo&,
                                         std::span<std::int64_t> scores) const {
   default_normalize_score(kMaxNodeScore, false, scores);

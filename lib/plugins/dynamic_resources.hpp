@@ -153,6 +153,10 @@ class DynamicResourcesScoring final : public DynamicResources, public ScorePlugi
   /// node's allocation took; 0 on a node where nothing was allocated.
   [[nodiscard]] std::int64_t score(const CycleState& state, const PodInfo& pod,
                                    const NodeInfo& node) const override;
+  /// score() for each node; all 0 at once for a pod with nothing to allocate.
+  void score_nodes(const CycleState& state, const PodInfo& pod,
+                   std::span<const NodeInfo* const> nodes,
+                   std::span<std::int64_t> scores) const override;
   /// helper.DefaultNormalizeScore(MaxNodeScore, false).
   void normalize(const CycleState& state, const PodInfo& pod,
                  std::span<std::int64_t> scores) const override;

@@ -60,18 +60,36 @@ Code TaintToleration::pre_score(CycleState& state, const PodInfo& pod,
   return Code::Success;
 }
 
-std::int64_t TaintToleration::score(const CycleState& state, const PodInfo&,
-                                    const NodeInfo& node) const {
-  const auto* data = state.get<PreScoreState>(slot());
-  std::int64_t intolerable = 0;
+namespace {
+
+/// countIntolerableTaintsPreferNoSchedule.
+std::int64_t intolerable(const std::vector<TolerationInfo>& prefer_no_schedule,
+                         const NodeInfo& node) {
+  std::int64_t count = 0;
   for (const TaintInfo& taint : node.taints) {
     if (taint.effect != TaintEffect::PreferNoSchedule) continue;
-    if (std::none_of(data->prefer_no_schedule.begin(), data->prefer_no_schedule.end(),
+    if (std::none_of(prefer_no_schedule.begin(), prefer_no_schedule.end(),
                      [&](const TolerationInfo& t) { return t.tolerates(taint); })) {
-      ++intolerable;
+      ++count;
     }
   }
-  return intolerable;
+  return count;
+}
+
+}  // namespace
+
+std::int64_t TaintToleration::score(const CycleState& state, const PodInfo&,
+                                    const NodeInfo& node) const {
+  return intolerable(state.get<PreScoreState>(slot())->prefer_no_schedule, node);
+}
+
+void TaintToleration::score_nodes(const CycleState& state, const PodInfo&,
+                                  std::span<const NodeInfo* const> nodes,
+                                  std::span<std::int64_t> scores) const {
+  const std::vector<TolerationInfo>& tolerations =
+      state.get<PreScoreState>(slot())->prefer_no_schedule;
+  for (std::size_t i = 0; i < nodes.size(); ++i)
+    scores[i] = nodes[i]->taints.empty() ? 0 : intolerable(tolerations, *nodes[i]);
 }
 
 void TaintToleration::normalize(const CycleState&, const PodInfo&,

@@ -27,6 +27,10 @@ class TaintToleration final : public FilterPlugin,
   /// The number of intolerable PreferNoSchedule taints.
   [[nodiscard]] std::int64_t score(const CycleState& state, const PodInfo& pod,
                                    const NodeInfo& node) const override;
+  /// score() for each node, the pod's tolerations read once; 0 on a node without taints.
+  void score_nodes(const CycleState& state, const PodInfo& pod,
+                   std::span<const NodeInfo* const> nodes,
+                   std::span<std::int64_t> scores) const override;
   /// DefaultNormalizeScore, reversed: fewer intolerable taints score higher.
   void normalize(const CycleState& state, const PodInfo& pod,
                  std::span<std::int64_t> scores) const override;
