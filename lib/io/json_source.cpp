@@ -283,6 +283,56 @@ void check_unique_keys(Scanner& scanner, std::string& path, std::string& pointer
   }
 }
 
+/// nlohmann's DOM builder, with each object's keys hashed as they come: a hash repeated within
+/// an object (a repeated key, or rarely two keys of one hash) is the sign to look for duplicates
+/// with check_unique_keys, which names the field; without one the text needs no second walk.
+class DomBuilder {
+ public:
+  using Json = nlohmann::json;
+  explicit DomBuilder(Json& root) : dom_(root) {}
+
+  bool null() { return dom_.null(); }
+  bool boolean(bool value) { return dom_.boolean(value); }
+  bool number_integer(Json::number_integer_t value) { return dom_.number_integer(value); }
+  bool number_unsigned(Json::number_unsigned_t value) { return dom_.number_unsigned(value); }
+  bool number_float(Json::number_float_t value, const Json::string_t& text) {
+    return dom_.number_float(value, text);
+  }
+  bool string(Json::string_t& value) { return dom_.string(value); }
+  bool binary(Json::binary_t& value) { return dom_.binary(value); }
+  bool start_object(std::size_t length) {
+    if (depth_ == keys_.size()) keys_.emplace_back();
+    keys_[depth_++].clear();
+    return dom_.start_object(length);
+  }
+  bool key(Json::string_t& name) {
+    keys_[depth_ - 1].push_back(std::hash<std::string_view>()(name));
+    return dom_.key(name);
+  }
+  bool end_object() {
+    std::vector<std::size_t>& keys = keys_[--depth_];
+    if (keys.size() > 1) {
+      std::sort(keys.begin(), keys.end());
+      repeated_ = repeated_ || std::adjacent_find(keys.begin(), keys.end()) != keys.end();
+    }
+    return dom_.end_object();
+  }
+  bool start_array(std::size_t length) { return dom_.start_array(length); }
+  bool end_array() { return dom_.end_array(); }
+  template <class Exception>
+  bool parse_error(std::size_t position, const std::string& token, const Exception& error) {
+    return dom_.parse_error(position, token, error);
+  }
+
+  [[nodiscard]] bool repeated() const noexcept { return repeated_; }
+
+ private:
+  nlohmann::detail::json_sax_dom_parser<Json> dom_;
+  std::vector<std::vector<std::size_t>> keys_;  // by depth, reused
+  std::size_t depth_ = 0;
+  bool repeated_ = false;
+};
+
 }  // namespace
 
 std::string file_too_large_reason() {
@@ -467,16 +517,19 @@ nlohmann::json JsonSource::parse() const {
   // memory there is std::terminate. So the tree is built here and released (io::release).
   nlohmann::json value;
   try {
-    nlohmann::detail::json_sax_dom_parser<nlohmann::json> builder(value);
+    DomBuilder builder(value);
     nlohmann::json::sax_parse(text_, &builder);
     // Duplicate keys are refused as the API server's strict decoding refuses them
     // (sigs.k8s.io/json: `duplicate field "spec.replicas"`), and as YAML refuses them; nlohmann
-    // keeps the last silently. A second walk over the text, now known to be valid, finds them
-    // (nlohmann's parser callback would, but makes parsing some 60 times slower).
-    Scanner scanner(text_);
-    std::string path;
-    std::string pointer;
-    check_unique_keys(scanner, path, pointer, file_, text_);
+    // keeps the last silently. Where the builder saw a key's hash twice in an object, a second
+    // walk over the text, now known to be valid, finds them and names the field (nlohmann's
+    // parser callback would, but makes parsing some 60 times slower).
+    if (builder.repeated()) {
+      Scanner scanner(text_);
+      std::string path;
+      std::string pointer;
+      check_unique_keys(scanner, path, pointer, file_, text_);
+    }
     return value;
   } catch (const std::bad_alloc&) {
     release(value);

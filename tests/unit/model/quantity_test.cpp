@@ -346,3 +346,41 @@ TEST_CASE("Quantity comparison ignores format", "[model][quantity]") {
 
 }  // namespace
 }  // namespace gpusched
+
+namespace gpusched {
+namespace {
+
+TEST_CASE("Quantity: plain digits and a suffix parse as the general path does",
+          "[model][quantity]") {
+  // A leading '+' sends the same text down the general (decimal string) path.
+  const std::vector<std::string> numbers = {
+      "0",    "1",    "7",    "10",   "100", "500",  "999",
+      "1000", "1023", "1024", "0007", "110", "4096", "123456789012345"};
+  const std::vector<std::string> suffixes = {"",   "n",  "u",  "m",  "k",  "M",  "G",
+                                             "T",  "P",  "E",  "Ki", "Mi", "Gi", "Ti",
+                                             "Pi", "Ei", "e3", "E2", "x",  "mi", "KI"};
+  for (const std::string& number : numbers) {
+    for (const std::string& suffix : suffixes) {
+      const std::string text = number + suffix;
+      INFO(text);
+      std::string plain_error;
+      std::string general_error;
+      const std::optional<Quantity> plain = Quantity::parse(text, &plain_error);
+      const std::optional<Quantity> general = Quantity::parse("+" + text, &general_error);
+      REQUIRE(plain.has_value() == general.has_value());
+      if (plain) {
+        CHECK(plain->milli() == general->milli());
+        CHECK(plain->format() == general->format());
+        CHECK(plain->to_string() == general->to_string());
+      } else {
+        // The same error; one that quotes the text quotes it with the '+'.
+        if (const auto at = general_error.find("\"+"); at != std::string::npos)
+          general_error.erase(at + 1, 1);
+        CHECK(plain_error == general_error);
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace gpusched
