@@ -137,17 +137,31 @@ std::int64_t ResourceAllocationScorer::score(const NodeInfo& node,
 void ResourceAllocationScorer::score_nodes(std::span<const NodeInfo* const> nodes,
                                            std::span<const std::int64_t> pod_requests,
                                            std::span<std::int64_t> out) const {
-  if (!std::equal(pod_requests.begin(), pod_requests.end(), memo_requests_.begin(),
-                  memo_requests_.end())) {
-    memo_requests_.assign(pod_requests.begin(), pod_requests.end());
-    ++memo_epoch_;
+  // The shape's place: where these requests were memoized, else the least recently used one,
+  // under a new epoch (its entries then hold for nothing).
+  MemoShape* shape = nullptr;
+  for (MemoShape& s : memo_) {
+    if (s.epoch != 0 && std::equal(pod_requests.begin(), pod_requests.end(), s.requests.begin(),
+                                   s.requests.end())) {
+      shape = &s;
+      break;
+    }
   }
+  if (shape == nullptr) {
+    shape =
+        &*std::min_element(memo_.begin(), memo_.end(),
+                           [](const MemoShape& a, const MemoShape& b) { return a.used < b.used; });
+    shape->requests.assign(pod_requests.begin(), pod_requests.end());
+    shape->epoch = ++memo_epoch_;
+  }
+  shape->used = ++memo_clock_;
+  std::vector<MemoEntry>& memo = shape->nodes;
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     const NodeInfo& node = *nodes[i];
-    if (node.slot >= memo_.size()) memo_.resize(node.slot + 1);
-    MemoEntry& entry = memo_[node.slot];
-    if (entry.epoch != memo_epoch_ || entry.node_version != node.version) {
-      entry = {node.version, memo_epoch_, score(node, pod_requests)};
+    if (node.slot >= memo.size()) memo.resize(node.slot + 1);
+    MemoEntry& entry = memo[node.slot];
+    if (entry.epoch != shape->epoch || entry.node_version != node.version) {
+      entry = {node.version, shape->epoch, score(node, pod_requests)};
     }
     out[i] = entry.score;
   }

@@ -3,6 +3,7 @@
 // (pkg/scheduler/framework/plugins/noderesources/resource_allocation.go) and its strategies
 // (least_allocated.go, most_allocated.go, requested_to_capacity_ratio.go, balanced_allocation.go).
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -88,11 +89,20 @@ class ResourceAllocationScorer {
     std::uint64_t epoch = 0;
     std::int64_t score = 0;
   };
-  // score_nodes' memo, by node slot; an entry holds while the node's version and the epoch (one
-  // per distinct pod_requests) are those it was computed for.
-  mutable std::vector<std::int64_t> memo_requests_;
-  mutable std::uint64_t memo_epoch_ = 1;
-  mutable std::vector<MemoEntry> memo_;
+  // score_nodes' memo: for each of the last kMemoShapes distinct pod_requests, by node slot; an
+  // entry holds while the node's version and the shape's epoch (new each time a shape takes the
+  // place) are those it was computed for. Pods of a few recurring shapes (a trace's typical
+  // pods) each find the nodes that did not change since a pod of their shape was scored.
+  static constexpr std::size_t kMemoShapes = 16;
+  struct MemoShape {
+    std::vector<std::int64_t> requests;
+    std::uint64_t epoch = 0;
+    std::uint64_t used = 0;  ///< when last used, for replacing the least recent
+    std::vector<MemoEntry> nodes;
+  };
+  mutable std::array<MemoShape, kMemoShapes> memo_;
+  mutable std::uint64_t memo_epoch_ = 0;
+  mutable std::uint64_t memo_clock_ = 0;
 };
 
 /// Milli-units to the unit upstream scores in: milli for cpu, whole units (rounded up) otherwise.
