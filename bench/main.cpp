@@ -214,13 +214,13 @@ void openb(int runs, const std::filesystem::path& dir) {
   double rate = 0;
   const Figures f = median_of(
       runs, [&] { return replay_openb(dir); }, &rate);
-  constexpr double kTargetSeconds = 1.0;
-  const bool met = f.seconds < kTargetSeconds && f.reference_identical == 1;
+  constexpr double kTargetSeconds = 0.2;  // issue 23's (it was 1 s)
+  const bool met = f.seconds <= kTargetSeconds && f.reference_identical == 1;
   all_targets_met = all_targets_met && met;
   std::printf(
       "{\"workload\":\"openb\",\"case\":\"openb_pod_list_default\",\"scheduled\":%ld,"
       "\"runs\":%d,\"seconds\":%.3f,\"peak_rss_mib\":%ld,\"gpu_allocation\":%.4f,"
-      "\"reference_identical\":%s,\"target_seconds\":%.0f,\"meets_target\":%s}\n",
+      "\"reference_identical\":%s,\"target_seconds\":%.1f,\"meets_target\":%s}\n",
       f.scheduled, runs, f.seconds, f.peak_rss_mib, f.gpu_allocation,
       f.reference_identical == 1 ? "true" : "false", kTargetSeconds, met ? "true" : "false");
   std::fflush(stdout);
