@@ -243,8 +243,8 @@ PodInfo& ClusterState::add_pod(Pod pod) {
     ref.pod = std::move(pod);
     ref.sequence = ++pod_sequence_;
     compile_pod(ref);
-    ++pod_shapes_[{ref.nonzero_cpu, ref.gpu_share.gpu_milli, ref.gpu_share.gpu_count,
-                   ref.gpu_share.gpu_type}];
+    const GpuShareRequest& share = ref.gpu_share->request;
+    ++pod_shapes_[{ref.nonzero_cpu, share.gpu_milli, share.gpu_count, share.gpu_type}];
     const auto [it, added] =
         pods_.emplace(pod_key(ref.pod.metadata.namespace_, ref.pod.metadata.name), &ref);
     // The simulation refuses a create whose name is taken before it gets here.
@@ -593,14 +593,17 @@ void ClusterState::compile_pod(PodInfo& info) {
       info.preferred_terms.emplace_back(pref.weight, compile_term(pref.preference));
     }
   }
-  info.gpu_share = gpu_share_request(pod.metadata.annotations, nullptr);
-  info.gpu_index.clear();
-  info.gpu_index_node = kNotInterned;
-  if (const auto index = pod.metadata.annotations->find(gpu_share_names::kGpuIndexAnnotation);
-      index != pod.metadata.annotations->end() && !pod.spec.node_name.empty()) {
-    if (auto gpus = parse_gpu_index(index->second)) {
-      info.gpu_index = std::move(*gpus);
-      info.gpu_index_node = pool_->intern(pod.spec.node_name);
+  info.gpu_share = {};
+  GpuShareRequest share = gpu_share_request(pod.metadata.annotations, nullptr);
+  if (share.gpu_milli > 0) {
+    PodGpuShare& gpu_share = info.gpu_share.mut();
+    gpu_share.request = std::move(share);
+    if (const auto index = pod.metadata.annotations->find(gpu_share_names::kGpuIndexAnnotation);
+        index != pod.metadata.annotations->end() && !pod.spec.node_name.empty()) {
+      if (auto gpus = parse_gpu_index(index->second)) {
+        gpu_share.index = std::move(*gpus);
+        gpu_share.index_node = pool_->intern(pod.spec.node_name);
+      }
     }
   }
   info.host_ports.clear();

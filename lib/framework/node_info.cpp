@@ -21,15 +21,15 @@ void NodeInfo::add_pod(PodInfo& pod) {
   nonzero_memory += pod.nonzero_memory;
   pods.push_back(&pod);
   used_ports.insert(used_ports.end(), pod.host_ports.begin(), pod.host_ports.end());
-  if (pod.gpu_share.gpu_milli <= 0 || gpu_free.empty()) return;
+  const PodGpuShare& share = *pod.gpu_share;
+  if (share.request.gpu_milli <= 0 || gpu_free.empty()) return;
   const auto in_range = [&](std::int32_t gpu) { return gpu < std::ssize(gpu_free); };
-  GpuShareHold hold{&pod, {}, pod.gpu_share.gpu_milli};
-  if (pod.gpu_index_node == name &&
-      std::all_of(pod.gpu_index.begin(), pod.gpu_index.end(), in_range)) {
-    hold.gpus = pod.gpu_index;
+  GpuShareHold hold{&pod, {}, share.request.gpu_milli};
+  if (share.index_node == name && std::all_of(share.index.begin(), share.index.end(), in_range)) {
+    hold.gpus = share.index;
   } else {
     hold.gpus = gpu_share::take_gpus(
-        gpu_free, {0, pod.gpu_share.gpu_milli, pod.gpu_share.gpu_count, pod.gpu_share.gpu_type});
+        gpu_free, {0, share.request.gpu_milli, share.request.gpu_count, share.request.gpu_type});
   }
   for (const std::int32_t gpu : hold.gpus) gpu_free[static_cast<std::size_t>(gpu)] -= hold.milli;
   gpu_holds.push_back(std::move(hold));

@@ -17,8 +17,8 @@ namespace gpusched::plugins {
 
 /// The non-zero CPU request and the GPU-sharing annotations.
 [[nodiscard]] inline gpu_share::Shape share_shape(const PodInfo& pod) noexcept {
-  return {pod.nonzero_cpu, pod.gpu_share.gpu_milli, pod.gpu_share.gpu_count,
-          pod.gpu_share.gpu_type};
+  const GpuShareRequest& share = pod.gpu_share->request;
+  return {pod.nonzero_cpu, share.gpu_milli, share.gpu_count, share.gpu_type};
 }
 
 /// A score within [0, MaxNodeScore]. The artifact's scores leave it on nodes beyond the largest

@@ -28,12 +28,13 @@ OpenGpuShare::OpenGpuShare(Handle& handle)
 // words of the diagnosis, and leaves preemption out where removing pods cannot help.
 Code OpenGpuShare::filter(const CycleState&, const PodInfo& pod, const NodeInfo& node,
                           Reasons& reasons) const {
-  if (pod.gpu_share.gpu_milli <= 0) return Code::Success;
+  const GpuShareRequest& share = pod.gpu_share->request;
+  if (share.gpu_milli <= 0) return Code::Success;
   if (node.gpu_free.empty()) {
     reasons.push_back(no_gpus_);
     return Code::UnschedulableAndUnresolvable;
   }
-  if (!gpu_share::type_accepts(pod.gpu_share.gpu_type, node.gpu_model)) {
+  if (!gpu_share::type_accepts(share.gpu_type, node.gpu_model)) {
     reasons.push_back(model_mismatch_);
     return Code::UnschedulableAndUnresolvable;
   }
@@ -45,18 +46,19 @@ Code OpenGpuShare::filter(const CycleState&, const PodInfo& pod, const NodeInfo&
 }
 
 bool OpenGpuShare::append_node_dynamic_key(const PodInfo& pod, std::string& key) const {
-  key.append(std::to_string(pod.gpu_share.gpu_milli))
+  const GpuShareRequest& share = pod.gpu_share->request;
+  key.append(std::to_string(share.gpu_milli))
       .append("/")
-      .append(std::to_string(pod.gpu_share.gpu_count))
+      .append(std::to_string(share.gpu_count))
       .append("/")
-      .append(pod.gpu_share.gpu_type)
+      .append(share.gpu_type)
       .push_back('\0');
   return true;
 }
 
 std::string OpenGpuShare::explain_rejection(const CycleState&, const PodInfo& pod,
                                             const NodeInfo& node) const {
-  const GpuShareRequest& want = pod.gpu_share;
+  const GpuShareRequest& want = pod.gpu_share->request;
   if (node.gpu_free.empty() || !gpu_share::type_accepts(want.gpu_type, node.gpu_model)) {
     return node.gpu_free.empty() ? "no alibabacloud.com/gpu-count GPUs"
                                  : "GPU model " + node.gpu_model + ", need " + want.gpu_type;
@@ -90,7 +92,7 @@ std::string_view OpenGpuShare::gpu_chooser() {
 }
 
 Code OpenGpuShare::reserve(CycleState&, const PodInfo& pod, NodeInfo& node) {
-  if (pod.gpu_share.gpu_milli <= 0 || node.gpu_free.empty()) return Code::Success;
+  if (pod.gpu_share->request.gpu_milli <= 0 || node.gpu_free.empty()) return Code::Success;
   PodInfo* live = handle_.cluster.find_pod(pod.pod.metadata.namespace_, pod.pod.metadata.name);
   if (live == nullptr) return Code::Success;
   // A pod of a group is assumed on the node before Reserve (assumeAndReserve): the GPUs are
@@ -120,8 +122,9 @@ Code OpenGpuShare::reserve(CycleState&, const PodInfo& pod, NodeInfo& node) {
     node.bump();
   }
   if (std::ssize(gpus) != shape.gpu_count) return Code::Error;
-  live->gpu_index = std::move(gpus);
-  live->gpu_index_node = node.name;
+  PodGpuShare& choice = live->gpu_share.mut();
+  choice.index = std::move(gpus);
+  choice.index_node = node.name;
   return Code::Success;
 }
 
@@ -129,19 +132,22 @@ void OpenGpuShare::unreserve(CycleState&, const PodInfo& pod, NodeInfo&) {
   // The node's GPUs follow the pods holding it (NodeInfo::remove_pod); only the choice goes.
   if (PodInfo* live =
           handle_.cluster.find_pod(pod.pod.metadata.namespace_, pod.pod.metadata.name)) {
-    live->gpu_index.clear();
-    live->gpu_index_node = kNotInterned;
+    if (live->gpu_share->index_node != kNotInterned) {
+      PodGpuShare& share = live->gpu_share.mut();
+      share.index.clear();
+      share.index_node = kNotInterned;
+    }
   }
 }
 
 Status OpenGpuShare::pre_bind(CycleState&, const PodInfo& pod, const NodeInfo& node) {
   PodInfo* live = handle_.cluster.find_pod(pod.pod.metadata.namespace_, pod.pod.metadata.name);
-  if (pod.gpu_share.gpu_milli <= 0 || node.gpu_free.empty() || live == nullptr ||
-      live->gpu_index_node != node.name)
+  if (pod.gpu_share->request.gpu_milli <= 0 || node.gpu_free.empty() || live == nullptr ||
+      live->gpu_share->index_node != node.name)
     return Status{Code::Skip};
   // updatePodGpuAnno, patched onto the pod before it binds.
   live->pod.metadata.annotations.mut()[std::string(gpu_share_names::kGpuIndexAnnotation)] =
-      format_gpu_index(live->gpu_index);
+      format_gpu_index(live->gpu_share->index);
   return Status{};
 }
 

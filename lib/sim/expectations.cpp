@@ -691,7 +691,7 @@ SimulationResult Simulation::take_result() {
   };
   std::map<std::string, std::size_t> unshared;
   for (const auto& [key, pod] : cluster_.pods()) {
-    if (pod->gpu_share.gpu_milli <= 0) continue;
+    if (pod->gpu_share->request.gpu_milli <= 0) continue;
     const std::string& scheduler = pod->pod.spec.scheduler_name;
     const auto profile =
         std::find_if(config_.profiles.begin(), config_.profiles.end(), [&](const Profile& p) {

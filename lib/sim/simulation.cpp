@@ -733,8 +733,9 @@ void Simulation::start_running(PodInfo& pod) {
       span->node = pod.pod.spec.node_name;
       span->gpus = kubelets_.held_gpus(pod);
       // Shared GPUs (Open-Gpu-Share's) have no device IDs: their rows go by index.
-      if (pod.node != nullptr && pod.gpu_index_node == pod.node->name) {
-        for (const std::int32_t gpu : pod.gpu_index) span->gpus.push_back(shared_gpu_row(gpu));
+      if (pod.node != nullptr && pod.gpu_share->index_node == pod.node->name) {
+        for (const std::int32_t gpu : pod.gpu_share->index)
+          span->gpus.push_back(shared_gpu_row(gpu));
       }
     }
   }

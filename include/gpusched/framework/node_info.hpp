@@ -102,7 +102,8 @@ struct NodeInfo {
   [[nodiscard]] StrId label(StrId key) const noexcept;
 
   /// NodeInfo.AddPod: the pod's requests, ports and count now hold this node, and its GPU share
-  /// the GPUs its gpu_index names for this node (else those Open-Gpu-Share's best fit takes).
+  /// the GPUs its gpu_share index names for this node (else those Open-Gpu-Share's best fit
+  /// takes).
   void add_pod(PodInfo& pod);
   /// NodeInfo.RemovePod: the reverse of add_pod.
   void remove_pod(const PodInfo& pod);

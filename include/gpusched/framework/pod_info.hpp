@@ -42,6 +42,15 @@ struct TolerationInfo {
   }
 };
 
+/// A pod's GPU sharing (Open-Gpu-Share): its annotations' request, and the GPUs it holds on node
+/// `index_node` (its gpu-index annotation on the node it is bound to, or Open-Gpu-Share's choice
+/// at Reserve); on any other node, none chosen.
+struct PodGpuShare {
+  GpuShareRequest request;  ///< gpu_milli 0: none
+  std::vector<std::int32_t> index;
+  StrId index_node = kNotInterned;
+};
+
 struct PodInfo {
   Pod pod;
   std::uint64_t sequence = 0;  ///< creation order, for deterministic ties
@@ -54,11 +63,9 @@ struct PodInfo {
   std::optional<std::vector<TermInfo>> required_terms;  ///< required node affinity (ORed)
   std::vector<std::pair<std::int32_t, TermInfo>> preferred_terms;
   std::vector<HostPort> host_ports;   ///< ports with hostPort > 0
-  GpuShareRequest gpu_share;          ///< its GPU-sharing annotations; gpu_milli 0: none
-  /// The GPUs it holds on node `gpu_index_node` (its gpu-index annotation on the node it is
-  /// bound to, or Open-Gpu-Share's choice at Reserve); on any other node, none chosen.
-  std::vector<std::int32_t> gpu_index;
-  StrId gpu_index_node = kNotInterned;
+  /// GPU sharing, for the few pods that ask it (a pointer's size on the others: a million-pod
+  /// replay holds every PodInfo).
+  Shared<PodGpuShare> gpu_share;
   NodeInfo* node = nullptr;           ///< the node it holds, if any
 
   /// The request for one resource in milli-units (0 when not requested).
