@@ -10,6 +10,15 @@ PathStep field_step(std::string_view name) {
   return PathStep{PathStep::Kind::Field, std::string(name), 0};
 }
 
+/// The parent's field path and one more step, in one allocation.
+FieldPath child_path(const FieldPath& parent, PathStep step) {
+  FieldPath path;
+  path.reserve(parent.size() + 1);
+  path.insert(path.end(), parent.begin(), parent.end());
+  path.push_back(std::move(step));
+  return path;
+}
+
 /// `pointer/key` with the key escaped (RFC 6901), built in one allocation: every member a
 /// loader reads gets one.
 std::string child_pointer(const std::string& pointer, std::string_view key) {
@@ -41,21 +50,18 @@ const nlohmann::json& JsonNode::object() const {
 std::optional<JsonNode> JsonNode::get(std::string_view key) const {
   auto it = object().find(key);
   if (it == value_->end() || it->is_null()) return std::nullopt;
-  FieldPath path = path_;
-  path.push_back(field_step(key));
-  return JsonNode(*source_, *it, child_pointer(pointer_, key), std::move(path));
+  return JsonNode(*source_, *it, child_pointer(pointer_, key), child_path(path_, field_step(key)));
 }
 
 JsonNode JsonNode::missing(std::string_view key) const {
-  FieldPath path = path_;
-  path.push_back(field_step(key));
-  return JsonNode(*source_, *value_, child_pointer(pointer_, key), std::move(path));
+  return JsonNode(*source_, *value_, child_pointer(pointer_, key),
+                  child_path(path_, field_step(key)));
 }
 
 JsonNode JsonNode::required(std::string_view key) const {
   std::optional<JsonNode> child = get(key);
   if (!child) fail("missing required key \"" + std::string(key) + "\"");
-  return *child;
+  return std::move(*child);
 }
 
 JsonElements JsonNode::elements() const {
@@ -64,10 +70,8 @@ JsonElements JsonNode::elements() const {
 }
 
 JsonNode JsonNode::element(std::size_t index) const {
-  FieldPath path = path_;
-  path.push_back(PathStep{PathStep::Kind::Index, {}, index});
   return {*source_, (*value_)[index], child_pointer(pointer_, std::to_string(index)),
-          std::move(path)};
+          child_path(path_, PathStep{PathStep::Kind::Index, {}, index})};
 }
 
 JsonEntries JsonNode::entries() const {
@@ -76,9 +80,8 @@ JsonEntries JsonNode::entries() const {
 }
 
 JsonNode JsonNode::member(nlohmann::json::const_iterator at) const {
-  FieldPath path = path_;
-  path.push_back(PathStep{PathStep::Kind::Key, at.key(), 0});
-  return {*source_, *at, child_pointer(pointer_, at.key()), std::move(path)};
+  return {*source_, *at, child_pointer(pointer_, at.key()),
+          child_path(path_, PathStep{PathStep::Kind::Key, at.key(), 0})};
 }
 
 void JsonNode::reject_unknown_keys(std::initializer_list<std::string_view> known) const {
