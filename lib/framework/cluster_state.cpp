@@ -21,10 +21,6 @@ bool has_required_anti_affinity(const Pod& pod) {
   return anti.has_value() && !anti->required.empty();
 }
 
-// GPU sharing's milli per GPU, and the most GPUs a node may have (devices::kMaxGpusPerNode).
-constexpr std::int32_t kGpuMilli = 1000;
-constexpr std::int64_t kMaxShareGpus = 1024;
-
 // pkg/scheduler/util/pod_resources.go: DefaultMilliCPURequest, DefaultMemoryRequest.
 constexpr std::int64_t kDefaultMilliCpuRequest = 100;
 constexpr std::int64_t kDefaultMemoryRequest = 200LL * 1024 * 1024;
@@ -226,7 +222,7 @@ void ClusterState::compile_node(NodeInfo& info) {
                            ? 0
                            : static_cast<std::size_t>(
                                  std::clamp<std::int64_t>(gpus->second.value(), 0, kMaxShareGpus)),
-                       kGpuMilli);
+                       kMilliPerGpu);
   const auto model = node.metadata.labels.find(gpu_share_names::kGpuModelLabel);
   info.gpu_model = model == node.metadata.labels.end() ? std::string() : model->second;
   for (const GpuShareHold& hold : info.gpu_holds) {

@@ -51,24 +51,12 @@ std::string scenario_json_text(const Scenario& scenario) {
     };
     for (const Profile& profile : scenario.scheduler.profiles) {
       ordered points = ordered::object();
-      const std::pair<const char*, const PluginSet*> sets[] = {
-          {"multiPoint", &profile.plugins.multi_point},
-          {"queueSort", &profile.plugins.queue_sort},
-          {"preFilter", &profile.plugins.pre_filter},
-          {"filter", &profile.plugins.filter},
-          {"postFilter", &profile.plugins.post_filter},
-          {"preScore", &profile.plugins.pre_score},
-          {"score", &profile.plugins.score},
-          {"reserve", &profile.plugins.reserve},
-          {"permit", &profile.plugins.permit},
-          {"preBind", &profile.plugins.pre_bind},
-          {"bind", &profile.plugins.bind}};
-      for (const auto& [point, set] : sets) {
+      for (const auto& [point, set] : plugin_points(profile.plugins)) {
         if (set->enabled.empty() && set->disabled.empty()) continue;
         ordered entry = ordered::object();
         if (!set->enabled.empty()) entry["enabled"] = refs(set->enabled);
         if (!set->disabled.empty()) entry["disabled"] = refs(set->disabled);
-        points[point] = std::move(entry);
+        points[std::string(point)] = std::move(entry);
       }
       out["scheduler"]["profiles"].push_back(
           {{"schedulerName", profile.scheduler_name}, {"plugins", std::move(points)}});

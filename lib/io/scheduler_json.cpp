@@ -1,6 +1,7 @@
 #include "io/scheduler_json.hpp"
 
 #include <algorithm>
+#include <array>
 #include <set>
 #include <string>
 
@@ -58,20 +59,11 @@ PluginSet parse_plugin_set(const JsonNode& node, const OutOfTree& out_of_tree) {
 }
 
 PluginsConfig parse_plugins(const JsonNode& node, const OutOfTree& out_of_tree) {
-  node.reject_unknown_keys({"multiPoint", "queueSort", "preFilter", "filter", "postFilter",
-                            "preScore", "score", "reserve", "permit", "preBind", "bind"});
   PluginsConfig plugins;
-  const std::pair<std::string_view, PluginSet*> points[] = {{"multiPoint", &plugins.multi_point},
-                                                            {"queueSort", &plugins.queue_sort},
-                                                            {"preFilter", &plugins.pre_filter},
-                                                            {"filter", &plugins.filter},
-                                                            {"postFilter", &plugins.post_filter},
-                                                            {"preScore", &plugins.pre_score},
-                                                            {"score", &plugins.score},
-                                                            {"reserve", &plugins.reserve},
-                                                            {"permit", &plugins.permit},
-                                                            {"preBind", &plugins.pre_bind},
-                                                            {"bind", &plugins.bind}};
+  const auto points = plugin_points(plugins);
+  std::array<std::string_view, points.size()> keys;
+  for (std::size_t i = 0; i < points.size(); ++i) keys[i] = points[i].first;
+  node.reject_unknown_keys(keys);
   for (const auto& [key, set] : points) {
     if (auto child = node.get(key)) *set = parse_plugin_set(*child, out_of_tree);
   }

@@ -9,10 +9,6 @@
 namespace gpusched {
 namespace {
 
-constexpr std::int32_t kMilli = 1000;
-// More GPUs than any node has (devices::kMaxGpusPerNode); also the bound of an index.
-constexpr std::int32_t kMaxGpus = 1024;
-
 /// A decimal integer in [0, max], all of `text`.
 std::optional<std::int32_t> integer(std::string_view text, std::int32_t max) {
   std::int32_t value = 0;
@@ -36,15 +32,15 @@ GpuShareRequest gpu_share_request(const Labels& annotations, std::string* error)
     return GpuShareRequest{};
   };
   if (!has_milli && !has_count) return out;
-  std::optional<std::int32_t> milli = has_milli ? integer(milli_it->second, kMilli) : 0;
+  std::optional<std::int32_t> milli = has_milli ? integer(milli_it->second, kMilliPerGpu) : 0;
   if (!milli) {
     return fail(std::string(kGpuMilliAnnotation) + " must be an integer from 0 to 1000, not \"" +
                 milli_it->second + "\"");
   }
-  std::optional<std::int32_t> count = has_count ? integer(count_it->second, kMaxGpus) : 0;
+  std::optional<std::int32_t> count = has_count ? integer(count_it->second, kMaxShareGpus) : 0;
   if (!count) {
     return fail(std::string(kGpuCountAnnotation) + " must be an integer from 0 to " +
-                std::to_string(kMaxGpus) + ", not \"" + count_it->second + "\"");
+                std::to_string(kMaxShareGpus) + ", not \"" + count_it->second + "\"");
   }
   // The artifact's pod YAML writes both or neither; one alone asks for an amount of nothing.
   if ((*milli > 0) != (*count > 0)) {
@@ -55,7 +51,7 @@ GpuShareRequest gpu_share_request(const Labels& annotations, std::string* error)
   }
   // Open-Gpu-Share panics on a share of several GPUs ("the pod requests more than one share
   // gpu, should not happen").
-  if (*count > 1 && *milli < kMilli) {
+  if (*count > 1 && *milli < kMilliPerGpu) {
     return fail(std::string(kGpuMilliAnnotation) + " " + std::to_string(*milli) +
                 " is a share of one GPU, but " + std::string(kGpuCountAnnotation) + " is " +
                 std::to_string(*count));
@@ -71,7 +67,7 @@ std::optional<std::vector<std::int32_t>> parse_gpu_index(std::string_view text) 
   std::vector<std::int32_t> out;
   for (;;) {
     const std::size_t dash = text.find('-');
-    const std::optional<std::int32_t> index = integer(text.substr(0, dash), kMaxGpus - 1);
+    const std::optional<std::int32_t> index = integer(text.substr(0, dash), kMaxShareGpus - 1);
     if (!index || std::find(out.begin(), out.end(), *index) != out.end()) return std::nullopt;
     out.push_back(*index);
     if (dash == std::string_view::npos) return out;

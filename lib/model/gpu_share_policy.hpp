@@ -19,7 +19,7 @@ namespace gpusched::gpu_share {
 // pkg/type/open-gpu-share/utils/const.go.
 inline constexpr std::int64_t kMaxSpecCpu = 128000;
 inline constexpr std::int64_t kMaxSpecGpu = 8000;
-inline constexpr std::int32_t kMilli = 1000;
+inline constexpr std::int32_t kMilli = kMilliPerGpu;
 inline constexpr std::int64_t kMaxNodeScore = 100;
 
 /// What a pod asks (utils.GetPodResource): CPU (the non-zero request), `gpu_milli` of each of

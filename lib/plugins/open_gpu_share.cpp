@@ -59,10 +59,9 @@ bool OpenGpuShare::append_node_dynamic_key(const PodInfo& pod, std::string& key)
 std::string OpenGpuShare::explain_rejection(const CycleState&, const PodInfo& pod,
                                             const NodeInfo& node) const {
   const GpuShareRequest& want = pod.gpu_share->request;
-  if (node.gpu_free.empty() || !gpu_share::type_accepts(want.gpu_type, node.gpu_model)) {
-    return node.gpu_free.empty() ? "no alibabacloud.com/gpu-count GPUs"
-                                 : "GPU model " + node.gpu_model + ", need " + want.gpu_type;
-  }
+  if (node.gpu_free.empty()) return "no alibabacloud.com/gpu-count GPUs";
+  if (!gpu_share::type_accepts(want.gpu_type, node.gpu_model))
+    return "GPU model " + node.gpu_model + ", need " + want.gpu_type;
   if (want.gpu_count == 1) {
     // The GPU with the most room, the lowest index on a tie.
     const auto most = std::max_element(node.gpu_free.begin(), node.gpu_free.end());

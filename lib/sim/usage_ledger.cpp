@@ -64,8 +64,8 @@ void UsageLedger::integrate(const NodeInfo& node, Open& open) {
     std::int64_t held_milli = 0;
     std::int64_t gpus_in_use = 0;
     for (const std::int32_t free : node.gpu_free) {
-      held_milli += 1000 - free;
-      gpus_in_use += free < 1000 ? 1 : 0;
+      held_milli += kMilliPerGpu - free;
+      gpus_in_use += free < kMilliPerGpu ? 1 : 0;
     }
     if (share_milli_) {
       accumulate(open.requested, *share_milli_,

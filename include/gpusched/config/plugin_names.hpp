@@ -56,8 +56,15 @@ inline constexpr std::array<std::string_view, 20> kInTree = {
     kVolumeZone,
 };
 
+/// Whether `names` lists `name`.
+template <std::size_t N>
+[[nodiscard]] constexpr bool listed(const std::array<std::string_view, N>& names,
+                                    std::string_view name) noexcept {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
 [[nodiscard]] constexpr bool is_in_tree(std::string_view name) noexcept {
-  return std::find(kInTree.begin(), kInTree.end(), name) != kInTree.end();
+  return listed(kInTree, name);
 }
 
 /// The GPU-sharing plugins of the FGD artifact (hkust-adsl/kubernetes-scheduler-simulator,
@@ -77,7 +84,7 @@ inline constexpr std::array<std::string_view, 7> kGpuShare = {
 };
 
 [[nodiscard]] constexpr bool is_gpu_share(std::string_view name) noexcept {
-  return std::find(kGpuShare.begin(), kGpuShare.end(), name) != kGpuShare.end();
+  return listed(kGpuShare, name);
 }
 
 }  // namespace gpusched::names

@@ -2,9 +2,12 @@
 /// Scheduler configuration, shaped like KubeSchedulerConfiguration
 /// (kubescheduler.config.k8s.io/v1).
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "gpusched/config/feature_gates.hpp"
@@ -31,6 +34,25 @@ struct PluginsConfig {
       permit, pre_bind, bind;
   friend bool operator==(const PluginsConfig&, const PluginsConfig&) = default;
 };
+
+/// Each extension point's set (const or not, as `plugins` is) with its key in
+/// `profiles[].plugins`, in KubeSchedulerConfiguration's order: what the parser reads and the
+/// scenario writer writes.
+template <class Plugins>
+[[nodiscard]] constexpr auto plugin_points(Plugins& plugins) {
+  using Set = decltype(&plugins.multi_point);
+  return std::array<std::pair<std::string_view, Set>, 11>{{{"multiPoint", &plugins.multi_point},
+                                                           {"queueSort", &plugins.queue_sort},
+                                                           {"preFilter", &plugins.pre_filter},
+                                                           {"filter", &plugins.filter},
+                                                           {"postFilter", &plugins.post_filter},
+                                                           {"preScore", &plugins.pre_score},
+                                                           {"score", &plugins.score},
+                                                           {"reserve", &plugins.reserve},
+                                                           {"permit", &plugins.permit},
+                                                           {"preBind", &plugins.pre_bind},
+                                                           {"bind", &plugins.bind}}};
+}
 
 /// A resource and its weight in a scoring strategy (config.ResourceSpec).
 struct ResourceSpec {

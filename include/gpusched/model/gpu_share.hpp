@@ -30,6 +30,11 @@ inline constexpr std::string_view kGpuModelAnnotation = "alibabacloud.com/gpu-ca
 inline constexpr std::string_view kGpuIndexAnnotation = "alibabacloud.com/gpu-index";
 }  // namespace gpu_share_names
 
+/// Milli per GPU, and the most GPUs a node or a pod may have (devices::kMaxGpusPerNode): the
+/// bound of a gpu-count and of a gpu-index.
+inline constexpr std::int32_t kMilliPerGpu = 1000;
+inline constexpr std::int32_t kMaxShareGpus = 1024;
+
 /// What a pod's annotations ask of GPU sharing: nothing when gpu_milli is 0.
 struct GpuShareRequest {
   std::int32_t gpu_milli = 0;  ///< per GPU, 1..1000
