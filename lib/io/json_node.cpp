@@ -4,37 +4,124 @@
 #include <limits>
 
 namespace gpusched::io {
+
+class JsonPlace {
+ public:
+  enum class Kind : std::uint8_t {
+    Root,     ///< `text` is the pointer, `root_path` the field path
+    Member,   ///< member `key` of an object read as fields
+    Key,      ///< member `key` of an object read as a map
+    Element,  ///< element `index` of an array
+    Rebase,   ///< the parent's value, its field path restarted
+  };
+
+  JsonPlace(Kind step, JsonPlaceRef from) noexcept : kind(step), parent(std::move(from)) {}
+
+  std::uint32_t refs = 1;
+  Kind kind;
+  JsonPlaceRef parent;
+  std::string_view key;  ///< in the document (which outlives its nodes) or in `text`
+  std::size_t index = 0;
+  std::string text;
+  FieldPath root_path;
+};
+
+JsonPlaceRef::JsonPlaceRef(const JsonPlaceRef& other) noexcept : place_(other.place_) {
+  if (place_ != nullptr) ++place_->refs;
+}
+
+JsonPlaceRef::~JsonPlaceRef() {
+  if (place_ != nullptr && --place_->refs == 0) delete place_;
+}
+
 namespace {
 
-PathStep field_step(std::string_view name) {
-  return PathStep{PathStep::Kind::Field, std::string(name), 0};
+using Kind = JsonPlace::Kind;
+
+JsonPlaceRef child_place(const JsonPlaceRef& parent, Kind kind, std::string_view key,
+                         std::size_t index = 0) {
+  auto* place = new JsonPlace(kind, parent);
+  place->key = key;
+  place->index = index;
+  return JsonPlaceRef(place);
 }
 
-/// The parent's field path and one more step, in one allocation.
-FieldPath child_path(const FieldPath& parent, PathStep step) {
-  FieldPath path;
-  path.reserve(parent.size() + 1);
-  path.insert(path.end(), parent.begin(), parent.end());
-  path.push_back(std::move(step));
-  return path;
-}
-
-/// `pointer/key` with the key escaped (RFC 6901), built in one allocation: every member a
-/// loader reads gets one.
-std::string child_pointer(const std::string& pointer, std::string_view key) {
-  std::string out;
-  out.reserve(pointer.size() + 1 + key.size());
-  out += pointer;
-  out += '/';
-  if (key.find_first_of("~/") == std::string_view::npos) {
-    out += key;
-  } else {
-    out += escape_pointer_token(key);
+/// The places from the root (or, with `to_rebase`, from the last restart of the field path)
+/// down to `place`.
+std::vector<const JsonPlace*> chain(const JsonPlace* place, bool to_rebase) {
+  std::vector<const JsonPlace*> out;
+  for (; place != nullptr; place = place->parent.get()) {
+    out.push_back(place);
+    if (place->kind == Kind::Root || (to_rebase && place->kind == Kind::Rebase)) break;
   }
+  std::reverse(out.begin(), out.end());
   return out;
 }
 
 }  // namespace
+
+JsonNode::JsonNode(const JsonSource& source, const nlohmann::json& value, std::string pointer,
+                   FieldPath path)
+    : source_(&source), value_(&value) {
+  auto* place = new JsonPlace(Kind::Root, {});
+  place_ = JsonPlaceRef(place);
+  place->text = std::move(pointer);
+  place->root_path = std::move(path);
+}
+
+std::string JsonNode::pointer() const {
+  std::string out;
+  for (const JsonPlace* place : chain(place_.get(), false)) {
+    switch (place->kind) {
+      case Kind::Root:
+        out += place->text;
+        break;
+      case Kind::Member:
+      case Kind::Key:
+        out += '/';
+        if (place->key.find_first_of("~/") == std::string_view::npos) {
+          out += place->key;
+        } else {
+          out += escape_pointer_token(place->key);
+        }
+        break;
+      case Kind::Element:
+        out += '/';
+        out += std::to_string(place->index);
+        break;
+      case Kind::Rebase:
+        break;
+    }
+  }
+  return out;
+}
+
+FieldPath JsonNode::path() const {
+  FieldPath out;
+  for (const JsonPlace* place : chain(place_.get(), true)) {
+    switch (place->kind) {
+      case Kind::Root:
+        out = place->root_path;
+        break;
+      case Kind::Member:
+        out.push_back(PathStep{PathStep::Kind::Field, std::string(place->key), 0});
+        break;
+      case Kind::Key:
+        out.push_back(PathStep{PathStep::Kind::Key, std::string(place->key), 0});
+        break;
+      case Kind::Element:
+        out.push_back(PathStep{PathStep::Kind::Index, {}, place->index});
+        break;
+      case Kind::Rebase:
+        break;
+    }
+  }
+  return out;
+}
+
+JsonNode JsonNode::rebased() const {
+  return {*source_, *value_, child_place(place_, Kind::Rebase, {})};
+}
 
 void JsonNode::expect_type(nlohmann::json::value_t type, std::string_view what) const {
   bool ok = value_->type() == type ||
@@ -50,12 +137,16 @@ const nlohmann::json& JsonNode::object() const {
 std::optional<JsonNode> JsonNode::get(std::string_view key) const {
   auto it = object().find(key);
   if (it == value_->end() || it->is_null()) return std::nullopt;
-  return JsonNode(*source_, *it, child_pointer(pointer_, key), child_path(path_, field_step(key)));
+  return JsonNode(*source_, *it, child_place(place_, Kind::Member, it.key()));
 }
 
 JsonNode JsonNode::missing(std::string_view key) const {
-  return JsonNode(*source_, *value_, child_pointer(pointer_, key),
-                  child_path(path_, field_step(key)));
+  // The key is not in the document: the place keeps its own copy.
+  auto* place = new JsonPlace(Kind::Member, place_);
+  JsonPlaceRef ref(place);
+  place->text = std::string(key);
+  place->key = place->text;
+  return JsonNode(*source_, *value_, std::move(ref));
 }
 
 JsonNode JsonNode::required(std::string_view key) const {
@@ -70,8 +161,7 @@ JsonElements JsonNode::elements() const {
 }
 
 JsonNode JsonNode::element(std::size_t index) const {
-  return {*source_, (*value_)[index], child_pointer(pointer_, std::to_string(index)),
-          child_path(path_, PathStep{PathStep::Kind::Index, {}, index})};
+  return {*source_, (*value_)[index], child_place(place_, Kind::Element, {}, index)};
 }
 
 JsonEntries JsonNode::entries() const {
@@ -80,8 +170,7 @@ JsonEntries JsonNode::entries() const {
 }
 
 JsonNode JsonNode::member(nlohmann::json::const_iterator at) const {
-  return {*source_, *at, child_pointer(pointer_, at.key()),
-          child_path(path_, PathStep{PathStep::Kind::Key, at.key(), 0})};
+  return {*source_, *at, child_place(place_, Kind::Key, at.key())};
 }
 
 void JsonNode::reject_unknown_keys(std::initializer_list<std::string_view> known) const {
@@ -93,7 +182,7 @@ void JsonNode::reject_unknown_keys(std::span<const std::string_view> known) cons
     if (std::find(known.begin(), known.end(), key) != known.end()) continue;
     std::string list;
     for (std::string_view k : known) list += (list.empty() ? "" : ", ") + std::string(k);
-    source_->fail(pointer_ + "/" + escape_pointer_token(key),
+    source_->fail(pointer() + "/" + escape_pointer_token(key),
                   "unknown key \"" + key + "\" (known keys: " + list + ")");
   }
 }
@@ -102,13 +191,13 @@ void JsonNode::note_unknown_keys(std::span<const std::string_view> api_fields) c
   if (!source_->collects_warnings() || !value_->is_object()) return;
   for (const auto& [key, value] : value_->items()) {
     if (std::find(api_fields.begin(), api_fields.end(), key) != api_fields.end()) continue;
-    source_->warn(pointer_ + "/" + escape_pointer_token(key), "unknown field \"" + key + "\"");
+    source_->warn(pointer() + "/" + escape_pointer_token(key), "unknown field \"" + key + "\"");
   }
 }
 
 void JsonNode::fail_field(std::string_view detail, std::string_view prefix) const {
   std::string reason(prefix);
-  if (!path_.empty()) reason += to_field_string(path_) + ": ";
+  if (const FieldPath path = this->path(); !path.empty()) reason += to_field_string(path) + ": ";
   reason += detail;
   fail(std::move(reason));
 }

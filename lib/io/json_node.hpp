@@ -25,19 +25,43 @@ namespace gpusched::io {
 class JsonElements;
 class JsonEntries;
 
+/// Where a JsonNode is: a step from its parent's place (a member, a map key, an element, a
+/// restart of the field path) or a root given as text. Places are shared by the nodes made from
+/// them and spelt out only when asked for: a loader reads every member of a file through a node,
+/// and most never need their pointer or field path (an error or a warning does).
+class JsonPlace;
+
+/// A shared, non-atomic reference to a JsonPlace: nodes live on the thread that reads the file.
+class JsonPlaceRef {
+ public:
+  JsonPlaceRef() = default;
+  explicit JsonPlaceRef(JsonPlace* place) noexcept : place_(place) {}
+  JsonPlaceRef(const JsonPlaceRef& other) noexcept;
+  JsonPlaceRef(JsonPlaceRef&& other) noexcept : place_(std::exchange(other.place_, nullptr)) {}
+  JsonPlaceRef& operator=(JsonPlaceRef other) noexcept {
+    std::swap(place_, other.place_);
+    return *this;
+  }
+  ~JsonPlaceRef();
+  [[nodiscard]] const JsonPlace* get() const noexcept { return place_; }
+
+ private:
+  JsonPlace* place_ = nullptr;
+};
+
 class JsonNode {
  public:
   JsonNode(const JsonSource& source, const nlohmann::json& value, std::string pointer,
-           FieldPath path = {})
-      : source_(&source), value_(&value), pointer_(std::move(pointer)), path_(std::move(path)) {}
+           FieldPath path = {});
 
   [[nodiscard]] const JsonSource& source() const noexcept { return *source_; }
   [[nodiscard]] const nlohmann::json& json() const noexcept { return *value_; }
-  [[nodiscard]] const std::string& pointer() const noexcept { return pointer_; }
+  /// The JSON pointer of the value in its file.
+  [[nodiscard]] std::string pointer() const;
   /// Field path relative to the last rebase() (the enclosing Kubernetes object).
-  [[nodiscard]] const FieldPath& path() const noexcept { return path_; }
+  [[nodiscard]] FieldPath path() const;
   /// The same value with the field path restarted, for the root of an object.
-  [[nodiscard]] JsonNode rebased() const { return {*source_, *value_, pointer_}; }
+  [[nodiscard]] JsonNode rebased() const;
 
   /// Member `key` of an object; nullopt when absent or null (Kubernetes treats null as unset).
   /// Fails when this is not an object.
@@ -65,7 +89,7 @@ class JsonNode {
   /// Notes that this value can change placement but gpusched does not model it
   /// (JsonSource::not_modelled).
   void note_not_modelled(const std::string& reason) const {
-    source_->not_modelled(pointer_, reason);
+    source_->not_modelled(pointer(), reason);
   }
 
   [[nodiscard]] std::string string() const;
@@ -81,7 +105,7 @@ class JsonNode {
   [[nodiscard]] bool is_number() const noexcept { return value_->is_number(); }
 
   /// Throws InputError at this place.
-  [[noreturn]] void fail(std::string reason) const { source_->fail(pointer_, std::move(reason)); }
+  [[noreturn]] void fail(std::string reason) const { source_->fail(pointer(), std::move(reason)); }
   /// Throws a field.Error at this place, as the API server words it:
   /// `<prefix><field path>: <detail>`, e.g. prefix `The Pod "x" is invalid: `.
   [[noreturn]] void fail_field(std::string_view detail, std::string_view prefix = {}) const;
@@ -89,15 +113,18 @@ class JsonNode {
   void expect_type(nlohmann::json::value_t type, std::string_view what) const;
 
  private:
+  JsonNode(const JsonSource& source, const nlohmann::json& value, JsonPlaceRef place) noexcept
+      : source_(&source), value_(&value), place_(std::move(place)) {}
+
   const JsonSource* source_;
   const nlohmann::json* value_;
-  std::string pointer_;
-  FieldPath path_;
+  JsonPlaceRef place_;
 };
 
-/// The elements of an array as JsonNodes, each made when it is reached: a node carries its
-/// pointer and field path, hundreds of bytes, so an array of short values held as nodes all at
-/// once cost ~350 times its text (a 2,000,000-value list in 8 MB of JSON needed 2.8 GB).
+/// The elements of an array as JsonNodes, each made when it is reached: a node and its place
+/// are ~130 bytes, so an array of short values held as nodes all at once costs many times its
+/// text (when a node carried its pointer and field path spelt out, a 2,000,000-value list in
+/// 8 MB of JSON needed 2.8 GB).
 class JsonElements {
  public:
   class iterator {

@@ -301,6 +301,7 @@ class DomBuilder {
   bool string(Json::string_t& value) { return dom_.string(value); }
   bool binary(Json::binary_t& value) { return dom_.binary(value); }
   bool start_object(std::size_t length) {
+    if (!deeper()) return false;
     if (depth_ == keys_.size()) keys_.emplace_back();
     keys_[depth_++].clear();
     return dom_.start_object(length);
@@ -310,6 +311,7 @@ class DomBuilder {
     return dom_.key(name);
   }
   bool end_object() {
+    --nesting_;
     std::vector<std::size_t>& keys = keys_[--depth_];
     if (keys.size() > 1) {
       std::sort(keys.begin(), keys.end());
@@ -317,8 +319,11 @@ class DomBuilder {
     }
     return dom_.end_object();
   }
-  bool start_array(std::size_t length) { return dom_.start_array(length); }
-  bool end_array() { return dom_.end_array(); }
+  bool start_array(std::size_t length) { return deeper() && dom_.start_array(length); }
+  bool end_array() {
+    --nesting_;
+    return dom_.end_array();
+  }
   template <class Exception>
   bool parse_error(std::size_t position, const std::string& token, const Exception& error) {
     return dom_.parse_error(position, token, error);
@@ -327,9 +332,13 @@ class DomBuilder {
   [[nodiscard]] bool repeated() const noexcept { return repeated_; }
 
  private:
+  /// One level more; false (parsing stops) beyond kMaxJsonDepth.
+  bool deeper() noexcept { return ++nesting_ <= kMaxJsonDepth; }
+
   nlohmann::detail::json_sax_dom_parser<Json> dom_;
   std::vector<std::vector<std::size_t>> keys_;  // by depth, reused
-  std::size_t depth_ = 0;
+  std::size_t depth_ = 0;                       ///< of objects
+  int nesting_ = 0;                             ///< of objects and arrays
   bool repeated_ = false;
 };
 
@@ -474,25 +483,22 @@ void JsonSource::not_modelled(const std::string& pointer, const std::string& rea
       located_message(file_, pointer, reason + " (refused under --strict)", line_of(pointer)));
 }
 
-nlohmann::json JsonSource::parse() const {
-  if (text_.size() > kMaxFileBytes) {
-    throw InputError(file_, "", file_too_large_reason(), 0);
-  }
-  std::size_t first = 0;
-  while (first < text_.size() && is_ws(text_[first])) ++first;
-  if (first == text_.size()) throw InputError(file_, "", "file is empty", 0);
+namespace {
 
+/// Refuses text with control bytes (binary) or nested deeper than kMaxJsonDepth, naming the
+/// first such byte's line.
+void check_text(const std::string& file, std::string_view text) {
   // Control bytes are never valid in JSON text, not even inside strings; a file with them is
   // binary, and saying so is clearer than a lexer error.
   int depth = 0;
   bool in_string = false;
-  for (std::size_t i = 0; i < text_.size(); ++i) {
-    auto c = static_cast<unsigned char>(text_[i]);
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    auto c = static_cast<unsigned char>(text[i]);
     if (c < 0x20 && c != '\n' && c != '\r' && c != '\t') {
       char byte[8];
       std::snprintf(byte, sizeof byte, "0x%02x", c);
-      throw InputError(file_, "", "binary data, not JSON text (byte " + std::string(byte) + ")",
-                       line_at(text_, i));
+      throw InputError(file, "", "binary data, not JSON text (byte " + std::string(byte) + ")",
+                       line_at(text, i));
     }
     if (in_string) {
       if (c == '\\') {
@@ -504,21 +510,42 @@ nlohmann::json JsonSource::parse() const {
       in_string = true;
     } else if (c == '{' || c == '[') {
       if (++depth > kMaxJsonDepth) {
-        throw InputError(file_, "",
+        throw InputError(file, "",
                          "nesting deeper than " + std::to_string(kMaxJsonDepth) + " levels",
-                         line_at(text_, i));
+                         line_at(text, i));
       }
     } else if (c == '}' || c == ']') {
       --depth;
     }
   }
+}
 
+}  // namespace
+
+nlohmann::json JsonSource::parse() const {
+  if (text_.size() > kMaxFileBytes) {
+    throw InputError(file_, "", file_too_large_reason(), 0);
+  }
+  std::size_t first = 0;
+  while (first < text_.size() && is_ws(text_[first])) ++first;
+  if (first == text_.size()) throw InputError(file_, "", "file is empty", 0);
+
+  // Binary data and nesting beyond kMaxJsonDepth are refused before the parser's own words, as
+  // the first of them in the text: JSON text that parses holds neither (no control byte but
+  // whitespace outside strings, none inside; the builder stops beyond the depth), so the text
+  // is walked for them only when parsing fails.
+  //
   // nlohmann::json::parse's own tree would be freed by a destructor that allocates: out of
   // memory there is std::terminate. So the tree is built here and released (io::release).
   nlohmann::json value;
   try {
     DomBuilder builder(value);
-    nlohmann::json::sax_parse(text_, &builder);
+    if (!nlohmann::json::sax_parse(text_, &builder)) {
+      release(value);
+      check_text(file_, text_);
+      throw InputError(file_, "",
+                       "nesting deeper than " + std::to_string(kMaxJsonDepth) + " levels", 0);
+    }
     // Duplicate keys are refused as the API server's strict decoding refuses them
     // (sigs.k8s.io/json: `duplicate field "spec.replicas"`), and as YAML refuses them; nlohmann
     // keeps the last silently. Where the builder saw a key's hash twice in an object, a second
@@ -533,9 +560,11 @@ nlohmann::json JsonSource::parse() const {
     return value;
   } catch (const std::bad_alloc&) {
     release(value);
+    check_text(file_, text_);
     throw;
   } catch (const nlohmann::json::parse_error& e) {
     release(value);
+    check_text(file_, text_);
     std::size_t offset = e.byte > 0 ? e.byte - 1 : 0;
     offset = std::min(offset, text_.size());
     std::size_t line_start = text_.rfind('\n', offset == 0 ? 0 : offset - 1);
@@ -547,6 +576,7 @@ nlohmann::json JsonSource::parse() const {
         line_at(text_, offset));
   } catch (const nlohmann::json::out_of_range& e) {
     release(value);
+    check_text(file_, text_);
     // 406: a number beyond a double's range, such as 1e999; the error carries no position, so
     // find the number it quotes.
     std::string message = e.what();

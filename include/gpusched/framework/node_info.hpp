@@ -64,23 +64,26 @@ struct GpuShareHold {
   std::int32_t milli = 0;          ///< on each
 };
 
-struct NodeInfo {
-  // What the Filter and Score loops read for every node comes first, in a few cache lines.
+// What the Filter and Score loops read for every node comes first, in a few cache lines, from a
+// line's start: the Score plugins walk a cycle's nodes one plugin after the other, and those
+// that read only the node's slot, version or taints (the scorers' memo, TaintToleration) then
+// touch one line of each node, not two (a miss on `taints` was 6 % of SchedulingBasic).
+struct alignas(64) NodeInfo {
   StrId name = 0;
   std::uint32_t slot = 0;  ///< index in ClusterState's node storage, never reused
   /// Bumped by every change of the node's object, pods or requests (bump()), never restored:
   /// with `slot` it names one state of the node, so per-node results can be kept until it
   /// changes.
   std::uint64_t version = 0;
-  VersionMirror mirror;
+  std::vector<TaintInfo> taints;    ///< effective taints (spec + condition taints), in order
   bool unschedulable = false;       ///< spec.unschedulable
   std::int64_t allowed_pods = 0;    ///< allocatable "pods"
   std::int64_t nonzero_cpu = 0;     ///< NonZeroRequested: missing cpu requests count 100m
   std::int64_t nonzero_memory = 0;  ///< missing memory requests count 200Mi
   std::vector<PodInfo*> pods;       ///< pods holding the node: bound, not Succeeded/Failed
   ResVec allocatable;
-  ResVec requested;               ///< sum of requests of the pods holding the node
-  std::vector<TaintInfo> taints;  ///< effective taints (spec + condition taints), in order
+  ResVec requested;  ///< sum of requests of the pods holding the node
+  VersionMirror mirror;
   /// Labels sorted by key id; `metadata.name` is looked up through `name`.
   std::vector<std::pair<StrId, StrId>> labels;
   std::vector<HostPort> used_ports;

@@ -63,6 +63,45 @@ TEST_CASE("JsonSource::parse accepts 64 levels of nesting and no more", "[io]") 
   const std::string deep = nested(io::kMaxJsonDepth + 1);
   CHECK_THROWS_WITH(io::JsonSource("f.json", deep).parse(),
                     "f.json:1: nesting deeper than 64 levels");
+  // Objects count as arrays do, and the line is the first level too deep.
+  std::string objects = "{\"a\":\n";
+  for (int i = 1; i < io::kMaxJsonDepth; ++i) objects += "{\"a\":";
+  objects += "\n[1]" + std::string(io::kMaxJsonDepth, '}');
+  CHECK_THROWS_WITH(io::JsonSource("f.json", objects).parse(),
+                    "f.json:3: nesting deeper than 64 levels");
+  objects.replace(objects.find("[1]"), 3, "1");
+  CHECK(io::JsonSource("f.json", objects).parse().is_object());
+}
+
+// The text is walked for binary data and depth only when parsing fails (JsonSource::parse):
+// the first of them in the text is named before the parser's own error, wherever that is.
+TEST_CASE("JsonSource::parse names binary data and depth before the parser's error", "[io]") {
+  struct Row {
+    const char* name;
+    std::string text;
+    const char* error;
+  };
+  const std::vector<Row> rows = {
+      {"a control byte in a string", "{\"a\":\n\"x\x01y\"}",
+       "f.json:2: binary data, not JSON text (byte 0x01)"},
+      {"a control byte outside strings", "[1,\n\x02]",
+       "f.json:2: binary data, not JSON text (byte 0x02)"},
+      {"a syntax error before a control byte", "[1,,\n\"\x1f\"]",
+       "f.json:2: binary data, not JSON text (byte 0x1f)"},
+      {"a syntax error before too deep a value",
+       "[1,,\n" + std::string(70, '[') + std::string(70, ']') + "]",
+       "f.json:2: nesting deeper than 64 levels"},
+      {"too deep after a control byte",
+       "[\"\x03\",\n" + std::string(70, '[') + std::string(70, ']') + "]",
+       "f.json:1: binary data, not JSON text (byte 0x03)"},
+      {"a tab inside a string (not binary)", "[\"a\tb\"]",
+       "f.json:1: invalid JSON at column 4: invalid string: control character U+0009 (HT) must "
+       "be escaped to \\u0009 or \\t"},
+  };
+  for (const Row& row : rows) {
+    INFO(row.name);
+    CHECK_THROWS_WITH(io::JsonSource("f.json", row.text).parse(), row.error);
+  }
 }
 
 }  // namespace
