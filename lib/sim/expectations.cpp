@@ -218,7 +218,7 @@ ExpectationResult Simulation::check(std::size_t index) const {
           }
         }
         if (pe->gpus || pe->visible_devices) {
-          const devices::PodDevices* held = kubelets_.devices_of(*pod);
+          const devices::PodDevices* held = kubelets_.devices_of(pod->pod);
           const std::vector<int> gpus = held != nullptr ? held->gpus : std::vector<int>{};
           const std::string visible = held != nullptr ? held->visible_devices : "";
           if (pe->gpus) {
@@ -514,9 +514,20 @@ ExpectationResult Simulation::check(std::size_t index) const {
   return r;
 }
 
-PodRecord Simulation::pod_record(const PodInfo& pod, const PodRecord* previous) const {
-  PodRecord rec;
-  const PodSpec& spec = pod.pod.spec;
+PodRecord Simulation::pod_record(const PodInfo& pod, Pod object, const PodRecord* previous) const {
+  // Built around the object: a record's default Pod would allocate its defaults (the scheduler
+  // name) only to have them overwritten, once per pod of the run.
+  PodRecord rec{.pod = std::move(object),
+                .requests = {},
+                .terminating = false,
+                .created = {},
+                .scheduled = {},
+                .finished = {},
+                .devices = {},
+                .visible_devices = {},
+                .preemptions = 0,
+                .preempted_by = {}};
+  const PodSpec& spec = rec.pod.spec;
   if (previous != nullptr && spec.containers.shares(previous->pod.spec.containers) &&
       spec.init_containers.shares(previous->pod.spec.init_containers) &&
       spec.overhead == previous->pod.spec.overhead) {
@@ -524,14 +535,14 @@ PodRecord Simulation::pod_record(const PodInfo& pod, const PodRecord* previous) 
   } else {
     rec.requests = pod_requests(spec);
   }
-  rec.terminating = pod.pod.metadata.deletion_ms.has_value();
+  rec.terminating = rec.pod.metadata.deletion_ms.has_value();
   const auto index = static_cast<std::size_t>(pod.sequence - 1);
   if (index < pod_times_.size()) {
     rec.created = pod_times_[index].created;
     rec.scheduled = pod_times_[index].scheduled;
     rec.finished = pod_times_[index].finished;
   }
-  if (const devices::PodDevices* held = kubelets_.devices_of(pod)) {
+  if (const devices::PodDevices* held = kubelets_.devices_of(rec.pod)) {
     rec.devices = held->by_resource;
     rec.visible_devices = held->visible_devices;
   }
@@ -590,9 +601,7 @@ std::vector<PodRecord> Simulation::pod_records() const {
   std::vector<PodRecord> out;
   out.reserve(cluster_.pods().size());
   for (const auto& [key, pod] : cluster_.pods()) {
-    PodRecord rec = pod_record(*pod, out.empty() ? nullptr : &out.back());
-    rec.pod = pod->pod;
-    out.push_back(std::move(rec));
+    out.push_back(pod_record(*pod, pod->pod, out.empty() ? nullptr : &out.back()));
   }
   return out;
 }
@@ -729,9 +738,8 @@ SimulationResult Simulation::take_result() {
   // Pods from one template share their containers, so their records share one request too.
   api_.pods_drained();
   cluster_.drain_pods([&](PodInfo& pod) {
-    PodRecord rec = pod_record(pod, out.pods.empty() ? nullptr : &out.pods.back());
-    rec.pod = std::move(pod.pod);
-    out.pods.push_back(std::move(rec));
+    const PodRecord* previous = out.pods.empty() ? nullptr : &out.pods.back();
+    out.pods.push_back(pod_record(pod, std::move(pod.pod), previous));
   });
   sort_by_key(out.pods);
   if (record_spans_) {

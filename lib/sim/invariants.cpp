@@ -25,7 +25,7 @@ namespace {
 // devicesToAllocate), and releases them all when the pod stops holding the node.
 void check_devices(const PodInfo& pod, const ClusterState& cluster, const Kubelets& kubelets,
                    TimeMs now) {
-  const devices::PodDevices* held = kubelets.devices_of(pod);
+  const devices::PodDevices* held = kubelets.devices_of(pod.pod);
   if (held == nullptr) return;
   if (pod.node == nullptr) broken("pod " + pod.pod.key() + " holds devices but no node", now);
   for (const auto& [resource, ids] : held->by_resource) {

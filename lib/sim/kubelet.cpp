@@ -140,10 +140,9 @@ void Kubelets::release(const PodInfo& pod) {
   if (manager != device_managers_.end()) manager->second.release(pod.pod.metadata.uid);
 }
 
-const devices::PodDevices* Kubelets::devices_of(const PodInfo& pod) const {
-  auto manager = device_managers_.find(pod.pod.spec.node_name);
-  return manager == device_managers_.end() ? nullptr
-                                           : manager->second.devices_of(pod.pod.metadata.uid);
+const devices::PodDevices* Kubelets::devices_of(const Pod& pod) const {
+  auto manager = device_managers_.find(pod.spec.node_name);
+  return manager == device_managers_.end() ? nullptr : manager->second.devices_of(pod.metadata.uid);
 }
 
 std::vector<std::string> Kubelets::held_gpus(const PodInfo& pod) const {

@@ -50,7 +50,7 @@ class Kubelets {
   /// The pod no longer holds its devices.
   void release(const PodInfo& pod);
   /// The devices the pod holds on its node, if any.
-  [[nodiscard]] const devices::PodDevices* devices_of(const PodInfo& pod) const;
+  [[nodiscard]] const devices::PodDevices* devices_of(const Pod& pod) const;
   /// The UUIDs of the physical GPUs the pod's devices are on, in index order; none off GPU nodes.
   [[nodiscard]] std::vector<std::string> held_gpus(const PodInfo& pod) const;
   /// The device manager of a GPU node, or nullptr.
