@@ -1,22 +1,16 @@
 #include "io/json_release.hpp"
 
-#include <iterator>
-
 namespace gpusched::io {
 
 void release(nlohmann::json& value) noexcept {
-  // Each child is emptied before it is removed, so its own destructor has nothing to move.
+  // Each child is emptied before the container is cleared, so its own destructor has nothing
+  // to move; clearing a map at once does not rebalance it after each member, as erasing did.
   if (auto* array = value.get_ptr<nlohmann::json::array_t*>()) {
-    while (!array->empty()) {
-      release(array->back());
-      array->pop_back();
-    }
+    for (nlohmann::json& element : *array) release(element);
+    array->clear();
   } else if (auto* object = value.get_ptr<nlohmann::json::object_t*>()) {
-    while (!object->empty()) {
-      auto last = std::prev(object->end());
-      release(last->second);
-      object->erase(last);
-    }
+    for (auto& member : *object) release(member.second);
+    object->clear();
   }
   value = nullptr;
 }
