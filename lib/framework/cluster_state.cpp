@@ -91,7 +91,7 @@ NodeInfo& ClusterState::add_node(Node node) {
   NodeInfo& ref = *info;
   ref.slot = node_slots_++;
   ref.node = std::move(node);
-  compile_node(ref);
+  compile_held_node(ref);
   const std::string zone = zone_key(ref.node);
   if (!zone_nodes_.contains(zone)) zones_.push_back(zone);
   zone_nodes_[zone].push_back(&ref);
@@ -121,7 +121,7 @@ void ClusterState::update_node(NodeInfo& info, Node node) {
   const std::string old_zone = zone_key(info.node);
   notify(info, NodeChange::Changing);
   info.node = std::move(node);
-  compile_node(info);
+  compile_held_node(info);
   const std::string new_zone = zone_key(info.node);
   if (old_zone != new_zone) {
     // nodeTree.updateNode: remove from the old zone, append to the new one.
@@ -179,10 +179,18 @@ void ClusterState::rebuild_node_list() const {
     if (!any) break;
   }
   node_versions_.resize(node_list_.size());
+  slots_by_position_.resize(node_list_.size());
   for (std::size_t at = 0; at < node_list_.size(); ++at) {
     node_list_[at]->mirror.point_at(&node_versions_[at]);
     mirror_nominations(*node_list_[at]);
+    slots_by_position_[at] = node_list_[at]->slot;
   }
+}
+
+void ClusterState::compile_held_node(NodeInfo& info) {
+  compile_node(info);
+  if (tainted_.size() <= info.slot) tainted_.resize(info.slot + 1, 0);
+  tainted_[info.slot] = info.taints.empty() ? 0 : 1;
 }
 
 void ClusterState::compile_node(NodeInfo& info) {

@@ -22,7 +22,8 @@ CycleState::CycleState(const CycleState& other)
     : data_(other.data_.size()),
       has_data_(other.has_data_),
       skip_filter_(other.skip_filter_),
-      skip_score_(other.skip_score_) {
+      skip_score_(other.skip_score_),
+      positions_(other.positions_) {
   for_each_slot(has_data_, [&](std::size_t slot) { data_[slot] = other.data_[slot]; });
 }
 
@@ -35,6 +36,7 @@ CycleState& CycleState::operator=(const CycleState& other) {
   for_each_slot(has_data_, [&](std::size_t slot) { data_[slot] = other.data_[slot]; });
   skip_filter_ = other.skip_filter_;
   skip_score_ = other.skip_score_;
+  positions_ = other.positions_;
   return *this;
 }
 
@@ -42,7 +44,8 @@ CycleState::CycleState(CycleState&& other) noexcept
     : data_(std::move(other.data_)),
       has_data_(std::exchange(other.has_data_, 0)),
       skip_filter_(std::exchange(other.skip_filter_, 0)),
-      skip_score_(std::exchange(other.skip_score_, 0)) {}
+      skip_score_(std::exchange(other.skip_score_, 0)),
+      positions_(std::exchange(other.positions_, {})) {}
 
 CycleState& CycleState::operator=(CycleState&& other) noexcept {
   if (this == &other) return *this;
@@ -50,6 +53,7 @@ CycleState& CycleState::operator=(CycleState&& other) noexcept {
   has_data_ = std::exchange(other.has_data_, 0);
   skip_filter_ = std::exchange(other.skip_filter_, 0);
   skip_score_ = std::exchange(other.skip_score_, 0);
+  positions_ = std::exchange(other.positions_, {});
   return *this;
 }
 
@@ -58,6 +62,7 @@ void CycleState::reset(std::size_t plugins) {
   data_.resize(plugins);
   skip_filter_ = 0;
   skip_score_ = 0;
+  positions_ = {};
 }
 
 void CycleState::clear_data() noexcept {

@@ -7,7 +7,7 @@
 
 namespace gpusched::plugins {
 BalancedAllocation::BalancedAllocation(Handle& handle, const BalancedAllocationArgs& args)
-    : scorer_(handle.cluster.resources(), args.resources, true,
+    : scorer_(handle.cluster, args.resources, true,
               handle.version.balanced_allocation_scores_change() ? AllocationStrategy::BalanceChange
                                                                  : AllocationStrategy::Balanced) {}
 
@@ -41,7 +41,7 @@ void BalancedAllocation::score_nodes(const CycleState& state, const PodInfo& pod
                                      std::span<const NodeInfo* const> nodes,
                                      std::span<std::int64_t> scores) const {
   if (const auto* data = state.get<PodRequestsState>(slot())) {
-    scorer_.score_nodes(nodes, data->pod_requests, scores);
+    scorer_.score_nodes(nodes, data->pod_requests, scores, state.node_positions());
     return;
   }
   const std::vector<std::int64_t> requests = scorer_.pod_requests(pod);
@@ -49,7 +49,7 @@ void BalancedAllocation::score_nodes(const CycleState& state, const PodInfo& pod
     std::fill(scores.begin(), scores.end(), 0);
     return;
   }
-  scorer_.score_nodes(nodes, requests, scores);
+  scorer_.score_nodes(nodes, requests, scores, state.node_positions());
 }
 
 }  // namespace gpusched::plugins

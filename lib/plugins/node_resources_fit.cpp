@@ -38,8 +38,7 @@ NodeResourcesFit::NodeResourcesFit(Handle& handle, const NodeResourcesFitArgs& a
       unresolvable_over_allocatable_(handle.version.fit_unresolvable_when_over_allocatable()),
       ignored_resources_(args.ignored_resources.begin(), args.ignored_resources.end()),
       ignored_groups_(args.ignored_resource_groups.begin(), args.ignored_resource_groups.end()),
-      scorer_(handle.cluster.resources(), args.resources, false, strategy(args.scoring_type),
-              shape(args)),
+      scorer_(handle.cluster, args.resources, false, strategy(args.scoring_type), shape(args)),
       too_many_pods_(handle.cluster.pool().intern("Too many pods")) {}
 
 bool NodeResourcesFit::learn_ignored(ResId id) const {
@@ -110,9 +109,9 @@ void NodeResourcesFit::score_nodes(const CycleState& state, const PodInfo& pod,
                                    std::span<const NodeInfo* const> nodes,
                                    std::span<std::int64_t> scores) const {
   if (const auto* data = state.get<PodRequestsState>(slot())) {
-    scorer_.score_nodes(nodes, data->pod_requests, scores);
+    scorer_.score_nodes(nodes, data->pod_requests, scores, state.node_positions());
   } else {
-    scorer_.score_nodes(nodes, scorer_.pod_requests(pod), scores);
+    scorer_.score_nodes(nodes, scorer_.pod_requests(pod), scores, state.node_positions());
   }
 }
 

@@ -62,11 +62,12 @@ std::int64_t scheduler_units(ResId id, std::int64_t milli) noexcept {
   return milli / 1000 + (milli % 1000 > 0 ? 1 : 0);
 }
 
-ResourceAllocationScorer::ResourceAllocationScorer(ResourceRegistry& registry,
+ResourceAllocationScorer::ResourceAllocationScorer(ClusterState& cluster,
                                                    const std::vector<ResourceSpec>& resources,
                                                    bool use_requested, AllocationStrategy strategy,
                                                    const std::vector<UtilizationShapePoint>& shape)
-    : use_requested_(use_requested), strategy_(strategy) {
+    : cluster_(cluster), use_requested_(use_requested), strategy_(strategy) {
+  ResourceRegistry& registry = cluster.resources();
   for (const ResourceSpec& spec : resources) {
     const ResId id = registry.intern(spec.name);
     resources_.push_back({id, spec.weight, registry.is_scalar(id)});
@@ -136,7 +137,8 @@ std::int64_t ResourceAllocationScorer::score(const NodeInfo& node,
 
 void ResourceAllocationScorer::score_nodes(std::span<const NodeInfo* const> nodes,
                                            std::span<const std::int64_t> pod_requests,
-                                           std::span<std::int64_t> out) const {
+                                           std::span<std::int64_t> out,
+                                           std::span<const std::uint32_t> positions) const {
   // The shape's place: where these requests were memoized, else the least recently used one,
   // under a new epoch (its entries then hold for nothing).
   MemoShape* shape = nullptr;
@@ -156,12 +158,27 @@ void ResourceAllocationScorer::score_nodes(std::span<const NodeInfo* const> node
   }
   shape->used = ++memo_clock_;
   std::vector<MemoEntry>& memo = shape->nodes;
+  const std::span<const std::uint32_t> slots =
+      positions.empty() ? std::span<const std::uint32_t>() : cluster_.node_slots();
+  const std::span<const std::uint64_t> versions =
+      positions.empty() ? std::span<const std::uint64_t>() : cluster_.node_versions();
   for (std::size_t i = 0; i < nodes.size(); ++i) {
-    const NodeInfo& node = *nodes[i];
-    if (node.slot >= memo.size()) memo.resize(node.slot + 1);
-    MemoEntry& entry = memo[node.slot];
-    if (entry.epoch != shape->epoch || entry.node_version != node.version) {
-      entry = {node.version, shape->epoch, score(node, pod_requests)};
+    std::uint32_t slot = 0;
+    std::uint64_t version = 0;
+    if (positions.empty()) {
+      slot = nodes[i]->slot;
+      version = nodes[i]->version;
+    } else {
+      // The mirror of the node's version, unless pods are nominated to it (they do not count
+      // in a score, and the node's own version stands).
+      slot = slots[positions[i]];
+      version = versions[positions[i]];
+      if (version == VersionMirror::kJudgeAfresh) version = nodes[i]->version;
+    }
+    if (slot >= memo.size()) memo.resize(slot + 1);
+    MemoEntry& entry = memo[slot];
+    if (entry.epoch != shape->epoch || entry.node_version != version) {
+      entry = {version, shape->epoch, score(*nodes[i], pod_requests)};
     }
     out[i] = entry.score;
   }

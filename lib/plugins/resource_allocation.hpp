@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gpusched/config/scheduler_config.hpp"
+#include "gpusched/framework/cluster_state.hpp"
 #include "gpusched/framework/cycle_state.hpp"
 #include "gpusched/framework/node_info.hpp"
 #include "gpusched/framework/pod_info.hpp"
@@ -45,10 +46,10 @@ enum class AllocationStrategy {
 
 class ResourceAllocationScorer {
  public:
-  /// Scores the configured resources (interned in `registry`); `use_requested`: real requests
-  /// (BalancedAllocation) rather than NonZeroRequested (Fit). `shape` is RequestedToCapacityRatio's
-  /// utilization -> score (0..10) function.
-  ResourceAllocationScorer(ResourceRegistry& registry, const std::vector<ResourceSpec>& resources,
+  /// Scores the configured resources (interned in the cluster's registry); `use_requested`: real
+  /// requests (BalancedAllocation) rather than NonZeroRequested (Fit). `shape` is
+  /// RequestedToCapacityRatio's utilization -> score (0..10) function.
+  ResourceAllocationScorer(ClusterState& cluster, const std::vector<ResourceSpec>& resources,
                            bool use_requested, AllocationStrategy strategy,
                            const std::vector<UtilizationShapePoint>& shape = {});
 
@@ -57,9 +58,12 @@ class ResourceAllocationScorer {
   /// resourceAllocationScorer.score.
   [[nodiscard]] std::int64_t score(const NodeInfo& node,
                                    std::span<const std::int64_t> pod_requests) const;
-  /// score() for each node, into `out`.
+  /// score() for each node, into `out`. With the nodes' positions in the cluster's node list
+  /// (CycleState::node_positions), their slots and versions are read from the cluster's arrays,
+  /// and a node itself only when its score is not kept.
   void score_nodes(std::span<const NodeInfo* const> nodes,
-                   std::span<const std::int64_t> pod_requests, std::span<std::int64_t> out) const;
+                   std::span<const std::int64_t> pod_requests, std::span<std::int64_t> out,
+                   std::span<const std::uint32_t> positions) const;
 
  private:
   struct ShapePoint {
@@ -79,6 +83,7 @@ class ResourceAllocationScorer {
   /// helper.BuildBrokenLinearFunction over shape_.
   [[nodiscard]] std::int64_t broken_linear(std::int64_t utilization) const;
 
+  const ClusterState& cluster_;
   std::vector<ScoredResource> resources_;
   bool use_requested_;
   AllocationStrategy strategy_;

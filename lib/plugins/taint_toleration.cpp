@@ -31,7 +31,8 @@ bool untolerated_in(const std::vector<Taint>& taints, const Pod& pod) {
 }  // namespace
 
 TaintToleration::TaintToleration(Handle& handle)
-    : aggregated_reason_(handle.version.aggregated_taint_reason()),
+    : cluster_(handle.cluster),
+      aggregated_reason_(handle.version.aggregated_taint_reason()),
       // PR #134740: the reason no longer names the taint, so events aggregate across nodes.
       aggregated_(handle.cluster.pool().intern("node(s) had untolerated taint(s)")) {}
 
@@ -88,8 +89,17 @@ void TaintToleration::score_nodes(const CycleState& state, const PodInfo&,
                                   std::span<std::int64_t> scores) const {
   const std::vector<TolerationInfo>& tolerations =
       state.get<PreScoreState>(slot())->prefer_no_schedule;
-  for (std::size_t i = 0; i < nodes.size(); ++i)
-    scores[i] = nodes[i]->taints.empty() ? 0 : intolerable(tolerations, *nodes[i]);
+  const std::span<const std::uint32_t> positions = state.node_positions();
+  if (positions.empty()) {
+    for (std::size_t i = 0; i < nodes.size(); ++i)
+      scores[i] = nodes[i]->taints.empty() ? 0 : intolerable(tolerations, *nodes[i]);
+    return;
+  }
+  const std::span<const std::uint32_t> slots = cluster_.node_slots();
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    scores[i] =
+        cluster_.node_tainted(slots[positions[i]]) ? intolerable(tolerations, *nodes[i]) : 0;
+  }
 }
 
 void TaintToleration::normalize(const CycleState&, const PodInfo&,

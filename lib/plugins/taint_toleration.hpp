@@ -27,7 +27,8 @@ class TaintToleration final : public FilterPlugin,
   /// The number of intolerable PreferNoSchedule taints.
   [[nodiscard]] std::int64_t score(const CycleState& state, const PodInfo& pod,
                                    const NodeInfo& node) const override;
-  /// score() for each node, the pod's tolerations read once; 0 on a node without taints.
+  /// score() for each node, the pod's tolerations read once; 0 on a node without taints (known
+  /// without reading the node when its position is, CycleState::node_positions).
   void score_nodes(const CycleState& state, const PodInfo& pod,
                    std::span<const NodeInfo* const> nodes,
                    std::span<std::int64_t> scores) const override;
@@ -39,6 +40,7 @@ class TaintToleration final : public FilterPlugin,
                                            const EventObjects& objects) const override;
 
  private:
+  const ClusterState& cluster_;
   bool aggregated_reason_;  // 1.35 (and 1.34.2+): one reason for every taint
   StrId aggregated_;
 };

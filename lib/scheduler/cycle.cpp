@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -84,8 +85,22 @@ void Scheduler::find_nodes_that_fit(Cycle& cycle, Search search, CycleSink* sink
   Status status;
   std::vector<Status> verdicts;
   std::vector<std::string> explanations;
-  // `first`: the active Filter plugins before it already passed the node.
-  auto filter = [&](const NodeInfo& node, std::size_t first = 0) {
+  // The feasible nodes' positions, kept while every one is known: the search is over the whole
+  // node list and each node found is found at its position.
+  std::vector<std::uint32_t>& positions = cycle.feasible_positions;
+  positions.clear();
+  bool by_position = &nodes == &cluster_.node_list();
+  auto feasible = [&](const NodeInfo& node, std::optional<std::size_t> at) {
+    cycle.feasible.push_back(&node);
+    if (by_position && at) {
+      positions.push_back(static_cast<std::uint32_t>(*at));
+    } else {
+      by_position = false;
+      positions.clear();
+    }
+  };
+  // `first`: the active Filter plugins before it already passed the node, at `at` of `nodes`.
+  auto filter = [&](const NodeInfo& node, std::size_t first, std::size_t at) {
     const bool fits = cycle.fwk.run_filter_with_nominated(cycle.state, cycle.pod, node, status,
                                                           first) == Code::Success;
     if (status.code == Code::Error) {
@@ -96,7 +111,7 @@ void Scheduler::find_nodes_that_fit(Cycle& cycle, Search search, CycleSink* sink
       return;
     }
     if (fits) {
-      cycle.feasible.push_back(&node);
+      feasible(node, at);
     } else {
       cycle.diagnosis.add(node, status);
     }
@@ -116,8 +131,8 @@ void Scheduler::find_nodes_that_fit(Cycle& cycle, Search search, CycleSink* sink
   if (search == Search::AllNodes) {
     // Every node, where a cycle stops at numFeasibleNodesToFind: the verdicts are complete, and
     // when none fits a cycle has filtered every node too.
-    for (const NodeInfo* node : nodes) {
-      filter(*node);
+    for (std::size_t at = 0; at < nodes.size(); ++at) {
+      filter(*nodes[at], 0, at);
       if (cycle.diagnosis.error) return;
     }
     return;
@@ -135,7 +150,7 @@ void Scheduler::find_nodes_that_fit(Cycle& cycle, Search search, CycleSink* sink
     if (const NodeInfo* node = cluster_.find_node(nominated_name); node != nullptr) {
       if (cycle.fwk.run_filter_with_nominated(cycle.state, cycle.pod, *node, status) ==
           Code::Success) {
-        cycle.feasible.push_back(node);
+        feasible(*node, std::nullopt);
       } else if (status.code == Code::Error) {
         cycle.diagnosis.error = "running \"" + std::string(status.plugin) +
                                 "\" filter plugin: " + status.message(cluster_.pool());
@@ -206,7 +221,7 @@ void Scheduler::find_nodes_that_fit(Cycle& cycle, Search search, CycleSink* sink
     ++i;
     if (dynamic_verdicts == nullptr) {
       cycle.fwk.prefetch_filter_inputs(nodes, at);
-      filter(*nodes[at], first);
+      filter(*nodes[at], first, at);
       if (cycle.diagnosis.error) return;
       continue;
     }
@@ -215,7 +230,7 @@ void Scheduler::find_nodes_that_fit(Cycle& cycle, Search search, CycleSink* sink
                                                          node, at, first, versions[at]);
     if (rejected == nullptr) {
       record_held();
-      cycle.feasible.push_back(&node);
+      feasible(node, at);
     } else if (dynamic_verdicts->keeps(rejected)) {
       if (held == 0 || rejected != held_status || held_from + held != at) {
         record_held();
@@ -254,7 +269,9 @@ void Scheduler::find_nodes_that_fit(Cycle& cycle, Search search, CycleSink* sink
 
 void Scheduler::prioritize_nodes(Cycle& cycle, std::span<std::int64_t> totals, CycleSink* sink) {
   if (sink == nullptr) {
+    cycle.state.set_node_positions(cycle.feasible_positions);
     cycle.fwk.run_score(cycle.state, cycle.pod, cycle.feasible, totals);
+    cycle.state.set_node_positions({});
     return;
   }
   std::vector<Framework::PluginScores> per_plugin;

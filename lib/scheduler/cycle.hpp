@@ -25,6 +25,9 @@ struct Scheduler::Cycle {
   const std::vector<NodeInfo*>* nodes = nullptr;
   std::vector<NodeInfo*> subset;  ///< the nodes a PreFilterResult left
   std::vector<const NodeInfo*> feasible;
+  /// Each feasible node's position in the cluster's node list, when the search went by position
+  /// (CycleState::node_positions); else empty.
+  std::vector<std::uint32_t> feasible_positions;
   std::size_t processed = 0;  ///< nodes filtered (the round-robin start moves by as many)
 };
 

@@ -91,6 +91,16 @@ class ClusterState {
     if (node_list_dirty_) rebuild_node_list();
     return node_versions_;
   }
+  /// Per position of node_list(): the node's NodeInfo::slot, so that the Score plugins find their
+  /// per-node memos without reading each node.
+  [[nodiscard]] std::span<const std::uint32_t> node_slots() const {
+    if (node_list_dirty_) rebuild_node_list();
+    return slots_by_position_;
+  }
+  /// Whether the node in `slot` has effective taints (its NodeInfo::taints are not empty).
+  [[nodiscard]] bool node_tainted(std::uint32_t slot) const noexcept {
+    return slot < tainted_.size() && tainted_[slot] != 0;
+  }
 
   /// Adds a pod; a bound, non-terminated pod holds its node when that node exists. Its name is
   /// not taken and it passed validation (InternalError otherwise: the callers check first).
@@ -255,6 +265,8 @@ class ClusterState {
 
  private:
   void compile_node(NodeInfo& info);
+  /// compile_node for a node the state holds: also its entry in the per-slot arrays.
+  void compile_held_node(NodeInfo& info);
   void notify(const NodeInfo& node, NodeChange change) const {
     if (node_observer_) node_observer_(node, change);
   }
@@ -280,6 +292,8 @@ class ClusterState {
   // Rebuilt on first use after nodes come or go (updateNodeInfoSnapshotList), not per node added.
   mutable std::vector<NodeInfo*> node_list_;
   mutable std::vector<std::uint64_t> node_versions_;  // the nodes' VersionMirror cells
+  mutable std::vector<std::uint32_t> slots_by_position_;
+  std::vector<std::uint8_t> tainted_;  // by slot
   mutable bool node_list_dirty_ = false;
   std::vector<std::string> zones_;  // node tree: zone keys in order of first appearance
   std::map<std::string, std::vector<NodeInfo*>, std::less<>> zone_nodes_;

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 namespace gpusched {
@@ -60,6 +61,17 @@ class CycleState {
   void skip_score(std::size_t slot) { skip_score_ |= std::uint64_t{1} << slot; }
   [[nodiscard]] bool score_skipped(std::size_t slot) const { return (skip_score_ >> slot) & 1; }
 
+  /// The positions in ClusterState::node_list() of the nodes the Score plugins are given, in
+  /// their order, while the scheduler scores a cycle's nodes it found by position; empty
+  /// otherwise. A plugin may read per-node values from the cluster's arrays by position
+  /// (node_versions(), node_slots()) instead of reading each node: a cycle scores hundreds.
+  void set_node_positions(std::span<const std::uint32_t> positions) noexcept {
+    positions_ = positions;
+  }
+  [[nodiscard]] std::span<const std::uint32_t> node_positions() const noexcept {
+    return positions_;
+  }
+
   /// Slots are bits of a word: the Filter loop tests them for every plugin and node.
   static constexpr std::size_t kMaxPlugins = 64;
 
@@ -69,6 +81,7 @@ class CycleState {
   std::uint64_t has_data_ = 0;
   std::uint64_t skip_filter_ = 0;
   std::uint64_t skip_score_ = 0;
+  std::span<const std::uint32_t> positions_;
 };
 
 }  // namespace gpusched

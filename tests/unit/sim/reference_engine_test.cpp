@@ -137,6 +137,78 @@ TEST_CASE("the engines agree on kept Filter verdicts: alike pods, host ports, no
   CHECK(optimized.find("Insufficient nvidia.com/gpu") != std::string::npos);
 }
 
+TEST_CASE(
+    "the engines agree on scores read by node position: taints that come and go, nodes "
+    "added and nominated",
+    "[sim][reference]") {
+  // The optimized Score plugins read a node's slot, version and whether it has taints from the
+  // cluster's arrays by the node's position in the node list (CycleState::node_positions), and
+  // the node itself only when a kept score does not hold: PreferNoSchedule taints added and
+  // removed by node updates, nodes added mid-run in one zone (the list interleaves zones, so the
+  // later positions all move), and preemptions that nominate nodes (their versions are then
+  // judged afresh in the Filter loop's array).
+  auto tainted_node = [](int i, bool taint) {
+    const std::string taints =
+        taint
+            ? R"("spec": {"taints": [{"key": "spot", "value": "yes", "effect": "PreferNoSchedule"}]}, )"
+            : "";
+    return R"({"kind": "Node", "metadata": {"name": "n)" + std::to_string(i) +
+           R"(", "labels": {"topology.kubernetes.io/zone": "z)" + std::to_string(i % 3) +
+           R"("}}, )" + taints +
+           R"("status": {"allocatable": {"cpu": "16", "memory": "64Gi", "nvidia.com/gpu": "4"}}})";
+  };
+  auto tolerating = [](std::string text) {
+    const std::string spec = R"("spec": {)";
+    text.replace(text.find(spec), spec.size(),
+                 spec + R"("tolerations": [{"key": "spot", "operator": "Exists"}], )");
+    return text;
+  };
+  std::string cluster = R"({"kind": "PriorityClass", "metadata": {"name": "low"}, "value": 1},
+      {"kind": "PriorityClass", "metadata": {"name": "high"}, "value": 1000})";
+  for (int i = 0; i < 150; ++i) cluster += "," + tainted_node(i, i % 4 == 1);
+  for (int i = 0; i < 300; ++i) {
+    const std::string p = pod("low-" + std::to_string(i), i % 2 == 0 ? "3" : "2", i % 3, "low");
+    cluster += "," + (i % 5 == 0 ? tolerating(p) : p);
+  }
+  std::string retaint;
+  for (int i = 0; i < 150; i += 7)
+    retaint += std::string(retaint.empty() ? "" : ",") + tainted_node(i, i % 4 != 1);
+  std::string added;
+  for (int i = 150; i < 180; i += 3)
+    added += std::string(added.empty() ? "" : ",") + tainted_node(i, i % 2 == 0);
+  std::string burst;
+  for (int i = 0; i < 60; ++i) {
+    const std::string p = pod("high-" + std::to_string(i), "9", i % 2 == 0 ? 4 : 1, "high");
+    burst += std::string(i ? "," : "") + (i % 3 == 0 ? tolerating(p) : p);
+  }
+  std::string late;
+  for (int i = 0; i < 80; ++i) {
+    const std::string p = pod("late-" + std::to_string(i), "1", i % 2, "low");
+    late += std::string(i ? "," : "") + (i % 4 == 0 ? tolerating(p) : p);
+  }
+  const std::string text = R"({"name": "positions", "scheduler": {"seed": 11}, "cluster": [)" +
+                           cluster + R"(], "timeline": [
+      {"at": "10s", "apply": [)" +
+                           retaint + R"(]},
+      {"at": "20s", "apply": [)" +
+                           added + R"(]},
+      {"at": "30s", "apply": [)" +
+                           burst + R"(]},
+      {"at": "40s", "apply": [)" +
+                           late + R"(]}]})";
+  const Scenario scenario = io::parse_scenario(text, "positions.json");
+  const std::string optimized = result_json(scenario, false);
+  CHECK(optimized == result_json(scenario, true));
+  // The run does what it is meant to: preemptions nominated nodes, and some pods landed on
+  // nodes added in the timeline.
+  CHECK(optimized.find("\"victims\"") != std::string::npos);
+  const SimulationResult result = simulate(scenario);
+  CHECK(std::any_of(result.pods.begin(), result.pods.end(), [](const PodRecord& p) {
+    const std::string& node = p.pod.spec.node_name;
+    return node.size() == 4 && node >= "n150" && node <= "n179";
+  }));
+}
+
 TEST_CASE("the engines agree on runs of kept verdicts across selector rejections and wrap-arounds",
           "[sim][reference]") {
   // The optimized Filter loop passes over a run of nodes that one kept NodeResourcesFit verdict
