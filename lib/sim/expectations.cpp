@@ -528,8 +528,10 @@ PodRecord Simulation::pod_record(const PodInfo& pod, Pod object, const PodRecord
                 .preemptions = 0,
                 .preempted_by = {}};
   const PodSpec& spec = rec.pod.spec;
+  // The request is the containers' and, where the pod sets them, the pod-level resources'.
   if (previous != nullptr && spec.containers.shares(previous->pod.spec.containers) &&
       spec.init_containers.shares(previous->pod.spec.init_containers) &&
+      spec.resources == previous->pod.spec.resources &&
       spec.overhead == previous->pod.spec.overhead) {
     rec.requests = previous->requests;
   } else {
