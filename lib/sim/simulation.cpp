@@ -430,6 +430,12 @@ void Simulation::check_declared_pods() const {
   std::uint64_t pods = 0;
   std::uint64_t nodes = 0;
   std::uint64_t daemon_sets = 0;
+  auto check = [&](const std::string& pointer) {
+    if (controller_pods + pods + nodes * daemon_sets > kMaxPodsPerRun) {
+      input_error(pointer, "the scenario asks for more than " + std::to_string(kMaxPodsPerRun) +
+                               " pods at once (gpusched limit)");
+    }
+  };
   auto ask = [&](const ObjectRef& ref, std::int32_t replicas, const std::string& pointer) {
     std::uint64_t& most = controllers[ref];
     const auto wanted = static_cast<std::uint64_t>(std::max(replicas, 0));
@@ -437,29 +443,28 @@ void Simulation::check_declared_pods() const {
       controller_pods += wanted - most;
       most = wanted;
     }
-    if (controller_pods + pods + nodes * daemon_sets > kMaxPodsPerRun) {
-      input_error(pointer, "the scenario asks for more than " + std::to_string(kMaxPodsPerRun) +
-                               " pods at once (gpusched limit)");
-    }
+    check(pointer);
   };
+  // Only controllers are looked up by name: a file of thousands of pods and nodes counts them.
   auto count = [&](const Object& object, const std::string& pointer) {
-    std::int32_t replicas = 0;
     if (const auto* d = std::get_if<Deployment>(&object)) {
-      replicas = d->replicas;
+      ask(ref_of(object), d->replicas, pointer);
     } else if (const auto* rs = std::get_if<ReplicaSet>(&object)) {
-      replicas = rs->replicas;
+      ask(ref_of(object), rs->replicas, pointer);
     } else if (const auto* ss = std::get_if<StatefulSet>(&object)) {
-      replicas = ss->replicas;
+      ask(ref_of(object), ss->replicas, pointer);
     } else if (const auto* job = std::get_if<Job>(&object)) {
-      replicas = job->parallelism;
-    } else if (std::holds_alternative<Pod>(object)) {
-      ++pods;
-    } else if (std::holds_alternative<Node>(object)) {
-      ++nodes;
-    } else if (std::holds_alternative<DaemonSet>(object)) {
-      ++daemon_sets;
+      ask(ref_of(object), job->parallelism, pointer);
+    } else {
+      if (std::holds_alternative<Pod>(object)) {
+        ++pods;
+      } else if (std::holds_alternative<Node>(object)) {
+        ++nodes;
+      } else if (std::holds_alternative<DaemonSet>(object)) {
+        ++daemon_sets;
+      }
+      check(pointer);
     }
-    ask(ref_of(object), replicas, pointer);
   };
   // Pools are counted like the nodes they make; a library caller may have set any count.
   std::int64_t pool_nodes = 0;
