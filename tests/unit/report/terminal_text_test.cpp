@@ -46,6 +46,40 @@ TEST_CASE("terminal text escapes what a terminal would obey", "[report][terminal
   }
 }
 
+TEST_CASE("terminal text finds what it escapes at any place in a run", "[report][terminal]") {
+  // Plain runs are scanned eight bytes at a time: each byte that ends one, and each that does
+  // not, at every offset around two words' boundaries.
+  struct Row {
+    std::string byte;
+    std::string shown;
+  };
+  const std::vector<Row> rows = {
+      {std::string(1, '\0'), "\\u0000"},
+      {"\x01", "\\u0001"},
+      {"\x1b", "\\u001b"},
+      {"\x1f", "\\u001f"},
+      {"\x7f", "\\u007f"},
+      {"\x80", "\\x80"},
+      {"\xff", "\\xff"},
+      {"\xC2\x9B", "\\u009b"},
+      {"\xC3\xA9", "\xC3\xA9"},
+      {"\t", "\t"},
+      {"\n", "\n"},
+      {" ", " "},
+      {"~", "~"},
+  };
+  for (const Row& row : rows) {
+    for (std::size_t before = 0; before <= 17; ++before) {
+      for (const std::size_t after : {0, 1, 7, 8, 9, 20}) {
+        const std::string text = std::string(before, 'a') + row.byte + std::string(after, 'z');
+        INFO(before << " bytes, " << row.shown << ", " << after << " bytes");
+        CHECK(terminal_text(text) ==
+              std::string(before, 'a') + row.shown + std::string(after, 'z'));
+      }
+    }
+  }
+}
+
 TEST_CASE("terminal text waits for the rest of a character given in pieces", "[report][terminal]") {
   std::string out;
   const std::string euro = "\xE2\x82\xAC";
