@@ -1,6 +1,7 @@
 #include "io/json_source.hpp"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cstdio>
 #include <new>
@@ -21,6 +22,13 @@ namespace {
 bool is_ws(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
+
+/// The bytes a walk over a container stops at.
+constexpr std::array<bool, 256> kStructural = [] {
+  std::array<bool, 256> table{};
+  for (const unsigned char c : {'"', '{', '}', '[', ']'}) table[c] = true;
+  return table;
+}();
 
 /// A forward-only walk over JSON text already known to be valid; used only to find where a
 /// value starts, so it never builds values.
@@ -90,13 +98,18 @@ class Scanner {
     } else if (c == '{' || c == '[') {
       int depth = 0;
       do {
+        // Inside a container only quotes, brackets and braces matter: the rest (names, numbers,
+        // the indentation of a printed file) is passed over with one test a byte.
+        while (pos_ < text_.size() && !kStructural[static_cast<unsigned char>(text_[pos_])]) {
+          ++pos_;
+        }
+        if (pos_ == text_.size()) break;
         c = text_[pos_];
         if (c == '"') {
           skip_string();
           continue;
         }
-        if (c == '{' || c == '[') ++depth;
-        if (c == '}' || c == ']') --depth;
+        depth += c == '{' || c == '[' ? 1 : -1;
         ++pos_;
       } while (depth > 0 && pos_ < text_.size());
     } else {
@@ -417,15 +430,22 @@ int PointerLines::line_of(std::string_view pointer) const {
 int JsonSource::line_of(std::string_view pointer) const {
   if (lines_ != nullptr) return lines_->line_of(pointer);
   if (text_.empty()) return 0;
-  if (line_starts_.empty()) {
-    line_starts_.push_back(0);
-    for (std::size_t i = 0; i < text_.size(); ++i) {
-      if (text_[i] == '\n') line_starts_.push_back(i + 1);
-    }
+  // 1 + the line feeds before the offset, counted from the last offset asked for (or from the
+  // start when that is nearer).
+  const std::size_t offset = std::min(offset_of(pointer), text_.size());
+  const auto newlines = [&](std::size_t from, std::size_t to) {
+    return static_cast<int>(std::count(text_.begin() + static_cast<std::ptrdiff_t>(from),
+                                       text_.begin() + static_cast<std::ptrdiff_t>(to), '\n'));
+  };
+  if (offset >= counted_offset_) {
+    counted_line_ += newlines(counted_offset_, offset);
+  } else if (offset < counted_offset_ - offset) {
+    counted_line_ = 1 + newlines(0, offset);
+  } else {
+    counted_line_ -= newlines(offset, counted_offset_);
   }
-  const std::size_t offset = offset_of(pointer);
-  return static_cast<int>(std::upper_bound(line_starts_.begin(), line_starts_.end(), offset) -
-                          line_starts_.begin());
+  counted_offset_ = offset;
+  return counted_line_;
 }
 
 std::size_t JsonSource::offset_of(std::string_view pointer) const {

@@ -125,9 +125,11 @@ class JsonSource {
   bool strict_ = false;
   // A warning asks for a line once per unknown field, and a dump from a newer Kubernetes can
   // hold one in every object: walking from the start each time would be quadratic. So the last
-  // walk is kept to resume from, and the lines' start offsets are indexed once.
+  // walk is kept to resume from, and the line of the last offset asked for is counted on from
+  // (an index of every line's start cost a fresh array of 8 bytes a line).
   mutable std::vector<Step> last_walk_;
-  mutable std::vector<std::size_t> line_starts_;
+  mutable std::size_t counted_offset_ = 0;
+  mutable int counted_line_ = 1;
 };
 
 /// The reason given for input over io::kMaxFileBytes.
