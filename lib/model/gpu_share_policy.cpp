@@ -41,7 +41,7 @@ std::int64_t NodeView::free_milli() const noexcept {
 }
 
 std::int32_t NodeView::fully_free() const noexcept {
-  return static_cast<std::int32_t>(std::count(free.begin(), free.end(), kMilli));
+  return static_cast<std::int32_t>(std::count(free.begin(), free.end(), kMilliPerGpu));
 }
 
 bool type_accepts(std::string_view type, std::string_view model) noexcept {
@@ -70,7 +70,7 @@ std::vector<std::int32_t> take_gpus(std::span<const std::int32_t> free, const Sh
   if (!pod.is_share()) {
     // simontype.AllocateExclusiveGpuId.
     for (std::size_t d = 0; d < free.size() && std::ssize(out) < pod.gpu_count; ++d) {
-      if (free[d] == kMilli) out.push_back(static_cast<std::int32_t>(d));
+      if (free[d] == kMilliPerGpu) out.push_back(static_cast<std::int32_t>(d));
     }
     return out;
   }
@@ -123,8 +123,8 @@ std::int64_t packing_score(const NodeView& node, const Shape& pod) {
     if (wanted == 0) break;
     if (pod.gpu_milli > node.free[d]) continue;
     --wanted;
-    if (node.free[d] == kMilli) ++fully_free_used;
-    free_ratio += std::int64_t{node.free[d]} * 100 / kMilli;
+    if (node.free[d] == kMilliPerGpu) ++fully_free_used;
+    free_ratio += std::int64_t{node.free[d]} * 100 / kMilliPerGpu;
   }
   if (fully_free_used > 0)
     return std::max<std::int64_t>(kMaxNodeScore / 2 - fully_free_used, kMaxNodeScore / 3);

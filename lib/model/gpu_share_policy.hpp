@@ -19,7 +19,6 @@ namespace gpusched::gpu_share {
 // pkg/type/open-gpu-share/utils/const.go.
 inline constexpr std::int64_t kMaxSpecCpu = 128000;
 inline constexpr std::int64_t kMaxSpecGpu = 8000;
-inline constexpr std::int32_t kMilli = kMilliPerGpu;
 inline constexpr std::int64_t kMaxNodeScore = 100;
 
 /// What a pod asks (utils.GetPodResource): CPU (the non-zero request), `gpu_milli` of each of
@@ -31,7 +30,9 @@ struct Shape {
   std::string_view gpu_type;
 
   /// A share of one GPU (the artifact's "share-gpu" pod).
-  [[nodiscard]] bool is_share() const noexcept { return gpu_count == 1 && gpu_milli < kMilli; }
+  [[nodiscard]] bool is_share() const noexcept {
+    return gpu_count == 1 && gpu_milli < kMilliPerGpu;
+  }
   /// MilliGpu x GpuNumber.
   [[nodiscard]] std::int64_t total_gpu_milli() const noexcept {
     return std::int64_t{gpu_milli} * gpu_count;

@@ -23,7 +23,6 @@ namespace {
 
 using gpu_share::Bins;
 using gpu_share::kMaxSpecGpu;
-using gpu_share::kMilli;
 using gpu_share::TypicalPod;
 
 // The node YAML's `pods: 1001`.
@@ -125,7 +124,7 @@ void place(NodeState& n, const GpuSharePod& pod, int device) {
   if (pod.gpu_milli <= 0) return;
   ++n.tags[gpu_share::clustering_tag(shape_of(pod))];
   const std::vector<std::int32_t> taken = gpu_share::take_gpus(n.free, shape_of(pod), device);
-  GPUSCHED_CHECK(std::ssize(taken) == (pod.gpu_milli == kMilli ? pod.gpu_count : 1),
+  GPUSCHED_CHECK(std::ssize(taken) == (pod.gpu_milli == kMilliPerGpu ? pod.gpu_count : 1),
                  "a node that fits a pod has its GPUs");
   for (const std::int32_t d : taken) n.free[static_cast<std::size_t>(d)] -= pod.gpu_milli;
 }
@@ -162,7 +161,8 @@ double python_round2(double x) {
 FragmentationRun run_fragmentation(const GpuShareTrace& trace,
                                    const FragmentationOptions& options) {
   FragmentationRun out;
-  for (const GpuShareNode& node : trace.nodes) out.total_milli += std::int64_t{node.gpus} * kMilli;
+  for (const GpuShareNode& node : trace.nodes)
+    out.total_milli += std::int64_t{node.gpus} * kMilliPerGpu;
   if (out.total_milli == 0) {
     throw InputError(trace.nodes_file, "",
                      "the node list has no GPU: the experiment measures GPU allocation");
@@ -235,12 +235,12 @@ FragmentationRun run_fragmentation(const GpuShareTrace& trace,
     n.key = rank + sorted[i]->name;
     n.cpu_left = sorted[i]->cpu_milli;
     n.memory_left = sorted[i]->memory_mib;
-    n.free.assign(static_cast<std::size_t>(sorted[i]->gpus), kMilli);
+    n.free.assign(static_cast<std::size_t>(sorted[i]->gpus), kMilliPerGpu);
   }
 
   // §1.3 step 9, §1.6, §4: each pod once, in order; after each, the arrived and allocated
   // shares and the cluster's fragmentation (the [Alloc] and [Report] lines).
-  const double gpus = static_cast<double>(out.total_milli / kMilli);
+  const double gpus = static_cast<double>(out.total_milli / kMilliPerGpu);
   std::vector<double> arrive, alloc, amount, ratio;
   arrive.reserve(events.size());
   alloc.reserve(events.size());

@@ -97,9 +97,9 @@ std::optional<GpuShareFragmentation> gpu_share_fragmentation(const SimulationRes
   const std::vector<gpu_share::TypicalPod> typical = gpu_share::typical_pods(result.pod_shapes);
   const auto weigh = [&](const gpu_share::NodeView& view, double weight) {
     const gpu_share::Bins bins = gpu_share::fragment_bins(view, typical);
-    out->capacity += weight * static_cast<double>(std::ssize(view.free) * gpu_share::kMilli);
+    out->capacity += weight * static_cast<double>(std::ssize(view.free) * kMilliPerGpu);
     out->used +=
-        weight * static_cast<double>(std::ssize(view.free) * gpu_share::kMilli - view.free_milli());
+        weight * static_cast<double>(std::ssize(view.free) * kMilliPerGpu - view.free_milli());
     out->fragmented += weight * gpu_share::frag_amount(bins);
     for (const double bin : bins) out->idle += weight * bin;
   };
@@ -111,7 +111,7 @@ std::optional<GpuShareFragmentation> gpu_share_fragmentation(const SimulationRes
     if (record.shared_gpus.empty()) continue;
     std::vector<std::int32_t> free;
     for (const SharedGpuRecord& gpu : record.shared_gpus)
-      free.push_back(static_cast<std::int32_t>(gpu_share::kMilli - gpu.used_milli));
+      free.push_back(static_cast<std::int32_t>(kMilliPerGpu - gpu.used_milli));
     const auto model = record.node.metadata.labels.find(gpu_share_names::kGpuModelLabel);
     weigh({milli_of(record.node.allocatable, resource::kCpu) -
                milli_of(record.allocated, resource::kCpu),

@@ -447,22 +447,25 @@ void Simulation::check_declared_pods() const {
   };
   // Only controllers are looked up by name: a file of thousands of pods and nodes counts them.
   auto count = [&](const Object& object, const std::string& pointer) {
+    std::optional<std::int32_t> replicas;
     if (const auto* d = std::get_if<Deployment>(&object)) {
-      ask(ref_of(object), d->replicas, pointer);
+      replicas = d->replicas;
     } else if (const auto* rs = std::get_if<ReplicaSet>(&object)) {
-      ask(ref_of(object), rs->replicas, pointer);
+      replicas = rs->replicas;
     } else if (const auto* ss = std::get_if<StatefulSet>(&object)) {
-      ask(ref_of(object), ss->replicas, pointer);
+      replicas = ss->replicas;
     } else if (const auto* job = std::get_if<Job>(&object)) {
-      ask(ref_of(object), job->parallelism, pointer);
+      replicas = job->parallelism;
+    } else if (std::holds_alternative<Pod>(object)) {
+      ++pods;
+    } else if (std::holds_alternative<Node>(object)) {
+      ++nodes;
+    } else if (std::holds_alternative<DaemonSet>(object)) {
+      ++daemon_sets;
+    }
+    if (replicas) {
+      ask(ref_of(object), *replicas, pointer);
     } else {
-      if (std::holds_alternative<Pod>(object)) {
-        ++pods;
-      } else if (std::holds_alternative<Node>(object)) {
-        ++nodes;
-      } else if (std::holds_alternative<DaemonSet>(object)) {
-        ++daemon_sets;
-      }
       check(pointer);
     }
   };
