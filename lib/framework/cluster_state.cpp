@@ -99,7 +99,7 @@ NodeInfo& ClusterState::add_node(Node node) {
   node_list_dirty_ = true;
   notify(ref, NodeChange::Added);
   // Pods bound to this name before the node existed start holding it now.
-  for (auto& [key, pod] : pods_) {
+  for (PodInfo* pod : pods_) {
     if (pod->node == nullptr && pod->pod.spec.node_name == ref.node.metadata.name &&
         !pod->pod.terminated()) {
       hold(*pod, ref);
@@ -249,11 +249,9 @@ PodInfo& ClusterState::add_pod(Pod pod) {
     compile_pod(ref);
     const GpuShareRequest& share = ref.gpu_share->request;
     ++pod_shapes_[{ref.nonzero_cpu, share.gpu_milli, share.gpu_count, share.gpu_type}];
-    const auto [it, added] =
-        pods_.emplace(pod_key(ref.pod.metadata.namespace_, ref.pod.metadata.name), &ref);
     // The simulation refuses a create whose name is taken before it gets here.
-    GPUSCHED_CHECK(added, "a pod added to the cluster has a name no pod has");
-    pod_index_.emplace(it->first, &ref);
+    GPUSCHED_CHECK(pods_.insert(&ref).second, "a pod added to the cluster has a name no pod has");
+    pod_index_.insert(&ref);
   } catch (...) {
     pod_storage_->destroy(ref);
     throw;
@@ -298,11 +296,7 @@ void ClusterState::release(PodInfo& info) {
 void ClusterState::remove_pod(PodInfo& info) {
   if (info.node != nullptr) unhold(info);
   unindex_nomination(info);
-  if (auto it = pods_.find(pod_key(info.pod.metadata.namespace_, info.pod.metadata.name));
-      it != pods_.end()) {
-    pod_index_.erase(it->first);
-    pods_.erase(it);
-  }
+  if (pods_.erase(&info) > 0) pod_index_.erase(&info);
   pod_storage_->destroy(info);
   ++generation_;
 }
@@ -453,10 +447,9 @@ void ClusterState::mirror_nominations(NodeInfo& node) const {
   node.mirror.nominated(!nominated_pods(node.name).empty(), node.version);
 }
 
-PodInfo* ClusterState::find_pod(std::string_view namespace_, std::string_view name) noexcept {
-  pod_lookup_key_.assign(namespace_).append(1, '/').append(name);
-  auto it = pod_index_.find(pod_lookup_key_);
-  return it == pod_index_.end() ? nullptr : it->second;
+PodInfo* ClusterState::find_pod(std::string_view namespace_, std::string_view name) const noexcept {
+  auto it = pod_index_.find(PodName{namespace_, name});
+  return it == pod_index_.end() ? nullptr : *it;
 }
 
 void ClusterState::apply_namespace(ObjectMeta meta) {
@@ -493,7 +486,7 @@ const Labels& ClusterState::namespace_labels(std::string_view name) const {
 std::vector<std::string_view> ClusterState::namespace_names() const {
   std::vector<std::string_view> out;
   for (const auto& [name, meta] : namespaces_) out.push_back(name);
-  for (const auto& [key, pod] : pods_) out.push_back(pod->pod.metadata.namespace_);
+  for (const PodInfo* pod : pods_) out.push_back(pod->pod.metadata.namespace_);
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;

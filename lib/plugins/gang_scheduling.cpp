@@ -88,7 +88,7 @@ PodGroupCounts GangScheduling::counts(const PodInfo& pod) const {
   // assigned, those past Reserve assumed.
   PodGroupCounts out;
   const auto it = assumed_.find(key_of(pod));
-  for (const auto& [key, other] : cluster_.pods()) {
+  for (PodInfo* other : cluster_.pods()) {
     if (other->pod.terminated() || !same_group(other->pod, pod.pod)) continue;
     out.all.push_back(other);
     if (!other->pod.spec.node_name.empty()) {

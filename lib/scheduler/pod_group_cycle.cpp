@@ -53,7 +53,7 @@ void Scheduler::schedule_pod_group(QueuedPod& first, TimeMs now) {
   // (no order); gpusched takes them by namespace and name.
   std::vector<GroupMember> members;
   members.emplace_back(&first);
-  for (const auto& [key, other] : cluster_.pods()) {
+  for (PodInfo* other : cluster_.pods()) {
     if (other == first.pod || other->pod.terminated() || other->node != nullptr ||
         !other->pod.spec.node_name.empty() ||
         other->pod.metadata.namespace_ != pod.metadata.namespace_ ||

@@ -42,8 +42,9 @@ std::string ApiServer::generate_pod_name(const ObjectMeta& owner) {
   std::string name;
   do {
     name = prefix + generated_suffix(key, name_counters_[key]++);
-  } while (cluster_.find_pod(owner.namespace_, name) != nullptr ||
-           removed_pod_keys_.contains(owner.namespace_ + "/" + name));
+  } while (
+      cluster_.find_pod(owner.namespace_, name) != nullptr ||
+      (!removed_pod_keys_.empty() && removed_pod_keys_.contains(owner.namespace_ + "/" + name)));
   return name;
 }
 
@@ -51,23 +52,20 @@ std::vector<PodInfo*> ApiServer::owned_pods(const std::string& uid) const {
   std::vector<PodInfo*> out;
   auto it = owned_.find(uid);
   if (it == owned_.end()) return out;
-  out.reserve(it->second.size());
-  for (const auto& [key, pod] : it->second) out.push_back(pod);
+  out.assign(it->second.begin(), it->second.end());
   return out;
 }
 
 void ApiServer::pod_added(PodInfo& pod) {
-  if (const OwnerReference* owner = pod.pod.metadata.controller())
-    owned_[owner->uid].emplace(key_of(pod.pod.metadata), &pod);
+  if (const OwnerReference* owner = pod.pod.metadata.controller()) owned_[owner->uid].insert(&pod);
   pod_changed(pod);
 }
 
 void ApiServer::pod_removed(const PodInfo& pod) {
-  const std::string key = key_of(pod.pod.metadata);
-  removed_pod_keys_.insert(key);
+  removed_pod_keys_.insert(key_of(pod.pod.metadata));
   if (const OwnerReference* owner = pod.pod.metadata.controller()) {
     if (auto it = owned_.find(owner->uid); it != owned_.end()) {
-      it->second.erase(key);
+      if (auto owned = it->second.find(&pod); owned != it->second.end()) it->second.erase(owned);
       if (it->second.empty()) owned_.erase(it);
     }
   }
@@ -103,7 +101,7 @@ std::set<std::string> ApiServer::take_changed_jobs() {
 
 void ApiServer::check_owned_index() const {
   std::unordered_map<std::string, std::vector<PodInfo*>> scanned;
-  for (const auto& [key, pod] : cluster_.pods()) {
+  for (PodInfo* pod : cluster_.pods()) {
     if (const OwnerReference* owner = pod->pod.metadata.controller())
       scanned[owner->uid].push_back(pod);
   }

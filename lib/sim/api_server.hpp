@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "gpusched/framework/cluster_state.hpp"
+#include "gpusched/framework/pod_index.hpp"
 #include "gpusched/model/kueue.hpp"
 #include "gpusched/model/object.hpp"
 #include "gpusched/model/time.hpp"
@@ -203,8 +204,8 @@ class ApiServer {
   std::unordered_map<std::string, std::uint64_t> name_counters_;  // generateName counters per owner
   std::unordered_set<std::string> removed_pod_keys_;  // "ns/name" of pods gone; with the live
                                                       // ones, every name used so far
-  // controller uid -> "ns/name" -> pod, for owned_pods
-  std::unordered_map<std::string, std::map<std::string, PodInfo*>> owned_;
+  // controller uid -> its pods in key order, for owned_pods
+  std::unordered_map<std::string, PodsByKey> owned_;
   std::set<std::string> jobs_with_changed_pods_;  // "ns/name"
   std::set<std::string> changed_jobs_;            // "ns/name"
 };

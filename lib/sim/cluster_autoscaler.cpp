@@ -115,7 +115,7 @@ NodeInfo ClusterAutoscaler::template_node(const NodePool& pool) {
 
 std::vector<PodInfo*> ClusterAutoscaler::unschedulable_pods() const {
   std::vector<PodInfo*> out;
-  for (const auto& [key, pod] : cluster_.pods()) {
+  for (PodInfo* pod : cluster_.pods()) {
     if (!pod->pod.spec.node_name.empty() || pod->pod.terminated() || pod->pod.metadata.deletion_ms)
       continue;
     // A pod consuming a ProvisioningRequest waits for the capacity its request asked for
@@ -330,7 +330,7 @@ void ClusterAutoscaler::run() {
                   last_scale_up_ + settings.scale_down_delay_after_add));
   }
   if (settings.new_pod_scale_up_delay > 0) {
-    for (const auto& [key, pod] : cluster_.pods()) {
+    for (PodInfo* pod : cluster_.pods()) {
       const TimeMs old_enough = pod->pod.metadata.creation_ms + settings.new_pod_scale_up_delay;
       if (pod->pod.spec.node_name.empty() && !pod->pod.terminated() && old_enough > now_)
         wake(old_enough);

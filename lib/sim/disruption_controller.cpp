@@ -27,7 +27,7 @@ PdbStatus DisruptionController::status(const PodDisruptionBudget& pdb) const {
     return rs->second.replicas;
   };
   std::vector<const Pod*> pods;
-  for (const auto& [key, pod] : api_.cluster().pods()) {
+  for (PodInfo* pod : api_.cluster().pods()) {
     if (pod->pod.metadata.namespace_ == pdb.metadata.namespace_) pods.push_back(&pod->pod);
   }
   return pdb_status(pdb, pods, scale);

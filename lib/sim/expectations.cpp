@@ -45,16 +45,6 @@ ResourceList allocated_on(const NodeInfo& node) {
   return total;
 }
 
-// ClusterState::pods() order: "namespace/name" compared as one string, without building it.
-bool key_less(const ObjectMeta& a, const ObjectMeta& b) {
-  if (a.namespace_ == b.namespace_) return a.name < b.name;
-  const auto [ia, ib] = std::mismatch(a.namespace_.begin(), a.namespace_.end(),
-                                      b.namespace_.begin(), b.namespace_.end());
-  const char ca = ia == a.namespace_.end() ? '/' : *ia;
-  const char cb = ib == b.namespace_.end() ? '/' : *ib;
-  return static_cast<unsigned char>(ca) < static_cast<unsigned char>(cb);
-}
-
 // Puts the records in key order, moving each record once (a sort would move them many times).
 void sort_by_key(std::vector<PodRecord>& pods) {
   std::vector<std::size_t> order(pods.size());
@@ -158,8 +148,8 @@ ExpectationResult Simulation::check(std::size_t index) const {
   if (const auto* pe = std::get_if<PodExpectation>(&e.check)) {
     const std::string pattern = with_default_namespace(pe->pod);
     std::vector<const PodInfo*> matches;
-    for (const auto& [key, pod] : cluster_.pods()) {
-      if (glob_match(pattern, key)) matches.push_back(pod);
+    for (PodInfo* pod : cluster_.pods()) {
+      if (glob_match(pattern, pod->pod.key())) matches.push_back(pod);
     }
     const bool is_glob = pattern.find_first_of("*?") != std::string::npos;
     what = "pod " + pattern;
@@ -251,8 +241,9 @@ ExpectationResult Simulation::check(std::size_t index) const {
   } else if (const auto* ps = std::get_if<PodsExpectation>(&e.check)) {
     const std::string pattern = with_default_namespace(ps->pattern);
     std::map<std::string, std::int64_t> counts;
-    for (const auto& [key, pod] : cluster_.pods()) {
-      if (glob_match(pattern, key)) ++counts[std::string(to_string(pod->pod.status.phase))];
+    for (PodInfo* pod : cluster_.pods()) {
+      if (glob_match(pattern, pod->pod.key()))
+        ++counts[std::string(to_string(pod->pod.status.phase))];
     }
     what = "pods " + pattern;
     for (const auto& [phase, want] : ps->phases) {
@@ -398,9 +389,9 @@ ExpectationResult Simulation::check(std::size_t index) const {
     if (ce->claim.starts_with("Pod/")) {
       // The one claim of the pod: by name, or the one its status names for a template or for
       // its extended resources.
-      const std::string key = ce->claim.substr(4);
-      const auto it = cluster_.pods().find(key);
-      const PodInfo* pod = it == cluster_.pods().end() ? nullptr : it->second;
+      const std::string_view key = std::string_view(ce->claim).substr(4);
+      const std::size_t slash = key.find('/');
+      const PodInfo* pod = cluster_.find_pod(key.substr(0, slash), key.substr(slash + 1));
       std::vector<const dra::ResourceClaim*> found;
       if (pod != nullptr) {
         for (const PodResourceClaim& pc : pod->pod.spec.resource_claims) {
@@ -602,7 +593,7 @@ KueueState Simulation::kueue_state() const {
 std::vector<PodRecord> Simulation::pod_records() const {
   std::vector<PodRecord> out;
   out.reserve(cluster_.pods().size());
-  for (const auto& [key, pod] : cluster_.pods()) {
+  for (PodInfo* pod : cluster_.pods()) {
     out.push_back(pod_record(*pod, pod->pod, out.empty() ? nullptr : &out.back()));
   }
   return out;
@@ -701,7 +692,7 @@ SimulationResult Simulation::take_result() {
                        [&](const PluginRef& p) { return p.name == name; });
   };
   std::map<std::string, std::size_t> unshared;
-  for (const auto& [key, pod] : cluster_.pods()) {
+  for (PodInfo* pod : cluster_.pods()) {
     if (pod->gpu_share->request.gpu_milli <= 0) continue;
     const std::string& scheduler = pod->pod.spec.scheduler_name;
     const auto profile =

@@ -151,7 +151,7 @@ void InvariantChecker::check_all(const ClusterState& cluster, const Kubelets& ku
                                  TimeMs now) {
   check(cluster, kubelets, now);
   std::map<const NodeInfo*, std::size_t> holding;
-  for (const auto& [key, pod] : cluster.pods()) {
+  for (const PodInfo* pod : cluster.pods()) {
     if (pod->node == nullptr) {
       check_devices(*pod, cluster, kubelets, now);
     } else {

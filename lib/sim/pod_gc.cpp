@@ -18,7 +18,7 @@ void PodGarbageCollector::schedule(TimeMs at) {
 std::vector<PodInfo*> PodGarbageCollector::run(ClusterState& cluster) {
   scheduled_ = false;
   std::vector<PodInfo*> orphans;
-  for (const auto& [key, pod] : cluster.pods()) {
+  for (PodInfo* pod : cluster.pods()) {
     const std::string& node = pod->pod.spec.node_name;
     if (node.empty() || cluster.find_node(node) != nullptr) continue;
     orphans.push_back(pod);

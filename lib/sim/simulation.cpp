@@ -500,7 +500,7 @@ void Simulation::check_declared_pods() const {
 void Simulation::sync_claim_pods(const std::string& namespace_,
                                  const std::function<bool(const Pod&)>& concerned) {
   std::vector<PodInfo*> pods;
-  for (const auto& [key, pod] : cluster_.pods()) {
+  for (PodInfo* pod : cluster_.pods()) {
     if (pod->pod.metadata.namespace_ == namespace_ && concerned(pod->pod)) pods.push_back(pod);
   }
   for (PodInfo* pod : pods) {

@@ -17,6 +17,7 @@
 #include "gpusched/framework/dra_state.hpp"
 #include "gpusched/framework/interned.hpp"
 #include "gpusched/framework/node_info.hpp"
+#include "gpusched/framework/pod_index.hpp"
 #include "gpusched/framework/pod_info.hpp"
 #include "gpusched/framework/resources.hpp"
 #include "gpusched/model/pod_group.hpp"
@@ -126,11 +127,10 @@ class ClusterState {
   void assume(PodInfo& pod, NodeInfo& node);
   /// Undoes assume(): the pod stops holding its node (ForgetPod).
   void forget(PodInfo& pod);
-  [[nodiscard]] PodInfo* find_pod(std::string_view namespace_, std::string_view name) noexcept;
+  [[nodiscard]] PodInfo* find_pod(std::string_view namespace_,
+                                  std::string_view name) const noexcept;
   /// Every pod, ordered by "namespace/name".
-  [[nodiscard]] const std::map<std::string, PodInfo*, std::less<>>& pods() const noexcept {
-    return pods_;
-  }
+  [[nodiscard]] const PodsByKey& pods() const noexcept { return pods_; }
 
   /// Hands every pod to `take`, in no particular order, freeing their storage as it goes, and
   /// leaves none: for the end of a run, when nothing reads the cluster any more (nodes still
@@ -297,12 +297,11 @@ class ClusterState {
   mutable bool node_list_dirty_ = false;
   std::vector<std::string> zones_;  // node tree: zone keys in order of first appearance
   std::map<std::string, std::vector<NodeInfo*>, std::less<>> zone_nodes_;
-  std::map<std::string, PodInfo*, std::less<>> pods_;  // by "namespace/name", in pod_storage_
-  // pods_ hashed, by views of its keys: controllers, Kueue and the event loop look pods up by
-  // name hundreds of thousands of times in a large replay, where the ordered map's string
-  // comparisons showed in profiles. find_pod builds the key in pod_lookup_key_.
-  std::unordered_map<std::string_view, PodInfo*> pod_index_;
-  std::string pod_lookup_key_;
+  PodsByKey pods_;  // in pod_storage_
+  // pods_ hashed: controllers, Kueue and the event loop look pods up by name hundreds of
+  // thousands of times in a large replay, where the ordered index's comparisons showed in
+  // profiles.
+  PodsByName pod_index_;
   std::unique_ptr<PodInfoPool> pod_storage_;  // slabs of PodInfo with stable addresses
   // Indexed by interned node name (a nomination may name a node that does not exist): looked up
   // for every node in the Filter loop, where a hash lookup per node showed in profiles.

@@ -41,4 +41,8 @@ struct ObjectMeta {
   [[nodiscard]] const OwnerReference* controller() const noexcept;
 };
 
+/// Whether `a` comes before `b` in "namespace/name" order (the keys compared as std::string
+/// compares them), without building either key.
+[[nodiscard]] bool key_less(const ObjectMeta& a, const ObjectMeta& b) noexcept;
+
 }  // namespace gpusched

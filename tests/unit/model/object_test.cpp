@@ -2,6 +2,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <string>
+#include <utility>
+#include <vector>
+
 namespace gpusched {
 namespace {
 
@@ -51,6 +55,30 @@ TEST_CASE("ObjectMeta::controller", "[model][object]") {
   CHECK(meta.controller()->name == "rs");
   meta.owner_references.mut()[1].controller = false;
   CHECK(meta.controller() == nullptr);
+}
+
+TEST_CASE("key_less orders objects as their \"namespace/name\" strings compare",
+          "[model][object]") {
+  // '-' and '.' sort before '/', '0' after it; an empty namespace or name; a byte from 0x80 on
+  // (std::string compares bytes unsigned); and namespaces holding a '/' (validation refuses
+  // them, the order stays exact): "a/b" + "x" against "a" + "b/y" is decided by the names.
+  const std::vector<std::pair<std::string, std::string>> names = {
+      {"a", "z"},     {"a-b", "x"},       {"a", "y"},         {"a.b", "c"}, {"a0", "a"},
+      {"ab", ""},     {"", "x"},          {"a", ""},          {"b", "a"},   {"a/b", "x"},
+      {"a", "b/y"},   {"a", "b/x"},       {"a/b", "y"},       {"a/", "x"},  {"a", "\xc3x"},
+      {"a\xc3", "a"}, {"default", "p-1"}, {"default", "p-10"}};
+  for (const auto& [ns_a, name_a] : names) {
+    for (const auto& [ns_b, name_b] : names) {
+      ObjectMeta a;
+      a.namespace_ = ns_a;
+      a.name = name_a;
+      ObjectMeta b;
+      b.namespace_ = ns_b;
+      b.name = name_b;
+      INFO(ns_a << "/" << name_a << " against " << ns_b << "/" << name_b);
+      CHECK(key_less(a, b) == (ns_a + "/" + name_a < ns_b + "/" + name_b));
+    }
+  }
 }
 
 }  // namespace
