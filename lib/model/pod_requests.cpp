@@ -77,6 +77,17 @@ ResourceList pod_requests(const PodSpec& spec) {
   return reqs;
 }
 
+bool same_requests(const PodSpec& a, const PodSpec& b) noexcept {
+  return a.containers.shares(b.containers) && a.init_containers.shares(b.init_containers) &&
+         a.resources == b.resources && a.overhead == b.overhead;
+}
+
+const ResourceList& PodRequestsMemo::of(const PodSpec& spec) {
+  if (last_ == nullptr || !same_requests(*last_, spec)) requests_ = pod_requests(spec);
+  last_ = &spec;
+  return requests_;
+}
+
 ResourceList pod_limits(const PodSpec& spec) {
   ResourceList limits = aggregate(spec, &Container::limits);
   if (spec.resources) {

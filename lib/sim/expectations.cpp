@@ -35,12 +35,14 @@ std::string with_default_namespace(const std::string& name) {
   return name.find('/') == std::string::npos ? "default/" + name : name;
 }
 
-ResourceList allocated_on(const NodeInfo& node) {
+// Pods from one template ask the same request: `memo` computes it once per run of them, on one
+// node and across the nodes of a result.
+ResourceList allocated_on(const NodeInfo& node, PodRequestsMemo& memo) {
   ResourceList total;
   for (const PodInfo* pod : node.pods) {
     // A pod waiting at Permit holds the node in the scheduler's cache only: it is not bound.
     if (pod->pod.spec.node_name.empty()) continue;
-    for (const auto& [name, q] : pod_requests(pod->pod.spec)) add_to(total, name, q);
+    for (const auto& [name, q] : memo.of(pod->pod.spec)) add_to(total, name, q);
   }
   return total;
 }
@@ -259,7 +261,8 @@ ExpectationResult Simulation::check(std::size_t index) const {
     if (node == nullptr) {
       failures.push_back("the node does not exist");
     } else {
-      const ResourceList allocated = allocated_on(*node);
+      PodRequestsMemo memo;
+      const ResourceList allocated = allocated_on(*node, memo);
       auto compare = [&](const char* label, const ResourceList& want, const ResourceList& have) {
         for (const auto& [name, q] : want) {
           auto it = have.find(name);
@@ -520,10 +523,7 @@ PodRecord Simulation::pod_record(const PodInfo& pod, Pod object, const PodRecord
                 .preempted_by = {}};
   const PodSpec& spec = rec.pod.spec;
   // The request is the containers' and, where the pod sets them, the pod-level resources'.
-  if (previous != nullptr && spec.containers.shares(previous->pod.spec.containers) &&
-      spec.init_containers.shares(previous->pod.spec.init_containers) &&
-      spec.resources == previous->pod.spec.resources &&
-      spec.overhead == previous->pod.spec.overhead) {
+  if (previous != nullptr && same_requests(spec, previous->pod.spec)) {
     rec.requests = previous->requests;
   } else {
     rec.requests = pod_requests(spec);
@@ -542,10 +542,10 @@ PodRecord Simulation::pod_record(const PodInfo& pod, Pod object, const PodRecord
   return rec;
 }
 
-NodeRecord Simulation::node_record(const NodeInfo& node) const {
+NodeRecord Simulation::node_record(const NodeInfo& node, PodRequestsMemo& memo) const {
   NodeRecord rec;
   rec.node = node.node;
-  rec.allocated = allocated_on(node);
+  rec.allocated = allocated_on(node, memo);
   for (const PodInfo* pod : node.pods) {
     if (!pod->pod.spec.node_name.empty()) rec.pods.push_back(pod->pod.key());
   }
@@ -577,7 +577,8 @@ std::vector<NodeRecord> Simulation::node_records() const {
   });
   std::vector<NodeRecord> out;
   out.reserve(nodes.size());
-  for (const NodeInfo* node : nodes) out.push_back(node_record(*node));
+  PodRequestsMemo memo;
+  for (const NodeInfo* node : nodes) out.push_back(node_record(*node, memo));
   return out;
 }
 

@@ -11,6 +11,7 @@
 
 #include "gpusched/framework/cluster_state.hpp"
 #include "gpusched/framework/rng.hpp"
+#include "gpusched/model/pod_requests.hpp"
 #include "gpusched/scenario/scenario.hpp"
 #include "gpusched/scheduler/scheduler.hpp"
 #include "gpusched/sim/result.hpp"
@@ -193,7 +194,7 @@ class Simulation final : public SchedulerHooks, private NodeHost {
   /// shared.
   [[nodiscard]] PodRecord pod_record(const PodInfo& pod, Pod object,
                                      const PodRecord* previous) const;
-  [[nodiscard]] NodeRecord node_record(const NodeInfo& node) const;
+  [[nodiscard]] NodeRecord node_record(const NodeInfo& node, PodRequestsMemo& memo) const;
   /// The result, once the run is over: it takes the pod objects instead of copying them.
   [[nodiscard]] SimulationResult take_result();
 

@@ -21,6 +21,22 @@ namespace gpusched {
 /// a pod-level request (spec.resources) taking that instead, then spec.overhead added.
 [[nodiscard]] ResourceList pod_requests(const PodSpec& spec);
 
+/// Whether two specs ask the same request because they share their containers and init
+/// containers (pods from one template do) and have equal pod-level resources and overhead: a
+/// run of such pods needs pod_requests once.
+[[nodiscard]] bool same_requests(const PodSpec& a, const PodSpec& b) noexcept;
+
+/// pod_requests over a run of pods, computed again only for a pod that does not ask what the
+/// one before it asked (same_requests). The specs must outlive the memo's next call.
+class PodRequestsMemo {
+ public:
+  [[nodiscard]] const ResourceList& of(const PodSpec& spec);
+
+ private:
+  const PodSpec* last_ = nullptr;
+  ResourceList requests_;
+};
+
 /// Limits aggregated the same way, pod-level limits replacing them (PodLimits), for reports.
 [[nodiscard]] ResourceList pod_limits(const PodSpec& spec);
 

@@ -136,6 +136,35 @@ TEST_CASE("pod_requests mirrors resourcehelper.PodRequests", "[model][pod_reques
   }
 }
 
+TEST_CASE("PodRequestsMemo computes a request again unless the pod shares the last one's",
+          "[model][pod_requests]") {
+  // Copies of one spec share its containers (a template's pods); a spec with its own copy of
+  // equal containers, other pod-level resources or other overhead is computed again.
+  PodSpec a;
+  a.containers = std::vector<Container>{requesting({{"cpu", "1"}, {"nvidia.com/gpu", "1"}})};
+  PodSpec a_copy = a;
+  PodSpec own_containers;
+  own_containers.containers = std::vector<Container>{requesting({{"cpu", "2"}})};
+  PodSpec pod_level = a;
+  pod_level.resources.emplace().requests = list({{"cpu", "3"}});
+  PodSpec overhead = a;
+  overhead.overhead = list({{"cpu", "250m"}});
+  PodSpec init = a;
+  init.init_containers = std::vector<Container>{requesting({{"cpu", "5"}})};
+
+  CHECK(same_requests(a, a_copy));
+  CHECK_FALSE(same_requests(a, own_containers));
+  CHECK_FALSE(same_requests(a, pod_level));
+  CHECK_FALSE(same_requests(a, overhead));
+  CHECK_FALSE(same_requests(a, init));
+
+  PodRequestsMemo memo;
+  for (const PodSpec* spec :
+       {&a, &a_copy, &own_containers, &a, &pod_level, &pod_level, &overhead, &a_copy, &init, &a}) {
+    CHECK(text(memo.of(*spec)) == text(pod_requests(*spec)));
+  }
+}
+
 TEST_CASE("pod_limits mirrors resourcehelper.PodLimits", "[model][pod_requests]") {
   const std::string always = "Always";
   // TestPodResourceLimits and TestPodRequestsAndLimits.
