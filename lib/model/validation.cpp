@@ -89,35 +89,39 @@ bool is_standard_container_resource_name(std::string_view name) {
 }
 
 // validateContainerResourceName (which starts with validateResourceName).
-void validate_container_resource_name(std::string_view name, const FieldPath& path,
+// `path()` builds the field path an error names: a valid object, nearly every one, builds none.
+template <class PathOf>
+void validate_container_resource_name(std::string_view name, const PathOf& path,
                                       std::vector<FieldError>& errs) {
   const std::vector<std::string> qualified = resource::qualified_name_errors(name);
-  for (const std::string& msg : qualified) errs.push_back(invalid(path, name, msg));
+  for (const std::string& msg : qualified) errs.push_back(invalid(path(), name, msg));
   const bool unprefixed = name.find('/') == std::string_view::npos;
   if (qualified.empty() && unprefixed && !is_standard_resource_name(name)) {
-    errs.push_back(invalid(path, name, "must be a standard resource type or fully qualified"));
+    errs.push_back(invalid(path(), name, "must be a standard resource type or fully qualified"));
   }
   if (unprefixed) {
     if (!is_standard_container_resource_name(name)) {
-      errs.push_back(invalid(path, name, "must be a standard resource for containers"));
+      errs.push_back(invalid(path(), name, "must be a standard resource for containers"));
     }
   } else if (!resource::is_native(name) && !resource::is_extended(name)) {
-    errs.push_back(invalid(path, name, "doesn't follow extended resource name standard"));
+    errs.push_back(invalid(path(), name, "doesn't follow extended resource name standard"));
   }
 }
 
 // ValidateResourceQuantityValue: non-negative, and whole for integer resources.
-void validate_quantity_value(std::string_view name, const Quantity& q, const FieldPath& path,
+template <class PathOf>
+void validate_quantity_value(std::string_view name, const Quantity& q, const PathOf& path,
                              std::vector<FieldError>& errs) {
-  if (q.milli() < 0) errs.push_back(invalid(path, q.to_string(), kNegative));
+  if (q.milli() < 0) errs.push_back(invalid(path(), q.to_string(), kNegative));
   if (resource::is_integer_resource(name) && !q.is_integer()) {
-    errs.push_back(invalid_quantity(path, q, kNotInteger));
+    errs.push_back(invalid_quantity(path(), q, kNotInteger));
   }
 }
 
 // validateResourceQuantityHugePageValue for a new object (AllowIndivisibleHugePagesValues is
 // only set on updates of pods that already had such values).
-void validate_hugepages_value(std::string_view name, const Quantity& q, const FieldPath& path,
+template <class PathOf>
+void validate_hugepages_value(std::string_view name, const Quantity& q, const PathOf& path,
                               std::vector<FieldError>& errs) {
   // helper.IsHugePageResourceValueDivisible.
   const std::optional<Quantity> page =
@@ -126,7 +130,7 @@ void validate_hugepages_value(std::string_view name, const Quantity& q, const Fi
       page && page->milli() > 0 && page->is_integer() && q.value() % page->value() == 0;
   if (!divisible) {
     errs.push_back(
-        invalid(path, q.to_string(),
+        invalid(path(), q.to_string(),
                 q.to_string() + " is not positive integer multiple of " + std::string(name)));
   }
 }
@@ -137,14 +141,15 @@ bool is_cpu_or_memory(std::string_view name) {
 
 // ValidateResourceRequirements. Upstream ranges over Go maps (random order); here resources
 // come in name order.
+template <class PathOf>
 void validate_requirements(const ResourceList& requests, const ResourceList& limits,
-                           const FieldPath& path, std::vector<FieldError>& errs) {
-  const FieldPath lim_path = child(path, "limits");
-  const FieldPath req_path = child(path, "requests");
+                           const PathOf& path, std::vector<FieldError>& errs) {
+  const auto lim_path = [&] { return child(path(), "limits"); };
+  const auto req_path = [&] { return child(path(), "requests"); };
   bool cpu_or_memory = false;
   bool hugepages = false;
   for (const auto& [name, q] : limits) {
-    const FieldPath fld = key(lim_path, name);
+    const auto fld = [&] { return key(lim_path(), name); };
     validate_container_resource_name(name, fld, errs);
     validate_quantity_value(name, q, fld, errs);
     if (resource::is_hugepages(name)) {
@@ -154,7 +159,7 @@ void validate_requirements(const ResourceList& requests, const ResourceList& lim
     cpu_or_memory = cpu_or_memory || is_cpu_or_memory(name);
   }
   for (const auto& [name, q] : requests) {
-    const FieldPath fld = key(req_path, name);
+    const auto fld = [&] { return key(req_path(), name); };
     validate_container_resource_name(name, fld, errs);
     validate_quantity_value(name, q, fld, errs);
     const auto limit = limits.find(name);
@@ -162,15 +167,15 @@ void validate_requirements(const ResourceList& requests, const ResourceList& lim
       // Non-overcommitable resources must request exactly their limit.
       if (q != limit->second && !resource::is_overcommit_allowed(name)) {
         errs.push_back(
-            invalid(req_path, q.to_string(),
+            invalid(req_path(), q.to_string(),
                     "must be equal to " + name + " limit of " + limit->second.to_string()));
       } else if (q > limit->second) {
         errs.push_back(invalid(
-            req_path, q.to_string(),
+            req_path(), q.to_string(),
             "must be less than or equal to " + name + " limit of " + limit->second.to_string()));
       }
     } else if (!resource::is_overcommit_allowed(name)) {
-      errs.push_back(required(lim_path, "Limit must be set for non overcommitable resources"));
+      errs.push_back(required(lim_path(), "Limit must be set for non overcommitable resources"));
     }
     if (resource::is_hugepages(name)) {
       hugepages = true;
@@ -179,7 +184,7 @@ void validate_requirements(const ResourceList& requests, const ResourceList& lim
     cpu_or_memory = cpu_or_memory || is_cpu_or_memory(name);
   }
   if (hugepages && !cpu_or_memory)
-    errs.push_back(forbidden(path, "HugePages require cpu or memory"));
+    errs.push_back(forbidden(path(), "HugePages require cpu or memory"));
 }
 
 // ErrorList.ToAggregate drops repeated messages from what the client is shown.
@@ -232,13 +237,14 @@ std::vector<FieldError> validate_pod_spec(const PodSpec& spec, const FieldPath& 
   const FieldPath containers = child(base, "containers");
   for (std::size_t i = 0; i < spec.containers.size(); ++i) {
     const Container& c = spec.containers[i];
-    validate_requirements(c.requests, c.limits, child(index(containers, i), "resources"), errs);
+    validate_requirements(
+        c.requests, c.limits, [&] { return child(index(containers, i), "resources"); }, errs);
   }
   const FieldPath init_containers = child(base, "initContainers");
   for (std::size_t i = 0; i < spec.init_containers.size(); ++i) {
     const Container& c = spec.init_containers[i];
-    validate_requirements(c.requests, c.limits, child(index(init_containers, i), "resources"),
-                          errs);
+    validate_requirements(
+        c.requests, c.limits, [&] { return child(index(init_containers, i), "resources"); }, errs);
   }
   // validateAffinity: a Gt or Lt node selector requirement has one value, an integer
   // (ValidateNodeSelectorRequirement, labels.NewRequirement). The loader checks these as it
@@ -274,7 +280,8 @@ std::vector<FieldError> validate_pod_spec(const PodSpec& spec, const FieldPath& 
   // validateOverhead reuses ValidateResourceRequirements with the overhead as limits, so its
   // errors read `spec.overhead.limits[cpu]`.
   if (!spec.overhead.empty()) {
-    validate_requirements({}, spec.overhead, child(base, "overhead"), errs);
+    validate_requirements(
+        {}, spec.overhead, [&] { return child(base, "overhead"); }, errs);
   }
   drop_duplicates(errs);
   return errs;
@@ -285,18 +292,24 @@ std::vector<FieldError> validate_node(const Node& node) {
   // resource name is a path element, not a key, so it prints `status.capacity.nvidia.com/gpu`.
   std::vector<FieldError> errs;
   for (const auto& [name, q] : node.capacity) {
-    validate_quantity_value(name, q,
-                            {{PathStep::Kind::Field, "status", 0},
-                             {PathStep::Kind::Field, "capacity", 0},
-                             {PathStep::Kind::Field, name, 0}},
-                            errs);
+    validate_quantity_value(
+        name, q,
+        [&] {
+          return FieldPath{{PathStep::Kind::Field, "status", 0},
+                           {PathStep::Kind::Field, "capacity", 0},
+                           {PathStep::Kind::Field, name, 0}};
+        },
+        errs);
   }
   for (const auto& [name, q] : node.allocatable) {
-    validate_quantity_value(name, q,
-                            {{PathStep::Kind::Field, "status", 0},
-                             {PathStep::Kind::Field, "allocatable", 0},
-                             {PathStep::Kind::Field, name, 0}},
-                            errs);
+    validate_quantity_value(
+        name, q,
+        [&] {
+          return FieldPath{{PathStep::Kind::Field, "status", 0},
+                           {PathStep::Kind::Field, "allocatable", 0},
+                           {PathStep::Kind::Field, name, 0}};
+        },
+        errs);
   }
   drop_duplicates(errs);
   return errs;
