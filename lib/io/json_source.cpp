@@ -13,6 +13,7 @@
 
 #include "gpusched/error.hpp"
 #include "gpusched/io/scenario_loader.hpp"
+#include "io/json_fast_reader.hpp"
 #include "io/json_release.hpp"
 #include "model/go_text.hpp"
 
@@ -557,21 +558,29 @@ nlohmann::json JsonSource::parse() const {
   //
   // nlohmann::json::parse's own tree would be freed by a destructor that allocates: out of
   // memory there is std::terminate. So the tree is built here and released (io::release).
+  //
+  // The fast reader reads what nlohmann would accept as nlohmann would; on anything else it
+  // gives up and nlohmann parses the text from the start, with its own errors.
   nlohmann::json value;
   try {
-    DomBuilder builder(value);
-    if (!nlohmann::json::sax_parse(text_, &builder)) {
+    std::optional<DomBuilder> builder(std::in_place, value);
+    if (!JsonFastReader(text_, *builder).read()) {
       release(value);
-      check_text(file_, text_);
-      throw InputError(file_, "",
-                       "nesting deeper than " + std::to_string(kMaxJsonDepth) + " levels", 0);
+      value = nlohmann::json();
+      builder.emplace(value);
+      if (!nlohmann::json::sax_parse(text_, &*builder)) {
+        release(value);
+        check_text(file_, text_);
+        throw InputError(file_, "",
+                         "nesting deeper than " + std::to_string(kMaxJsonDepth) + " levels", 0);
+      }
     }
     // Duplicate keys are refused as the API server's strict decoding refuses them
     // (sigs.k8s.io/json: `duplicate field "spec.replicas"`), and as YAML refuses them; nlohmann
     // keeps the last silently. Where the builder saw a key's hash twice in an object, a second
     // walk over the text, now known to be valid, finds them and names the field (nlohmann's
     // parser callback would, but makes parsing some 60 times slower).
-    if (builder.repeated()) {
+    if (builder->repeated()) {
       Scanner scanner(text_);
       std::string path;
       std::string pointer;
