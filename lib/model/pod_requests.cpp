@@ -3,6 +3,9 @@
 // SetDefaults_Pod (pkg/apis/core/v1/defaults.go).
 #include "gpusched/model/pod_requests.hpp"
 
+#include <algorithm>
+#include <vector>
+
 namespace gpusched {
 namespace {
 
@@ -78,8 +81,27 @@ ResourceList pod_requests(const PodSpec& spec) {
 }
 
 bool same_requests(const PodSpec& a, const PodSpec& b) noexcept {
-  return a.containers.shares(b.containers) && a.init_containers.shares(b.init_containers) &&
-         a.resources == b.resources && a.overhead == b.overhead;
+  // What pod_requests reads: the containers' requests, the init containers' requests and
+  // whether each restarts, the pod-level requests and the overhead; formats included (a
+  // request prints in its format, and Quantity's == compares values only).
+  const auto identical = [](const ResourceList& x, const ResourceList& y) {
+    return std::equal(x.begin(), x.end(), y.begin(), y.end(), [](const auto& p, const auto& q) {
+      return p.first == q.first && p.second == q.second && p.second.format() == q.second.format();
+    });
+  };
+  const auto same_containers = [&](const Shared<std::vector<Container>>& x,
+                                   const Shared<std::vector<Container>>& y) {
+    return x.shares(y) ||
+           std::equal(x.begin(), x.end(), y.begin(), y.end(), [&](const auto& p, const auto& q) {
+             return identical(p.requests, q.requests) && is_restartable(p) == is_restartable(q);
+           });
+  };
+  static const ResourceList kNone;
+  const ResourceList& a_pod_level = a.resources ? a.resources->requests : kNone;
+  const ResourceList& b_pod_level = b.resources ? b.resources->requests : kNone;
+  return same_containers(a.containers, b.containers) &&
+         same_containers(a.init_containers, b.init_containers) &&
+         identical(a_pod_level, b_pod_level) && identical(a.overhead, b.overhead);
 }
 
 const ResourceList& PodRequestsMemo::of(const PodSpec& spec) {

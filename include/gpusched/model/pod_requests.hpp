@@ -21,9 +21,10 @@ namespace gpusched {
 /// a pod-level request (spec.resources) taking that instead, then spec.overhead added.
 [[nodiscard]] ResourceList pod_requests(const PodSpec& spec);
 
-/// Whether two specs ask the same request because they share their containers and init
-/// containers (pods from one template do) and have equal pod-level resources and overhead: a
-/// run of such pods needs pod_requests once.
+/// Whether two specs ask the same request, format included: their containers' and init
+/// containers' requests (shared, as pods from one template share them, or written alike), the
+/// init containers' restart policies, the pod-level requests and the overhead. A run of such
+/// pods needs pod_requests once.
 [[nodiscard]] bool same_requests(const PodSpec& a, const PodSpec& b) noexcept;
 
 /// pod_requests over a run of pods, computed again only for a pod that does not ask what the

@@ -136,13 +136,17 @@ TEST_CASE("pod_requests mirrors resourcehelper.PodRequests", "[model][pod_reques
   }
 }
 
-TEST_CASE("PodRequestsMemo computes a request again unless the pod shares the last one's",
+TEST_CASE("PodRequestsMemo computes a request again unless the pod asks what the last one did",
           "[model][pod_requests]") {
-  // Copies of one spec share its containers (a template's pods); a spec with its own copy of
-  // equal containers, other pod-level resources or other overhead is computed again.
+  // Copies of one spec share its containers (a template's pods), and a pod written alike asks
+  // the same; other requests, pod-level resources, overhead, init containers or formats are
+  // computed again (a request prints in its format).
   PodSpec a;
   a.containers = std::vector<Container>{requesting({{"cpu", "1"}, {"nvidia.com/gpu", "1"}})};
   PodSpec a_copy = a;
+  PodSpec alike;
+  alike.containers = std::vector<Container>{requesting({{"cpu", "1"}, {"nvidia.com/gpu", "1"}})};
+  alike.containers.mut()[0].name = "other-name";
   PodSpec own_containers;
   own_containers.containers = std::vector<Container>{requesting({{"cpu", "2"}})};
   PodSpec pod_level = a;
@@ -151,17 +155,28 @@ TEST_CASE("PodRequestsMemo computes a request again unless the pod shares the la
   overhead.overhead = list({{"cpu", "250m"}});
   PodSpec init = a;
   init.init_containers = std::vector<Container>{requesting({{"cpu", "5"}})};
+  PodSpec sidecar = a;
+  sidecar.init_containers = std::vector<Container>{requesting({{"cpu", "5"}}, "Always")};
+  PodSpec binary;
+  binary.containers = std::vector<Container>{requesting({{"memory", "1Gi"}})};
+  PodSpec decimal;
+  decimal.containers = std::vector<Container>{requesting({{"memory", "1073741824"}})};
 
   CHECK(same_requests(a, a_copy));
+  CHECK(same_requests(a, alike));
   CHECK_FALSE(same_requests(a, own_containers));
   CHECK_FALSE(same_requests(a, pod_level));
   CHECK_FALSE(same_requests(a, overhead));
   CHECK_FALSE(same_requests(a, init));
+  CHECK_FALSE(same_requests(init, sidecar));
+  CHECK_FALSE(same_requests(binary, decimal));
 
   PodRequestsMemo memo;
   for (const PodSpec* spec :
-       {&a, &a_copy, &own_containers, &a, &pod_level, &pod_level, &overhead, &a_copy, &init, &a}) {
+       {&a, &a_copy, &own_containers, &a, &pod_level, &pod_level, &overhead, &a_copy, &init,
+        &sidecar, &init, &alike, &a, &binary, &decimal, &binary}) {
     CHECK(text(memo.of(*spec)) == text(pod_requests(*spec)));
+    CHECK(memo.of(*spec).begin()->second.format() == pod_requests(*spec).begin()->second.format());
   }
 }
 

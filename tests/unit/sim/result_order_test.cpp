@@ -1,5 +1,6 @@
 // The result lists pods in ClusterState's key order ("namespace/name" compared as one string),
-// whatever order the storage hands them over in, and pods from one template share their request.
+// whatever order the storage hands them over in, and pods asking the same request (from one
+// template, or written alike) share it.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -12,7 +13,7 @@
 namespace gpusched {
 namespace {
 
-TEST_CASE("result pods are in key order and template pods share one request", "[sim][result]") {
+TEST_CASE("result pods are in key order and pods asking alike share one request", "[sim][result]") {
   const std::string text = R"({"name": "order", "cluster": [
       {"kind": "Node", "metadata": {"name": "n"}, "status": {"allocatable": {"cpu": "8"}}},
       {"kind": "Pod", "metadata": {"name": "z", "namespace": "a"},
@@ -39,7 +40,11 @@ TEST_CASE("result pods are in key order and template pods share one request", "[
   CHECK(result.pods[3].requests.at("cpu").milli() == 300);
   CHECK(result.pods[3].requests.shares(result.pods[4].requests));
   CHECK(result.pods[4].requests.shares(result.pods[5].requests));
-  CHECK_FALSE(result.pods[0].requests.shares(result.pods[2].requests));
+  // a/z and a-b/x, written alike and created one after the other, share theirs too; a/y does
+  // not ask the same.
+  CHECK(result.pods[0].requests.shares(result.pods[2].requests));
+  CHECK_FALSE(result.pods[1].requests.shares(result.pods[0].requests));
+  CHECK_FALSE(result.pods[1].requests.shares(result.pods[2].requests));
 }
 
 }  // namespace
