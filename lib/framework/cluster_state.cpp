@@ -532,21 +532,30 @@ void ClusterState::count_holding(const PodInfo& pod, bool held) {
 void ClusterState::compile_pod(PodInfo& info) {
   const Pod& pod = info.pod;
   info.priority = pod.priority();
-  info.requests.clear();
-  for (const auto& [name, q] : pod_requests(pod.spec)) {
-    if (name == resource::kPods || q.milli() == 0) continue;
-    info.requests.push_back(ResAmount{resources_.intern(name), q.milli()});
+  if (!last_requests_ || !same_requests(last_requests_->spec, pod.spec)) {
+    CompiledRequests& compiled = last_requests_.emplace();
+    compiled.spec.containers = pod.spec.containers;
+    compiled.spec.init_containers = pod.spec.init_containers;
+    compiled.spec.resources = pod.spec.resources;
+    compiled.spec.overhead = pod.spec.overhead;
+    for (const auto& [name, q] : pod_requests(pod.spec)) {
+      if (name == resource::kPods || q.milli() == 0) continue;
+      compiled.requests.push_back(ResAmount{resources_.intern(name), q.milli()});
+    }
+    // fitsRequest checks cpu, memory, ephemeral-storage, then scalars: keep the fixed ids first.
+    std::sort(compiled.requests.begin(), compiled.requests.end(),
+              [](const ResAmount& a, const ResAmount& b) { return a.id < b.id; });
+    const ResourceList nonzero = nonzero_requests(compiled.spec);
+    auto milli_of = [&](std::string_view name) {
+      auto it = nonzero.find(name);
+      return it == nonzero.end() ? 0 : it->second.milli();
+    };
+    compiled.nonzero_cpu = milli_of(resource::kCpu);
+    compiled.nonzero_memory = milli_of(resource::kMemory);
   }
-  // fitsRequest checks cpu, memory, ephemeral-storage, then scalars: keep the fixed ids first.
-  std::sort(info.requests.begin(), info.requests.end(),
-            [](const ResAmount& a, const ResAmount& b) { return a.id < b.id; });
-  const ResourceList nonzero = nonzero_requests(pod.spec);
-  auto milli_of = [&](std::string_view name) {
-    auto it = nonzero.find(name);
-    return it == nonzero.end() ? 0 : it->second.milli();
-  };
-  info.nonzero_cpu = milli_of(resource::kCpu);
-  info.nonzero_memory = milli_of(resource::kMemory);
+  info.requests = last_requests_->requests;
+  info.nonzero_cpu = last_requests_->nonzero_cpu;
+  info.nonzero_memory = last_requests_->nonzero_memory;
 
   info.tolerations.clear();
   for (const Toleration& t : pod.spec.tolerations) {

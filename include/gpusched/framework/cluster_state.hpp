@@ -322,6 +322,15 @@ class ClusterState {
   std::uint64_t node_generation_ = 1;
   NodeObserver node_observer_;
   std::uint64_t pod_sequence_ = 0;
+  // The request compile_pod computed last and the spec parts it read (same_requests): a run of
+  // pods asking alike, a controller's or a file's, computes it once.
+  struct CompiledRequests {
+    PodSpec spec;
+    std::vector<ResAmount> requests;
+    std::int64_t nonzero_cpu = 0;
+    std::int64_t nonzero_memory = 0;
+  };
+  std::optional<CompiledRequests> last_requests_;
   GpuShareShapeCounts pod_shapes_;
   std::uint32_t node_slots_ = 0;
 };

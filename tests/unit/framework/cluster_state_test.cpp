@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gpusched/error.hpp"
@@ -44,6 +45,53 @@ TEST_CASE("ClusterState: nominations, to nodes that exist yet or not", "[framewo
   // A bound pod leaves the nominator.
   cluster.bind(q, node);
   CHECK(cluster.nominated_pods(later).empty());
+}
+
+TEST_CASE("ClusterState: each pod's compiled request, pods asking alike in runs", "[framework]") {
+  // compile_pod computes a request once per run of pods asking alike (same_requests): the
+  // request and the non-zero cpu and memory (100m and 200Mi for a container asking none) stay
+  // each pod's own, however the runs change.
+  ClusterState cluster;
+  auto asking = [](const std::string& name, const ResourceList& requests) {
+    Pod pod = named(name);
+    Container c;
+    c.name = "c";
+    c.requests = requests;
+    pod.spec.containers = std::vector<Container>{c};
+    return pod;
+  };
+  const ResourceList one_cpu = {{"cpu", Quantity::from_units(1)}};
+  const ResourceList gpu = {{"cpu", Quantity(500)}, {"nvidia.com/gpu", Quantity::from_units(1)}};
+  const ResourceList memory = {{"memory", Quantity::from_units(1LL << 30)}};
+  Pod shared = asking("shared-1", one_cpu);
+  Pod shared_copy = shared;
+  shared_copy.metadata.name = "shared-2";
+  struct Want {
+    std::int64_t cpu;
+    std::int64_t gpu;
+    std::int64_t nonzero_cpu;
+    std::int64_t nonzero_memory;
+  };
+  const std::int64_t default_memory = 200LL << 20;
+  const std::vector<std::pair<Pod, Want>> pods = {
+      {shared, {1000, 0, 1000, default_memory * 1000}},
+      {shared_copy, {1000, 0, 1000, default_memory * 1000}},
+      {asking("alike", one_cpu), {1000, 0, 1000, default_memory * 1000}},
+      {asking("none", {}), {0, 0, 100, default_memory * 1000}},
+      {asking("gpu", gpu), {500, 1000, 500, default_memory * 1000}},
+      {asking("gpu-again", gpu), {500, 1000, 500, default_memory * 1000}},
+      {asking("memory", memory), {0, 0, 100, (1LL << 30) * 1000}},
+      {asking("one-cpu-again", one_cpu), {1000, 0, 1000, default_memory * 1000}},
+  };
+  const ResId gpu_id = cluster.resources().intern("nvidia.com/gpu");
+  for (const auto& [pod, want] : pods) {
+    const PodInfo& info = cluster.add_pod(pod);
+    INFO(pod.metadata.name);
+    CHECK(info.request(res::kCpu) == want.cpu);
+    CHECK(info.request(gpu_id) == want.gpu);
+    CHECK(info.nonzero_cpu == want.nonzero_cpu);
+    CHECK(info.nonzero_memory == want.nonzero_memory);
+  }
 }
 
 TEST_CASE("ClusterState: the lowest priority of the pods holding a node", "[framework]") {
