@@ -323,12 +323,13 @@ class ClusterState {
   NodeObserver node_observer_;
   std::uint64_t pod_sequence_ = 0;
   // The request compile_pod computed last and the spec parts it read (same_requests): a run of
-  // pods asking alike, a controller's or a file's, computes it once.
+  // pods asking alike, a controller's or a file's, computes it once. (No member initializers:
+  // Clang cannot default-construct a nested class that has them inside its enclosing class.)
   struct CompiledRequests {
     PodSpec spec;
     std::vector<ResAmount> requests;
-    std::int64_t nonzero_cpu = 0;
-    std::int64_t nonzero_memory = 0;
+    std::int64_t nonzero_cpu;
+    std::int64_t nonzero_memory;
   };
   std::optional<CompiledRequests> last_requests_;
   GpuShareShapeCounts pod_shapes_;
