@@ -1,7 +1,6 @@
 // Checking a scenario's expectations, and the result of a run.
 #include <algorithm>
 #include <map>
-#include <numeric>
 #include <set>
 
 #include "dra/pod_claims.hpp"
@@ -47,25 +46,20 @@ ResourceList allocated_on(const NodeInfo& node, PodRequestsMemo& memo) {
   return total;
 }
 
-// Puts the records in key order, moving each record once (a sort would move them many times).
-void sort_by_key(std::vector<PodRecord>& pods) {
-  std::vector<std::size_t> order(pods.size());
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
-    return key_less(pods[x].pod.metadata, pods[y].pod.metadata);
-  });
-  // pods[j] becomes the old pods[order[j]], one cycle of the permutation at a time.
+// pods[j] becomes the old pods[from[j]], moving each record once (a sort would move them many
+// times), one cycle of the permutation at a time.
+void permute(std::vector<PodRecord>& pods, std::vector<std::size_t> from) {
   for (std::size_t i = 0; i < pods.size(); ++i) {
-    if (order[i] == i) continue;
+    if (from[i] == i) continue;
     PodRecord first = std::move(pods[i]);
     std::size_t j = i;
-    for (std::size_t k = order[j]; k != i; k = order[j]) {
+    for (std::size_t k = from[j]; k != i; k = from[j]) {
       pods[j] = std::move(pods[k]);
-      order[j] = j;
+      from[j] = j;
       j = k;
     }
     pods[j] = std::move(first);
-    order[j] = j;
+    from[j] = j;
   }
 }
 
@@ -727,15 +721,22 @@ SimulationResult Simulation::take_result() {
                   [](const NodeInfo* node) { return !node->gpu_free.empty(); }))
     out.pod_shapes = cluster_.pod_shapes();
   // Each pod object moves into its record as its storage is freed, so a replay of a million
-  // pods never holds two copies of each; the records are then put in the pods' key order.
+  // pods never holds two copies of each; the records are then put in the pods' key order, the
+  // order the cluster keeps them in: each pod's place is read from it by creation sequence
+  // before the drain, and no record is compared.
+  std::vector<std::uint32_t> place_by_sequence(cluster_.pods_seen());
+  std::uint32_t place = 0;
+  for (const PodInfo* pod : cluster_.pods()) place_by_sequence[pod->sequence - 1] = place++;
+  std::vector<std::size_t> from(cluster_.pods().size());
   out.pods.reserve(cluster_.pods().size());
-  // Pods from one template share their containers, so their records share one request too.
+  // Pods asking alike share one request in their records too.
   api_.pods_drained();
   cluster_.drain_pods([&](PodInfo& pod) {
+    from[place_by_sequence[pod.sequence - 1]] = out.pods.size();
     const PodRecord* previous = out.pods.empty() ? nullptr : &out.pods.back();
     out.pods.push_back(pod_record(pod, std::move(pod.pod), previous));
   });
-  sort_by_key(out.pods);
+  permute(out.pods, std::move(from));
   if (record_spans_) {
     spans_.resize(pod_times_.size());
     for (std::size_t i = 0; i < spans_.size(); ++i) {
