@@ -251,7 +251,7 @@ PodInfo& ClusterState::add_pod(Pod pod) {
     ++pod_shapes_[{ref.nonzero_cpu, share.gpu_milli, share.gpu_count, share.gpu_type}];
     // The simulation refuses a create whose name is taken before it gets here.
     GPUSCHED_CHECK(pods_.insert(&ref).second, "a pod added to the cluster has a name no pod has");
-    pod_index_.insert(&ref);
+    pod_index_.insert(NamedPod{&ref, PodName(ref).hash});
   } catch (...) {
     pod_storage_->destroy(ref);
     throw;
@@ -296,7 +296,7 @@ void ClusterState::release(PodInfo& info) {
 void ClusterState::remove_pod(PodInfo& info) {
   if (info.node != nullptr) unhold(info);
   unindex_nomination(info);
-  if (pods_.erase(&info) > 0) pod_index_.erase(&info);
+  if (pods_.erase(&info) > 0) pod_index_.erase(NamedPod{&info, PodName(info).hash});
   pod_storage_->destroy(info);
   ++generation_;
 }
@@ -448,8 +448,8 @@ void ClusterState::mirror_nominations(NodeInfo& node) const {
 }
 
 PodInfo* ClusterState::find_pod(std::string_view namespace_, std::string_view name) const noexcept {
-  auto it = pod_index_.find(PodName{namespace_, name});
-  return it == pod_index_.end() ? nullptr : *it;
+  auto it = pod_index_.find(PodName(namespace_, name));
+  return it == pod_index_.end() ? nullptr : it->pod;
 }
 
 void ClusterState::apply_namespace(ObjectMeta meta) {

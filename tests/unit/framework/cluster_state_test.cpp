@@ -47,6 +47,38 @@ TEST_CASE("ClusterState: nominations, to nodes that exist yet or not", "[framewo
   CHECK(cluster.nominated_pods(later).empty());
 }
 
+TEST_CASE("ClusterState: pods found by name and listed in key order", "[framework]") {
+  // The indexes hold the pods, not key strings: a name in two namespaces, a removed pod's name
+  // taken again, and "a-b/x" before "a/y" ('-' sorts before '/').
+  ClusterState cluster;
+  auto in = [](const std::string& ns, const std::string& name) {
+    Pod pod = named(name);
+    pod.metadata.namespace_ = ns;
+    return pod;
+  };
+  PodInfo& a_x = cluster.add_pod(in("a", "x"));
+  PodInfo& ab_x = cluster.add_pod(in("a-b", "x"));
+  PodInfo& a_y = cluster.add_pod(in("a", "y"));
+  CHECK(cluster.find_pod("a", "x") == &a_x);
+  CHECK(cluster.find_pod("a-b", "x") == &ab_x);
+  CHECK(cluster.find_pod("a", "y") == &a_y);
+  CHECK(cluster.find_pod("a", "z") == nullptr);
+  CHECK(cluster.find_pod("a-b", "y") == nullptr);
+  auto keys = [&] {
+    std::vector<std::string> out;
+    for (const PodInfo* pod : cluster.pods()) out.push_back(pod->pod.key());
+    return out;
+  };
+  CHECK(keys() == std::vector<std::string>{"a-b/x", "a/x", "a/y"});
+  cluster.remove_pod(a_x);
+  CHECK(cluster.find_pod("a", "x") == nullptr);
+  CHECK(cluster.find_pod("a-b", "x") == &ab_x);
+  CHECK(keys() == std::vector<std::string>{"a-b/x", "a/y"});
+  PodInfo& again = cluster.add_pod(in("a", "x"));
+  CHECK(cluster.find_pod("a", "x") == &again);
+  CHECK(keys() == std::vector<std::string>{"a-b/x", "a/x", "a/y"});
+}
+
 TEST_CASE("ClusterState: each pod's compiled request, pods asking alike in runs", "[framework]") {
   // compile_pod computes a request once per run of pods asking alike (same_requests): the
   // request and the non-zero cpu and memory (100m and 200Mi for a container asking none) stay
