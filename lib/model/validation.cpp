@@ -148,7 +148,10 @@ void validate_requirements(const ResourceList& requests, const ResourceList& lim
   const auto req_path = [&] { return child(path(), "requests"); };
   bool cpu_or_memory = false;
   bool hugepages = false;
-  for (const auto& [name, q] : limits) {
+  for (const auto& entry : limits) {
+    // Named, not bound: a lambda below captures the name (Clang 14 cannot capture a binding).
+    const std::string& name = entry.first;
+    const Quantity& q = entry.second;
     const auto fld = [&] { return key(lim_path(), name); };
     validate_container_resource_name(name, fld, errs);
     validate_quantity_value(name, q, fld, errs);
@@ -158,7 +161,9 @@ void validate_requirements(const ResourceList& requests, const ResourceList& lim
     }
     cpu_or_memory = cpu_or_memory || is_cpu_or_memory(name);
   }
-  for (const auto& [name, q] : requests) {
+  for (const auto& entry : requests) {
+    const std::string& name = entry.first;
+    const Quantity& q = entry.second;
     const auto fld = [&] { return key(req_path(), name); };
     validate_container_resource_name(name, fld, errs);
     validate_quantity_value(name, q, fld, errs);
@@ -291,7 +296,10 @@ std::vector<FieldError> validate_node(const Node& node) {
   // ValidateNode builds these paths with field.NewPath("status", "capacity", name): the
   // resource name is a path element, not a key, so it prints `status.capacity.nvidia.com/gpu`.
   std::vector<FieldError> errs;
-  for (const auto& [name, q] : node.capacity) {
+  for (const auto& entry : node.capacity) {
+    // Named, not bound: a lambda below captures the name (Clang 14 cannot capture a binding).
+    const std::string& name = entry.first;
+    const Quantity& q = entry.second;
     validate_quantity_value(
         name, q,
         [&] {
@@ -301,7 +309,9 @@ std::vector<FieldError> validate_node(const Node& node) {
         },
         errs);
   }
-  for (const auto& [name, q] : node.allocatable) {
+  for (const auto& entry : node.allocatable) {
+    const std::string& name = entry.first;
+    const Quantity& q = entry.second;
     validate_quantity_value(
         name, q,
         [&] {
