@@ -34,8 +34,8 @@ std::string with_default_namespace(const std::string& name) {
   return name.find('/') == std::string::npos ? "default/" + name : name;
 }
 
-// Pods from one template ask the same request: `memo` computes it once per run of them, on one
-// node and across the nodes of a result.
+// Pods asking alike (same_requests: a template's, or a file's pods written alike) have one
+// request: `memo` computes it once per run of them, on one node and across a result's nodes.
 ResourceList allocated_on(const NodeInfo& node, PodRequestsMemo& memo) {
   ResourceList total;
   for (const PodInfo* pod : node.pods) {
@@ -44,6 +44,12 @@ ResourceList allocated_on(const NodeInfo& node, PodRequestsMemo& memo) {
     for (const auto& [name, q] : memo.of(pod->pod.spec)) add_to(total, name, q);
   }
   return total;
+}
+
+// A pod's "namespace/name" in `key`, whose buffer serves every pod an expectation matches.
+const std::string& key_into(std::string& key, const PodInfo& pod) {
+  key.assign(pod.pod.metadata.namespace_).append(1, '/').append(pod.pod.metadata.name);
+  return key;
 }
 
 // pods[j] becomes the old pods[from[j]], moving each record once (a sort would move them many
@@ -131,6 +137,7 @@ ExpectationResult Simulation::check(std::size_t index) const {
   r.at = e.at ? format_duration(*e.at) : "end";
   std::vector<std::string> failures;
   std::string what;
+  std::string pod_key;  // key_into's buffer
   // A count the assertion gives, against the one found.
   const auto compare_count = [&](const char* field, const std::optional<std::int32_t>& want,
                                  std::int32_t got) {
@@ -145,7 +152,7 @@ ExpectationResult Simulation::check(std::size_t index) const {
     const std::string pattern = with_default_namespace(pe->pod);
     std::vector<const PodInfo*> matches;
     for (PodInfo* pod : cluster_.pods()) {
-      if (glob_match(pattern, pod->pod.key())) matches.push_back(pod);
+      if (glob_match(pattern, key_into(pod_key, *pod))) matches.push_back(pod);
     }
     const bool is_glob = pattern.find_first_of("*?") != std::string::npos;
     what = "pod " + pattern;
@@ -238,7 +245,7 @@ ExpectationResult Simulation::check(std::size_t index) const {
     const std::string pattern = with_default_namespace(ps->pattern);
     std::map<std::string, std::int64_t> counts;
     for (PodInfo* pod : cluster_.pods()) {
-      if (glob_match(pattern, pod->pod.key()))
+      if (glob_match(pattern, key_into(pod_key, *pod)))
         ++counts[std::string(to_string(pod->pod.status.phase))];
     }
     what = "pods " + pattern;
