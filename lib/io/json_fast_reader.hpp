@@ -68,58 +68,56 @@ class JsonFastReader {
   }
 
   bool object() {
-    ++p_;
-    if (++depth_ > kMaxDepth || !handler_.start_object(static_cast<std::size_t>(-1))) return false;
-    skip_whitespace();
-    if (p_ != end_ && *p_ == '}') {
-      ++p_;
-      --depth_;
-      return handler_.end_object();
-    }
-    for (;;) {
+    if (!open() || !handler_.start_object(static_cast<std::size_t>(-1))) return false;
+    for (Next next = first('}'); next != Next::Closed; next = after('}')) {
+      if (next == Next::Fault) return false;
       if (p_ == end_ || *p_ != '"' || !string() || !handler_.key(buffer_)) return false;
       skip_whitespace();
       if (p_ == end_ || *p_ != ':') return false;
       ++p_;
       skip_whitespace();
       if (!value()) return false;
-      skip_whitespace();
-      if (p_ == end_) return false;
-      if (*p_ == ',') {
-        ++p_;
-        skip_whitespace();
-        continue;
-      }
-      if (*p_ != '}') return false;
-      ++p_;
-      --depth_;
-      return handler_.end_object();
     }
+    return handler_.end_object();
   }
 
   bool array() {
+    if (!open() || !handler_.start_array(static_cast<std::size_t>(-1))) return false;
+    for (Next next = first(']'); next != Next::Closed; next = after(']')) {
+      if (next == Next::Fault || !value()) return false;
+    }
+    return handler_.end_array();
+  }
+
+  /// What comes in a container: a member or element, its closing bracket, or a fault.
+  enum class Next { Item, Closed, Fault };
+
+  /// Past an opening bracket, one level deeper.
+  bool open() noexcept {
     ++p_;
-    if (++depth_ > kMaxDepth || !handler_.start_array(static_cast<std::size_t>(-1))) return false;
+    return ++depth_ <= kMaxDepth;
+  }
+  /// Right after the opening bracket: the closing one (an empty container) or the first item.
+  Next first(char close) noexcept {
     skip_whitespace();
-    if (p_ != end_ && *p_ == ']') {
+    if (p_ != end_ && *p_ == close) return closed();
+    return Next::Item;
+  }
+  /// After an item: a comma and the next item, or the closing bracket.
+  Next after(char close) noexcept {
+    skip_whitespace();
+    if (p_ == end_) return Next::Fault;
+    if (*p_ == ',') {
       ++p_;
-      --depth_;
-      return handler_.end_array();
-    }
-    for (;;) {
-      if (!value()) return false;
       skip_whitespace();
-      if (p_ == end_) return false;
-      if (*p_ == ',') {
-        ++p_;
-        skip_whitespace();
-        continue;
-      }
-      if (*p_ != ']') return false;
-      ++p_;
-      --depth_;
-      return handler_.end_array();
+      return Next::Item;
     }
+    return *p_ == close ? closed() : Next::Fault;
+  }
+  Next closed() noexcept {
+    ++p_;
+    --depth_;
+    return Next::Closed;
   }
 
   bool literal(std::string_view word) noexcept {

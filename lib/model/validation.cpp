@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace gpusched {
 namespace {
@@ -296,30 +297,22 @@ std::vector<FieldError> validate_node(const Node& node) {
   // ValidateNode builds these paths with field.NewPath("status", "capacity", name): the
   // resource name is a path element, not a key, so it prints `status.capacity.nvidia.com/gpu`.
   std::vector<FieldError> errs;
-  for (const auto& entry : node.capacity) {
-    // Named, not bound: a lambda below captures the name (Clang 14 cannot capture a binding).
-    const std::string& name = entry.first;
-    const Quantity& q = entry.second;
-    validate_quantity_value(
-        name, q,
-        [&] {
-          return FieldPath{{PathStep::Kind::Field, "status", 0},
-                           {PathStep::Kind::Field, "capacity", 0},
-                           {PathStep::Kind::Field, name, 0}};
-        },
-        errs);
-  }
-  for (const auto& entry : node.allocatable) {
-    const std::string& name = entry.first;
-    const Quantity& q = entry.second;
-    validate_quantity_value(
-        name, q,
-        [&] {
-          return FieldPath{{PathStep::Kind::Field, "status", 0},
-                           {PathStep::Kind::Field, "allocatable", 0},
-                           {PathStep::Kind::Field, name, 0}};
-        },
-        errs);
+  const std::pair<const char*, const ResourceList*> lists[] = {{"capacity", &node.capacity},
+                                                               {"allocatable", &node.allocatable}};
+  for (const auto& [field, list] : lists) {
+    for (const auto& entry : *list) {
+      // Named, not bound: the lambda captures them (Clang 14 cannot capture a binding).
+      const char* status_field = field;
+      const std::string& name = entry.first;
+      validate_quantity_value(
+          name, entry.second,
+          [&] {
+            return FieldPath{{PathStep::Kind::Field, "status", 0},
+                             {PathStep::Kind::Field, status_field, 0},
+                             {PathStep::Kind::Field, name, 0}};
+          },
+          errs);
+    }
   }
   drop_duplicates(errs);
   return errs;
