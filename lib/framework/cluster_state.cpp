@@ -265,6 +265,10 @@ PodInfo& ClusterState::add_pod(Pod pod) {
 }
 
 void ClusterState::update_pod(PodInfo& info, Pod pod) {
+  // The indexes order and hash the pod by its namespace and name, which an update keeps.
+  GPUSCHED_CHECK(pod.metadata.name == info.pod.metadata.name &&
+                     pod.metadata.namespace_ == info.pod.metadata.namespace_,
+                 "an updated pod keeps its namespace and name");
   NodeInfo* node = info.node;
   if (node != nullptr) unhold(info);
   unindex_nomination(info);

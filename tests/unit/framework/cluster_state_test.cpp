@@ -183,6 +183,10 @@ TEST_CASE("ClusterState: a broken invariant is an InternalError, never a wrong a
     CHECK(e.file() == "lib/framework/cluster_state.cpp");
   }
   CHECK(cluster.find_pod("default", "p") == &p);  // the failed add left the cluster as it was
+  // The indexes order and hash a pod by its name: an update may not rename it.
+  CHECK_THROWS_WITH(cluster.update_pod(p, named("renamed")),
+                    Catch::StartsWith("invariant \"an updated pod keeps its namespace and name\""));
+  CHECK(cluster.find_pod("default", "p") == &p);
   CHECK_THROWS_AS(cluster.forget(p), InternalError);
   cluster.bind(p, node);
   CHECK_THROWS_WITH(cluster.bind(p, node),
