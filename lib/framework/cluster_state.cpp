@@ -51,8 +51,7 @@ std::string zone_key(const Node& node) {
 
 // Requests with upstream's non-zero defaults for containers that leave cpu or memory unset
 // (PodResourcesOptions.NonMissingContainerRequests), used by the Fit scorer.
-ResourceList nonzero_requests(const PodSpec& spec) {
-  PodSpec copy = spec;
+ResourceList nonzero_requests(PodSpec spec) {
   auto apply = [](std::vector<Container>& containers) {
     for (auto& c : containers) {
       c.requests.try_emplace(std::string(resource::kCpu), Quantity(kDefaultMilliCpuRequest));
@@ -60,9 +59,9 @@ ResourceList nonzero_requests(const PodSpec& spec) {
                              Quantity::from_units(kDefaultMemoryRequest, QuantityFormat::BinarySI));
     }
   };
-  apply(copy.containers.mut());
-  apply(copy.init_containers.mut());
-  return pod_requests(copy);
+  apply(spec.containers.mut());
+  apply(spec.init_containers.mut());
+  return pod_requests(spec);
 }
 
 }  // namespace
@@ -536,30 +535,28 @@ void ClusterState::count_holding(const PodInfo& pod, bool held) {
 void ClusterState::compile_pod(PodInfo& info) {
   const Pod& pod = info.pod;
   info.priority = pod.priority();
-  if (!last_requests_ || !same_requests(last_requests_->spec, pod.spec)) {
-    CompiledRequests& compiled = last_requests_.emplace();
-    compiled.spec.containers = pod.spec.containers;
-    compiled.spec.init_containers = pod.spec.init_containers;
-    compiled.spec.resources = pod.spec.resources;
-    compiled.spec.overhead = pod.spec.overhead;
-    for (const auto& [name, q] : pod_requests(pod.spec)) {
+  const ResourceList& requests = requests_memo_.of(pod.spec);
+  if (compiled_from_ != requests_memo_.computed()) {
+    compiled_from_ = requests_memo_.computed();
+    compiled_requests_.clear();
+    for (const auto& [name, q] : requests) {
       if (name == resource::kPods || q.milli() == 0) continue;
-      compiled.requests.push_back(ResAmount{resources_.intern(name), q.milli()});
+      compiled_requests_.push_back(ResAmount{resources_.intern(name), q.milli()});
     }
     // fitsRequest checks cpu, memory, ephemeral-storage, then scalars: keep the fixed ids first.
-    std::sort(compiled.requests.begin(), compiled.requests.end(),
+    std::sort(compiled_requests_.begin(), compiled_requests_.end(),
               [](const ResAmount& a, const ResAmount& b) { return a.id < b.id; });
-    const ResourceList nonzero = nonzero_requests(compiled.spec);
+    const ResourceList nonzero = nonzero_requests(request_parts(pod.spec));
     auto milli_of = [&](std::string_view name) {
       auto it = nonzero.find(name);
       return it == nonzero.end() ? 0 : it->second.milli();
     };
-    compiled.nonzero_cpu = milli_of(resource::kCpu);
-    compiled.nonzero_memory = milli_of(resource::kMemory);
+    compiled_nonzero_cpu_ = milli_of(resource::kCpu);
+    compiled_nonzero_memory_ = milli_of(resource::kMemory);
   }
-  info.requests = last_requests_->requests;
-  info.nonzero_cpu = last_requests_->nonzero_cpu;
-  info.nonzero_memory = last_requests_->nonzero_memory;
+  info.requests = compiled_requests_;
+  info.nonzero_cpu = compiled_nonzero_cpu_;
+  info.nonzero_memory = compiled_nonzero_memory_;
 
   info.tolerations.clear();
   for (const Toleration& t : pod.spec.tolerations) {

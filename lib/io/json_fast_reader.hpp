@@ -23,6 +23,11 @@
 
 namespace gpusched::io {
 
+/// JSON's whitespace (RFC 8259): space, tab, line feed and carriage return.
+[[nodiscard]] constexpr bool is_json_whitespace(char c) noexcept {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
 template <class Handler>
 class JsonFastReader {
  public:
@@ -44,7 +49,7 @@ class JsonFastReader {
   static bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
 
   void skip_whitespace() noexcept {
-    while (p_ != end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t')) ++p_;
+    while (p_ != end_ && is_json_whitespace(*p_)) ++p_;
   }
 
   bool value() {

@@ -20,10 +20,6 @@
 namespace gpusched::io {
 namespace {
 
-bool is_ws(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
 /// The bytes a walk over a container stops at.
 constexpr std::array<bool, 256> kStructural = [] {
   std::array<bool, 256> table{};
@@ -42,7 +38,7 @@ class Scanner {
   [[nodiscard]] char peek() const noexcept { return pos_ < text_.size() ? text_[pos_] : '\0'; }
 
   void skip_ws() {
-    while (pos_ < text_.size() && is_ws(text_[pos_])) ++pos_;
+    while (pos_ < text_.size() && is_json_whitespace(text_[pos_])) ++pos_;
   }
   /// Skips whitespace and then `c` if it is next.
   bool consume(char c) {
@@ -114,7 +110,7 @@ class Scanner {
         ++pos_;
       } while (depth > 0 && pos_ < text_.size());
     } else {
-      while (pos_ < text_.size() && !is_ws(text_[pos_]) && text_[pos_] != ',' &&
+      while (pos_ < text_.size() && !is_json_whitespace(text_[pos_]) && text_[pos_] != ',' &&
              text_[pos_] != '}' && text_[pos_] != ']') {
         ++pos_;
       }
@@ -548,7 +544,7 @@ nlohmann::json JsonSource::parse() const {
     throw InputError(file_, "", file_too_large_reason(), 0);
   }
   std::size_t first = 0;
-  while (first < text_.size() && is_ws(text_[first])) ++first;
+  while (first < text_.size() && is_json_whitespace(text_[first])) ++first;
   if (first == text_.size()) throw InputError(file_, "", "file is empty", 0);
 
   // Binary data and nesting beyond kMaxJsonDepth are refused before the parser's own words, as

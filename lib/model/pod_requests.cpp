@@ -80,6 +80,15 @@ ResourceList pod_requests(const PodSpec& spec) {
   return reqs;
 }
 
+PodSpec request_parts(const PodSpec& spec) {
+  PodSpec parts;
+  parts.containers = spec.containers;
+  parts.init_containers = spec.init_containers;
+  parts.resources = spec.resources;
+  parts.overhead = spec.overhead;
+  return parts;
+}
+
 bool same_requests(const PodSpec& a, const PodSpec& b) noexcept {
   // What pod_requests reads: the containers' requests, the init containers' requests and
   // whether each restarts, the pod-level requests and the overhead; formats included (a
@@ -105,8 +114,11 @@ bool same_requests(const PodSpec& a, const PodSpec& b) noexcept {
 }
 
 const ResourceList& PodRequestsMemo::of(const PodSpec& spec) {
-  if (last_ == nullptr || !same_requests(*last_, spec)) requests_ = pod_requests(spec);
-  last_ = &spec;
+  if (!last_ || !same_requests(*last_, spec)) {
+    last_ = request_parts(spec);
+    requests_ = pod_requests(*last_);
+    ++computed_;
+  }
   return requests_;
 }
 

@@ -21,6 +21,7 @@
 #include "gpusched/framework/pod_info.hpp"
 #include "gpusched/framework/resources.hpp"
 #include "gpusched/model/pod_group.hpp"
+#include "gpusched/model/pod_requests.hpp"
 #include "gpusched/model/scheduling_workload.hpp"
 #include "gpusched/model/selector.hpp"
 
@@ -322,16 +323,12 @@ class ClusterState {
   std::uint64_t node_generation_ = 1;
   NodeObserver node_observer_;
   std::uint64_t pod_sequence_ = 0;
-  // The request compile_pod computed last and the spec parts it read (same_requests): a run of
-  // pods asking alike, a controller's or a file's, computes it once. (No member initializers:
-  // Clang cannot default-construct a nested class that has them inside its enclosing class.)
-  struct CompiledRequests {
-    PodSpec spec;
-    std::vector<ResAmount> requests;
-    std::int64_t nonzero_cpu;
-    std::int64_t nonzero_memory;
-  };
-  std::optional<CompiledRequests> last_requests_;
+  // compile_pod's request and what it derives from it, once per run of pods asking alike.
+  PodRequestsMemo requests_memo_;
+  std::uint64_t compiled_from_ = 0;  // requests_memo_.computed() when derived
+  std::vector<ResAmount> compiled_requests_;
+  std::int64_t compiled_nonzero_cpu_ = 0;
+  std::int64_t compiled_nonzero_memory_ = 0;
   GpuShareShapeCounts pod_shapes_;
   std::uint32_t node_slots_ = 0;
 };

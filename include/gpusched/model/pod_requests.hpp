@@ -1,6 +1,8 @@
 #pragma once
 /// What a pod asks of a node (k8s.io/component-helpers/resource/helpers.go PodRequests).
 
+#include <cstdint>
+#include <optional>
 #include <string_view>
 
 #include "gpusched/model/pod.hpp"
@@ -21,6 +23,10 @@ namespace gpusched {
 /// a pod-level request (spec.resources) taking that instead, then spec.overhead added.
 [[nodiscard]] ResourceList pod_requests(const PodSpec& spec);
 
+/// The parts of a spec pod_requests reads, and nothing else: the containers and init containers
+/// (shared, not copied), the pod-level resources and the overhead.
+[[nodiscard]] PodSpec request_parts(const PodSpec& spec);
+
 /// Whether two specs ask the same request, format included: their containers' and init
 /// containers' requests (shared, as pods from one template share them, or written alike), the
 /// init containers' restart policies, the pod-level requests and the overhead. A run of such
@@ -28,14 +34,19 @@ namespace gpusched {
 [[nodiscard]] bool same_requests(const PodSpec& a, const PodSpec& b) noexcept;
 
 /// pod_requests over a run of pods, computed again only for a pod that does not ask what the
-/// one before it asked (same_requests). The specs must outlive the memo's next call.
+/// one before it asked (same_requests). It keeps the parts it read (request_parts), so the
+/// pods it was asked about may go.
 class PodRequestsMemo {
  public:
   [[nodiscard]] const ResourceList& of(const PodSpec& spec);
+  /// How many requests of() has computed: a caller deriving more from the request derives it
+  /// again when this changes.
+  [[nodiscard]] std::uint64_t computed() const noexcept { return computed_; }
 
  private:
-  const PodSpec* last_ = nullptr;
+  std::optional<PodSpec> last_;
   ResourceList requests_;
+  std::uint64_t computed_ = 0;
 };
 
 /// Limits aggregated the same way, pod-level limits replacing them (PodLimits), for reports.
