@@ -296,6 +296,12 @@ void ClusterState::release(PodInfo& info) {
   ++generation_;
 }
 
+void ClusterState::start_pod(PodInfo& info, TimeMs started) {
+  info.pod.status.phase = PodPhase::Running;
+  info.pod.status.start_ms = started;
+  if (info.node != nullptr) info.node->bump();
+}
+
 void ClusterState::remove_pod(PodInfo& info) {
   if (info.node != nullptr) unhold(info);
   unindex_nomination(info);
@@ -433,17 +439,23 @@ void ClusterState::index_nomination(PodInfo& pod) {
   const StrId node_name = pool_->intern(pod.pod.status.nominated_node_name);
   if (node_name >= nominated_.size()) nominated_.resize(node_name + 1);
   auto& list = nominated_[node_name];
-  if (std::find(list.begin(), list.end(), &pod) == list.end()) list.push_back(&pod);
+  if (std::find(list.begin(), list.end(), &pod) != list.end()) return;
+  list.push_back(&pod);
   // A nomination may name a node that does not exist.
-  if (NodeInfo* node = find_node(pod.pod.status.nominated_node_name)) mirror_nominations(*node);
+  if (NodeInfo* node = find_node(pod.pod.status.nominated_node_name)) nominations_changed(*node);
 }
 
 void ClusterState::unindex_nomination(const PodInfo& pod) {
   if (pod.pod.status.nominated_node_name.empty()) return;
   const StrId node_name = pool_->find(pod.pod.status.nominated_node_name);
   if (node_name < nominated_.size() && std::erase(nominated_[node_name], &pod) > 0) {
-    if (NodeInfo* node = find_node(pod.pod.status.nominated_node_name)) mirror_nominations(*node);
+    if (NodeInfo* node = find_node(pod.pod.status.nominated_node_name)) nominations_changed(*node);
   }
+}
+
+void ClusterState::nominations_changed(NodeInfo& node) const {
+  node.bump();
+  mirror_nominations(node);
 }
 
 void ClusterState::mirror_nominations(NodeInfo& node) const {

@@ -322,6 +322,20 @@ std::optional<std::size_t> Framework::KeptRejections::keep(const Status& status,
   return static_cast<std::size_t>(it - statuses.begin());
 }
 
+bool Framework::append_node_filter_key(const CycleState& state, const PodInfo& pod,
+                                       std::string& key) const {
+  const ActivePlugins& active = active_plugins(state);
+  const std::uint64_t flags = active.skip_flags.value_or(0);
+  key.append(reinterpret_cast<const char*>(&flags), sizeof flags);
+  for (const auto& [plugin, name] : active.filters) {
+    const std::size_t size = key.size();
+    if (plugin->append_node_static_key(pod, key)) continue;
+    key.resize(size);
+    if (!plugin->append_node_dynamic_key(pod, key)) return false;
+  }
+  return true;
+}
+
 Framework::StaticVerdicts* Framework::static_verdicts(const CycleState& state,
                                                       const PodInfo& pod) const {
   const ActivePlugins& active = active_plugins(state);
@@ -384,6 +398,8 @@ Framework::DynamicVerdicts* Framework::dynamic_verdicts(const CycleState& state,
   const std::uint64_t flags = active.skip_flags.value_or(0);
   key.append(reinterpret_cast<const char*>(&flags), sizeof flags);
   key.append(reinterpret_cast<const char*>(&first), sizeof first);
+  // Which of the pods nominated to a node count (addGENominatedPods).
+  key.append(reinterpret_cast<const char*>(&pod.priority), sizeof pod.priority);
   for (std::size_t i = first; i < active.filters.size(); ++i) {
     if (!active.filters[i].first->append_node_dynamic_key(pod, key)) return nullptr;
   }
@@ -402,12 +418,27 @@ const Status* Framework::judge_dynamic(DynamicVerdicts& verdicts, const CycleSta
                                        const PodInfo& pod, const NodeInfo& node,
                                        std::size_t position, std::size_t first,
                                        bool nominated) const {
-  Status& status = dynamic_status_;
-  const bool passed = run_filter_with_nominated(state, pod, node, status, first) == Code::Success;
-  if (nominated) return passed ? nullptr : &status;
   if (position >= verdicts.by_position.size())
     verdicts.by_position.resize(handle_.cluster.node_list().size());
   DynamicVerdicts::Entry& entry = verdicts.by_position[position];
+  if (nominated) {
+    // The node's version covers the pods nominated to it, and the key the pod's priority, which
+    // decides the ones that count; but a pod nominated there does not count itself.
+    const auto others = handle_.cluster.nominated_pods(node.name);
+    if (std::find(others.begin(), others.end(), &pod) != others.end()) {
+      Status& status = dynamic_status_;
+      const bool passed =
+          run_filter_with_nominated(state, pod, node, status, first) == Code::Success;
+      return passed ? nullptr : &status;
+    }
+    if (entry.verdict != DynamicVerdicts::kUnjudged && entry.version == node.version) {
+      return entry.verdict == DynamicVerdicts::kPassed
+                 ? nullptr
+                 : &verdicts.statuses[entry.verdict - DynamicVerdicts::kRejected];
+    }
+  }
+  Status& status = dynamic_status_;
+  const bool passed = run_filter_with_nominated(state, pod, node, status, first) == Code::Success;
   entry.version = node.version;
   if (passed) {
     entry.verdict = DynamicVerdicts::kPassed;

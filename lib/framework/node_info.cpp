@@ -63,7 +63,8 @@ ScopedNodeEdit::ScopedNodeEdit(const NodeInfo& node, NodeEditStorage& storage)
       requested_(node.requested),
       gpu_free_(node.gpu_free),
       nonzero_cpu_(node.nonzero_cpu),
-      nonzero_memory_(node.nonzero_memory) {}
+      nonzero_memory_(node.nonzero_memory),
+      version_(node.version) {}
 
 void ScopedNodeEdit::remove_pod(const PodInfo& pod) {
   if (!saved_lists_) {
@@ -95,8 +96,11 @@ ScopedNodeEdit::~ScopedNodeEdit() {
   node_.requested = std::move(requested_);
   node_.nonzero_cpu = nonzero_cpu_;
   node_.nonzero_memory = nonzero_memory_;
-  // The restored state gets a new version: results computed for the edited one must not match.
-  node_.bump();
+  // The node is as it was, and so is its version: what was kept for it still holds (a dry-run
+  // of preemption must not make the next cycle judge and score its nodes afresh). The edited
+  // states' versions are never named again (last_version).
+  node_.version = version_;
+  node_.mirror.follow(version_);
 }
 
 std::int64_t PodInfo::request(ResId id) const noexcept {

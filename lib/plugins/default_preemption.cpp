@@ -222,6 +222,50 @@ std::pair<std::int64_t, std::int64_t> DefaultPreemption::offset_and_num_candidat
   return {offset, num_candidates};
 }
 
+std::vector<DefaultPreemption::KeptSearch>* DefaultPreemption::kept_searches(
+    const CycleState& state, const PodInfo& pod) const {
+  // What else a search reads: the budgets (their counts change with the pods they cover, and
+  // split the victims); the pods nominated to the node are part of its version.
+  if (handle_.config.reference_engine || !handle_.cluster.budgets().empty()) return nullptr;
+  std::string& key = search_key_;
+  key.clear();
+  // Which pods are potential victims.
+  key.append(reinterpret_cast<const char*>(&pod.priority), sizeof pod.priority);
+  if (!handle_.framework->append_node_filter_key(state, pod, key)) return nullptr;
+  // Enough for a fleet's preemptor shapes; a run where every preemptor differs starts over.
+  constexpr std::size_t kMaxKeys = 16;
+  if (kept_searches_.size() >= kMaxKeys && !kept_searches_.contains(key)) kept_searches_.clear();
+  return &kept_searches_[key];
+}
+
+Code DefaultPreemption::kept_select_victims(const CycleState& state, const PodInfo& pod,
+                                            const NodeInfo& node, std::vector<KeptSearch>* kept,
+                                            Candidate& candidate, Status& status) const {
+  // A node's version covers the pods nominated to it, but the preemptor does not count itself
+  // among them.
+  const auto nominated = handle_.cluster.nominated_pods(node.name);
+  if (kept == nullptr || std::find(nominated.begin(), nominated.end(), &pod) != nominated.end())
+    return select_victims(state, pod, node, candidate, status);
+  if (node.slot >= kept->size()) kept->resize(node.slot + 1);
+  KeptSearch& entry = (*kept)[node.slot];
+  if (entry.version != node.version) {
+    const Code code = select_victims(state, pod, node, candidate, status);
+    if (code == Code::Error) return code;
+    entry.version = node.version;
+    entry.code = code;
+    entry.victims = candidate.victims;
+    if (code != Code::Success) entry.status = status;
+    return code;
+  }
+  if (entry.code == Code::Success) {
+    candidate.node = &node;
+    candidate.victims = entry.victims;
+  } else {
+    status = entry.status;
+  }
+  return entry.code;
+}
+
 std::vector<DefaultPreemption::Candidate> DefaultPreemption::dry_run(
     const CycleState& state, const PodInfo& pod, const std::vector<const NodeInfo*>& potential,
     std::int64_t offset, std::int64_t num_candidates, Diagnosis& statuses,
@@ -244,6 +288,7 @@ std::vector<DefaultPreemption::Candidate> DefaultPreemption::dry_run(
     statuses.add_run(std::span(potential).first(start), status);
     return {};
   }
+  std::vector<KeptSearch>* const kept = kept_searches(state, pod);
   for (std::int64_t i = 0; i < n; ++i) {
     const auto at = static_cast<std::size_t>((offset + i) % n);
     const NodeInfo& node = *potential[at];
@@ -266,7 +311,7 @@ std::vector<DefaultPreemption::Candidate> DefaultPreemption::dry_run(
     }
     for (const PodInfo* p : ahead(1).pods) __builtin_prefetch(p->requests.data());
     Candidate candidate;
-    const Code code = select_victims(state, pod, node, candidate, status);
+    const Code code = kept_select_victims(state, pod, node, kept, candidate, status);
     if (code == Code::Success && !candidate.victims.empty()) {
       std::vector<Candidate>& list = candidate.pdb_violations == 0 ? non_violating : violating;
       if (list.size() < capacity) list.push_back(std::move(candidate));

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -64,6 +65,27 @@ class DefaultPreemption final : public PostFilterPlugin {
   mutable std::vector<PodInfo*> non_violating_;
   mutable CycleState state_copy_;
   mutable NodeEditStorage edit_storage_;
+  /// A victim search on a node as it stood at `version` (0: none): its code, the rejection when
+  /// it failed, the victims when it succeeded.
+  struct KeptSearch {
+    std::uint64_t version = 0;
+    Code code = Code::Success;
+    Status status;
+    std::vector<PodInfo*> victims;
+  };
+  /// The searches of the pods whose priority and Filter key (Framework::append_node_filter_key)
+  /// are those of `key`, by node slot; null when a search must run afresh on every node (the
+  /// reference engine, budgets to weigh, a Filter plugin that keys nothing).
+  [[nodiscard]] std::vector<KeptSearch>* kept_searches(const CycleState& state,
+                                                       const PodInfo& pod) const;
+  /// select_victims, or what it found for the node at its version when `kept` holds it.
+  [[nodiscard]] Code kept_select_victims(const CycleState& state, const PodInfo& pod,
+                                         const NodeInfo& node, std::vector<KeptSearch>* kept,
+                                         Candidate& candidate, Status& status) const;
+  /// Preemptors of a Job ask alike, and a dry-run's nodes mostly stand as the previous
+  /// preemptor's dry-run found them.
+  mutable std::unordered_map<std::string, std::vector<KeptSearch>> kept_searches_;
+  mutable std::string search_key_;
 };
 
 }  // namespace gpusched::plugins

@@ -731,9 +731,9 @@ void Simulation::set_gpu_health(const Action& action) {
 }
 
 void Simulation::start_running(PodInfo& pod) {
-  pod.pod.status.phase = PodPhase::Running;
   // A pod of the starting cluster keeps the start time it was exported with.
-  if (!api_.loading() || !pod.pod.status.start_ms) pod.pod.status.start_ms = now_;
+  const std::optional<TimeMs>& exported = pod.pod.status.start_ms;
+  cluster_.start_pod(pod, api_.loading() && exported ? *exported : now_);
   PodTimes& times = times_of(pod);
   if (!times.scheduled) {
     times.scheduled = *pod.pod.status.start_ms;

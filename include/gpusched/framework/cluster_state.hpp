@@ -24,6 +24,7 @@
 #include "gpusched/model/pod_requests.hpp"
 #include "gpusched/model/scheduling_workload.hpp"
 #include "gpusched/model/selector.hpp"
+#include "gpusched/model/time.hpp"
 
 namespace gpusched {
 
@@ -114,6 +115,9 @@ class ClusterState {
   void bind(PodInfo& info, NodeInfo& node);
   /// The pod stops holding its node (it Succeeded or Failed); it stays bound.
   void release(PodInfo& info);
+  /// The pod runs, started at `started` (phase Running, status.startTime): the node it holds gets
+  /// a new version, since preemption weighs a node's pods by start time.
+  void start_pod(PodInfo& info, TimeMs started);
   /// Removes the pod object altogether.
   void remove_pod(PodInfo& info);
 
@@ -286,6 +290,9 @@ class ClusterState {
   /// Sets a node's node_versions() entry from its nominated pods: kJudgeAfresh while it has
   /// any, else its version.
   void mirror_nominations(NodeInfo& node) const;
+  /// The pods nominated to `node` changed: they are part of what its version names (a dry-run
+  /// counts them), and its mirror follows.
+  void nominations_changed(NodeInfo& node) const;
 
   std::unique_ptr<StringPool> pool_;
   ResourceRegistry resources_;

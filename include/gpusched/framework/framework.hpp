@@ -140,6 +140,13 @@ class Framework {
   void filter_verdicts(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
                        std::vector<Status>& verdicts, bool& with_nominated) const;
 
+  /// Appends to `key` what the active Filter plugins' verdicts on a node depend on besides the
+  /// node (each one's FilterPlugin::append_node_static_key, else append_node_dynamic_key); false
+  /// when some plugin keys neither. Pods with equal keys get the same verdicts on a node at one
+  /// version without nominated pods, however it is edited in a dry-run.
+  [[nodiscard]] bool append_node_filter_key(const CycleState& state, const PodInfo& pod,
+                                            std::string& key) const;
+
   /// RunPreFilterExtensionAddPod / RemovePod: `added` / `removed` joins or leaves `node` in a
   /// dry-run; each PreFilter plugin whose Filter is not skipped updates its data in `state`.
   void run_pre_filter_extension_add_pod(CycleState& state, const PodInfo& pod, const PodInfo& added,
@@ -256,14 +263,16 @@ class Framework {
     };
     std::vector<Entry> by_position;
   };
-  /// The pod's verdicts, or null when some active Filter plugin from `first` on keys none.
+  /// The verdicts of the pods with the pod's priority and key, or null when some active Filter
+  /// plugin from `first` on keys none.
   [[nodiscard]] DynamicVerdicts* dynamic_verdicts(const CycleState& state, const PodInfo& pod,
                                                   std::size_t first) const;
   /// run_filter_with_nominated from the active Filter plugin `first` on, for the node at
   /// `position` of the node list, whose ClusterState::node_versions() entry is `version`: null
-  /// when it passes, else its rejection. A node with nominated pods (kJudgeAfresh) is judged
-  /// afresh: they are not part of its version. A rejection in `statuses` stays put while the
-  /// verdicts last; another is valid until the next call.
+  /// when it passes, else its rejection. A node with nominated pods (kJudgeAfresh) has its verdict
+  /// kept by the node's own version, which they are part of (the key holds the pod's priority,
+  /// which decides the ones that count), unless the pod is one of them. A rejection in `statuses`
+  /// stays put while the verdicts last; another is valid until the next call.
   /// The node is read only when its verdict is not kept.
   [[nodiscard]] const Status* dynamic_rejection(DynamicVerdicts& verdicts, const CycleState& state,
                                                 const PodInfo& pod, const NodeInfo& node,

@@ -71,9 +71,9 @@ struct GpuShareHold {
 struct alignas(64) NodeInfo {
   StrId name = 0;
   std::uint32_t slot = 0;  ///< index in ClusterState's node storage, never reused
-  /// Bumped by every change of the node's object, pods or requests (bump()), never restored:
-  /// with `slot` it names one state of the node, so per-node results can be kept until it
-  /// changes.
+  /// A number no other state of the node had (bump()) on every change of its object, pods,
+  /// requests or nominated pods; restored with the state a ScopedNodeEdit restores: with `slot`
+  /// it names one state of the node, so per-node results can be kept until it changes.
   std::uint64_t version = 0;
   std::vector<TaintInfo> taints;    ///< effective taints (spec + condition taints), in order
   bool unschedulable = false;       ///< spec.unschedulable
@@ -95,9 +95,11 @@ struct alignas(64) NodeInfo {
   std::string gpu_model;
   std::vector<GpuShareHold> gpu_holds;
   Node node;  ///< the object as the API server holds it
+  /// The highest version the node has had: a state a dry-run edited is never named again.
+  std::uint64_t last_version = 0;
 
   void bump() noexcept {
-    ++version;
+    version = ++last_version;
     mirror.follow(version);
   }
 
@@ -153,6 +155,7 @@ class ScopedNodeEdit {
   std::vector<std::int32_t> gpu_free_;
   std::int64_t nonzero_cpu_;
   std::int64_t nonzero_memory_;
+  std::uint64_t version_;
 };
 
 }  // namespace gpusched

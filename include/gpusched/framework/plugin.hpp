@@ -85,8 +85,10 @@ class FilterPlugin : public virtual Plugin {
   /// A Filter whose verdict reads only some of the pod's own fields and what NodeInfo::version
   /// tracks of the node (its object, pods, requests and ports), never the cycle's state nor
   /// other nodes, may say so the same way: it appends those pod fields to `key` and returns
-  /// true. The framework then keeps a node's verdict for all pods with the same key until the
-  /// node's version changes, except on nodes with nominated pods.
+  /// true. The framework then keeps a node's verdict for all pods with the same key and
+  /// priority (which decides the nominated pods that count) until the node's version changes,
+  /// the pods nominated to it included; DefaultPreemption keeps its victim searches so too. A
+  /// verdict must therefore hold on the node as a dry-run edits it (pods removed or added).
   [[nodiscard]] virtual bool append_node_dynamic_key(const PodInfo& /*pod*/,
                                                      std::string& /*key*/) const {
     return false;

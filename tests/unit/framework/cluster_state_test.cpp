@@ -20,6 +20,12 @@ Pod named(const std::string& name) {
   return pod;
 }
 
+Node node_named(const std::string& name) {
+  Node node;
+  node.metadata.name = name;
+  return node;
+}
+
 std::vector<PodInfo*> listed(const ClusterState& cluster, StrId node) {
   const auto pods = cluster.nominated_pods(node);
   return {pods.begin(), pods.end()};
@@ -36,15 +42,48 @@ TEST_CASE("ClusterState: nominations, to nodes that exist yet or not", "[framewo
   CHECK(listed(cluster, later) == std::vector<PodInfo*>{&p, &q});
   CHECK(cluster.nominated_pods(cluster.pool().intern("elsewhere")).empty());
 
-  Node later_node;
-  later_node.metadata.name = "later";
-  NodeInfo& node = cluster.add_node(later_node);
+  NodeInfo& node = cluster.add_node(node_named("later"));
   CHECK(node.name == later);
   cluster.nominate(p, "");
   CHECK(listed(cluster, later) == std::vector<PodInfo*>{&q});
   // A bound pod leaves the nominator.
   cluster.bind(q, node);
   CHECK(cluster.nominated_pods(later).empty());
+}
+
+TEST_CASE("ClusterState: a node's version follows its nominated pods and its pods' starts",
+          "[framework]") {
+  // Kept results (Filter verdicts, victim searches) weigh the pods nominated to a node and the
+  // start times of its pods: each change of them is a new version, mirrored unless the node has
+  // nominated pods (then kJudgeAfresh).
+  ClusterState cluster;
+  NodeInfo& node = cluster.add_node(node_named("n"));
+  PodInfo& running = cluster.add_pod(named("running"));
+  PodInfo& pending = cluster.add_pod(named("pending"));
+  cluster.bind(running, node);
+  const auto mirrored = [&] { return cluster.node_versions()[0]; };
+  std::uint64_t before = node.version;
+  CHECK(mirrored() == before);
+  cluster.start_pod(running, 42);
+  CHECK(running.pod.status.start_ms == 42);
+  CHECK(running.pod.status.phase == PodPhase::Running);
+  CHECK(node.version > before);
+  CHECK(mirrored() == node.version);
+  before = node.version;
+  cluster.nominate(pending, "n");
+  CHECK(node.version > before);
+  CHECK(mirrored() == VersionMirror::kJudgeAfresh);
+  before = node.version;
+  // Nominated again to the same node: nothing changed.
+  cluster.nominate(pending, "n");
+  CHECK(node.version == before);
+  cluster.nominate(pending, "");
+  CHECK(node.version > before);
+  CHECK(mirrored() == node.version);
+  // A pending pod's start holds no node: nothing to follow.
+  before = node.version;
+  cluster.start_pod(pending, 50);
+  CHECK(node.version == before);
 }
 
 TEST_CASE("ClusterState: pods found by name and listed in key order", "[framework]") {
@@ -128,11 +167,7 @@ TEST_CASE("ClusterState: each pod's compiled request, pods asking alike in runs"
 
 TEST_CASE("ClusterState: the lowest priority of the pods holding a node", "[framework]") {
   ClusterState cluster;
-  Node a;
-  a.metadata.name = "a";
-  Node b;
-  b.metadata.name = "b";
-  NodeInfo& node_a = cluster.add_node(a);
+  NodeInfo& node_a = cluster.add_node(node_named("a"));
   auto with_priority = [](const std::string& name, std::int32_t priority) {
     Pod pod = named(name);
     pod.spec.priority = priority;
@@ -155,7 +190,7 @@ TEST_CASE("ClusterState: the lowest priority of the pods holding a node", "[fram
   early.spec.node_name = "b";
   cluster.add_pod(early);
   CHECK(cluster.lowest_holding_priority() == 100);
-  NodeInfo& node_b = cluster.add_node(b);
+  NodeInfo& node_b = cluster.add_node(node_named("b"));
   CHECK(cluster.lowest_holding_priority() == 7);
   cluster.remove_node(node_b);
   CHECK(cluster.lowest_holding_priority() == 100);
@@ -171,9 +206,7 @@ TEST_CASE("ClusterState: the lowest priority of the pods holding a node", "[fram
 TEST_CASE("ClusterState: a broken invariant is an InternalError, never a wrong answer",
           "[framework]") {
   ClusterState cluster;
-  Node n;
-  n.metadata.name = "n";
-  NodeInfo& node = cluster.add_node(n);
+  NodeInfo& node = cluster.add_node(node_named("n"));
   PodInfo& p = cluster.add_pod(named("p"));
   try {
     (void)cluster.add_pod(named("p"));

@@ -1,5 +1,5 @@
-// ScopedNodeEdit: a dry-run edits the live node, and the node comes back as it was, with a new
-// version.
+// ScopedNodeEdit: a dry-run edits the live node, and the node comes back as it was, with the
+// version it had; no later state is named by a version an edited one had.
 #include "gpusched/framework/node_info.hpp"
 
 #include <catch2/catch.hpp>
@@ -77,6 +77,10 @@ TEST_CASE("ScopedNodeEdit restores pods, ports and requests", "[framework]") {
       CHECK(node.used_ports == ports);
       CHECK(node.requested[res::kCpu] == 600);
       CHECK(node.nonzero_cpu == 600);
+      // Results kept for the node as it was still hold...
+      CHECK(node.version == version);
+      // ...and none kept for an edited state holds for a later one.
+      node.add_pod(other);
       CHECK(node.version > edited_version);
     }
   }

@@ -687,6 +687,53 @@ TEST_CASE("DefaultPreemption: SelectVictimsOnNode orders victims", "[preemption]
   CHECK(candidate.pdb_violations == 1);
 }
 
+// DryRunPreemption keeps each node's victim search for preemptors of one priority and Filter key
+// while the node's version stands: what a search weighs besides the node's object and pods (their
+// start times, the pods nominated to the node, of which the preemptor may be one) must change the
+// version or the key.
+TEST_CASE("DefaultPreemption: kept victim searches follow what they weighed", "[preemption]") {
+  Harness h;
+  h.add({make_node("node1", very_large_res())},
+        {P("a").node("node1").priority(kLowPriority).req(medium_res()).start(2),
+         P("b").node("node1").priority(kLowPriority).req(medium_res()).start(1)});
+  auto victims_of = [&](const PodInfo& pod) {
+    const CycleState state = h.pre_filter(pod);
+    Diagnosis statuses;
+    std::vector<std::string> errors;
+    const auto got = h.plugin->dry_run(state, pod, h.nodes_by_name(), 0, 1, statuses, errors);
+    CHECK(errors.empty());
+    std::vector<std::string> names;
+    for (const auto& c : got) {
+      for (const PodInfo* v : c.victims) names.push_back(v->pod.metadata.name);
+    }
+    // No candidate: the node's rejection, the room taken by the pods nominated there.
+    if (got.empty()) {
+      REQUIRE(statuses.failed_nodes.size() == 1);
+      CHECK(statuses.failed_runs.front().plugin == "NodeResourcesFit");
+    }
+    return names;
+  };
+  using Names = std::vector<std::string>;
+  const PodInfo& p1 = h.add_preemptor(P("p1").priority(kHighPriority).req(large_res()));
+  const PodInfo& p2 = h.add_preemptor(P("p2").priority(kHighPriority).req(large_res()));
+  const PodInfo& mid = h.add_preemptor(P("mid").priority(kMidPriority).req(large_res()));
+  // b started first: the more important, it is reprieved.
+  CHECK(victims_of(p1) == Names{"a"});
+  CHECK(victims_of(p2) == Names{"a"});
+  // a's start is recorded earlier.
+  h.cluster.start_pod(*h.cluster.find_pod("default", "a"), 0);
+  CHECK(victims_of(p2) == Names{"b"});
+  // A pod nominated to the node that only the lower preemptor yields to.
+  PodInfo& r = h.add_preemptor(P("r").priority(kMidPriority).req(small_res()));
+  h.cluster.nominate(r, "node1");
+  CHECK(victims_of(p2) == Names{"b"});
+  CHECK(victims_of(mid) == Names{"a", "b"});
+  // p1 nominated there: p2 yields to it and finds no room; p1 does not count itself.
+  h.cluster.nominate(*h.cluster.find_pod("default", "p1"), "node1");
+  CHECK(victims_of(p2).empty());
+  CHECK(victims_of(p1) == Names{"b"});
+}
+
 // --------------------------------------------------------------------------------------------
 // TestSelectBestCandidate: DryRunPreemption over every node, then SelectCandidate. Every row.
 

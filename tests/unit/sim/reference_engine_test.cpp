@@ -67,7 +67,7 @@ TEST_CASE("the reference engine and the optimized one agree on every bundled sce
 TEST_CASE("the engines agree when nodes change under memoized scores", "[sim][reference]") {
   // Bursts of alike pods (the memo hits), node allocatable changes, cordons and deletions (the
   // memo must see the node change), and preemption dry-runs that edit nodes in place and restore
-  // them (the restored node must not look like the edited one).
+  // them (the restored node is as it was, and no later state looks like an edited one).
   std::string cluster = R"({"kind": "PriorityClass", "metadata": {"name": "low"}, "value": 1},
       {"kind": "PriorityClass", "metadata": {"name": "high"}, "value": 1000})";
   for (int i = 0; i < 30; ++i) cluster += "," + node(i, 8 + i % 4, i % 5 == 0 ? 0 : 8);
@@ -135,6 +135,88 @@ TEST_CASE("the engines agree on kept Filter verdicts: alike pods, host ports, no
   CHECK(optimized.find("\"victims\"") != std::string::npos);
   CHECK(optimized.find("didn't have free ports for the requested pod ports") != std::string::npos);
   CHECK(optimized.find("Insufficient nvidia.com/gpu") != std::string::npos);
+}
+
+TEST_CASE("the engines agree on kept verdicts of a node with nominated pods, counted by priority",
+          "[sim][reference]") {
+  // x has room for one pod of 2 cpu, but n is nominated there: a (high) does not yield to it, b
+  // (n's priority) does. a prefers y and goes there, leaving x as it was: b must not take a's
+  // verdict on x.
+  const std::string prefer_y =
+      R"("affinity": {"nodeAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [)"
+      R"({"weight": 100, "preference": {"matchFields": [{"key": "metadata.name", )"
+      R"("operator": "In", "values": ["y"]}]}}]}}, )";
+  auto two_cpu = [](const std::string& name, const std::string& priority_class,
+                    const std::string& extra, const std::string& status) {
+    return R"({"kind": "Pod", "metadata": {"name": ")" + name +
+           R"(", "namespace": "default"}, "spec": {"priorityClassName": ")" + priority_class +
+           R"(", )" + extra +
+           R"("containers": [{"name": "c", "resources": {"requests": {"cpu": "2"}}}]})" + status +
+           "}";
+  };
+  const std::string text =
+      R"({"name": "nominated", "scheduler": {"seed": 1}, "cluster": [
+      {"kind": "PriorityClass", "metadata": {"name": "high"}, "value": 1000},
+      {"kind": "PriorityClass", "metadata": {"name": "low"}, "value": 10},
+      {"kind": "Node", "metadata": {"name": "x"}, "status": {"allocatable": {"cpu": "3"}}},
+      {"kind": "Node", "metadata": {"name": "y"}, "status": {"allocatable": {"cpu": "2"}}}],
+      "timeline": [{"at": "1s", "apply": [)" +
+      two_cpu("a", "high", prefer_y, "") + "," + two_cpu("b", "low", prefer_y, "") + "," +
+      two_cpu("n", "low", "", R"(, "status": {"nominatedNodeName": "x"})") + "]}]}";
+  const Scenario scenario = io::parse_scenario(text, "nominated.json");
+  const std::string optimized = result_json(scenario, false);
+  CHECK(optimized == result_json(scenario, true));
+  const SimulationResult result = simulate(scenario);
+  auto node_of = [&](const std::string& name) {
+    const auto it = std::find_if(result.pods.begin(), result.pods.end(),
+                                 [&](const PodRecord& p) { return p.pod.metadata.name == name; });
+    REQUIRE(it != result.pods.end());
+    return it->pod.spec.node_name;
+  };
+  CHECK(node_of("a") == "y");
+  CHECK(node_of("b").empty());
+  CHECK(node_of("n") == "x");
+  CHECK(optimized.find("0/2 nodes are available: 2 Insufficient cpu.") != std::string::npos);
+}
+
+TEST_CASE(
+    "the engines agree on kept victim searches: preemptors of two priorities, nominated "
+    "nodes, victims terminating gracefully",
+    "[sim][reference]") {
+  // The optimized DefaultPreemption keeps each node's victim search per preemptor priority and
+  // Filter key while the node's version stands: alike preemptors of two priorities, over pods of
+  // two priorities (only the higher preemptors may evict the upper ones), whose victims terminate
+  // over 30 s while their preemptors are nominated, and deletions in between.
+  std::string cluster = R"({"kind": "PriorityClass", "metadata": {"name": "low"}, "value": 1},
+      {"kind": "PriorityClass", "metadata": {"name": "medium"}, "value": 500},
+      {"kind": "PriorityClass", "metadata": {"name": "mid"}, "value": 100},
+      {"kind": "PriorityClass", "metadata": {"name": "high"}, "value": 1000})";
+  for (int i = 0; i < 40; ++i) cluster += "," + node(i, 4, 0);
+  for (int i = 0; i < 160; ++i) {
+    cluster += "," + pod("held-" + std::to_string(i), i % 3 == 0 ? "1200m" : "900m", 0,
+                         i % 4 == 1 ? "medium" : "low");
+  }
+  std::string burst;
+  for (int i = 0; i < 50; ++i) {
+    burst += std::string(i ? "," : "") +
+             pod("pre-" + std::to_string(i), "3", 0, i % 5 < 2 ? "mid" : "high");
+  }
+  std::string late;
+  for (int i = 0; i < 20; ++i)
+    late += std::string(i ? "," : "") + pod("late-" + std::to_string(i), "2", 0, "mid");
+  const std::string text = R"({"name": "searches", "scheduler": {"seed": 5}, "cluster": [)" +
+                           cluster + R"(], "timeline": [
+      {"at": "10s", "apply": [)" +
+                           burst + R"(]},
+      {"at": "25s", "delete": {"kind": "Pod", "namespace": "default", "name": "held-9"}},
+      {"at": "25s", "delete": {"kind": "Pod", "namespace": "default", "name": "held-30"}},
+      {"at": "30s", "apply": [)" +
+                           late + R"(]}]})";
+  const Scenario scenario = io::parse_scenario(text, "searches.json");
+  const std::string optimized = result_json(scenario, false);
+  CHECK(optimized == result_json(scenario, true));
+  CHECK(optimized.find("\"victims\"") != std::string::npos);
+  CHECK(optimized.find("Pending") != std::string::npos);
 }
 
 TEST_CASE(
