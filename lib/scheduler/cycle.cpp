@@ -200,6 +200,22 @@ void Scheduler::find_nodes_that_fit(Cycle& cycle, Search search, CycleSink* sink
   };
   // (nextStartNodeIndex + i) % len(nodes), without a division per node.
   const std::size_t start = next_start_node_index_ % n;
+  // Where the run of nodes after `at` ends that have `verdict` kept at their versions and that
+  // the node-static plugins pass, read from contiguous arrays without touching the nodes: not
+  // past `cap`, nor past the nodes this cycle has yet to look at (the search wraps around).
+  auto kept_run_end = [&](std::size_t at, std::uint32_t verdict, std::size_t cap) {
+    const auto& entries = dynamic_verdicts->by_position;
+    const std::size_t limit = std::min({at >= start ? n : start, entries.size(), cap});
+    std::size_t next = at + 1;
+    while (next < limit && entries[next].verdict == verdict &&
+           entries[next].version == versions[next] &&
+           (static_verdicts == nullptr ||
+            (next < static_verdicts->by_position.size() &&
+             static_verdicts->by_position[next] == Framework::StaticVerdicts::kPassed))) {
+      ++next;
+    }
+    return next;
+  };
   for (std::size_t i = 0; i < n && cycle.feasible.size() < to_find;) {
     const std::size_t at = start + i < n ? start + i : start + i - n;
     if (static_verdicts != nullptr) {
@@ -231,6 +247,13 @@ void Scheduler::find_nodes_that_fit(Cycle& cycle, Search search, CycleSink* sink
     if (rejected == nullptr) {
       record_held();
       feasible(node, at);
+      // A fleet with room passes most nodes so, cycle after cycle; not past the feasible nodes
+      // the cycle needs.
+      const std::size_t next = kept_run_end(at, Framework::DynamicVerdicts::kPassed,
+                                            at + 1 + (to_find - cycle.feasible.size()));
+      for (std::size_t k = at + 1; k < next; ++k) feasible(*nodes[k], k);
+      cycle.processed += next - at - 1;
+      i += next - at - 1;
     } else if (dynamic_verdicts->keeps(rejected)) {
       if (held == 0 || rejected != held_status || held_from + held != at) {
         record_held();
@@ -238,23 +261,10 @@ void Scheduler::find_nodes_that_fit(Cycle& cycle, Search search, CycleSink* sink
         held_status = rejected;
       }
       ++held;
-      // The nodes after it that the same kept verdict rejects at their versions, and that the
-      // node-static plugins pass, read from contiguous arrays without touching the nodes: a full
-      // fleet rejects most of its nodes so, cycle after cycle. Not past the nodes this cycle has
-      // yet to look at (the search wraps around).
+      // A full fleet rejects most of its nodes so, cycle after cycle.
       const auto verdict = static_cast<std::uint32_t>(
           Framework::DynamicVerdicts::kRejected + (rejected - dynamic_verdicts->statuses.data()));
-      const auto& entries = dynamic_verdicts->by_position;
-      const std::size_t limit = std::min(at >= start ? n : start, entries.size());
-      std::size_t next = at + 1;
-      while (next < limit && entries[next].verdict == verdict &&
-             entries[next].version == versions[next] &&
-             (static_verdicts == nullptr ||
-              (next < static_verdicts->by_position.size() &&
-               static_verdicts->by_position[next] == Framework::StaticVerdicts::kPassed))) {
-        ++next;
-      }
-      const std::size_t more = next - at - 1;
+      const std::size_t more = kept_run_end(at, verdict, n) - at - 1;
       held += more;
       cycle.processed += more;
       i += more;
