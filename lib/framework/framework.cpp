@@ -506,6 +506,17 @@ PostFilterResult Framework::run_post_filter(CycleState& state, const PodInfo& po
 void Framework::run_score(CycleState& state, const PodInfo& pod,
                           std::span<const NodeInfo* const> nodes, std::span<std::int64_t> totals,
                           std::vector<PluginScores>* per_plugin) {
+  score(state, pod, nodes, totals, per_plugin, false);
+}
+
+void Framework::rank_nodes(CycleState& state, const PodInfo& pod,
+                           std::span<const NodeInfo* const> nodes, std::span<std::int64_t> totals) {
+  score(state, pod, nodes, totals, nullptr, !handle_.config.reference_engine);
+}
+
+void Framework::score(CycleState& state, const PodInfo& pod,
+                      std::span<const NodeInfo* const> nodes, std::span<std::int64_t> totals,
+                      std::vector<PluginScores>* per_plugin, bool ranking) {
   std::fill(totals.begin(), totals.end(), 0);
   for (PreScorePlugin* p : pre_score_) {
     if (p->pre_score(state, pod, nodes) == Code::Skip) state.skip_score(p->slot());
@@ -513,6 +524,8 @@ void Framework::run_score(CycleState& state, const PodInfo& pod,
   scratch_.resize(nodes.size());
   for (const auto& [plugin, weight] : score_) {
     if (state.score_skipped(plugin->slot())) continue;
+    // Scores alike on every node move no node's rank.
+    if (ranking && plugin->scores_alike(state, pod, nodes)) continue;
     if (handle_.config.reference_engine) {
       for (std::size_t i = 0; i < nodes.size(); ++i)
         scratch_[i] = plugin->score(state, pod, *nodes[i]);

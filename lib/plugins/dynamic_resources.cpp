@@ -1152,12 +1152,17 @@ std::int64_t DynamicResourcesScoring::score(const CycleState& state, const PodIn
 void DynamicResourcesScoring::score_nodes(const CycleState& state, const PodInfo& pod,
                                           std::span<const NodeInfo* const> nodes,
                                           std::span<std::int64_t> scores) const {
-  const CycleData* d = data(state);
-  if (d == nullptr || d->shared->to_allocate.empty()) {
+  if (scores_alike(state, pod, nodes)) {
     std::fill(scores.begin(), scores.end(), 0);
     return;
   }
   for (std::size_t i = 0; i < nodes.size(); ++i) scores[i] = score(state, pod, *nodes[i]);
+}
+
+bool DynamicResourcesScoring::scores_alike(const CycleState& state, const PodInfo&,
+                                           std::span<const NodeInfo* const>) const {
+  const CycleData* d = data(state);
+  return d == nullptr || d->shared->to_allocate.empty();
 }
 
 void DynamicResourcesScoring::normalize(const CycleState&, const PodInfo&,

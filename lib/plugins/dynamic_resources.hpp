@@ -160,6 +160,9 @@ class DynamicResourcesScoring final : public DynamicResources, public ScorePlugi
   /// helper.DefaultNormalizeScore(MaxNodeScore, false).
   void normalize(const CycleState& state, const PodInfo& pod,
                  std::span<std::int64_t> scores) const override;
+  /// Nothing to allocate: every node scores 0.
+  [[nodiscard]] bool scores_alike(const CycleState& state, const PodInfo& pod,
+                                  std::span<const NodeInfo* const> nodes) const override;
 };
 
 }  // namespace gpusched::plugins

@@ -107,6 +107,18 @@ void TaintToleration::normalize(const CycleState&, const PodInfo&,
   default_normalize_score(kMaxNodeScore, true, scores);
 }
 
+bool TaintToleration::scores_alike(const CycleState& state, const PodInfo&,
+                                   std::span<const NodeInfo* const> nodes) const {
+  const std::span<const std::uint32_t> positions = state.node_positions();
+  if (positions.empty()) {
+    return std::all_of(nodes.begin(), nodes.end(),
+                       [](const NodeInfo* node) { return node->taints.empty(); });
+  }
+  const std::span<const std::uint32_t> slots = cluster_.node_slots();
+  return std::none_of(positions.begin(), positions.end(),
+                      [&](std::uint32_t at) { return cluster_.node_tainted(slots[at]); });
+}
+
 std::vector<ClusterEventWithHint> TaintToleration::events_to_register() const {
   return {{{EventResource::Node, action::kAdd | action::kUpdateNodeTaint, "Node"}, true},
           {{EventResource::Pod, action::kUpdatePodToleration, "Pod"}, true}};

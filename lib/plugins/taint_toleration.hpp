@@ -35,6 +35,9 @@ class TaintToleration final : public FilterPlugin,
   /// DefaultNormalizeScore, reversed: fewer intolerable taints score higher.
   void normalize(const CycleState& state, const PodInfo& pod,
                  std::span<std::int64_t> scores) const override;
+  /// None of the nodes has taints: each counts 0 and scores MaxNodeScore.
+  [[nodiscard]] bool scores_alike(const CycleState& state, const PodInfo& pod,
+                                  std::span<const NodeInfo* const> nodes) const override;
   [[nodiscard]] std::vector<ClusterEventWithHint> events_to_register() const override;
   [[nodiscard]] QueueingHint queueing_hint(const ClusterEvent& event, const PodInfo& pod,
                                            const EventObjects& objects) const override;

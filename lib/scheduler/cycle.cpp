@@ -277,10 +277,15 @@ void Scheduler::find_nodes_that_fit(Cycle& cycle, Search search, CycleSink* sink
   next_start_node_index_ = (next_start_node_index_ + cycle.processed) % cluster_.node_list().size();
 }
 
-void Scheduler::prioritize_nodes(Cycle& cycle, std::span<std::int64_t> totals, CycleSink* sink) {
+void Scheduler::prioritize_nodes(Cycle& cycle, std::span<std::int64_t> totals, CycleSink* sink,
+                                 bool ranking) {
   if (sink == nullptr) {
     cycle.state.set_node_positions(cycle.feasible_positions);
-    cycle.fwk.run_score(cycle.state, cycle.pod, cycle.feasible, totals);
+    if (ranking) {
+      cycle.fwk.rank_nodes(cycle.state, cycle.pod, cycle.feasible, totals);
+    } else {
+      cycle.fwk.run_score(cycle.state, cycle.pod, cycle.feasible, totals);
+    }
     cycle.state.set_node_positions({});
     return;
   }

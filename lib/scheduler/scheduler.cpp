@@ -506,7 +506,8 @@ Scheduler::AlgorithmResult Scheduler::scheduling_algorithm(Cycle& cycle) {
   std::size_t chosen_at = 0;
   if (cycle.feasible.size() > 1) {
     totals_.resize(cycle.feasible.size());
-    prioritize_nodes(cycle, totals_, nullptr);
+    // selectHost reads only the totals' order and ties.
+    prioritize_nodes(cycle, totals_, nullptr, true);
     chosen_at = select_host(totals_);
   }
   result.host = const_cast<NodeInfo*>(cycle.feasible[chosen_at]);

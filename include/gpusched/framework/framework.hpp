@@ -169,6 +169,11 @@ class Framework {
   /// `per_plugin` is given, each plugin that scored adds its normalized scores there.
   void run_score(CycleState& state, const PodInfo& pod, std::span<const NodeInfo* const> nodes,
                  std::span<std::int64_t> totals, std::vector<PluginScores>* per_plugin = nullptr);
+  /// run_score's totals up to an amount every node shares, for a caller that reads only their
+  /// order and ties (selectHost): a plugin whose scores are alike on all the nodes
+  /// (ScorePlugin::scores_alike) is left out, except by the reference engine.
+  void rank_nodes(CycleState& state, const PodInfo& pod, std::span<const NodeInfo* const> nodes,
+                  std::span<std::int64_t> totals);
 
   [[nodiscard]] Code run_reserve(CycleState& state, const PodInfo& pod, NodeInfo& node);
   void run_unreserve(CycleState& state, const PodInfo& pod, NodeInfo& node);
@@ -324,6 +329,9 @@ class Framework {
     return active_;
   }
   void update_active_plugins(const CycleState& state) const;
+  /// run_score, or rank_nodes when `ranking`.
+  void score(CycleState& state, const PodInfo& pod, std::span<const NodeInfo* const> nodes,
+             std::span<std::int64_t> totals, std::vector<PluginScores>* per_plugin, bool ranking);
   /// Runs `judge(state, node)` with the pods nominated to `node` that `pod` must yield to added
   /// (addGENominatedPods), on the node edited in place; false, without running it, when there
   /// are none.

@@ -138,6 +138,13 @@ class ScorePlugin : public virtual Plugin {
   /// NormalizeScore over the feasible nodes' scores; the default leaves them as they are.
   virtual void normalize(const CycleState& /*state*/, const PodInfo& /*pod*/,
                          std::span<std::int64_t> /*scores*/) const {}
+  /// Whether this cycle's normalized scores are the same on every one of `nodes` (the pod gives
+  /// the plugin nothing to weigh there), known without scoring them: a ranking of the nodes then
+  /// needs none of them (Framework::rank_nodes). Called after PreScore.
+  [[nodiscard]] virtual bool scores_alike(const CycleState& /*state*/, const PodInfo& /*pod*/,
+                                          std::span<const NodeInfo* const> /*nodes*/) const {
+    return false;
+  }
 };
 
 /// Reserve / Unreserve: claim node-level state (devices, volumes) before binding.

@@ -223,8 +223,10 @@ class Scheduler final : public SchedulerServices {
   /// RunPreFilterPlugins then findNodesThatFitPod's Filter loop: `cycle.feasible`, and the
   /// failures in `cycle.diagnosis`. A sink hears every Filter plugin's verdict on each node.
   void find_nodes_that_fit(Cycle& cycle, Search search, CycleSink* sink);
-  /// prioritizeNodes: the weighted totals of `cycle.feasible`, in `totals`.
-  void prioritize_nodes(Cycle& cycle, std::span<std::int64_t> totals, CycleSink* sink);
+  /// prioritizeNodes: the weighted totals of `cycle.feasible`, in `totals`; without a sink and
+  /// `ranking`, up to an amount every node shares (Framework::rank_nodes).
+  void prioritize_nodes(Cycle& cycle, std::span<std::int64_t> totals, CycleSink* sink,
+                        bool ranking = false);
   /// selectHost: a uniform choice among the top totals (reservoir sampling on the seeded Rng).
   [[nodiscard]] std::size_t select_host(std::span<const std::int64_t> totals);
   /// RunPostFilterPlugins; a failure's message goes to the diagnosis (FitError's PostFilterMsg).

@@ -219,6 +219,44 @@ TEST_CASE(
   CHECK(optimized.find("Pending") != std::string::npos);
 }
 
+TEST_CASE("the engines agree when DynamicResources' score decides: firstAvailable alternatives",
+          "[sim][reference]") {
+  // a and b have 8 GPUs each through the DRA driver; half-of-b takes 4 of b's. train asks for 8
+  // GPUs, else 4: a gives it the first alternative (DynamicResources scores 8), b the second
+  // (7), which outweighs b's lighter cpu load (8 cpu requested on a). The optimized engine
+  // leaves out of its ranking only the plugins whose scores are alike on every node
+  // (ScorePlugin::scores_alike); here DynamicResources' are not.
+  const std::string text = R"({"name": "dra-first-available", "scheduler": {"seed": 1, "kubernetesVersion": "1.35"}, "cluster": [
+ {"kind": "Node", "metadata": {"name": "a", "labels": {"nvidia.com/gpu.product": "NVIDIA-H100-80GB-HBM3", "nvidia.com/gpu.count": "8", "nvidia.com/gpu.memory": "81559", "nvidia.com/dra-kubelet-plugin": "true"}},
+  "status": {"capacity": {"cpu": "96", "memory": "1Ti", "pods": "110"}}},
+ {"kind": "Node", "metadata": {"name": "b", "labels": {"nvidia.com/gpu.product": "NVIDIA-H100-80GB-HBM3", "nvidia.com/gpu.count": "8", "nvidia.com/gpu.memory": "81559", "nvidia.com/dra-kubelet-plugin": "true"}},
+  "status": {"capacity": {"cpu": "96", "memory": "1Ti", "pods": "110"}}},
+ {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaimTemplate", "metadata": {"name": "four", "namespace": "default"},
+  "spec": {"spec": {"devices": {"requests": [{"name": "gpus", "exactly": {"deviceClassName": "gpu.nvidia.com", "count": 4}}]}}}},
+ {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaimTemplate", "metadata": {"name": "eight-or-four", "namespace": "default"},
+  "spec": {"spec": {"devices": {"requests": [{"name": "gpus", "firstAvailable": [
+     {"name": "eight", "deviceClassName": "gpu.nvidia.com", "count": 8},
+     {"name": "four", "deviceClassName": "gpu.nvidia.com", "count": 4}]}]}}}},
+ {"kind": "Pod", "metadata": {"name": "cpu-on-a", "namespace": "default"}, "spec": {"nodeName": "a", "containers": [{"name": "c", "resources": {"requests": {"cpu": "8"}}}]}},
+ {"kind": "Pod", "metadata": {"name": "half-of-b", "namespace": "default"}, "spec": {"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchFields": [{"key": "metadata.name", "operator": "In", "values": ["b"]}]}]}}},
+   "resourceClaims": [{"name": "gpus", "resourceClaimTemplateName": "four"}],
+   "containers": [{"name": "c", "resources": {"claims": [{"name": "gpus"}]}}]}}
+ ],
+ "timeline": [{"at": "1s", "apply": {"kind": "Pod", "metadata": {"name": "train", "namespace": "default"}, "spec": {
+   "resourceClaims": [{"name": "gpus", "resourceClaimTemplateName": "eight-or-four"}],
+   "containers": [{"name": "c", "resources": {"claims": [{"name": "gpus"}]}}]}}}]})";
+  const Scenario scenario = io::parse_scenario(text, "dra.json");
+  const std::string optimized = result_json(scenario, false);
+  CHECK(optimized == result_json(scenario, true));
+  const SimulationResult result = simulate(scenario);
+  const auto train =
+      std::find_if(result.pods.begin(), result.pods.end(),
+                   [](const PodRecord& p) { return p.pod.metadata.name == "train"; });
+  REQUIRE(train != result.pods.end());
+  CHECK(train->pod.spec.node_name == "a");
+  CHECK(optimized.find(R"("request": "gpus/eight")") != std::string::npos);
+}
+
 TEST_CASE(
     "the engines agree on scores read by node position: taints that come and go, nodes "
     "added and nominated",
