@@ -548,6 +548,7 @@ void ClusterState::compile_pod(PodInfo& info) {
   const Pod& pod = info.pod;
   info.priority = pod.priority();
   const ResourceList& requests = requests_memo_.of(pod.spec);
+  info.request_list = requests_memo_.shared();
   if (compiled_from_ != requests_memo_.computed()) {
     compiled_from_ = requests_memo_.computed();
     compiled_requests_.clear();

@@ -514,9 +514,9 @@ void Framework::rank_nodes(CycleState& state, const PodInfo& pod,
   score(state, pod, nodes, totals, nullptr, !handle_.config.reference_engine);
 }
 
-void Framework::score(CycleState& state, const PodInfo& pod,
-                      std::span<const NodeInfo* const> nodes, std::span<std::int64_t> totals,
-                      std::vector<PluginScores>* per_plugin, bool ranking) {
+void Framework::score(CycleState& state, const PodInfo& pod, std::span<const NodeInfo* const> nodes,
+                      std::span<std::int64_t> totals, std::vector<PluginScores>* per_plugin,
+                      bool ranking) {
   std::fill(totals.begin(), totals.end(), 0);
   for (PreScorePlugin* p : pre_score_) {
     if (p->pre_score(state, pod, nodes) == Code::Skip) state.skip_score(p->slot());

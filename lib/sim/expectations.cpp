@@ -34,14 +34,13 @@ std::string with_default_namespace(const std::string& name) {
   return name.find('/') == std::string::npos ? "default/" + name : name;
 }
 
-// Pods asking alike (same_requests: a template's, or a file's pods written alike) have one
-// request: `memo` computes it once per run of them, on one node and across a result's nodes.
-ResourceList allocated_on(const NodeInfo& node, PodRequestsMemo& memo) {
+// The pods' requests as compiled (PodInfo::request_list), formats kept.
+ResourceList allocated_on(const NodeInfo& node) {
   ResourceList total;
   for (const PodInfo* pod : node.pods) {
     // A pod waiting at Permit holds the node in the scheduler's cache only: it is not bound.
     if (pod->pod.spec.node_name.empty()) continue;
-    for (const auto& [name, q] : memo.of(pod->pod.spec)) add_to(total, name, q);
+    for (const auto& [name, q] : pod->request_list) add_to(total, name, q);
   }
   return total;
 }
@@ -262,8 +261,7 @@ ExpectationResult Simulation::check(std::size_t index) const {
     if (node == nullptr) {
       failures.push_back("the node does not exist");
     } else {
-      PodRequestsMemo memo;
-      const ResourceList allocated = allocated_on(*node, memo);
+      const ResourceList allocated = allocated_on(*node);
       auto compare = [&](const char* label, const ResourceList& want, const ResourceList& have) {
         for (const auto& [name, q] : want) {
           auto it = have.find(name);
@@ -509,7 +507,7 @@ ExpectationResult Simulation::check(std::size_t index) const {
   return r;
 }
 
-PodRecord Simulation::pod_record(const PodInfo& pod, Pod object, const PodRecord* previous) const {
+PodRecord Simulation::pod_record(const PodInfo& pod, Pod object) const {
   // Built around the object: a record's default Pod would allocate its defaults (the scheduler
   // name) only to have them overwritten, once per pod of the run.
   PodRecord rec{.pod = std::move(object),
@@ -522,13 +520,7 @@ PodRecord Simulation::pod_record(const PodInfo& pod, Pod object, const PodRecord
                 .visible_devices = {},
                 .preemptions = 0,
                 .preempted_by = {}};
-  const PodSpec& spec = rec.pod.spec;
-  // The request is the containers' and, where the pod sets them, the pod-level resources'.
-  if (previous != nullptr && same_requests(spec, previous->pod.spec)) {
-    rec.requests = previous->requests;
-  } else {
-    rec.requests = pod_requests(spec);
-  }
+  rec.requests = pod.request_list;
   rec.terminating = rec.pod.metadata.deletion_ms.has_value();
   const auto index = static_cast<std::size_t>(pod.sequence - 1);
   if (index < pod_times_.size()) {
@@ -543,10 +535,10 @@ PodRecord Simulation::pod_record(const PodInfo& pod, Pod object, const PodRecord
   return rec;
 }
 
-NodeRecord Simulation::node_record(const NodeInfo& node, PodRequestsMemo& memo) const {
+NodeRecord Simulation::node_record(const NodeInfo& node) const {
   NodeRecord rec;
   rec.node = node.node;
-  rec.allocated = allocated_on(node, memo);
+  rec.allocated = allocated_on(node);
   for (const PodInfo* pod : node.pods) {
     if (!pod->pod.spec.node_name.empty()) rec.pods.push_back(pod->pod.key());
   }
@@ -578,21 +570,20 @@ std::vector<NodeRecord> Simulation::node_records() const {
   });
   std::vector<NodeRecord> out;
   out.reserve(nodes.size());
-  PodRequestsMemo memo;
   for (std::size_t k = 0; k < nodes.size(); ++k) {
     // Nodes and their pods lie scattered in memory, and each record waits for them in turn:
     // start loading what the next records read, each step only what an earlier one fetched (a
-    // node, its pod list, then the pods' names and specs).
+    // node, its pod list, then the pods' names, bindings and requests).
     if (k + 6 < nodes.size()) __builtin_prefetch(&nodes[k + 6]->pods);
     if (k + 4 < nodes.size()) __builtin_prefetch(nodes[k + 4]->pods.data());
     if (k + 2 < nodes.size()) {
       for (const PodInfo* pod : nodes[k + 2]->pods) {
         __builtin_prefetch(&pod->pod.metadata.name);
         __builtin_prefetch(&pod->pod.spec.node_name);
-        __builtin_prefetch(&pod->pod.spec.containers);
+        __builtin_prefetch(&pod->request_list);
       }
     }
-    out.push_back(node_record(*nodes[k], memo));
+    out.push_back(node_record(*nodes[k]));
   }
   return out;
 }
@@ -610,7 +601,7 @@ std::vector<PodRecord> Simulation::pod_records() const {
   std::vector<PodRecord> out;
   out.reserve(cluster_.pods().size());
   for (PodInfo* pod : cluster_.pods()) {
-    out.push_back(pod_record(*pod, pod->pod, out.empty() ? nullptr : &out.back()));
+    out.push_back(pod_record(*pod, pod->pod));
   }
   return out;
 }
@@ -750,12 +741,10 @@ SimulationResult Simulation::take_result() {
   for (const PodInfo* pod : cluster_.pods()) place_by_sequence[pod->sequence - 1] = place++;
   std::vector<std::size_t> from(cluster_.pods().size());
   out.pods.reserve(cluster_.pods().size());
-  // Pods asking alike share one request in their records too.
   api_.pods_drained();
   cluster_.drain_pods([&](PodInfo& pod) {
     from[place_by_sequence[pod.sequence - 1]] = out.pods.size();
-    const PodRecord* previous = out.pods.empty() ? nullptr : &out.pods.back();
-    out.pods.push_back(pod_record(pod, std::move(pod.pod), previous));
+    out.pods.push_back(pod_record(pod, std::move(pod.pod)));
   });
   permute(out.pods, std::move(from));
   if (record_spans_) {

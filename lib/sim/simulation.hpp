@@ -188,13 +188,10 @@ class Simulation final : public SchedulerHooks, private NodeHost {
 
   // Expectations and the result
   [[nodiscard]] ExpectationResult check(std::size_t index) const;
-  /// A pod's record around `object`, the pod's object copied or moved by the caller (the
-  /// record reads the pod's spec there, so `pod.pod` may be what it was moved from);
-  /// `previous` is the record before it, whose request it shares when their containers are
-  /// shared.
-  [[nodiscard]] PodRecord pod_record(const PodInfo& pod, Pod object,
-                                     const PodRecord* previous) const;
-  [[nodiscard]] NodeRecord node_record(const NodeInfo& node, PodRequestsMemo& memo) const;
+  /// A pod's record around `object`, the pod's object copied or moved by the caller (so
+  /// `pod.pod` may be what it was moved from); its request is the one compiled.
+  [[nodiscard]] PodRecord pod_record(const PodInfo& pod, Pod object) const;
+  [[nodiscard]] NodeRecord node_record(const NodeInfo& node) const;
   /// The result, once the run is over: it takes the pod objects instead of copying them.
   [[nodiscard]] SimulationResult take_result();
 

@@ -56,6 +56,9 @@ struct PodInfo {
   std::uint64_t sequence = 0;  ///< creation order, for deterministic ties
   std::int32_t priority = 0;
   std::vector<ResAmount> requests;  ///< non-zero entries of PodRequests, milli-units
+  /// PodRequests as the object writes it (formats kept), one list for a run of pods compiled
+  /// asking alike (PodRequestsMemo::shared): what a result's records and allocated sums read.
+  Shared<ResourceList> request_list;
   std::int64_t nonzero_cpu = 0;     ///< with upstream's 100m default for missing cpu
   std::int64_t nonzero_memory = 0;  ///< with upstream's 200Mi default for missing memory
   std::vector<TolerationInfo> tolerations;

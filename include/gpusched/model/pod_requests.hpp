@@ -7,6 +7,7 @@
 
 #include "gpusched/model/pod.hpp"
 #include "gpusched/model/resource_list.hpp"
+#include "gpusched/model/shared.hpp"
 
 namespace gpusched {
 
@@ -39,13 +40,16 @@ namespace gpusched {
 class PodRequestsMemo {
  public:
   [[nodiscard]] const ResourceList& of(const PodSpec& spec);
+  /// The request of() returned last, shared: each one computed is a new list, so the pods of a
+  /// run may keep theirs.
+  [[nodiscard]] const Shared<ResourceList>& shared() const noexcept { return requests_; }
   /// How many requests of() has computed: a caller deriving more from the request derives it
   /// again when this changes.
   [[nodiscard]] std::uint64_t computed() const noexcept { return computed_; }
 
  private:
   std::optional<PodSpec> last_;
-  ResourceList requests_;
+  Shared<ResourceList> requests_;
   std::uint64_t computed_ = 0;
 };
 

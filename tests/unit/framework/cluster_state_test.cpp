@@ -155,14 +155,28 @@ TEST_CASE("ClusterState: each pod's compiled request, pods asking alike in runs"
       {asking("one-cpu-again", one_cpu), {1000, 0, 1000, default_memory * 1000}},
   };
   const ResId gpu_id = cluster.resources().intern("nvidia.com/gpu");
+  std::vector<PodInfo*> infos;
   for (const auto& [pod, want] : pods) {
-    const PodInfo& info = cluster.add_pod(pod);
+    PodInfo& info = cluster.add_pod(pod);
+    infos.push_back(&info);
     INFO(pod.metadata.name);
     CHECK(info.request(res::kCpu) == want.cpu);
     CHECK(info.request(gpu_id) == want.gpu);
     CHECK(info.nonzero_cpu == want.nonzero_cpu);
     CHECK(info.nonzero_memory == want.nonzero_memory);
+    // The request as written (formats kept), which a result's records and sums read.
+    CHECK(info.request_list.get() == pod_requests(pod.spec));
   }
+  // One list per run of pods asking alike.
+  CHECK(infos[0]->request_list.shares(infos[1]->request_list));
+  CHECK(infos[1]->request_list.shares(infos[2]->request_list));
+  CHECK(infos[4]->request_list.shares(infos[5]->request_list));
+  CHECK_FALSE(infos[2]->request_list.shares(infos[3]->request_list));
+  CHECK_FALSE(infos[6]->request_list.shares(infos[7]->request_list));
+  // An update compiles the pod again.
+  cluster.update_pod(*infos[0], asking("shared-1", memory));
+  CHECK(infos[0]->request_list.get() == memory);
+  CHECK(infos[1]->request_list.get() == one_cpu);
 }
 
 TEST_CASE("ClusterState: the lowest priority of the pods holding a node", "[framework]") {

@@ -226,7 +226,8 @@ TEST_CASE("the engines agree when DynamicResources' score decides: firstAvailabl
   // (7), which outweighs b's lighter cpu load (8 cpu requested on a). The optimized engine
   // leaves out of its ranking only the plugins whose scores are alike on every node
   // (ScorePlugin::scores_alike); here DynamicResources' are not.
-  const std::string text = R"({"name": "dra-first-available", "scheduler": {"seed": 1, "kubernetesVersion": "1.35"}, "cluster": [
+  const std::string text =
+      R"({"name": "dra-first-available", "scheduler": {"seed": 1, "kubernetesVersion": "1.35"}, "cluster": [
  {"kind": "Node", "metadata": {"name": "a", "labels": {"nvidia.com/gpu.product": "NVIDIA-H100-80GB-HBM3", "nvidia.com/gpu.count": "8", "nvidia.com/gpu.memory": "81559", "nvidia.com/dra-kubelet-plugin": "true"}},
   "status": {"capacity": {"cpu": "96", "memory": "1Ti", "pods": "110"}}},
  {"kind": "Node", "metadata": {"name": "b", "labels": {"nvidia.com/gpu.product": "NVIDIA-H100-80GB-HBM3", "nvidia.com/gpu.count": "8", "nvidia.com/gpu.memory": "81559", "nvidia.com/dra-kubelet-plugin": "true"}},
@@ -249,9 +250,9 @@ TEST_CASE("the engines agree when DynamicResources' score decides: firstAvailabl
   const std::string optimized = result_json(scenario, false);
   CHECK(optimized == result_json(scenario, true));
   const SimulationResult result = simulate(scenario);
-  const auto train =
-      std::find_if(result.pods.begin(), result.pods.end(),
-                   [](const PodRecord& p) { return p.pod.metadata.name == "train"; });
+  const auto train = std::find_if(result.pods.begin(), result.pods.end(), [](const PodRecord& p) {
+    return p.pod.metadata.name == "train";
+  });
   REQUIRE(train != result.pods.end());
   CHECK(train->pod.spec.node_name == "a");
   CHECK(optimized.find(R"("request": "gpus/eight")") != std::string::npos);
