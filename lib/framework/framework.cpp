@@ -327,6 +327,8 @@ bool Framework::append_node_filter_key(const CycleState& state, const PodInfo& p
   const ActivePlugins& active = active_plugins(state);
   const std::uint64_t flags = active.skip_flags.value_or(0);
   key.append(reinterpret_cast<const char*>(&flags), sizeof flags);
+  // Which of the pods nominated to a node count (addGENominatedPods).
+  key.append(reinterpret_cast<const char*>(&pod.priority), sizeof pod.priority);
   for (const auto& [plugin, name] : active.filters) {
     const std::size_t size = key.size();
     if (plugin->append_node_static_key(pod, key)) continue;

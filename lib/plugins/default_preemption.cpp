@@ -229,8 +229,7 @@ std::vector<DefaultPreemption::KeptSearch>* DefaultPreemption::kept_searches(
   if (handle_.config.reference_engine || !handle_.cluster.budgets().empty()) return nullptr;
   std::string& key = search_key_;
   key.clear();
-  // Which pods are potential victims.
-  key.append(reinterpret_cast<const char*>(&pod.priority), sizeof pod.priority);
+  // The key holds the priority, which also decides the potential victims.
   if (!handle_.framework->append_node_filter_key(state, pod, key)) return nullptr;
   // Enough for a fleet's preemptor shapes; a run where every preemptor differs starts over.
   constexpr std::size_t kMaxKeys = 16;

@@ -73,8 +73,8 @@ class DefaultPreemption final : public PostFilterPlugin {
     Status status;
     std::vector<PodInfo*> victims;
   };
-  /// The searches of the pods whose priority and Filter key (Framework::append_node_filter_key)
-  /// are those of `key`, by node slot; null when a search must run afresh on every node (the
+  /// The searches of the pods whose Filter key (Framework::append_node_filter_key, the priority
+  /// included) is `pod`'s, by node slot; null when a search must run afresh on every node (the
   /// reference engine, budgets to weigh, a Filter plugin that keys nothing).
   [[nodiscard]] std::vector<KeptSearch>* kept_searches(const CycleState& state,
                                                        const PodInfo& pod) const;

@@ -141,10 +141,11 @@ class Framework {
                        std::vector<Status>& verdicts, bool& with_nominated) const;
 
   /// Appends to `key` what the active Filter plugins' verdicts on a node depend on besides the
-  /// node (each one's FilterPlugin::append_node_static_key, else append_node_dynamic_key); false
-  /// when some plugin keys neither. Pods with equal keys and priority get the same verdicts on a
-  /// node at one version (which covers the pods nominated to it; the priority decides the ones
-  /// that count), however a dry-run edits it, unless the pod is itself nominated there.
+  /// node: the pod's priority (which decides the pods nominated to it that count) and each
+  /// plugin's FilterPlugin::append_node_static_key, else append_node_dynamic_key; false when
+  /// some plugin keys neither. Pods with equal keys get the same verdicts on a node at one
+  /// version (which covers the pods nominated to it), however a dry-run edits it, unless the pod
+  /// is itself nominated there.
   [[nodiscard]] bool append_node_filter_key(const CycleState& state, const PodInfo& pod,
                                             std::string& key) const;
 
