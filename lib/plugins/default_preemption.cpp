@@ -294,21 +294,24 @@ std::vector<DefaultPreemption::Candidate> DefaultPreemption::dry_run(
     // The nodes' pods lie scattered in memory and each search would wait for them in turn: start
     // loading what the next searches read. Each step reads only what an earlier one fetched: a
     // node's pod list, then the list's storage, then the pods, then their requests. (Inline: GCC
-    // deletes calls to a function that only prefetches, taking it for a pure one.)
+    // deletes calls to a function that only prefetches, taking it for a pure one.) Not when
+    // searches are kept: most nodes' are, and loading their pods would be the search's cost.
     auto ahead = [&](std::size_t steps) -> const NodeInfo& {
       const std::size_t next = at + steps;
       return *potential[next < potential.size() ? next : next % potential.size()];
     };
-    __builtin_prefetch(&ahead(4).pods);
-    __builtin_prefetch(&ahead(4).requested);
-    __builtin_prefetch(ahead(3).pods.data());
-    for (const PodInfo* p : ahead(2).pods) {
-      __builtin_prefetch(&p->priority);
-      __builtin_prefetch(&p->nonzero_memory);
-      __builtin_prefetch(&p->host_ports);
-      __builtin_prefetch(&p->pod.status.start_ms);
+    if (kept == nullptr) {
+      __builtin_prefetch(&ahead(4).pods);
+      __builtin_prefetch(&ahead(4).requested);
+      __builtin_prefetch(ahead(3).pods.data());
+      for (const PodInfo* p : ahead(2).pods) {
+        __builtin_prefetch(&p->priority);
+        __builtin_prefetch(&p->nonzero_memory);
+        __builtin_prefetch(&p->host_ports);
+        __builtin_prefetch(&p->pod.status.start_ms);
+      }
+      for (const PodInfo* p : ahead(1).pods) __builtin_prefetch(p->requests.data());
     }
-    for (const PodInfo* p : ahead(1).pods) __builtin_prefetch(p->requests.data());
     Candidate candidate;
     const Code code = kept_select_victims(state, pod, node, kept, candidate, status);
     if (code == Code::Success && !candidate.victims.empty()) {
