@@ -293,62 +293,97 @@ void check_unique_keys(Scanner& scanner, std::string& path, std::string& pointer
   }
 }
 
-/// nlohmann's DOM builder, with each object's keys hashed as they come: a hash repeated within
-/// an object (a repeated key, or rarely two keys of one hash) is the sign to look for duplicates
-/// with check_unique_keys, which names the field; without one the text needs no second walk.
+/// The DOM nlohmann's json_sax_dom_parser builds (detail/input/json_sax.hpp, 3.11), built with
+/// two differences. Each member goes in with the end of its object as the hint: a file gpusched
+/// or kubectl wrote has its keys in order, so the insert needs one comparison where a search
+/// from the root took several. And each object's keys are counted as they come: an object
+/// holding fewer members than it was given keys had one repeated, the sign to look for
+/// duplicates with check_unique_keys, which names the field; without one the text needs no
+/// second walk.
 class DomBuilder {
  public:
   using Json = nlohmann::json;
-  explicit DomBuilder(Json& root) : dom_(root) {}
+  explicit DomBuilder(Json& root) : root_(root) {}
 
-  bool null() { return dom_.null(); }
-  bool boolean(bool value) { return dom_.boolean(value); }
-  bool number_integer(Json::number_integer_t value) { return dom_.number_integer(value); }
-  bool number_unsigned(Json::number_unsigned_t value) { return dom_.number_unsigned(value); }
-  bool number_float(Json::number_float_t value, const Json::string_t& text) {
-    return dom_.number_float(value, text);
+  bool null() { return value(nullptr); }
+  bool boolean(bool value) { return this->value(value); }
+  bool number_integer(Json::number_integer_t value) { return this->value(value); }
+  bool number_unsigned(Json::number_unsigned_t value) { return this->value(value); }
+  bool number_float(Json::number_float_t value, const Json::string_t& /*text*/) {
+    return this->value(value);
   }
-  bool string(Json::string_t& value) { return dom_.string(value); }
-  bool binary(Json::binary_t& value) { return dom_.binary(value); }
-  bool start_object(std::size_t length) {
+  bool string(Json::string_t& value) { return this->value(value); }
+  bool binary(Json::binary_t& value) { return this->value(std::move(value)); }
+  bool start_object(std::size_t /*length*/) {
     if (!deeper()) return false;
-    if (depth_ == keys_.size()) keys_.emplace_back();
-    keys_[depth_++].clear();
-    return dom_.start_object(length);
+    levels_.push_back({place(Json::value_t::object), 0});
+    return true;
   }
   bool key(Json::string_t& name) {
-    keys_[depth_ - 1].push_back(std::hash<std::string_view>()(name));
-    return dom_.key(name);
+    Level& level = levels_.back();
+    ++level.keys;
+    auto& members = *level.value->get_ptr<Json::object_t*>();
+    member_ = &members.try_emplace(members.end(), name)->second;
+    return true;
   }
   bool end_object() {
-    --nesting_;
-    std::vector<std::size_t>& keys = keys_[--depth_];
-    if (keys.size() > 1) {
-      std::sort(keys.begin(), keys.end());
-      repeated_ = repeated_ || std::adjacent_find(keys.begin(), keys.end()) != keys.end();
-    }
-    return dom_.end_object();
+    const Level& level = levels_.back();
+    repeated_ = repeated_ || level.value->size() != level.keys;
+    levels_.pop_back();
+    return true;
   }
-  bool start_array(std::size_t length) { return deeper() && dom_.start_array(length); }
+  bool start_array(std::size_t /*length*/) {
+    if (!deeper()) return false;
+    levels_.push_back({place(Json::value_t::array), 0});
+    return true;
+  }
   bool end_array() {
-    --nesting_;
-    return dom_.end_array();
+    levels_.pop_back();
+    return true;
   }
+  /// nlohmann's parser reports its errors here; they are thrown as json_sax_dom_parser throws
+  /// them, for JsonSource::parse to put in plain words.
   template <class Exception>
-  bool parse_error(std::size_t position, const std::string& token, const Exception& error) {
-    return dom_.parse_error(position, token, error);
+  bool parse_error(std::size_t /*position*/, const std::string& /*token*/, const Exception& error) {
+    throw error;
   }
 
   [[nodiscard]] bool repeated() const noexcept { return repeated_; }
 
  private:
-  /// One level more; false (parsing stops) beyond kMaxJsonDepth.
-  bool deeper() noexcept { return ++nesting_ <= kMaxJsonDepth; }
+  struct Level {
+    Json* value;
+    std::size_t keys;  ///< given so far, for an object
+  };
 
-  nlohmann::detail::json_sax_dom_parser<Json> dom_;
-  std::vector<std::vector<std::size_t>> keys_;  // by depth, reused
-  std::size_t depth_ = 0;                       ///< of objects
-  int nesting_ = 0;                             ///< of objects and arrays
+  /// One level more; false (parsing stops) beyond kMaxJsonDepth.
+  bool deeper() noexcept { return levels_.size() < static_cast<std::size_t>(kMaxJsonDepth); }
+
+  /// Puts `v` where the next value goes (json_sax_dom_parser::handle_value): the root, the end
+  /// of the array being read, or the member whose key came last.
+  template <class V>
+  Json* place(V&& v) {
+    if (levels_.empty()) {
+      root_ = Json(std::forward<V>(v));
+      return &root_;
+    }
+    Json& parent = *levels_.back().value;
+    if (parent.is_array()) {
+      auto& elements = *parent.get_ptr<Json::array_t*>();
+      return &elements.emplace_back(std::forward<V>(v));
+    }
+    *member_ = Json(std::forward<V>(v));
+    return member_;
+  }
+  template <class V>
+  bool value(V&& v) {
+    place(std::forward<V>(v));
+    return true;
+  }
+
+  Json& root_;
+  std::vector<Level> levels_;  ///< the arrays and objects being read, outermost first
+  Json* member_ = nullptr;     ///< the member whose key came last
   bool repeated_ = false;
 };
 

@@ -65,15 +65,20 @@ Action parse_action(const JsonNode& node, KindFilter& kinds) {
         "an action needs one verb: apply, delete, patch, cordon, uncordon, scale or gpuHealth");
   }
   switch (action.verb) {
-    case Verb::Apply:
-      // An object, a `kind: List`, or an array of either.
-      for (const JsonNode& entry :
-           body->json().is_array() ? body->elements() : std::vector<JsonNode>{*body}) {
+    case Verb::Apply: {
+      // An object, a `kind: List`, or an array of either. Room for one object an entry, the
+      // usual count, is made first: a pod moved at every growth of a 10,000-pod array was a
+      // tenth of the time such an action took to read.
+      const std::vector<JsonNode> entries =
+          body->json().is_array() ? body->elements() : std::vector<JsonNode>{*body};
+      action.objects.reserve(entries.size());
+      for (const JsonNode& entry : entries) {
         for (const JsonNode& item : kinds.kept(objects_of(entry))) {
           action.objects.push_back(parse_object(item));
         }
       }
       break;
+    }
     case Verb::Delete:
       body->reject_unknown_keys({"kind", "namespace", "name", "gracePeriodSeconds"});
       action.target = parse_ref(*body);
