@@ -305,7 +305,7 @@ std::size_t Scheduler::select_host(std::span<const std::int64_t> totals) {
       best = totals[i];
       selected = i;
       ties = 1;
-    } else if (totals[i] == best && rng_.intn(++ties) == 0) {
+    } else if (totals[i] == best && rng_.one_in(++ties)) {
       selected = i;
     }
   }

@@ -12,8 +12,13 @@ class Rng {
   [[nodiscard]] std::uint64_t next() noexcept;
   /// Uniform integer in [0, n), like Go's rand.Intn; n must be > 0.
   [[nodiscard]] std::int64_t intn(std::int64_t n) noexcept;
+  /// intn(n) == 0, from the same draws: the stream goes on exactly as after intn(n).
+  [[nodiscard]] bool one_in(std::int64_t n) noexcept;
 
  private:
+  /// `x`, or when it falls in the biased top of the range, the first later draw that does not.
+  [[nodiscard]] std::uint64_t unbiased(std::uint64_t x, std::uint64_t bound) noexcept;
+
   std::uint64_t s_[4];
 };
 
