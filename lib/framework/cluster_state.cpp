@@ -249,8 +249,10 @@ PodInfo& ClusterState::add_pod(Pod pod) {
     const GpuShareRequest& share = ref.gpu_share->request;
     ++pod_shapes_[{ref.nonzero_cpu, share.gpu_milli, share.gpu_count, share.gpu_type}];
     // The simulation refuses a create whose name is taken before it gets here.
-    GPUSCHED_CHECK(pods_.insert(&ref).second, "a pod added to the cluster has a name no pod has");
+    GPUSCHED_CHECK(find_pod(ref.pod.metadata.namespace_, ref.pod.metadata.name) == nullptr,
+                   "a pod added to the cluster has a name no pod has");
     pod_index_.insert(NamedPod{&ref, PodName(ref).hash});
+    pods_.insert(ref);
   } catch (...) {
     pod_storage_->destroy(ref);
     throw;
@@ -305,7 +307,7 @@ void ClusterState::start_pod(PodInfo& info, TimeMs started) {
 void ClusterState::remove_pod(PodInfo& info) {
   if (info.node != nullptr) unhold(info);
   unindex_nomination(info);
-  if (pods_.erase(&info) > 0) pod_index_.erase(NamedPod{&info, PodName(info).hash});
+  if (pod_index_.erase(NamedPod{&info, PodName(info).hash}) > 0) pods_.erase(info);
   pod_storage_->destroy(info);
   ++generation_;
 }

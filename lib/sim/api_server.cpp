@@ -57,7 +57,7 @@ std::vector<PodInfo*> ApiServer::owned_pods(const std::string& uid) const {
 }
 
 void ApiServer::pod_added(PodInfo& pod) {
-  if (const OwnerReference* owner = pod.pod.metadata.controller()) owned_[owner->uid].insert(&pod);
+  if (const OwnerReference* owner = pod.pod.metadata.controller()) owned_[owner->uid].insert(pod);
   pod_changed(pod);
 }
 
@@ -65,7 +65,9 @@ void ApiServer::pod_removed(const PodInfo& pod) {
   removed_pod_keys_.insert(key_of(pod.pod.metadata));
   if (const OwnerReference* owner = pod.pod.metadata.controller()) {
     if (auto it = owned_.find(owner->uid); it != owned_.end()) {
-      if (auto owned = it->second.find(&pod); owned != it->second.end()) it->second.erase(owned);
+      // Its controller reference is the one it was added under: the API server keeps a pod's
+      // ownerReferences on update.
+      it->second.erase(pod);
       if (it->second.empty()) owned_.erase(it);
     }
   }
