@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <numeric>
 #include <optional>
 #include <string>
 #include <vector>
@@ -248,10 +249,19 @@ void Scheduler::find_nodes_that_fit(Cycle& cycle, Search search, CycleSink* sink
       record_held();
       feasible(node, at);
       // A fleet with room passes most nodes so, cycle after cycle; not past the feasible nodes
-      // the cycle needs.
+      // the cycle needs. The run is appended at once (node by node, the vectors' ends went
+      // through memory at every node).
       const std::size_t next = kept_run_end(at, Framework::DynamicVerdicts::kPassed,
                                             at + 1 + (to_find - cycle.feasible.size()));
-      for (std::size_t k = at + 1; k < next; ++k) feasible(*nodes[k], k);
+      cycle.feasible.insert(cycle.feasible.end(),
+                            nodes.begin() + static_cast<std::ptrdiff_t>(at) + 1,
+                            nodes.begin() + static_cast<std::ptrdiff_t>(next));
+      if (by_position) {
+        const std::size_t from = positions.size();
+        positions.resize(from + (next - at - 1));
+        std::iota(positions.begin() + static_cast<std::ptrdiff_t>(from), positions.end(),
+                  static_cast<std::uint32_t>(at + 1));
+      }
       cycle.processed += next - at - 1;
       i += next - at - 1;
     } else if (dynamic_verdicts->keeps(rejected)) {
