@@ -157,30 +157,36 @@ void ResourceAllocationScorer::score_nodes(std::span<const NodeInfo* const> node
     shape->epoch = ++memo_epoch_;
   }
   shape->used = ++memo_clock_;
+  // What the loop reads is held in locals: through the members, every store of an entry could
+  // have changed them, and each node reloaded them from memory.
+  const std::uint64_t epoch = shape->epoch;
   std::vector<MemoEntry>& memo = shape->nodes;
-  const std::span<const std::uint32_t> slots =
-      positions.empty() ? std::span<const std::uint32_t>() : cluster_.node_slots();
-  const std::span<const std::uint64_t> versions =
-      positions.empty() ? std::span<const std::uint64_t>() : cluster_.node_versions();
-  for (std::size_t i = 0; i < nodes.size(); ++i) {
-    std::uint32_t slot = 0;
-    std::uint64_t version = 0;
-    if (positions.empty()) {
-      slot = nodes[i]->slot;
-      version = nodes[i]->version;
-    } else {
-      // The mirror of the node's version, unless pods are nominated to it (they do not count
-      // in a score, and the node's own version stands).
-      slot = slots[positions[i]];
-      version = versions[positions[i]];
-      if (version == VersionMirror::kJudgeAfresh) version = nodes[i]->version;
+  MemoEntry* entries = memo.data();
+  std::size_t held = memo.size();
+  const auto memoized = [&](std::size_t i, std::uint32_t slot, std::uint64_t version) {
+    if (slot >= held) [[unlikely]] {
+      memo.resize(slot + 1);
+      entries = memo.data();
+      held = memo.size();
     }
-    if (slot >= memo.size()) memo.resize(slot + 1);
-    MemoEntry& entry = memo[slot];
-    if (entry.epoch != shape->epoch || entry.node_version != version) {
-      entry = {version, shape->epoch, score(*nodes[i], pod_requests)};
+    MemoEntry& entry = entries[slot];
+    if (entry.epoch != epoch || entry.node_version != version) {
+      entry = {version, epoch, score(*nodes[i], pod_requests)};
     }
     out[i] = entry.score;
+  };
+  if (positions.empty()) {
+    for (std::size_t i = 0; i < nodes.size(); ++i) memoized(i, nodes[i]->slot, nodes[i]->version);
+    return;
+  }
+  const std::uint32_t* slots = cluster_.node_slots().data();
+  const std::uint64_t* versions = cluster_.node_versions().data();
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    // The mirror of the node's version, unless pods are nominated to it (they do not count in
+    // a score, and the node's own version stands).
+    std::uint64_t version = versions[positions[i]];
+    if (version == VersionMirror::kJudgeAfresh) version = nodes[i]->version;
+    memoized(i, slots[positions[i]], version);
   }
 }
 
