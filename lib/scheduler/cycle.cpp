@@ -305,21 +305,9 @@ void Scheduler::prioritize_nodes(Cycle& cycle, std::span<std::int64_t> totals, C
 }
 
 std::size_t Scheduler::select_host(std::span<const std::int64_t> totals) {
-  // Reservoir sampling over the top score: each tie replaces the choice with probability
-  // 1/ties, one draw per tie and none otherwise.
-  std::int64_t best = totals.front();
-  std::size_t selected = 0;
-  std::int64_t ties = 1;
-  for (std::size_t i = 1; i < totals.size(); ++i) {
-    if (totals[i] > best) {
-      best = totals[i];
-      selected = i;
-      ties = 1;
-    } else if (totals[i] == best && rng_.one_in(++ties)) {
-      selected = i;
-    }
-  }
-  return selected;
+  // selectHost (schedule_one.go): reservoir sampling over the top score, each tie replacing the
+  // choice with probability 1/ties, one draw per tie and none otherwise.
+  return rng_.reservoir_max(totals);
 }
 
 PostFilterResult Scheduler::post_filter(Cycle& cycle) {
