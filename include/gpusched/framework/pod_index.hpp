@@ -23,7 +23,8 @@ namespace gpusched {
 /// one sort, whose comparisons read the keys' first 32 bytes copied out of the pods.
 ///
 /// A pod is in it at most once, and its namespace and name do not change while it is. Reading
-/// (begin) settles what changed; the pods must not be added or taken out while they are walked.
+/// (begin) settles what changed, so it writes: the pods must not be added or taken out while
+/// they are walked, and two threads must not read one list at once (no replay shares one).
 class PodsByKey {
  private:
   struct Entry {
