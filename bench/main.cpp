@@ -454,17 +454,23 @@ void scaling_line(int nodes, int pods) {
     const Figures f = in_child([&] { return measure(bench::scaling_stream(nodes, pods)); });
     const auto examined = gpusched::num_feasible_nodes_to_find(0, static_cast<std::size_t>(nodes));
     const double ns_per_pod = f.seconds * 1e9 / pods;
-    constexpr long kRssLimitMib = 2048;
-    const bool rss_ok = pods < 1'000'000 || f.peak_rss_mib < kRssLimitMib;
-    all_targets_met = all_targets_met && rss_ok && f.scheduled == pods;
+    // Issue 23's targets for the million pods: 15 s and 1 GiB at the peak (they were 2 GiB).
+    constexpr double kTargetSeconds = 15;
+    constexpr long kTargetRssMib = 1024;
+    const bool million = pods >= 1'000'000;
+    const bool met = !million || (f.seconds <= kTargetSeconds && f.peak_rss_mib <= kTargetRssMib);
+    all_targets_met = all_targets_met && met && f.scheduled == pods;
     std::printf(
         "{\"workload\":\"Scaling\",\"nodes\":%d,\"pods\":%d,\"scheduled\":%ld,\"seconds\":%.3f,"
         "\"nodes_examined\":%zu,\"us_per_pod\":%.2f,\"ns_per_pod_per_node_examined\":%.2f,"
-        "\"peak_rss_mib\":%ld%s}\n",
+        "\"peak_rss_mib\":%ld",
         nodes, pods, f.scheduled, f.seconds, examined, ns_per_pod / 1000,
-        ns_per_pod / static_cast<double>(examined), f.peak_rss_mib,
-        pods >= 1'000'000 ? (rss_ok ? ",\"rss_under_2gib\":true" : ",\"rss_under_2gib\":false")
-                          : "");
+        ns_per_pod / static_cast<double>(examined), f.peak_rss_mib);
+    if (million) {
+      std::printf(",\"target_seconds\":%.0f,\"target_peak_rss_mib\":%ld,\"meets_target\":%s",
+                  kTargetSeconds, kTargetRssMib, met ? "true" : "false");
+    }
+    std::printf("}\n");
     std::fflush(stdout);
   }
 }
@@ -635,12 +641,13 @@ int main(int argc, char** argv) {
     if (name == "SchedulingBasic") {
       report(runs, name, "500Nodes", 500, 500, 1000, 0,
              [] { return bench::scheduling_basic(500, 500, 1000); });
-      report(runs, name, "5000Nodes_10000Pods", 5000, 1000, 10000, 30000,
+      // Issue 23's targets (they were 30,000 and 5,000).
+      report(runs, name, "5000Nodes_10000Pods", 5000, 1000, 10000, 100000,
              [] { return bench::scheduling_basic(5000, 1000, 10000); });
-      report(runs, name, "5000Nodes_50000Pods", 5000, 5000, 50000, 30000,
+      report(runs, name, "5000Nodes_50000Pods", 5000, 5000, 50000, 100000,
              [] { return bench::scheduling_basic(5000, 5000, 50000); });
     } else if (name == "PreemptionBasic") {
-      report(runs, name, "1000Nodes", 1000, 4000, 1000, 5000,
+      report(runs, name, "1000Nodes", 1000, 4000, 1000, 20000,
              [] { return bench::preemption_basic(1000, 4000, 1000); });
     } else if (name == "Unschedulable") {
       report(runs, name, "5kNodes/20kInit/10kPods", 5000, 20000, 10000, 0,
