@@ -356,8 +356,8 @@ class DomBuilder {
     std::size_t keys;  ///< given so far, for an object
   };
 
-  /// One level more; false (parsing stops) beyond kMaxJsonDepth.
-  bool deeper() noexcept { return levels_.size() < static_cast<std::size_t>(kMaxJsonDepth); }
+  /// Whether one level more stays within kMaxJsonDepth (false: parsing stops).
+  bool deeper() const noexcept { return levels_.size() < static_cast<std::size_t>(kMaxJsonDepth); }
 
   /// Puts `v` where the next value goes (json_sax_dom_parser::handle_value): the root, the end
   /// of the array being read, or the member whose key came last.

@@ -5,7 +5,6 @@
 
 #include "dra/pod_claims.hpp"
 #include "gpusched/config/plugin_names.hpp"
-#include "gpusched/model/pod_requests.hpp"
 #include "model/disruption.hpp"
 #include "model/go_text.hpp"
 #include "sim/glob.hpp"

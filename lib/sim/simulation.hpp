@@ -11,7 +11,6 @@
 
 #include "gpusched/framework/cluster_state.hpp"
 #include "gpusched/framework/rng.hpp"
-#include "gpusched/model/pod_requests.hpp"
 #include "gpusched/scenario/scenario.hpp"
 #include "gpusched/scheduler/scheduler.hpp"
 #include "gpusched/sim/result.hpp"
