@@ -15,6 +15,9 @@
 #include <vector>
 
 #include "gpusched/cli.hpp"
+#include "gpusched/rendered_text.hpp"
+#include "gpusched/report/terminal_text.hpp"
+#include "gpusched/terminal_stream.hpp"
 #include "support/run_cli.hpp"
 #include "support/temp_dir.hpp"
 
@@ -166,6 +169,39 @@ TEST_CASE("names and messages reach the terminal with control characters escaped
     const Outcome outcome = run_cli({"replay", scenario, "-o", "json"});
     CHECK(outcome.code == 0);
     CHECK(outcome.out.find('\x1b') == std::string::npos);
+  }
+}
+
+TEST_CASE("a report of many blocks is printed whole, escaped as if written at once",
+          "[cli][outputs]") {
+  // 23 bytes a unit, so that over 3 MiB the 2-, 3- and 4-byte sequences, a control character and
+  // a byte that is not UTF-8 fall across the terminal filter's 64 KiB pieces and the rendered
+  // text's 1 MiB blocks at every offset.
+  const std::string unit = "ab\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\x1b[1m\xff\r\n01234";
+  REQUIRE(unit.size() == 23);
+  std::string text;
+  while (text.size() < (std::size_t{3} << 20) + 5) text += unit;
+  cli::RenderedText rendered;
+  rendered << text;
+  std::ostringstream raw;
+  rendered.print(raw);
+  CHECK(raw.str() == text);
+  std::stringbuf printed;
+  {
+    cli::TerminalTextBuffer terminal(printed);
+    std::ostream out(&terminal);
+    rendered.print(out);
+    out.flush();
+    CHECK(out.good());
+  }
+  const std::string expected = report::terminal_text(text);
+  CHECK(printed.str().size() == expected.size());
+  CHECK(printed.str() == expected);
+  SECTION("nothing rendered prints nothing") {
+    cli::RenderedText empty;
+    std::ostringstream none;
+    empty.print(none);
+    CHECK(none.str().empty());
   }
 }
 

@@ -5,7 +5,6 @@
 #include <filesystem>
 #include <memory>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -13,6 +12,7 @@
 #include "gpusched/error.hpp"
 #include "gpusched/io/scheduler_config.hpp"
 #include "gpusched/plan/compare.hpp"
+#include "gpusched/rendered_text.hpp"
 #include "gpusched/run_options.hpp"
 #include "gpusched/strict.hpp"
 
@@ -69,7 +69,7 @@ int compare(const CompareOptions& options, std::ostream& out, std::ostream& err)
   }
   const plan::Comparison comparison =
       plan::compare(variants, options.jobs, simulation_options(options.run));
-  std::ostringstream text;
+  RenderedText text;
   if (options.output == "json") {
     plan::write_comparison_json(text, comparison);
   } else if (options.output == "csv") {
@@ -77,7 +77,7 @@ int compare(const CompareOptions& options, std::ostream& out, std::ostream& err)
   } else {
     plan::write_comparison_table(text, comparison);
   }
-  out << text.str();
+  text.print(out);
   return 0;
 }
 

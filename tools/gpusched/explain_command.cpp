@@ -5,12 +5,12 @@
 
 #include <algorithm>
 #include <memory>
-#include <sstream>
 #include <string>
 
 #include "gpusched/commands.hpp"
 #include "gpusched/error.hpp"
 #include "gpusched/explain/explain.hpp"
+#include "gpusched/rendered_text.hpp"
 #include "gpusched/report/explain_writer.hpp"
 #include "gpusched/run_options.hpp"
 #include "gpusched/strict.hpp"
@@ -43,7 +43,7 @@ int run_explain(const ExplainCommandOptions& options, std::ostream& out, std::os
     explain_options.at = parse_cli_duration(options.at, &ignored);
   }
   explain_options.remedies = !options.no_remedies;
-  std::ostringstream text;
+  RenderedText text;
   if (options.object.starts_with("Job/") || options.object.starts_with("Workload/")) {
     const KueueExplanation explanation =
         explain_workload(scenario, options.object, explain_options);
@@ -52,7 +52,7 @@ int run_explain(const ExplainCommandOptions& options, std::ostream& out, std::os
     } else {
       report::write_kueue_explanation_text(text, explanation);
     }
-    out << text.str();
+    text.print(out);
     return 0;
   }
   std::string named = options.pod.empty() ? options.object : options.pod;
@@ -71,7 +71,7 @@ int run_explain(const ExplainCommandOptions& options, std::ostream& out, std::os
   } else {
     report::write_explanation_text(text, explanation, {options.members});
   }
-  out << text.str();
+  text.print(out);
   return 0;
 }
 

@@ -4,7 +4,6 @@
 
 #include <memory>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -12,6 +11,7 @@
 #include "gpusched/commands.hpp"
 #include "gpusched/error.hpp"
 #include "gpusched/plan/plan.hpp"
+#include "gpusched/rendered_text.hpp"
 #include "gpusched/run_options.hpp"
 #include "gpusched/strict.hpp"
 
@@ -122,14 +122,14 @@ int plan(const PlanOptions& options, std::ostream& out, std::ostream& err) {
   }
   const Scenario scenario = load_scenario_reporting(options.file, false, err);
   if (!options.cluster_queues.empty()) {
-    std::ostringstream text;
+    RenderedText text;
     const bool answered = plan_quotas(scenario, options, text);
-    out << text.str();
+    text.print(out);
     return answered ? 0 : 1;
   }
   std::vector<plan::PoolRange> ranges;
   for (const std::string& text : options.pools) ranges.push_back(pool_range(text, options));
-  std::ostringstream text;
+  RenderedText text;
   bool answered = false;
   if (ranges.size() == 1) {
     plan::PoolPlanRequest request;
@@ -161,7 +161,7 @@ int plan(const PlanOptions& options, std::ostream& out, std::ostream& err) {
     }
     answered = result.answer.has_value();
   }
-  out << text.str();
+  text.print(out);
   return answered ? 0 : 1;
 }
 

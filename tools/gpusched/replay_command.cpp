@@ -2,13 +2,13 @@
 
 #include <memory>
 #include <optional>
-#include <sstream>
 #include <string>
 
 #include "gpusched/commands.hpp"
 #include "gpusched/explain/explain.hpp"
 #include "gpusched/output_file.hpp"
 #include "gpusched/progress.hpp"
+#include "gpusched/rendered_text.hpp"
 #include "gpusched/report/html_report.hpp"
 #include "gpusched/report/metrics.hpp"
 #include "gpusched/report/queue_metrics.hpp"
@@ -73,7 +73,7 @@ int replay(const ReplayOptions& options, std::ostream& out, std::ostream& err) {
            : simulate_with_progress(scenario, simulation_options(options.run));
   print_notices(result, err);
   // Render completely before printing: a failure while writing must leave `out` untouched.
-  std::ostringstream text;
+  RenderedText text;
   if (options.output == "json") {
     report::write_json(text, result);
   } else if (options.output == "metrics") {
@@ -99,7 +99,7 @@ int replay(const ReplayOptions& options, std::ostream& out, std::ostream& err) {
     report::write_html_report(html->stream(), result, html_options);
     html->close();
   }
-  out << text.str();
+  text.print(out);
   return result.passed ? 0 : 1;
 }
 

@@ -4,7 +4,6 @@
 #include <map>
 #include <memory>
 #include <set>
-#include <sstream>
 #include <string>
 #include <type_traits>
 #include <variant>
@@ -12,6 +11,7 @@
 #include "gpusched/commands.hpp"
 #include "gpusched/io/scenario_writer.hpp"
 #include "gpusched/model/pod_requests.hpp"
+#include "gpusched/rendered_text.hpp"
 #include "gpusched/run_options.hpp"
 #include "gpusched/sim/simulator.hpp"
 #include "gpusched/snapshot_options.hpp"
@@ -174,10 +174,10 @@ std::vector<Expectation> outcome_expectations(const io::Snapshot& snapshot,
 
 int snapshot_command(const SnapshotCommandOptions& options, std::ostream& out, std::ostream& err) {
   io::Snapshot snapshot = load_snapshot(options.files, options.snapshot, err);
-  std::ostringstream text;
+  RenderedText text;
   if (!options.to_scenario) {
     write_summary(text, snapshot);
-    out << text.str();
+    text.print(out);
     return 0;
   }
   const SimulationOptions run = simulation_options(options.run);

@@ -5,13 +5,13 @@
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "gpusched/commands.hpp"
 #include "gpusched/error.hpp"
 #include "gpusched/plan/sweep.hpp"
+#include "gpusched/rendered_text.hpp"
 #include "gpusched/run_options.hpp"
 
 namespace gpusched::cli {
@@ -70,9 +70,9 @@ int sweep(const SweepOptions& options, std::ostream& out) {
   const plan::Sweep spec = plan::load_sweep(options.file);
   const std::vector<report::RunRow> rows =
       plan::run_sweep(spec, shard, options.jobs, simulation_options(options.run));
-  std::ostringstream text;
+  RenderedText text;
   plan::write_sweep_csv(text, spec, rows);
-  out << text.str();
+  text.print(out);
   return 0;
 }
 

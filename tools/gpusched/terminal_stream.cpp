@@ -18,6 +18,18 @@ void TerminalTextBuffer::failed() {
 }
 
 bool TerminalTextBuffer::forward(std::string_view text, bool more) {
+  // In pieces: a report printed in one write (a million-pod replay's JSON is most of a
+  // gigabyte) would otherwise be escaped into a second copy of itself first.
+  constexpr std::size_t kPiece = std::size_t{1} << 16;
+  do {
+    const std::string_view piece = text.substr(0, kPiece);
+    text.remove_prefix(piece.size());
+    if (!forward_piece(piece, more || !text.empty())) return false;
+  } while (!text.empty());
+  return true;
+}
+
+bool TerminalTextBuffer::forward_piece(std::string_view text, bool more) {
   if (!ok_) return false;
   std::string joined;
   if (!held_.empty()) {

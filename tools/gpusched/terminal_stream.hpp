@@ -32,6 +32,8 @@ class TerminalTextBuffer : public std::streambuf {
   /// Escapes `text` (held_ first) and writes it to target_; with `more`, an incomplete UTF-8
   /// sequence at the end waits in held_ for the next write.
   bool forward(std::string_view text, bool more);
+  /// forward() for at most one piece of its text.
+  bool forward_piece(std::string_view text, bool more);
   void failed();
 
   std::streambuf& target_;

@@ -5,12 +5,12 @@
 #include <memory>
 #include <optional>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "gpusched/commands.hpp"
 #include "gpusched/progress.hpp"
+#include "gpusched/rendered_text.hpp"
 #include "gpusched/report/whatif.hpp"
 #include "gpusched/run_options.hpp"
 #include "gpusched/sim/simulator.hpp"
@@ -57,13 +57,13 @@ int what_if(const WhatIfOptions& options, std::ostream& out, std::ostream& err) 
   const report::WhatIf whatif =
       report::what_if(result, snapshot.scenario.description, snapshot.snapshot_pods, waiting,
                       schedulers, added_jobs, at_start);
-  std::ostringstream text;
+  RenderedText text;
   if (options.output == "json") {
     report::write_whatif_json(text, whatif);
   } else {
     report::write_whatif_table(text, whatif);
   }
-  out << text.str();
+  text.print(out);
   return whatif.all_added_bound() ? 0 : 1;
 }
 
