@@ -149,7 +149,7 @@ QueueingHint GangScheduling::queueing_hint(const ClusterEvent& event, const PodI
   const std::string& ns = pod.pod.metadata.namespace_;
   if (event.resource == EventResource::PodGroup) {
     // isSchedulableAfterPodGroupAdded (1.36).
-    const std::optional<std::string>& name = pod.pod.spec.scheduling_group;
+    const SharedOptional<std::string>& name = pod.pod.spec.scheduling_group;
     const PodGroup* added = objects.pod_group;
     return name && added != nullptr && added->metadata.namespace_ == ns &&
                    added->metadata.name == *name

@@ -57,7 +57,7 @@ void Scheduler::schedule_pod_group(QueuedPod& first, TimeMs now) {
     if (other == first.pod || other->pod.terminated() || other->node != nullptr ||
         !other->pod.spec.node_name.empty() ||
         other->pod.metadata.namespace_ != pod.metadata.namespace_ ||
-        other->pod.spec.scheduling_group != group)
+        !other->pod.spec.scheduling_group || *other->pod.spec.scheduling_group != group)
       continue;
     if (QueuedPod* qp = queue_->pop_specific(*other)) members.emplace_back(qp);
   }

@@ -147,7 +147,8 @@ struct PodResourceClaim {
 struct PodSpec {
   Shared<std::vector<Container>> containers;
   Shared<std::vector<Container>> init_containers;
-  ResourceList overhead;
+  /// spec.overhead; shared, as most pods have none (a pointer's size instead of a map's).
+  Shared<ResourceList> overhead;
   Labels node_selector;
   Shared<Affinity> affinity;
   Shared<std::vector<Toleration>> tolerations;
@@ -170,7 +171,7 @@ struct PodSpec {
   SharedOptional<WorkloadReference> workload_ref;
   /// spec.schedulingGroup.podGroupName (1.36, GenericWorkload): the PodGroup the pod belongs
   /// to; nullopt when absent (or dropped by an API server without GenericWorkload). Immutable.
-  std::optional<std::string> scheduling_group;
+  SharedOptional<std::string> scheduling_group;
   friend bool operator==(const PodSpec&, const PodSpec&) = default;
 };
 
@@ -222,7 +223,7 @@ struct PodStatus {
   /// status.resourceClaimStatuses, in spec.resourceClaims order of the template references.
   std::vector<PodResourceClaimStatus> resource_claim_statuses;
   /// status.extendedResourceClaimStatus, written at PreBind.
-  std::optional<PodExtendedResourceClaimStatus> extended_resource_claim_status;
+  SharedOptional<PodExtendedResourceClaimStatus> extended_resource_claim_status;
   friend bool operator==(const PodStatus&, const PodStatus&) = default;
 
   [[nodiscard]] const PodCondition* condition(std::string_view type) const noexcept;

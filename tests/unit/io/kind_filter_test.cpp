@@ -185,7 +185,10 @@ TEST_CASE("a pod's spec.schedulingGroup on 1.36 with GenericWorkload is kept, th
   strict.strict = true;
   const Scenario scenario = io::parse_scenario(text, "g.json", strict);
   REQUIRE(scenario.cluster.size() == 1);
-  CHECK(std::get<Pod>(scenario.cluster[0]).spec.scheduling_group == "train");
+  const SharedOptional<std::string>& group =
+      std::get<Pod>(scenario.cluster[0]).spec.scheduling_group;
+  REQUIRE(group);
+  CHECK(*group == "train");
   CHECK(scenario.notes.empty());
   const Scenario gate_off = io::parse_scenario(R"({"name": "g", "cluster": [)" + pod, "g.json");
   CHECK(gate_off.notes.empty());
