@@ -553,14 +553,15 @@ void ClusterState::compile_pod(PodInfo& info) {
   info.request_list = requests_memo_.shared();
   if (compiled_from_ != requests_memo_.computed()) {
     compiled_from_ = requests_memo_.computed();
-    compiled_requests_.clear();
+    std::vector<ResAmount> compiled;
     for (const auto& [name, q] : requests) {
       if (name == resource::kPods || q.milli() == 0) continue;
-      compiled_requests_.push_back(ResAmount{resources_.intern(name), q.milli()});
+      compiled.push_back(ResAmount{resources_.intern(name), q.milli()});
     }
     // fitsRequest checks cpu, memory, ephemeral-storage, then scalars: keep the fixed ids first.
-    std::sort(compiled_requests_.begin(), compiled_requests_.end(),
+    std::sort(compiled.begin(), compiled.end(),
               [](const ResAmount& a, const ResAmount& b) { return a.id < b.id; });
+    compiled_requests_ = std::move(compiled);  // a new list: pods compiled before keep theirs
     const ResourceList nonzero = nonzero_requests(request_parts(pod.spec));
     auto milli_of = [&](std::string_view name) {
       auto it = nonzero.find(name);

@@ -310,7 +310,7 @@ std::vector<DefaultPreemption::Candidate> DefaultPreemption::dry_run(
         __builtin_prefetch(&p->host_ports);
         __builtin_prefetch(&p->pod.status.start_ms);
       }
-      for (const PodInfo* p : ahead(1).pods) __builtin_prefetch(p->requests.data());
+      for (const PodInfo* p : ahead(1).pods) __builtin_prefetch(p->requests->data());
     }
     Candidate candidate;
     const Code code = kept_select_victims(state, pod, node, kept, candidate, status);

@@ -333,7 +333,7 @@ class ClusterState {
   // compile_pod's request and what it derives from it, once per run of pods asking alike.
   PodRequestsMemo requests_memo_;
   std::uint64_t compiled_from_ = 0;  // requests_memo_.computed() when derived
-  std::vector<ResAmount> compiled_requests_;
+  Shared<std::vector<ResAmount>> compiled_requests_;
   std::int64_t compiled_nonzero_cpu_ = 0;
   std::int64_t compiled_nonzero_memory_ = 0;
   GpuShareShapeCounts pod_shapes_;

@@ -55,7 +55,9 @@ struct PodInfo {
   Pod pod;
   std::uint64_t sequence = 0;  ///< creation order, for deterministic ties
   std::int32_t priority = 0;
-  std::vector<ResAmount> requests;  ///< non-zero entries of PodRequests, milli-units
+  /// Non-zero entries of PodRequests, milli-units; one list for a run of pods compiled asking
+  /// alike, as request_list (a million pods would otherwise hold a million copies).
+  Shared<std::vector<ResAmount>> requests;
   /// PodRequests as the object writes it (formats kept), one list for a run of pods compiled
   /// asking alike (PodRequestsMemo::shared): what a result's records and allocated sums read.
   Shared<ResourceList> request_list;
