@@ -407,20 +407,26 @@ void write_expectations(std::string& out, const SimulationResult& result) {
 }  // namespace
 
 void write_table(std::ostream& out, const SimulationResult& result) {
-  std::string text = "Scenario " + result.scenario + " (" + result.source + ") at " +
-                     format_duration(result.time) + "\n\n";
-  write_pods(text, result);
-  text += '\n';
-  write_events(text, result);
-  text += '\n';
-  write_nodes(text, result);
-  write_devices(text, result);
-  write_shared_gpus(text, result);
-  write_preemptions(text, result);
-  write_pod_groups(text, result);
-  write_workloads(text, result);
-  write_expectations(text, result);
-  out << text;
+  // Section by section: the report of a million pods is most of a gigabyte, which a string of
+  // all of it would hold once more (with the slack of its doublings) before it is written.
+  const auto section = [&](void (*write)(std::string&, const SimulationResult&)) {
+    std::string text;
+    write(text, result);
+    out << text;
+  };
+  out << "Scenario " << result.scenario << " (" << result.source << ") at "
+      << format_duration(result.time) << "\n\n";
+  section(write_pods);
+  out << '\n';
+  section(write_events);
+  out << '\n';
+  section(write_nodes);
+  section(write_devices);
+  section(write_shared_gpus);
+  section(write_preemptions);
+  section(write_pod_groups);
+  section(write_workloads);
+  section(write_expectations);
 }
 
 }  // namespace gpusched::report
