@@ -19,10 +19,14 @@ inline constexpr TabSettings kGetSettings{6, 3};
 /// `kubectl describe` (describe.tabbedString: minwidth 0, padding 2).
 inline constexpr TabSettings kDescribeSettings{0, 2};
 
-/// Aligns `text`, whose lines hold cells terminated by '\t', the way text/tabwriter does:
-/// a column is a run of consecutive lines that all have a tab-terminated cell at that index,
-/// and each such block is as wide as its widest cell plus padding. The text after a line's
-/// last tab is not part of any column. Trailing spaces are removed from every line.
+/// Appends `text` to `out` aligned, its lines holding cells terminated by '\t', the way
+/// text/tabwriter does: a column is a run of consecutive lines that all have a tab-terminated
+/// cell at that index, and each such block is as wide as its widest cell plus padding. The text
+/// after a line's last tab is not part of any column. Trailing spaces are removed from every
+/// line.
+void append_aligned_tabs(std::string& out, std::string_view text, const TabSettings& settings);
+
+/// The same, as a string of its own.
 [[nodiscard]] std::string align_tabs(std::string_view text, const TabSettings& settings);
 
 }  // namespace gpusched::report

@@ -47,7 +47,7 @@ void write_pods(std::string& out, const SimulationResult& result) {
              or_none(pod.spec.node_name) + '\t' + or_none(pod.status.nominated_node_name) + '\t' +
              pod_age(record, result.time) + '\n';
   }
-  out += align_tabs(table, kGetSettings);
+  append_aligned_tabs(out, table, kGetSettings);
 }
 
 std::string_view kind_of_ref(std::string_view object) {
@@ -132,7 +132,7 @@ void write_events(std::string& out, const SimulationResult& result) {
               '\n';
     }
   }
-  out += align_tabs(text, kDescribeSettings);
+  append_aligned_tabs(out, text, kDescribeSettings);
 }
 
 /// printTaintsMultiline: sorted by effect then key, the first on the title line.
@@ -253,11 +253,11 @@ void write_nodes(std::string& out, const SimulationResult& result) {
     describe_resource_list(text, "Allocatable", node.allocatable);
     // Flushed here because kubectl has `System Info:` between the allocatable list and the pods
     // table; without a break the tabwriter would align the two as one block.
-    out += align_tabs(text, kDescribeSettings);
+    append_aligned_tabs(out, text, kDescribeSettings);
     text.clear();
     describe_non_terminated_pods(text, record, allocatable, result, pods_by_key);
     describe_allocated(text, record, allocatable);
-    out += align_tabs(text, kDescribeSettings);
+    append_aligned_tabs(out, text, kDescribeSettings);
   }
 }
 
@@ -289,7 +289,10 @@ void write_devices(std::string& out, const SimulationResult& result) {
     }
   }
   if (!any) return;
-  out += "\nGPU DEVICES\n" + align_tabs(pods, kGetSettings) + '\n' + align_tabs(gpus, kGetSettings);
+  out += "\nGPU DEVICES\n";
+  append_aligned_tabs(out, pods, kGetSettings);
+  out += '\n';
+  append_aligned_tabs(out, gpus, kGetSettings);
 }
 
 /// The GPUs of GPU-sharing nodes: each GPU's used milli and the pods holding it.
@@ -307,7 +310,9 @@ void write_shared_gpus(std::string& out, const SimulationResult& result) {
                '\n';
     }
   }
-  if (any) out += "\nSHARED GPUS\n" + align_tabs(table, kGetSettings);
+  if (!any) return;
+  out += "\nSHARED GPUS\n";
+  append_aligned_tabs(out, table, kGetSettings);
 }
 
 /// Who preempted whom, and the GPU time each victim had accumulated (the work it loses).
@@ -326,7 +331,7 @@ void write_preemptions(std::string& out, const SimulationResult& result) {
       lost += v.lost_gpu_ms();
     }
   }
-  out += align_tabs(table, kGetSettings);
+  append_aligned_tabs(out, table, kGetSettings);
   out += std::to_string(result.preemptions.size()) + " preemption(s), " + std::to_string(victims) +
          " victim(s), " + format_duration(lost) + " of GPU time lost\n";
 }
@@ -355,7 +360,7 @@ void write_workloads(std::string& out, const SimulationResult& result) {
       table += wl.namespace_ + '\t' + wl.name + '\t' + wl.queue_name + '\t' + reserved_in + '\t' +
                status("Admitted") + '\t' + status("Finished") + '\t' + message + '\n';
     }
-    out += align_tabs(table, kGetSettings);
+    append_aligned_tabs(out, table, kGetSettings);
   }
   out += "\nCLUSTER QUEUES\n";
   std::string table = "NAME\tCOHORT\tPENDING WORKLOADS\tADMITTED WORKLOADS\tUSAGE\n";
@@ -370,7 +375,7 @@ void write_workloads(std::string& out, const SimulationResult& result) {
     table += cq.name + '\t' + cq.cohort.value_or("") + '\t' + std::to_string(cq.pending_workloads) +
              '\t' + std::to_string(cq.admitted_workloads) + '\t' + usage + '\n';
   }
-  out += align_tabs(table, kGetSettings);
+  append_aligned_tabs(out, table, kGetSettings);
 }
 
 /// scheduling.k8s.io PodGroups (Kubernetes 1.36): the gang's minCount and the scheduler's
@@ -385,7 +390,7 @@ void write_pod_groups(std::string& out, const SimulationResult& result) {
              (group.min_count ? std::to_string(*group.min_count) : std::string("<none>")) + '\t' +
              (c != nullptr ? c->status + '\t' + c->reason + '\t' + c->message : "\t\t") + '\n';
   }
-  out += align_tabs(table, kGetSettings);
+  append_aligned_tabs(out, table, kGetSettings);
 }
 
 void write_expectations(std::string& out, const SimulationResult& result) {

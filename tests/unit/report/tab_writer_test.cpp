@@ -5,7 +5,7 @@
 namespace gpusched::report {
 namespace {
 
-TEST_CASE("align_tabs pads each column block to its widest cell", "[report]") {
+TEST_CASE("append_aligned_tabs pads each column block to its widest cell", "[report]") {
   struct Row {
     const char* name;
     const char* input;
@@ -25,7 +25,13 @@ TEST_CASE("align_tabs pads each column block to its widest cell", "[report]") {
   };
   for (const Row& row : rows) {
     SECTION(row.name) {
-      CHECK(align_tabs(row.input, row.settings) == row.expected);
+      std::string out;
+      append_aligned_tabs(out, row.input, row.settings);
+      CHECK(out == row.expected);
+      // After what the string held: a line ending in spaces there is the caller's, untouched.
+      std::string after = "title  \n  ";
+      append_aligned_tabs(after, row.input, row.settings);
+      CHECK(after == "title  \n  " + std::string(row.expected));
     }
   }
 }
