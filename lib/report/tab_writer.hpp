@@ -23,7 +23,7 @@ inline constexpr TabSettings kDescribeSettings{0, 2};
 /// text/tabwriter does: a column is a run of consecutive lines that all have a tab-terminated
 /// cell at that index, and each such block is as wide as its widest cell plus padding. The text
 /// after a line's last tab is not part of any column. Trailing spaces are removed from every
-/// line.
+/// line. `text` must not lie in `out`, which may move as it grows.
 void append_aligned_tabs(std::string& out, std::string_view text, const TabSettings& settings);
 
 /// The same, as a string of its own.
