@@ -1,8 +1,8 @@
 #pragma once
 // A report rendered completely before any of it is printed (a failure while writing must leave
-// the output untouched), held in blocks: a std::ostringstream doubles its buffer as it grows and
-// copies it on each growth, so that a report of most of a gigabyte (a million-pod replay's
-// JSON) cost up to three times its size at the last doubling.
+// the output untouched), held in blocks. A std::ostringstream doubles its buffer as it grows,
+// copying it at each growth: a report of most of a gigabyte (a million-pod replay's JSON) cost
+// up to three times its size at the last doubling, and str() copied it once more.
 
 #include <cstddef>
 #include <memory>
