@@ -11,6 +11,12 @@
 namespace gpusched {
 namespace {
 
+// An empty list is the null value every empty Shared reads as: no allocation for it.
+template <class T>
+Shared<T> shared_unless_empty(T value) {
+  return value.empty() ? Shared<T>() : Shared<T>(std::move(value));
+}
+
 bool has_pod_affinity(const Pod& pod) {
   return pod.spec.affinity->pod_affinity.has_value() ||
          pod.spec.affinity->pod_anti_affinity.has_value();
@@ -403,13 +409,18 @@ PodGroup* ClusterState::find_pod_group(std::string_view namespace_, std::string_
   return it == pod_groups_.end() ? nullptr : &it->second;
 }
 
-void ClusterState::drain_pods(const std::function<void(PodInfo&)>& take) {
-  pod_index_.clear();
+void ClusterState::drop_pod_indexes() {
+  // Assigned empty, not cleared: a cleared hash set keeps its buckets, a vector its capacity.
+  pod_index_ = {};
   pods_.clear();
-  nominated_.clear();
+  nominated_ = {};
   node_list_dirty_ = true;  // no node has nominated pods now
-  pod_storage_->drain(take);
   ++generation_;
+}
+
+void ClusterState::drain_pods(const std::function<void(PodInfo&)>& take) {
+  drop_pod_indexes();
+  pod_storage_->drain(take);
 }
 
 void ClusterState::set_budgets(std::vector<BudgetInfo> budgets) {
@@ -574,48 +585,65 @@ void ClusterState::compile_pod(PodInfo& info) {
   info.nonzero_cpu = compiled_nonzero_cpu_;
   info.nonzero_memory = compiled_nonzero_memory_;
 
-  info.tolerations.clear();
-  for (const Toleration& t : pod.spec.tolerations) {
-    info.tolerations.push_back(
-        TolerationInfo{pool_->intern(t.key), t.op, pool_->intern(t.value), t.effect});
-  }
-  info.node_selector.clear();
-  for (const auto& [k, v] : pod.spec.node_selector) {
-    info.node_selector.emplace_back(pool_->intern(k), pool_->intern(v));
-  }
-  auto compile_requirement = [&](const SelectorRequirement& r) {
-    RequirementInfo out;
-    out.key = pool_->intern(r.key);
-    out.op = r.op;
-    for (const auto& v : r.values) out.values.push_back(pool_->intern(v));
-    std::sort(out.values.begin(), out.values.end());
-    if (r.op == SelectorOperator::Gt || r.op == SelectorOperator::Lt) {
-      // The loader and validate_pod_spec refuse anything else, as the API server does: a value
-      // that is no integer here would silently never match.
-      GPUSCHED_CHECK(r.values.size() == 1, "a Gt/Lt requirement has one value");
-      out.bound = parse_selector_integer(r.values[0]);
-      GPUSCHED_CHECK(out.bound.has_value(), "a Gt/Lt requirement's value is an int64");
+  CompiledPlacement& memo = placement_;
+  if (!pod.spec.tolerations.shares(memo.tolerations_from)) {
+    std::vector<TolerationInfo> tolerations;
+    for (const Toleration& t : pod.spec.tolerations) {
+      tolerations.push_back(
+          TolerationInfo{pool_->intern(t.key), t.op, pool_->intern(t.value), t.effect});
     }
-    return out;
-  };
-  auto compile_term = [&](const NodeSelectorTerm& term) {
-    TermInfo out;
-    for (const auto& r : term.match_expressions)
-      out.match_expressions.push_back(compile_requirement(r));
-    for (const auto& r : term.match_fields) out.match_fields.push_back(compile_requirement(r));
-    return out;
-  };
-  info.required_terms.reset();
-  info.preferred_terms.clear();
-  if (const auto& na = pod.spec.affinity->node_affinity) {
-    if (na->required) {
-      info.required_terms.emplace();
-      for (const auto& term : *na->required) info.required_terms->push_back(compile_term(term));
-    }
-    for (const auto& pref : na->preferred) {
-      info.preferred_terms.emplace_back(pref.weight, compile_term(pref.preference));
-    }
+    memo.tolerations_from = pod.spec.tolerations;
+    memo.tolerations = shared_unless_empty(std::move(tolerations));
   }
+  info.tolerations = memo.tolerations;
+  if (!pod.spec.node_selector.shares(memo.node_selector_from)) {
+    std::vector<std::pair<StrId, StrId>> selector;
+    for (const auto& [k, v] : pod.spec.node_selector) {
+      selector.emplace_back(pool_->intern(k), pool_->intern(v));
+    }
+    memo.node_selector_from = pod.spec.node_selector;
+    memo.node_selector = shared_unless_empty(std::move(selector));
+  }
+  info.node_selector = memo.node_selector;
+  if (!pod.spec.affinity.shares(memo.affinity_from)) {
+    auto compile_requirement = [&](const SelectorRequirement& r) {
+      RequirementInfo out;
+      out.key = pool_->intern(r.key);
+      out.op = r.op;
+      for (const auto& v : r.values) out.values.push_back(pool_->intern(v));
+      std::sort(out.values.begin(), out.values.end());
+      if (r.op == SelectorOperator::Gt || r.op == SelectorOperator::Lt) {
+        // The loader and validate_pod_spec refuse anything else, as the API server does: a value
+        // that is no integer here would silently never match.
+        GPUSCHED_CHECK(r.values.size() == 1, "a Gt/Lt requirement has one value");
+        out.bound = parse_selector_integer(r.values[0]);
+        GPUSCHED_CHECK(out.bound.has_value(), "a Gt/Lt requirement's value is an int64");
+      }
+      return out;
+    };
+    auto compile_term = [&](const NodeSelectorTerm& term) {
+      TermInfo out;
+      for (const auto& r : term.match_expressions)
+        out.match_expressions.push_back(compile_requirement(r));
+      for (const auto& r : term.match_fields) out.match_fields.push_back(compile_requirement(r));
+      return out;
+    };
+    memo.affinity_from = pod.spec.affinity;
+    memo.required_terms.reset();
+    std::vector<std::pair<std::int32_t, TermInfo>> preferred;
+    if (const auto& na = pod.spec.affinity->node_affinity) {
+      if (na->required) {
+        std::vector<TermInfo>& required = memo.required_terms.emplace();
+        for (const auto& term : *na->required) required.push_back(compile_term(term));
+      }
+      for (const auto& pref : na->preferred) {
+        preferred.emplace_back(pref.weight, compile_term(pref.preference));
+      }
+    }
+    memo.preferred_terms = shared_unless_empty(std::move(preferred));
+  }
+  info.required_terms = memo.required_terms;
+  info.preferred_terms = memo.preferred_terms;
   info.gpu_share = {};
   GpuShareRequest share = gpu_share_request(pod.metadata.annotations, nullptr);
   if (share.gpu_milli > 0) {
@@ -629,16 +657,21 @@ void ClusterState::compile_pod(PodInfo& info) {
       }
     }
   }
-  info.host_ports.clear();
-  // nodeports.getContainerPorts: every container's ports with a host port.
-  for (const Container& c : pod.spec.containers) {
-    for (const ContainerPort& p : c.ports) {
-      if (p.host_port <= 0) continue;
-      info.host_ports.push_back(HostPort{pool_->intern(p.host_ip.empty() ? "0.0.0.0" : p.host_ip),
-                                         pool_->intern(p.protocol.empty() ? "TCP" : p.protocol),
-                                         p.host_port});
+  if (!pod.spec.containers.shares(memo.containers_from)) {
+    // nodeports.getContainerPorts: every container's ports with a host port.
+    std::vector<HostPort> ports;
+    for (const Container& c : pod.spec.containers) {
+      for (const ContainerPort& p : c.ports) {
+        if (p.host_port <= 0) continue;
+        ports.push_back(HostPort{pool_->intern(p.host_ip.empty() ? "0.0.0.0" : p.host_ip),
+                                 pool_->intern(p.protocol.empty() ? "TCP" : p.protocol),
+                                 p.host_port});
+      }
     }
+    memo.containers_from = pod.spec.containers;
+    memo.host_ports = shared_unless_empty(std::move(ports));
   }
+  info.host_ports = memo.host_ports;
 }
 
 }  // namespace gpusched

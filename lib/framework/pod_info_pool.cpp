@@ -7,12 +7,13 @@ namespace gpusched {
 namespace {
 
 // Slabs double from a few dozen pods (small scenarios stay small) to about a megabyte, then
-// jump to 64 MiB: above the largest threshold (32 MiB) past which glibc's malloc maps a block on
-// its own and unmaps it when freed, so that draining a slab gives its memory back. Pages of a
+// jump to 33 MiB: just above the largest threshold (32 MiB) past which glibc's malloc maps a
+// block on its own and unmaps it when freed, so that draining a slab gives its memory back. The
+// drain holds a slab's pods and their records together, so the slab is no larger. Pages of a
 // slab that no pod has used yet are never touched, so they cost no memory.
 constexpr std::size_t kFirstSlab = 64;
 constexpr std::size_t kLastDoubledSlab = 1024;
-constexpr std::size_t kLargeSlab = (std::size_t{64} << 20) / sizeof(PodInfo);
+constexpr std::size_t kLargeSlab = (std::size_t{33} << 20) / sizeof(PodInfo);
 
 std::size_t next_capacity(std::size_t last) {
   if (last == 0) return kFirstSlab;

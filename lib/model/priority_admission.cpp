@@ -70,10 +70,11 @@ std::optional<std::string> admit_priority(Pod& pod, const std::vector<PriorityCl
                                           std::string_view name_in_message) {
   const std::string_view name =
       name_in_message.empty() ? std::string_view(pod.metadata.name) : name_in_message;
-  std::string class_name = pod.spec.priority_class_name;
+  SharedText class_name = pod.spec.priority_class_name;
   std::int32_t priority = kDefaultPriorityWhenNoDefaultClassExists;
-  // Without a default class getDefaultPriority still returns PreemptLowerPriority.
-  std::string policy(kPreemptLowerPriority);
+  // Without a default class getDefaultPriority still returns PreemptLowerPriority (the one
+  // shared text, not a copy per pod).
+  SharedText policy = pod_defaults::preempt_lower_priority();
   if (class_name.empty()) {
     if (const PriorityClass* pc = default_priority_class(classes)) {
       class_name = pc->metadata.name;
@@ -84,7 +85,7 @@ std::optional<std::string> admit_priority(Pod& pod, const std::vector<PriorityCl
   } else {
     const PriorityClass* pc = find_class(class_name, classes);
     if (pc == nullptr) {
-      return forbidden("pods", name, "no PriorityClass with name " + class_name + " was found");
+      return forbidden("pods", name, "no PriorityClass with name " + *class_name + " was found");
     }
     priority = pc->value;
     if (!pc->preemption_policy.empty()) policy = pc->preemption_policy;
@@ -98,14 +99,16 @@ std::optional<std::string> admit_priority(Pod& pod, const std::vector<PriorityCl
   }
   if (!pod.spec.preemption_policy.empty() && pod.spec.preemption_policy != policy) {
     return forbidden("pods", name,
-                     "the string value of PreemptionPolicy (" + pod.spec.preemption_policy +
+                     "the string value of PreemptionPolicy (" + *pod.spec.preemption_policy +
                          ") must not be provided in pod spec; priority admission controller "
                          "computed " +
-                         policy + " from the given PriorityClass name");
+                         *policy + " from the given PriorityClass name");
   }
-  pod.spec.priority_class_name = std::move(class_name);
+  // A text the pod already has stays shared with its template's other pods.
+  if (pod.spec.priority_class_name != class_name)
+    pod.spec.priority_class_name = std::move(class_name);
   pod.spec.priority = priority;
-  pod.spec.preemption_policy = std::move(policy);
+  if (pod.spec.preemption_policy != policy) pod.spec.preemption_policy = std::move(policy);
   return std::nullopt;
 }
 

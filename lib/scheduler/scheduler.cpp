@@ -27,10 +27,13 @@ std::string truncate_message(const std::string& message) {
 }
 
 // podutil.UpdatePodCondition: the transition time moves only when the status changes.
+// The texts are the pod's own shared ones where they do not change (a pod that fails again
+// keeps its reason's text).
 void set_condition(Pod& pod, PodCondition condition) {
   for (PodCondition& c : pod.status.conditions) {
     if (c.type != condition.type) continue;
     if (c.status == condition.status) condition.last_transition_ms = c.last_transition_ms;
+    if (c.reason == condition.reason) condition.reason = std::move(c.reason);
     c = std::move(condition);
     return;
   }
@@ -281,11 +284,12 @@ void Scheduler::expire_waiting_pods(TimeMs now) {
     qp->has_last_failure = true;
     qp->permit_rejected = true;
     qp->generation_seen = cluster_.generation();
-    qp->last_message = qp->pod->pod.status.condition("PodScheduled") != nullptr
-                           ? qp->pod->pod.status.condition("PodScheduled")->message
-                           : std::string();
-    qp->last_unschedulable_plugins = qp->unschedulable_plugins;
-    qp->last_pending_plugins = qp->pending_plugins;
+    QueuedPod::Failure& last = qp->record_failure();
+    last.message = qp->pod->pod.status.condition("PodScheduled") != nullptr
+                       ? qp->pod->pod.status.condition("PodScheduled")->message
+                       : std::string();
+    last.unschedulable_plugins = qp->unschedulable_plugins;
+    last.pending_plugins = qp->pending_plugins;
   }
 }
 
@@ -294,7 +298,8 @@ void Scheduler::handle_failure(QueuedPod& qp, const std::string& message,
                                std::string_view reason) {
   PodInfo& pod = *qp.pod;
   hooks_.record_event(pod, "Warning", "FailedScheduling", truncate_message(message));
-  set_condition(pod.pod, PodCondition{"PodScheduled", "False", std::string(reason), message, now});
+  set_condition(pod.pod, PodCondition{pod_defaults::pod_scheduled(),
+                                      pod_defaults::condition_false(), reason, message, now});
   // nominatingInfo: ModeOverride sets (or with "" clears) the nomination; nullopt is ModeNoop.
   // A nomination moved or given up releases the node it held (the pod update arrives after
   // AddUnschedulableIfNotPresent).
@@ -397,13 +402,13 @@ void Scheduler::schedule_one(TimeMs now) {
   // without filtering again (the search start still advances as it would).
   if (!config_.reference_engine && qp->has_last_failure && !qp->permit_rejected &&
       qp->generation_seen == cluster_.generation()) {
+    const QueuedPod::Failure& last = qp->last_failure();
     if (!all_nodes.empty()) {
-      next_start_node_index_ =
-          (next_start_node_index_ + qp->last_processed_nodes) % all_nodes.size();
+      next_start_node_index_ = (next_start_node_index_ + last.processed_nodes) % all_nodes.size();
     }
-    qp->unschedulable_plugins = qp->last_unschedulable_plugins;
-    qp->pending_plugins = qp->last_pending_plugins;
-    fail(qp->last_message, qp->last_nomination);
+    qp->unschedulable_plugins = last.unschedulable_plugins;
+    qp->pending_plugins = last.pending_plugins;
+    fail(last.message, last.nomination);
     return;
   }
   const std::uint64_t generation = cluster_.generation();
@@ -438,11 +443,12 @@ void Scheduler::schedule_one(TimeMs now) {
     // A successful preemption changes the cluster, so its generation differs on the next attempt.
     qp->has_last_failure = true;
     qp->generation_seen = generation;
-    qp->last_message = result.message;
-    qp->last_nomination = result.nominated;
-    qp->last_processed_nodes = cycle.processed;
-    qp->last_unschedulable_plugins = qp->unschedulable_plugins;
-    qp->last_pending_plugins = qp->pending_plugins;
+    QueuedPod::Failure& last = qp->record_failure();
+    last.message = result.message;
+    last.nomination = result.nominated;
+    last.processed_nodes = cycle.processed;
+    last.unschedulable_plugins = qp->unschedulable_plugins;
+    last.pending_plugins = qp->pending_plugins;
     fail(result.message, result.nominated);
     return;
   }
@@ -536,7 +542,9 @@ void Scheduler::binding_cycle(QueuedPod& qp, CycleState& state, NodeInfo& chosen
   // The Binding subresource sets PodScheduled=True, and from 1.35 clears nominatedNodeName
   // (ClearingNominatedNodeNameAfterBinding, pkg/registry/core/pod/storage/storage.go); the
   // scheduler records the event.
-  set_condition(pod.pod, PodCondition{"PodScheduled", "True", "", "", now});
+  set_condition(
+      pod.pod,
+      PodCondition{pod_defaults::pod_scheduled(), pod_defaults::condition_true(), {}, "", now});
   if (config_.feature_gates.enabled(FeatureGate::ClearingNominatedNodeNameAfterBinding,
                                     config_.kubernetes_version)) {
     cluster_.nominate(pod, "");

@@ -87,7 +87,7 @@ bool SchedulingQueue::passes_pre_enqueue(QueuedPod& pod) const {
   pod.gating_plugin.clear();
   if (status.ok()) return true;
   pod.gating_plugin = std::string(status.plugin);
-  pod.unschedulable_plugins.insert(pod.gating_plugin);
+  pod.unschedulable_plugins.emplace(pod.gating_plugin);
   return false;
 }
 

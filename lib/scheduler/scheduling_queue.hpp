@@ -18,6 +18,9 @@
 namespace gpusched {
 
 /// framework.QueuedPodInfo, plus what gpusched keeps to skip retries that cannot change anything.
+/// Plugin names, as a pod's rejectors.
+using PluginNames = Shared<std::set<std::string, std::less<>>>;
+
 struct QueuedPod {
   /// Gated: in upstream's unschedulable pool, rejected by a PreEnqueue plugin (QueuedPodInfo's
   /// Gated); only the pod's own update moves it.
@@ -31,25 +34,45 @@ struct QueuedPod {
   /// priority in that same order.
   std::uint64_t first_attempt = 0;
   int attempts = 0;
-  std::set<std::string, std::less<>> unschedulable_plugins;
-  std::set<std::string, std::less<>> pending_plugins;
+  // The plugins that rejected the last attempt, and the PreEnqueue plugin that gates the pod:
+  // shared values, empty (a null pointer) until the pod fails, as most pods never do: a million
+  // pods wait in the queue together at the start of a large replay.
+  PluginNames unschedulable_plugins;
+  PluginNames pending_plugins;
   Where where = Where::Active;
   // The last failed attempt: the cluster generation it saw and what it produced.
   std::uint64_t generation_seen = 0;
   bool has_last_failure = false;
-  std::string last_message;
-  std::optional<std::string> last_nomination;
-  std::size_t last_processed_nodes = 0;
-  std::set<std::string, std::less<>> last_unschedulable_plugins;
-  std::set<std::string, std::less<>> last_pending_plugins;
+  /// What an attempt that failed produced, to replay it against an unchanged cluster.
+  struct Failure {
+    std::string message;
+    std::optional<std::string> nomination;
+    std::size_t processed_nodes = 0;
+    PluginNames unschedulable_plugins;
+    PluginNames pending_plugins;
+  };
+  /// The last failure's outcome; an empty one when none was recorded.
+  [[nodiscard]] const Failure& last_failure() const noexcept {
+    static const Failure none;
+    return last_ != nullptr ? *last_ : none;
+  }
+  /// The last failure's outcome, to write (kept apart: most pods never fail, and a million
+  /// pods wait in the queue together at the start of a large replay).
+  [[nodiscard]] Failure& record_failure() {
+    if (last_ == nullptr) last_ = std::make_unique<Failure>();
+    return *last_;
+  }
   /// The last failure was a rejection at Permit (a gang's timeout): a retry goes through the
   /// cycle again, never replays it.
   bool permit_rejected = false;
   /// Gated by this PreEnqueue plugin (QueuedPodInfo.GatingPlugin).
-  std::string gating_plugin;
+  SharedText gating_plugin;
   /// Scheduled in its PodGroup's cycle: a failure sends it back after backoff whatever rejected
   /// it (determineSchedulingHintForInFlightPod with GenericWorkload).
   bool in_pod_group = false;
+
+ private:
+  std::unique_ptr<Failure> last_;
 };
 
 class SchedulingQueue {

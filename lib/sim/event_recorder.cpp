@@ -24,8 +24,8 @@ void EventRecorder::series_event(const std::string& object, std::string_view typ
   series_index_.insert(static_cast<std::uint32_t>(series_.size()), hash,
                        [&](std::uint32_t id) { return series_[id].hash; });
   series_.push_back(Series{hash, events_.size()});
-  events_.push_back(EventRecord{now_, now_, 1, std::string(type), std::string(reason), object,
-                                std::move(message)});
+  events_.push_back(
+      EventRecord{now_, now_, 1, text(type), text(reason), object, std::move(message)});
   observed(events_.back());
 }
 
@@ -48,9 +48,15 @@ void EventRecorder::recorded_event(std::string_view source, const std::string& o
     return;
   }
   *out.stored = events_.size();
-  events_.push_back(EventRecord{out.first_time, now_, out.count, std::string(type),
-                                std::string(reason), object, std::move(out.message)});
+  events_.push_back(EventRecord{out.first_time, now_, out.count, text(type), text(reason), object,
+                                std::move(out.message)});
   observed(events_.back());
+}
+
+const SharedText& EventRecorder::text(std::string_view value) {
+  auto it = texts_.find(value);
+  if (it == texts_.end()) it = texts_.emplace(std::string(value), SharedText(value)).first;
+  return it->second;
 }
 
 }  // namespace gpusched::sim

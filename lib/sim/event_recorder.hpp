@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <map>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -48,10 +49,14 @@ class EventRecorder {
   void observed(const EventRecord& event) const {
     if (observe_) observe_(event);
   }
+  /// The recorder's one copy of a type's or a reason's text, which its Events share (a few
+  /// dozen texts for a million Events).
+  [[nodiscard]] const SharedText& text(std::string_view value);
 
   const TimeMs& now_;
   std::function<void(const EventRecord&)> observe_;
   std::vector<EventRecord> events_;
+  std::map<std::string, SharedText, std::less<>> texts_;
   // One correlator per broadcaster; nothing iterates them.
   std::unordered_map<std::string, EventCorrelator, StringHash, std::equal_to<>> correlators_;
   // The series events in events_ by a hash of (object, type, reason, message): series_ holds

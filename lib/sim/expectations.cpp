@@ -507,7 +507,7 @@ ExpectationResult Simulation::check(std::size_t index) const {
 }
 
 PodRecord Simulation::pod_record(const PodInfo& pod, Pod object) const {
-  // Built around the object: a record's default Pod would allocate its defaults (the scheduler
+  // Built around the object: a record's default Pod would take its defaults (the scheduler
   // name) only to have them overwritten, once per pod of the run.
   PodRecord rec{.pod = std::move(object),
                 .requests = {},
@@ -727,7 +727,6 @@ SimulationResult Simulation::take_result() {
   }
   // Pods still waiting count up to the end of the run.
   out.unschedulable_time = unschedulable_.take();
-  out.nodes = node_records();
   if (std::any_of(cluster_.node_list().begin(), cluster_.node_list().end(),
                   [](const NodeInfo* node) { return !node->gpu_free.empty(); }))
     out.pod_shapes = cluster_.pod_shapes();
@@ -738,9 +737,14 @@ SimulationResult Simulation::take_result() {
   std::vector<std::uint32_t> place_by_sequence(cluster_.pods_seen());
   std::uint32_t place = 0;
   for (const PodInfo* pod : cluster_.pods()) place_by_sequence[pod->sequence - 1] = place++;
-  std::vector<std::size_t> from(cluster_.pods().size());
-  out.pods.reserve(cluster_.pods().size());
+  const std::size_t pod_count = place;
+  // The pod indexes are freed before the node records are built, which reuse their memory (a
+  // million pods' keys in the records, where the indexes held a million entries).
   api_.pods_drained();
+  cluster_.drop_pod_indexes();
+  out.nodes = node_records();
+  std::vector<std::size_t> from(pod_count);
+  out.pods.reserve(pod_count);
   cluster_.drain_pods([&](PodInfo& pod) {
     from[place_by_sequence[pod.sequence - 1]] = out.pods.size();
     out.pods.push_back(pod_record(pod, std::move(pod.pod)));

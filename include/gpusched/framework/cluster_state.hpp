@@ -137,9 +137,14 @@ class ClusterState {
   /// Every pod, ordered by "namespace/name".
   [[nodiscard]] const PodsByKey& pods() const noexcept { return pods_; }
 
+  /// The end of a run's first step: frees the indexes of the pods (by key, by name, by
+  /// nominated node) so that what is built next reuses their memory; pods() and find_pod() find
+  /// nothing from then on, while the pods stay where they are (nodes still list them) until
+  /// drain_pods().
+  void drop_pod_indexes();
   /// Hands every pod to `take`, in no particular order, freeing their storage as it goes, and
   /// leaves none: for the end of a run, when nothing reads the cluster any more (nodes still
-  /// point at the pods they held).
+  /// point at the pods they held). Drops the indexes first if drop_pod_indexes() did not.
   void drain_pods(const std::function<void(PodInfo&)>& take);
 
   /// Sets (or, with "", clears) a pod's status.nominatedNodeName. Unbound pods with a nomination
@@ -336,6 +341,21 @@ class ClusterState {
   Shared<std::vector<ResAmount>> compiled_requests_;
   std::int64_t compiled_nonzero_cpu_ = 0;
   std::int64_t compiled_nonzero_memory_ = 0;
+  // compile_pod's tolerations, node selector, node affinity and host ports, with the spec parts
+  // they were compiled from: a pod whose spec shares a part (a template's pods do) shares its
+  // compiled form. Holding the parts keeps their identity from being reused.
+  struct CompiledPlacement {
+    Shared<std::vector<Toleration>> tolerations_from;
+    Shared<std::vector<TolerationInfo>> tolerations;
+    Labels node_selector_from;
+    Shared<std::vector<std::pair<StrId, StrId>>> node_selector;
+    Shared<Affinity> affinity_from;
+    SharedOptional<std::vector<TermInfo>> required_terms;
+    Shared<std::vector<std::pair<std::int32_t, TermInfo>>> preferred_terms;
+    Shared<std::vector<Container>> containers_from;
+    Shared<std::vector<HostPort>> host_ports;
+  };
+  CompiledPlacement placement_;
   GpuShareShapeCounts pod_shapes_;
   std::uint32_t node_slots_ = 0;
 };

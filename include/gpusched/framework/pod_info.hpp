@@ -63,11 +63,13 @@ struct PodInfo {
   Shared<ResourceList> request_list;
   std::int64_t nonzero_cpu = 0;     ///< with upstream's 100m default for missing cpu
   std::int64_t nonzero_memory = 0;  ///< with upstream's 200Mi default for missing memory
-  std::vector<TolerationInfo> tolerations;
-  std::vector<std::pair<StrId, StrId>> node_selector;   ///< spec.nodeSelector
-  std::optional<std::vector<TermInfo>> required_terms;  ///< required node affinity (ORed)
-  std::vector<std::pair<std::int32_t, TermInfo>> preferred_terms;
-  std::vector<HostPort> host_ports;   ///< ports with hostPort > 0
+  // The compiled tolerations, node selector, node affinity and host ports: shared by the pods
+  // whose spec shares them (a template's pods), empty ones a null pointer each.
+  Shared<std::vector<TolerationInfo>> tolerations;
+  Shared<std::vector<std::pair<StrId, StrId>>> node_selector;  ///< spec.nodeSelector
+  SharedOptional<std::vector<TermInfo>> required_terms;        ///< required node affinity (ORed)
+  Shared<std::vector<std::pair<std::int32_t, TermInfo>>> preferred_terms;
+  Shared<std::vector<HostPort>> host_ports;  ///< ports with hostPort > 0
   /// GPU sharing, for the few pods that ask it (a pointer's size on the others: a million-pod
   /// replay holds every PodInfo).
   Shared<PodGpuShare> gpu_share;

@@ -144,6 +144,17 @@ struct PodResourceClaim {
   friend bool operator==(const PodResourceClaim&, const PodResourceClaim&) = default;
 };
 
+/// The text of a pod's string fields' defaults and of its usual condition, one shared value each
+/// (a pod that takes a default holds a pointer to the text, not a copy of it).
+namespace pod_defaults {
+[[nodiscard]] const SharedText& scheduler_name();          ///< "default-scheduler"
+[[nodiscard]] const SharedText& restart_policy();          ///< "Always"
+[[nodiscard]] const SharedText& preempt_lower_priority();  ///< "PreemptLowerPriority"
+[[nodiscard]] const SharedText& pod_scheduled();           ///< the condition type "PodScheduled"
+[[nodiscard]] const SharedText& condition_true();          ///< "True"
+[[nodiscard]] const SharedText& condition_false();         ///< "False"
+}  // namespace pod_defaults
+
 struct PodSpec {
   Shared<std::vector<Container>> containers;
   Shared<std::vector<Container>> init_containers;
@@ -154,11 +165,13 @@ struct PodSpec {
   Shared<std::vector<Toleration>> tolerations;
   Shared<std::vector<TopologySpreadConstraint>> topology_spread_constraints;
   std::optional<std::int32_t> priority;
-  std::string priority_class_name;
-  std::string preemption_policy;  ///< "PreemptLowerPriority" (default) or "Never"
-  std::string scheduler_name = "default-scheduler";
+  // The strings a pod's template or a default gives it are shared strings: a pointer each, the
+  // text held once for the pods of a template (a million-pod replay holds each pod twice).
+  SharedText priority_class_name;
+  SharedText preemption_policy;  ///< "PreemptLowerPriority" (default) or "Never"
+  SharedText scheduler_name = pod_defaults::scheduler_name();
   std::string node_name;  ///< non-empty: bound
-  std::string restart_policy = "Always";
+  SharedText restart_policy = pod_defaults::restart_policy();
   std::int64_t termination_grace_period_seconds = 30;
   /// spec.schedulingGates' names: while any remains, the scheduler does not queue the pod.
   std::vector<std::string> scheduling_gates;
@@ -176,9 +189,9 @@ struct PodSpec {
 };
 
 struct PodCondition {
-  std::string type;    ///< "PodScheduled", "DisruptionTarget", ...
-  std::string status;  ///< "True" / "False"
-  std::string reason;
+  SharedText type;    ///< "PodScheduled", "DisruptionTarget", ...
+  SharedText status;  ///< "True" / "False"
+  SharedText reason;
   std::string message;
   std::int64_t last_transition_ms = 0;
   friend bool operator==(const PodCondition&, const PodCondition&) = default;
@@ -214,12 +227,12 @@ struct PodExtendedResourceClaimStatus {
 struct PodStatus {
   PodPhase phase = PodPhase::Pending;
   std::vector<PodCondition> conditions;
-  std::string nominated_node_name;
+  SharedText nominated_node_name;
   std::optional<std::int64_t> start_ms;  ///< status.startTime
   /// status.reason / status.message: set when the kubelet rejects the pod at admission
-  /// (UnexpectedAdmissionError, TopologyAffinityError).
-  std::string reason;
-  std::string message;
+  /// (UnexpectedAdmissionError, TopologyAffinityError); shared strings, as most pods have none.
+  SharedText reason;
+  SharedText message;
   /// status.resourceClaimStatuses, in spec.resourceClaims order of the template references.
   std::vector<PodResourceClaimStatus> resource_claim_statuses;
   /// status.extendedResourceClaimStatus, written at PreBind.

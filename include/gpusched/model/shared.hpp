@@ -7,12 +7,100 @@
 #include <atomic>
 #include <cstddef>
 #include <initializer_list>
-#include <memory>
+#include <iosfwd>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 
 namespace gpusched {
+
+namespace detail {
+
+/// One shared value and the count of its owners, in one allocation. A pointer to it is the
+/// whole of a Shared or SharedOptional: 8 bytes where a std::shared_ptr took 16, in every field
+/// of every pod (a million-pod replay holds a dozen such fields per pod, twice: its PodInfo and
+/// then its record).
+template <class T>
+class SharedBox {
+ public:
+  /// A new value with one owner.
+  template <class... A>
+  [[nodiscard]] static SharedBox* make(A&&... args) {
+    return new SharedBox(std::forward<A>(args)...);  // NOLINT: owned by the handles below
+  }
+  static void acquire(SharedBox* box) noexcept {
+    if (box != nullptr) box->owners_.fetch_add(1, std::memory_order_relaxed);
+  }
+  /// As std::shared_ptr's release: the last owner deletes after every other owner's writes.
+  static void release(SharedBox* box) noexcept {
+    if (box != nullptr && box->owners_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete box;
+  }
+  /// Whether `box` is the only owner's: then its writes need no copy. Copies may live in other
+  /// threads (replays of one scenario in parallel); acquire makes the last other owner's
+  /// release of the value happen before the write that follows.
+  [[nodiscard]] bool sole() const noexcept { return owners_.load(std::memory_order_acquire) == 1; }
+
+  T value;
+
+ private:
+  template <class... A>
+  explicit SharedBox(A&&... args) : value(std::forward<A>(args)...) {}
+
+  std::atomic<std::size_t> owners_{1};
+};
+
+/// An owning handle on a SharedBox (null: no value).
+template <class T>
+class SharedHandle {
+ public:
+  SharedHandle() = default;
+  explicit SharedHandle(SharedBox<T>* box) noexcept : box_(box) {}
+  SharedHandle(const SharedHandle& other) noexcept : box_(other.box_) {
+    SharedBox<T>::acquire(box_);
+  }
+  SharedHandle(SharedHandle&& other) noexcept : box_(std::exchange(other.box_, nullptr)) {}
+  SharedHandle& operator=(const SharedHandle& other) noexcept {
+    SharedHandle(other).swap(*this);
+    return *this;
+  }
+  SharedHandle& operator=(SharedHandle&& other) noexcept {
+    SharedHandle(std::move(other)).swap(*this);
+    return *this;
+  }
+  ~SharedHandle() { SharedBox<T>::release(box_); }
+
+  void swap(SharedHandle& other) noexcept { std::swap(box_, other.box_); }
+  void reset() noexcept { SharedHandle().swap(*this); }
+  template <class... A>
+  T& emplace(A&&... args) {
+    SharedHandle(SharedBox<T>::make(std::forward<A>(args)...)).swap(*this);
+    return box_->value;
+  }
+  /// The value to write, this handle's own: copied first when another handle shares it.
+  [[nodiscard]] T& own() {
+    if (box_ == nullptr) return emplace();
+    if (!box_->sole()) return emplace(box_->value);
+    return box_->value;
+  }
+
+  [[nodiscard]] T* get() const noexcept { return box_ != nullptr ? &box_->value : nullptr; }
+  friend bool operator==(const SharedHandle& a, const SharedHandle& b) noexcept {
+    return a.box_ == b.box_;
+  }
+
+ private:
+  SharedBox<T>* box_ = nullptr;
+};
+
+}  // namespace detail
+
+/// Text a shared string (T: std::string) is written from and compared with: anything a
+/// std::string_view is made from, but the shared string itself.
+template <class S, class T, class Self>
+concept TextFor = std::is_same_v<T, std::string> &&
+    std::is_convertible_v<const S&, std::string_view> && !std::is_same_v<S, Self>;
 
 /// The member types a container has; nothing for other values.
 template <class T>
@@ -37,28 +125,31 @@ template <class T>
 class Shared : public SharedContainerTypes<T> {
  public:
   Shared() = default;
-  Shared(T value) : value_(std::make_shared<T>(std::move(value))) {}  // NOLINT: implicit
+  Shared(T value) : value_(detail::SharedBox<T>::make(std::move(value))) {}  // NOLINT: implicit
   template <class U = T>
   Shared(std::initializer_list<typename U::value_type> values) : Shared(T(values)) {}
+  /// A shared string (a field most objects leave empty, at its default or as their template
+  /// has it) is written from any text, as a std::string is.
+  template <TextFor<T, Shared> S>
+  Shared(const S& text) : Shared(T(std::string_view(text))) {}  // NOLINT: implicit
 
-  [[nodiscard]] const T& get() const noexcept { return value_ ? *value_ : none(); }
+  [[nodiscard]] const T& get() const noexcept {
+    const T* value = value_.get();
+    return value != nullptr ? *value : none();
+  }
   operator const T&() const noexcept { return get(); }  // NOLINT: implicit, reads as a T
   [[nodiscard]] const T& operator*() const noexcept { return get(); }
   [[nodiscard]] const T* operator->() const noexcept { return &get(); }
+  /// A shared string reads as text where a std::string_view is taken.
+  operator std::string_view() const noexcept  // NOLINT: implicit, reads as the string
+      requires std::is_same_v<T, std::string> {
+    return get();
+  }
 
   /// The value to write: this object's own copy, made now if the value is shared. Copies may
   /// live in other threads (replays of one scenario in parallel): the last other owner's
   /// release of the value happens before this write.
-  [[nodiscard]] T& mut() {
-    if (!value_) {
-      value_ = std::make_shared<T>();
-    } else if (value_.use_count() > 1) {
-      value_ = std::make_shared<T>(*value_);
-    } else {
-      std::atomic_thread_fence(std::memory_order_acquire);
-    }
-    return *value_;
-  }
+  [[nodiscard]] T& mut() { return value_.own(); }
 
   [[nodiscard]] auto begin() const noexcept { return get().begin(); }
   [[nodiscard]] auto end() const noexcept { return get().end(); }
@@ -121,6 +212,15 @@ class Shared : public SharedContainerTypes<T> {
   friend bool operator==(const Shared& a, const Shared& b) {
     return a.value_ == b.value_ || a.get() == b.get();
   }
+  /// A shared string compares with any text; two order as their texts do.
+  template <TextFor<T, Shared> S>
+  friend bool operator==(const Shared& a, const S& b) {
+    return std::string_view(a.get()) == std::string_view(b);
+  }
+  friend auto operator<=>(const Shared& a,
+                          const Shared& b) requires std::is_same_v<T, std::string> {
+    return a.get() <=> b.get();
+  }
 
  private:
   static const T& none() noexcept {
@@ -128,7 +228,7 @@ class Shared : public SharedContainerTypes<T> {
     return value;
   }
 
-  std::shared_ptr<T> value_;  // null: empty
+  detail::SharedHandle<T> value_;  // null: empty
 };
 
 /// An optional value that copies share, for a field most objects leave empty: the object holds
@@ -139,39 +239,70 @@ template <class T>
 class SharedOptional {
  public:
   SharedOptional() = default;
-  SharedOptional(std::nullopt_t) noexcept {}                                  // NOLINT
-  SharedOptional(T value) : value_(std::make_shared<T>(std::move(value))) {}  // NOLINT
+  SharedOptional(std::nullopt_t) noexcept {}                                         // NOLINT
+  SharedOptional(T value) : value_(detail::SharedBox<T>::make(std::move(value))) {}  // NOLINT
 
-  [[nodiscard]] bool has_value() const noexcept { return value_ != nullptr; }
+  [[nodiscard]] bool has_value() const noexcept { return value_.get() != nullptr; }
   explicit operator bool() const noexcept { return has_value(); }
   /// Only with a value, as std::optional's.
-  [[nodiscard]] const T& operator*() const noexcept { return *value_; }
+  [[nodiscard]] const T& operator*() const noexcept { return *value_.get(); }
   [[nodiscard]] const T* operator->() const noexcept { return value_.get(); }
 
   /// The value to write, this object's own; only with a value.
-  [[nodiscard]] T& mut() {
-    if (value_.use_count() > 1) {
-      value_ = std::make_shared<T>(*value_);
-    } else {
-      std::atomic_thread_fence(std::memory_order_acquire);
-    }
-    return *value_;
-  }
+  [[nodiscard]] T& mut() { return value_.own(); }
   template <class... A>
   T& emplace(A&&... args) {
-    value_ = std::make_shared<T>(std::forward<A>(args)...);
-    return *value_;
+    return value_.emplace(std::forward<A>(args)...);
   }
   void reset() noexcept { value_.reset(); }
 
   friend bool operator==(const SharedOptional& a, const SharedOptional& b) {
     if (a.value_ == b.value_) return true;
-    return a.value_ && b.value_ && *a.value_ == *b.value_;
+    return a.has_value() && b.has_value() && *a == *b;
   }
 
  private:
-  std::shared_ptr<T> value_;  // null: no value
+  detail::SharedHandle<T> value_;  // null: no value
 };
+
+/// A string field most objects leave empty, at a default or as their template has it: a pointer
+/// to text that copies share.
+using SharedText = Shared<std::string>;
+
+/// A shared string joins other text as a std::string does.
+inline std::string operator+(const std::string& a, const SharedText& b) {
+  return a + b.get();
+}
+inline std::string operator+(std::string&& a, const SharedText& b) {
+  a += b.get();
+  return std::move(a);
+}
+inline std::string operator+(const char* a, const SharedText& b) {
+  return a + b.get();
+}
+inline std::string operator+(char a, const SharedText& b) {
+  return a + b.get();
+}
+inline std::string operator+(const SharedText& a, const std::string& b) {
+  return a.get() + b;
+}
+inline std::string operator+(const SharedText& a, std::string&& b) {
+  b.insert(0, a.get());
+  return std::move(b);
+}
+inline std::string operator+(const SharedText& a, const char* b) {
+  return a.get() + b;
+}
+inline std::string operator+(const SharedText& a, char b) {
+  return a.get() + b;
+}
+
+/// A shared string prints as its text.
+template <class Char, class Traits>
+std::basic_ostream<Char, Traits>& operator<<(std::basic_ostream<Char, Traits>& out,
+                                             const Shared<std::string>& text) {
+  return out << text.get();
+}
 
 /// JSON libraries that look serializers up by argument-dependent lookup (nlohmann::json does)
 /// write and read a Shared value as the value itself.

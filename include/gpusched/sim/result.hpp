@@ -19,8 +19,8 @@ struct EventRecord {
   TimeMs time = 0;       ///< first occurrence
   TimeMs last_time = 0;  ///< last occurrence
   std::int32_t count = 1;
-  std::string type;    ///< "Normal" / "Warning"
-  std::string reason;  ///< "Scheduled", "FailedScheduling", ...
+  SharedText type;     ///< "Normal" / "Warning"
+  SharedText reason;   ///< "Scheduled", "FailedScheduling", ...; one text per recorder and reason
   std::string object;  ///< "Pod/default/x"
   std::string message;
 };
@@ -35,10 +35,12 @@ struct PodRecord {
   std::optional<TimeMs> finished;   ///< Succeeded / deleted
   /// Devices the kubelet gave it, per resource ("nvidia.com/gpu" -> GPU UUIDs; a shared
   /// replica reads as its GPU's UUID, a MIG device as its MIG UUID), while it holds them.
-  std::map<std::string, std::vector<std::string>> devices;
-  std::string visible_devices;   ///< NVIDIA_VISIBLE_DEVICES its containers see; empty: none
+  /// Shared values: most pods hold no device and none is preempted (a pointer each, not a map
+  /// and two strings, in a million-pod result).
+  Shared<std::map<std::string, std::vector<std::string>>> devices;
+  SharedText visible_devices;    ///< NVIDIA_VISIBLE_DEVICES its containers see; empty: none
   std::int32_t preemptions = 0;  ///< preemptions it made (SimulationResult::preemptions)
-  std::string preempted_by;      ///< "ns/name" of the pod that preempted it, if it was a victim
+  SharedText preempted_by;       ///< "ns/name" of the pod that preempted it, if it was a victim
   /// Time to schedule: from creation to the first bind; nullopt while never bound.
   [[nodiscard]] std::optional<TimeMs> wait() const noexcept {
     if (!created || !scheduled) return std::nullopt;

@@ -3,6 +3,7 @@
 #include "gpusched/framework/cluster_state.hpp"
 #include "framework/string_pool.hpp"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <string>
 #include <utility>
@@ -177,6 +178,87 @@ TEST_CASE("ClusterState: each pod's compiled request, pods asking alike in runs"
   cluster.update_pod(*infos[0], asking("shared-1", memory));
   CHECK(infos[0]->request_list.get() == memory);
   CHECK(infos[1]->request_list.get() == one_cpu);
+}
+
+TEST_CASE("ClusterState: pods whose spec shares its placement share its compiled form",
+          "[framework]") {
+  // compile_pod compiles tolerations, node selector, node affinity and host ports once for a
+  // run of pods whose spec shares them (a template's pods, created one after the other): the
+  // compiled lists are the same values. A pod with other ones gets its own, compiled from its own
+  // spec, and the template's next pod is compiled afresh, to equal lists.
+  ClusterState cluster;
+  Pod templ = named("t");
+  templ.spec.tolerations = std::vector<Toleration>{
+      Toleration{"gpu", TolerationOperator::Exists, "", TaintEffect::NoSchedule, std::nullopt}};
+  templ.spec.node_selector = {{"pool", "a100"}};
+  NodeAffinity affinity;
+  affinity.required = std::vector<NodeSelectorTerm>{
+      NodeSelectorTerm{{SelectorRequirement{"zone", SelectorOperator::In, {"z1", "z2"}}}, {}}};
+  templ.spec.affinity.mut().node_affinity = affinity;
+  Container c;
+  c.name = "c";
+  c.ports = {ContainerPort{"http", 80, 8080, "TCP", ""}};
+  templ.spec.containers = std::vector<Container>{c};
+  Pod first = templ;
+  first.metadata.name = "first";
+  Pod second = templ;
+  second.metadata.name = "second";
+  Pod third = templ;
+  third.metadata.name = "third";
+  Pod other = named("other");
+  other.spec.tolerations = std::vector<Toleration>{
+      Toleration{"spot", TolerationOperator::Equal, "yes", std::nullopt, std::nullopt}};
+  const PodInfo& a = cluster.add_pod(first);
+  const PodInfo& b = cluster.add_pod(second);
+  const PodInfo& o = cluster.add_pod(other);
+  const PodInfo& t = cluster.add_pod(third);
+  CHECK(b.tolerations.shares(a.tolerations));
+  CHECK(b.node_selector.shares(a.node_selector));
+  CHECK(b.host_ports.shares(a.host_ports));
+  REQUIRE(a.required_terms);
+  REQUIRE(a.required_terms->size() == 1);
+  CHECK(a.required_terms->front().match_expressions.front().values.size() == 2);
+  CHECK(&*b.required_terms == &*a.required_terms);
+  REQUIRE(a.tolerations.size() == 1);
+  CHECK(a.tolerations.front().op == TolerationOperator::Exists);
+  CHECK(a.tolerations.front().key == cluster.pool().intern("gpu"));
+  REQUIRE(a.node_selector.size() == 1);
+  CHECK(a.node_selector.front() ==
+        std::pair<StrId, StrId>{cluster.pool().intern("pool"), cluster.pool().intern("a100")});
+  REQUIRE(a.host_ports.size() == 1);
+  CHECK(a.host_ports.front().port == 8080);
+  // The other pod's own lists; what it does not ask for is empty.
+  REQUIRE(o.tolerations.size() == 1);
+  CHECK(o.tolerations.front().key == cluster.pool().intern("spot"));
+  CHECK(o.tolerations.front().value == cluster.pool().intern("yes"));
+  CHECK(o.node_selector.empty());
+  CHECK_FALSE(o.required_terms);
+  CHECK(o.preferred_terms.empty());
+  CHECK(o.host_ports.empty());
+  CHECK_FALSE(t.tolerations.shares(a.tolerations));
+  CHECK(t.tolerations.size() == 1);
+  CHECK(t.tolerations.front().key == a.tolerations.front().key);
+  CHECK(t.node_selector.get() == a.node_selector.get());
+  CHECK(t.host_ports.get() == a.host_ports.get());
+  REQUIRE(t.required_terms);
+  CHECK(t.required_terms->size() == 1);
+}
+
+TEST_CASE("ClusterState: the pod indexes dropped, the pods stay until drained", "[framework]") {
+  ClusterState cluster;
+  NodeInfo& node = cluster.add_node(node_named("n1"));
+  PodInfo& bound = cluster.add_pod(named("bound"));
+  cluster.bind(bound, node);
+  cluster.add_pod(named("waiting"));
+  cluster.drop_pod_indexes();
+  CHECK(cluster.pods().size() == 0);
+  CHECK(cluster.find_pod("default", "bound") == nullptr);
+  REQUIRE(node.pods.size() == 1);  // nodes still list the pods they hold
+  CHECK(node.pods.front()->pod.metadata.name == "bound");
+  std::vector<std::string> drained;
+  cluster.drain_pods([&](PodInfo& pod) { drained.push_back(pod.pod.metadata.name); });
+  std::sort(drained.begin(), drained.end());
+  CHECK(drained == std::vector<std::string>{"bound", "waiting"});
 }
 
 TEST_CASE("ClusterState: the lowest priority of the pods holding a node", "[framework]") {

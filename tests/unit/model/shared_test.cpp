@@ -5,6 +5,8 @@
 #include <nlohmann/json.hpp>
 
 #include <map>
+#include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -68,6 +70,61 @@ TEST_CASE("a SharedOptional reads as an optional; copies share it until one is w
   b.reset();
   CHECK_FALSE(b);
   CHECK(a->front() == 1);
+}
+
+TEST_CASE("a shared value is a pointer; the last owner of a value frees it", "[model][shared]") {
+  // Every Shared and SharedOptional field of a pod is one pointer (a million-pod replay holds a
+  // dozen of them per pod, twice).
+  STATIC_REQUIRE(sizeof(Shared<std::vector<int>>) == sizeof(void*));
+  STATIC_REQUIRE(sizeof(SharedOptional<std::string>) == sizeof(void*));
+  STATIC_REQUIRE(sizeof(SharedText) == sizeof(void*));
+  Shared<std::vector<int>> a = std::vector<int>{1, 2};
+  auto b = std::make_unique<Shared<std::vector<int>>>(a);
+  Shared<std::vector<int>> c = std::move(*b);  // moves the pointer: still one value, two owners
+  b.reset();
+  CHECK(c.shares(a));
+  c.mut().push_back(3);  // another owner: c copies first
+  CHECK_FALSE(c.shares(a));
+  CHECK(a.size() == 2);
+  const std::vector<int>* before = &a.get();
+  a.mut().push_back(4);  // the only owner now: written in place
+  CHECK(&a.get() == before);
+  CHECK(a.get() == std::vector<int>{1, 2, 4});
+  a = c;  // a's old value had no other owner: freed here (AddressSanitizer sees a leak otherwise)
+  CHECK(a.shares(c));
+  CHECK(a.get() == std::vector<int>{1, 2, 3});
+}
+
+TEST_CASE("a SharedText reads, compares, joins and prints as its string", "[model][shared]") {
+  SharedText empty;
+  CHECK(empty.empty());
+  CHECK(empty == "");
+  SharedText name = "default-scheduler";
+  const SharedText copy = name;
+  CHECK(copy.shares(name));
+  CHECK(name == "default-scheduler");
+  CHECK("default-scheduler" == name);
+  CHECK(name == std::string("default-scheduler"));
+  CHECK(name == std::string_view("default-scheduler"));
+  CHECK(name != "other");
+  CHECK(name == SharedText("default-scheduler"));  // equal texts, not shared
+  CHECK(SharedText("a") < SharedText("b"));
+  const std::string_view view = name;
+  CHECK(view == "default-scheduler");
+  const std::string& string = name;
+  CHECK(string == "default-scheduler");
+  CHECK("<" + name + ">" == "<default-scheduler>");
+  CHECK(std::string("[") + name + ']' == "[default-scheduler]");
+  CHECK('"' + name + std::string("\"") == "\"default-scheduler\"");
+  std::ostringstream out;
+  out << name;
+  CHECK(out.str() == "default-scheduler");
+  name = std::string_view("other");
+  CHECK(name == "other");
+  CHECK(copy == "default-scheduler");
+  const nlohmann::json json = copy;
+  CHECK(json == "default-scheduler");
+  CHECK(json.get<SharedText>() == copy);
 }
 
 TEST_CASE("JSON sees a Shared value as the value", "[model][shared]") {
