@@ -96,6 +96,7 @@ NodeInfo& ClusterState::add_node(Node node) {
   NodeInfo& ref = *info;
   ref.slot = node_slots_++;
   ref.node = std::move(node);
+  node_names_.emplace_back(ref.node.metadata.name);
   compile_held_node(ref);
   const std::string zone = zone_key(ref.node);
   if (!zone_nodes_.contains(zone)) zones_.push_back(zone);
@@ -291,12 +292,21 @@ void ClusterState::update_pod(PodInfo& info, Pod pod) {
 void ClusterState::bind(PodInfo& info, NodeInfo& node) {
   GPUSCHED_CHECK(info.node == nullptr && info.pod.spec.node_name.empty(),
                  "a pod bound to a node is not bound yet");
-  info.pod.spec.node_name = node.node.metadata.name;
+  name_node(info.pod, node);
   // A bound pod leaves the nominator; its status.nominatedNodeName stays unless the binding
   // clears it (the scheduler decides, by release).
   unindex_nomination(info);
   hold(info, node);
   ++generation_;
+}
+
+void ClusterState::name_node(Pod& pod, const NodeInfo& node) const {
+  // A node of another state (a detached copy) has no shared name here: the pod gets its own.
+  if (node.slot < node_names_.size() && node_names_[node.slot] == node.node.metadata.name) {
+    pod.spec.node_name = node_names_[node.slot];
+  } else {
+    pod.spec.node_name = node.node.metadata.name;
+  }
 }
 
 void ClusterState::release(PodInfo& info) {
@@ -327,7 +337,7 @@ PodInfo ClusterState::detached_pod(Pod pod) {
 
 void ClusterState::assume(PodInfo& pod, NodeInfo& node) {
   GPUSCHED_CHECK(pod.node == nullptr, "a pod assumed on a node holds no node yet");
-  pod.pod.spec.node_name = node.node.metadata.name;
+  name_node(pod.pod, node);
   attach(pod, node);
 }
 

@@ -538,6 +538,7 @@ NodeRecord Simulation::node_record(const NodeInfo& node) const {
   NodeRecord rec;
   rec.node = node.node;
   rec.allocated = allocated_on(node);
+  rec.pods.reserve(node.pods.size());  // a million keys: no vector's growth left unused
   for (const PodInfo* pod : node.pods) {
     if (!pod->pod.spec.node_name.empty()) rec.pods.push_back(pod->pod.key());
   }

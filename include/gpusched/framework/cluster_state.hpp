@@ -356,6 +356,11 @@ class ClusterState {
     Shared<std::vector<HostPort>> host_ports;
   };
   CompiledPlacement placement_;
+  // Each node's name by slot, the text its pods' spec.nodeName share (a million pods bound to
+  // ten thousand nodes hold ten thousand names).
+  std::vector<SharedText> node_names_;
+  /// Sets the pod's spec.nodeName to the node's name, shared.
+  void name_node(Pod& pod, const NodeInfo& node) const;
   GpuShareShapeCounts pod_shapes_;
   std::uint32_t node_slots_ = 0;
 };

@@ -170,7 +170,7 @@ struct PodSpec {
   SharedText priority_class_name;
   SharedText preemption_policy;  ///< "PreemptLowerPriority" (default) or "Never"
   SharedText scheduler_name = pod_defaults::scheduler_name();
-  std::string node_name;  ///< non-empty: bound
+  SharedText node_name;  ///< non-empty: bound; the pods bound to a node share its name's text
   SharedText restart_policy = pod_defaults::restart_policy();
   std::int64_t termination_grace_period_seconds = 30;
   /// spec.schedulingGates' names: while any remains, the scheduler does not queue the pod.

@@ -244,6 +244,22 @@ TEST_CASE("ClusterState: pods whose spec shares its placement share its compiled
   CHECK(t.required_terms->size() == 1);
 }
 
+TEST_CASE("ClusterState: the pods bound to a node share its name's text", "[framework]") {
+  ClusterState cluster;
+  NodeInfo& n1 = cluster.add_node(node_named("n1"));
+  NodeInfo& n2 = cluster.add_node(node_named("n2"));
+  PodInfo& a = cluster.add_pod(named("a"));
+  PodInfo& b = cluster.add_pod(named("b"));
+  PodInfo& c = cluster.add_pod(named("c"));
+  cluster.bind(a, n1);
+  cluster.bind(b, n1);
+  cluster.assume(c, n2);
+  CHECK(a.pod.spec.node_name == "n1");
+  CHECK(b.pod.spec.node_name.shares(a.pod.spec.node_name));
+  CHECK(c.pod.spec.node_name == "n2");
+  CHECK_FALSE(c.pod.spec.node_name.shares(a.pod.spec.node_name));
+}
+
 TEST_CASE("ClusterState: the pod indexes dropped, the pods stay until drained", "[framework]") {
   ClusterState cluster;
   NodeInfo& node = cluster.add_node(node_named("n1"));

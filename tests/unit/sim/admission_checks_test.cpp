@@ -111,7 +111,7 @@ TEST_CASE("best-effort-atomic: the pool launches every node at once, then the Jo
   CHECK(has_event(result, "Admitted",
                   "Admitted by ClusterQueue gpu, wait time since reservation was 10s"));
   for (const PodRecord& pod : result.pods) {
-    CHECK(pod.pod.spec.node_name.rfind("h100-", 0) == 0);
+    CHECK(pod.pod.spec.node_name->starts_with("h100-"));
     CHECK(pod.pod.metadata.annotations.at("autoscaling.x-k8s.io/consume-provisioning-request") ==
           request);
     CHECK(pod.pod.metadata.annotations.at("autoscaling.x-k8s.io/provisioning-class-name") ==
@@ -159,7 +159,7 @@ TEST_CASE("best-effort-atomic: a plain pod group's pods consume the request too"
   for (const PodRecord& pod : result.pods) {
     CHECK(pod.pod.metadata.annotations.at("autoscaling.x-k8s.io/consume-provisioning-request") ==
           wl.name + "-check-1");
-    CHECK(pod.pod.spec.node_name.rfind("h100", 0) == 0);
+    CHECK(pod.pod.spec.node_name->starts_with("h100"));
   }
 }
 
