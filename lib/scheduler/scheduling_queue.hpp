@@ -17,10 +17,10 @@
 
 namespace gpusched {
 
-/// framework.QueuedPodInfo, plus what gpusched keeps to skip retries that cannot change anything.
 /// Plugin names, as a pod's rejectors.
 using PluginNames = Shared<std::set<std::string, std::less<>>>;
 
+/// framework.QueuedPodInfo, plus what gpusched keeps to skip retries that cannot change anything.
 struct QueuedPod {
   /// Gated: in upstream's unschedulable pool, rejected by a PreEnqueue plugin (QueuedPodInfo's
   /// Gated); only the pod's own update moves it.
