@@ -420,10 +420,11 @@ PodGroup* ClusterState::find_pod_group(std::string_view namespace_, std::string_
 }
 
 void ClusterState::drop_pod_indexes() {
-  // Assigned empty, not cleared: a cleared hash set keeps its buckets, a vector its capacity.
-  pod_index_ = {};
+  // Replaced by empty ones: clear(), or assigning {} (an empty initializer list), would keep a
+  // hash set's buckets and a vector's capacity.
+  pod_index_ = PodsByName();
   pods_.clear();
-  nominated_ = {};
+  nominated_ = std::vector<std::vector<PodInfo*>>();
   node_list_dirty_ = true;  // no node has nominated pods now
   ++generation_;
 }

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
+
+#include "model/permute.hpp"
 
 namespace gpusched {
 namespace {
@@ -45,9 +48,11 @@ void PodsByKey::erase(const PodInfo& pod) {
 }
 
 void PodsByKey::clear() noexcept {
-  sorted_ = {};
-  added_ = {};
-  erased_ = {};
+  // Replaced by empty lists, which frees them: assigning {} (an empty initializer list) would
+  // keep their capacity.
+  sorted_ = std::vector<Entry>();
+  added_ = std::vector<Entry>();
+  erased_ = std::vector<std::uint64_t>();
   size_ = 0;
 }
 
@@ -61,6 +66,10 @@ PodsByKey::Iterator PodsByKey::end() const {
   return Iterator(sorted_.data() + sorted_.size());
 }
 
+void PodsByKey::settle_when_grown() const {
+  if (!added_.empty() && added_.size() >= sorted_.size()) settle();
+}
+
 void PodsByKey::settle() const {
   if (!erased_.empty()) {
     std::sort(erased_.begin(), erased_.end());
@@ -69,7 +78,7 @@ void PodsByKey::settle() const {
     };
     std::erase_if(sorted_, gone);
     std::erase_if(added_, gone);
-    erased_ = {};
+    erased_ = std::vector<std::uint64_t>();
   }
   if (added_.empty()) return;
 
@@ -77,15 +86,29 @@ void PodsByKey::settle() const {
   // on a tie by the keys themselves (a read of both pods, likely cache misses both).
   struct Prefixed {
     KeyPrefix prefix;
-    const Entry* entry;
+    std::size_t index;  ///< in added_
   };
   std::vector<Prefixed> added;
   added.reserve(added_.size());
-  for (const Entry& entry : added_) added.push_back({key_prefix(entry.pod->pod.metadata), &entry});
-  std::sort(added.begin(), added.end(), [](const Prefixed& a, const Prefixed& b) {
+  for (std::size_t i = 0; i < added_.size(); ++i)
+    added.push_back({key_prefix(added_[i].pod->pod.metadata), i});
+  std::sort(added.begin(), added.end(), [&](const Prefixed& a, const Prefixed& b) {
     if (a.prefix != b.prefix) return a.prefix < b.prefix;
-    return entry_less(a.entry->pod, b.entry->pod);
+    return entry_less(added_[a.index].pod, added_[b.index].pod);
   });
+
+  if (sorted_.empty()) {
+    // The first pods (a million at the start of a large replay): added_ itself is put in that
+    // order, with no third list of them.
+    std::vector<std::uint32_t> from(added.size());
+    for (std::size_t i = 0; i < added.size(); ++i)
+      from[i] = static_cast<std::uint32_t>(added[i].index);
+    added = std::vector<Prefixed>();
+    permute(added_, from);
+    sorted_ = std::move(added_);
+    added_ = std::vector<Entry>();
+    return;
+  }
 
   // Merged into the ordered list: each added pod's place is found by galloping from the last
   // one's, so a few pods added to many cost a few searches and many added to few a walk.
@@ -94,7 +117,7 @@ void PodsByKey::settle() const {
   const auto less = [](const Entry& a, const Entry& b) { return entry_less(a.pod, b.pod); };
   auto from = sorted_.cbegin();
   for (const Prefixed& p : added) {
-    const Entry& entry = *p.entry;
+    const Entry& entry = added_[p.index];
     std::ptrdiff_t step = 1;
     auto low = from;
     while (sorted_.cend() - low > step && !less(entry, low[step])) {
@@ -108,7 +131,7 @@ void PodsByKey::settle() const {
   }
   merged.insert(merged.end(), from, sorted_.cend());
   sorted_ = std::move(merged);
-  added_ = {};
+  added_ = std::vector<Entry>();
 }
 
 }  // namespace gpusched

@@ -1,23 +1,44 @@
 #include "framework/pod_info_pool.hpp"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <memory>
+#include <new>
 
 namespace gpusched {
 namespace {
 
 // Slabs double from a few dozen pods (small scenarios stay small) to about a megabyte, then
-// jump to 33 MiB: just above the largest threshold (32 MiB) past which glibc's malloc maps a
-// block on its own and unmaps it when freed, so that draining a slab gives its memory back. The
-// drain holds a slab's pods and their records together, so the slab is no larger. Pages of a
-// slab that no pod has used yet are never touched, so they cost no memory.
+// are 8 MiB each, mapped from the operating system directly (not through malloc, which keeps
+// freed blocks below its mapping threshold, up to 32 MiB in glibc, in its heap): draining a
+// slab gives its memory back at once, and the drain holds at most one slab's pods together with
+// their records. Pages of a slab that no pod has used yet are never touched, so they cost no
+// memory.
 constexpr std::size_t kFirstSlab = 64;
 constexpr std::size_t kLastDoubledSlab = 1024;
-constexpr std::size_t kLargeSlab = (std::size_t{33} << 20) / sizeof(PodInfo);
+constexpr std::size_t kLargeSlab = (std::size_t{8} << 20) / sizeof(PodInfo);
+static_assert(kLargeSlab > kLastDoubledSlab, "a slab's size tells how it was allocated");
 
 std::size_t next_capacity(std::size_t last) {
   if (last == 0) return kFirstSlab;
   return last < kLastDoubledSlab ? last * 2 : kLargeSlab;
+}
+
+PodInfo* allocate_slab(std::size_t capacity) {
+  if (capacity <= kLastDoubledSlab) return std::allocator<PodInfo>().allocate(capacity);
+  void* pages = mmap(nullptr, capacity * sizeof(PodInfo), PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (pages == MAP_FAILED) throw std::bad_alloc();
+  return static_cast<PodInfo*>(pages);
+}
+
+void free_slab(PodInfo* items, std::size_t capacity) noexcept {
+  if (capacity <= kLastDoubledSlab) {
+    std::allocator<PodInfo>().deallocate(items, capacity);
+  } else {
+    munmap(items, capacity * sizeof(PodInfo));
+  }
 }
 
 }  // namespace
@@ -43,7 +64,7 @@ PodInfo& PodInfoPool::create() {
   if (slabs_.empty() || slabs_.back().used == slabs_.back().capacity) {
     Slab slab;
     slab.capacity = next_capacity(slabs_.empty() ? 0 : slabs_.back().capacity);
-    slab.items = std::allocator<PodInfo>().allocate(slab.capacity);
+    slab.items = allocate_slab(slab.capacity);
     slab.live.reserve(slab.capacity);
     slabs_.push_back(std::move(slab));
   }
@@ -79,7 +100,7 @@ void PodInfoPool::release(Slab& slab, const std::function<void(PodInfo&)>* take)
   }
   std::erase_if(free_,
                 [&](const PodInfo* p) { return p >= slab.items && p < slab.items + slab.used; });
-  std::allocator<PodInfo>().deallocate(slab.items, slab.capacity);
+  free_slab(slab.items, slab.capacity);
   slab = Slab{};
 }
 

@@ -25,7 +25,7 @@ class PodInfoPool {
   /// Hands every live PodInfo to `take`, slab by slab in allocation order, and frees each slab
   /// once its pods are handed over; leaves the pool empty. At the end of a replay the pods move
   /// into the result as the slabs go, so the process never holds both copies of a million pods
-  /// (large slabs are page-mapped by the allocator: freeing one gives its memory back).
+  /// (large slabs are mapped pages of their own: freeing one gives its memory back).
   void drain(const std::function<void(PodInfo&)>& take);
 
  private:

@@ -296,12 +296,14 @@ class ObjectParser final : public ObjectFields {
       invalid(*name, invalid_value(meta.name, message));
     }
     if (namespaced) {
-      meta.namespace_ = "default";
+      // An object that names no namespace, or "default", shares the default's text.
+      meta.namespace_ = pod_defaults().default_namespace;
       if (auto ns = node->get("namespace")) {
-        meta.namespace_ = ns->string();
-        if (meta.namespace_.empty()) meta.namespace_ = "default";
-        for (const std::string& message : dns1123_label_errors(meta.namespace_)) {
-          invalid(*ns, invalid_value(meta.namespace_, message));
+        if (std::string text = ns->string(); !text.empty() && text != "default") {
+          meta.namespace_ = text;
+          for (const std::string& message : dns1123_label_errors(text)) {
+            invalid(*ns, invalid_value(text, message));
+          }
         }
       }
     }

@@ -159,7 +159,7 @@ TracePod read_pod(const CsvTable& table, std::size_t row, OpenbGpus mode = Openb
   check_name(table, row, kName);
   Pod pod;
   pod.metadata.name = std::string(table.field(row, kName));
-  pod.metadata.namespace_ = "default";
+  pod.metadata.namespace_ = pod_defaults().default_namespace;
   if (const std::string_view qos = table.field(row, kQos); !qos.empty()) {
     check_label_value(table, row, kQos);
     pod.metadata.labels.emplace(kQosLabel, std::string(qos));

@@ -88,7 +88,7 @@ std::string_view kind_of(const Object& object) noexcept {
 ObjectRef ref_of(const Object& object) {
   const std::string_view kind = kind_of(object);
   const ObjectMeta& meta = meta_of(object);
-  return ObjectRef{std::string(kind), is_namespaced(kind) ? meta.namespace_ : std::string(),
+  return ObjectRef{std::string(kind), is_namespaced(kind) ? meta.namespace_.get() : std::string(),
                    meta.name};
 }
 

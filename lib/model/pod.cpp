@@ -25,33 +25,10 @@ const PodCondition* PodStatus::condition(std::string_view type) const noexcept {
   return it == conditions.end() ? nullptr : &*it;
 }
 
-namespace pod_defaults {
-// Function-local statics: built on first use, whichever static object's initializer asks first.
-const SharedText& scheduler_name() {
-  static const SharedText text = "default-scheduler";
-  return text;
+const PodDefaultTexts& pod_defaults() {
+  static const PodDefaultTexts texts;
+  return texts;
 }
-const SharedText& restart_policy() {
-  static const SharedText text = "Always";
-  return text;
-}
-const SharedText& preempt_lower_priority() {
-  static const SharedText text = "PreemptLowerPriority";
-  return text;
-}
-const SharedText& pod_scheduled() {
-  static const SharedText text = "PodScheduled";
-  return text;
-}
-const SharedText& condition_true() {
-  static const SharedText text = "True";
-  return text;
-}
-const SharedText& condition_false() {
-  static const SharedText text = "False";
-  return text;
-}
-}  // namespace pod_defaults
 
 std::string Pod::key() const {
   return metadata.namespace_ + "/" + metadata.name;
@@ -82,7 +59,7 @@ const std::string* Pod::reason() const noexcept {
 const std::string* Pod::message() const noexcept {
   if (!status.message.empty()) return &status.message.get();
   const PodCondition* scheduled = status.condition("PodScheduled");
-  return scheduled != nullptr && !scheduled->message.empty() ? &scheduled->message : nullptr;
+  return scheduled != nullptr && !scheduled->message.empty() ? &scheduled->message.get() : nullptr;
 }
 
 }  // namespace gpusched

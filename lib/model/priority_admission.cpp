@@ -74,7 +74,7 @@ std::optional<std::string> admit_priority(Pod& pod, const std::vector<PriorityCl
   std::int32_t priority = kDefaultPriorityWhenNoDefaultClassExists;
   // Without a default class getDefaultPriority still returns PreemptLowerPriority (the one
   // shared text, not a copy per pod).
-  SharedText policy = pod_defaults::preempt_lower_priority();
+  SharedText policy = pod_defaults().preempt_lower_priority;
   if (class_name.empty()) {
     if (const PriorityClass* pc = default_priority_class(classes)) {
       class_name = pc->metadata.name;

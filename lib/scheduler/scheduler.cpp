@@ -286,7 +286,7 @@ void Scheduler::expire_waiting_pods(TimeMs now) {
     qp->generation_seen = cluster_.generation();
     QueuedPod::Failure& last = qp->record_failure();
     last.message = qp->pod->pod.status.condition("PodScheduled") != nullptr
-                       ? qp->pod->pod.status.condition("PodScheduled")->message
+                       ? qp->pod->pod.status.condition("PodScheduled")->message.get()
                        : std::string();
     last.unschedulable_plugins = qp->unschedulable_plugins;
     last.pending_plugins = qp->pending_plugins;
@@ -298,8 +298,8 @@ void Scheduler::handle_failure(QueuedPod& qp, const std::string& message,
                                std::string_view reason) {
   PodInfo& pod = *qp.pod;
   hooks_.record_event(pod, "Warning", "FailedScheduling", truncate_message(message));
-  set_condition(pod.pod, PodCondition{pod_defaults::pod_scheduled(),
-                                      pod_defaults::condition_false(), reason, message, now});
+  set_condition(pod.pod, PodCondition{pod_defaults().pod_scheduled, pod_defaults().condition_false,
+                                      reason, message, now});
   // nominatingInfo: ModeOverride sets (or with "" clears) the nomination; nullopt is ModeNoop.
   // A nomination moved or given up releases the node it held (the pod update arrives after
   // AddUnschedulableIfNotPresent).
@@ -544,7 +544,7 @@ void Scheduler::binding_cycle(QueuedPod& qp, CycleState& state, NodeInfo& chosen
   // scheduler records the event.
   set_condition(
       pod.pod,
-      PodCondition{pod_defaults::pod_scheduled(), pod_defaults::condition_true(), {}, "", now});
+      PodCondition{pod_defaults().pod_scheduled, pod_defaults().condition_true, {}, {}, now});
   if (config_.feature_gates.enabled(FeatureGate::ClearingNominatedNodeNameAfterBinding,
                                     config_.kubernetes_version)) {
     cluster_.nominate(pod, "");

@@ -42,8 +42,13 @@ class EventRecorder {
   }
 
   [[nodiscard]] const std::vector<EventRecord>& events() const noexcept { return events_; }
-  /// Hands the Events to the result (the recorder is done then).
-  [[nodiscard]] std::vector<EventRecord> take() { return std::move(events_); }
+  /// Hands the Events to the result (the recorder is done then), and frees the series index
+  /// (a million Events' hashes) before the pods move into the result.
+  [[nodiscard]] std::vector<EventRecord> take() {
+    series_ = std::vector<Series>();  // not {}: an empty initializer list keeps the capacity
+    series_index_ = HashIndex();
+    return std::move(events_);
+  }
 
  private:
   void observed(const EventRecord& event) const {

@@ -7,6 +7,7 @@
 #include "gpusched/config/plugin_names.hpp"
 #include "model/disruption.hpp"
 #include "model/go_text.hpp"
+#include "model/permute.hpp"
 #include "sim/glob.hpp"
 #include "sim/simulation.hpp"
 
@@ -48,23 +49,6 @@ ResourceList allocated_on(const NodeInfo& node) {
 const std::string& key_into(std::string& key, const PodInfo& pod) {
   key.assign(pod.pod.metadata.namespace_).append(1, '/').append(pod.pod.metadata.name);
   return key;
-}
-
-// pods[j] becomes the old pods[from[j]], moving each record once (a sort would move them many
-// times), one cycle of the permutation at a time.
-void permute(std::vector<PodRecord>& pods, std::vector<std::size_t> from) {
-  for (std::size_t i = 0; i < pods.size(); ++i) {
-    if (from[i] == i) continue;
-    PodRecord first = std::move(pods[i]);
-    std::size_t j = i;
-    for (std::size_t k = from[j]; k != i; k = from[j]) {
-      pods[j] = std::move(pods[k]);
-      from[j] = j;
-      j = k;
-    }
-    pods[j] = std::move(first);
-    from[j] = j;
-  }
 }
 
 // A condition expectation against an object's status.conditions: `what` names it, each mismatch
@@ -512,12 +496,12 @@ PodRecord Simulation::pod_record(const PodInfo& pod, Pod object) const {
   PodRecord rec{.pod = std::move(object),
                 .requests = {},
                 .terminating = false,
+                .preemptions = 0,
                 .created = {},
                 .scheduled = {},
                 .finished = {},
                 .devices = {},
                 .visible_devices = {},
-                .preemptions = 0,
                 .preempted_by = {}};
   rec.requests = pod.request_list;
   rec.terminating = rec.pod.metadata.deletion_ms.has_value();
@@ -534,13 +518,22 @@ PodRecord Simulation::pod_record(const PodInfo& pod, Pod object) const {
   return rec;
 }
 
-NodeRecord Simulation::node_record(const NodeInfo& node) const {
+NodeRecord Simulation::node_record(const NodeInfo& node, PodPlaces* places) const {
   NodeRecord rec;
   rec.node = node.node;
   rec.allocated = allocated_on(node);
-  rec.pods.reserve(node.pods.size());  // a million keys: no vector's growth left unused
-  for (const PodInfo* pod : node.pods) {
-    if (!pod->pod.spec.node_name.empty()) rec.pods.push_back(pod->pod.key());
+  if (places != nullptr) {
+    std::vector<std::uint32_t>& of_node = places->of_node.emplace_back();
+    of_node.reserve(node.pods.size());
+    for (const PodInfo* pod : node.pods) {
+      if (!pod->pod.spec.node_name.empty())
+        of_node.push_back(places->by_sequence[pod->sequence - 1]);
+    }
+  } else {
+    rec.pods.reserve(node.pods.size());  // a million keys: no vector's growth left unused
+    for (const PodInfo* pod : node.pods) {
+      if (!pod->pod.spec.node_name.empty()) rec.pods.push_back(pod->pod.key());
+    }
   }
   if (const devices::DeviceManager* manager = kubelets_.manager(node.node.metadata.name)) {
     const auto holders = manager->pods_per_gpu();
@@ -564,6 +557,10 @@ NodeRecord Simulation::node_record(const NodeInfo& node) const {
 }
 
 std::vector<NodeRecord> Simulation::node_records() const {
+  return node_records(nullptr);
+}
+
+std::vector<NodeRecord> Simulation::node_records(PodPlaces* places) const {
   std::vector<const NodeInfo*> nodes(cluster_.node_list().begin(), cluster_.node_list().end());
   std::sort(nodes.begin(), nodes.end(), [](const NodeInfo* a, const NodeInfo* b) {
     return a->node.metadata.name < b->node.metadata.name;
@@ -583,7 +580,7 @@ std::vector<NodeRecord> Simulation::node_records() const {
         __builtin_prefetch(&pod->request_list);
       }
     }
-    out.push_back(node_record(*nodes[k]));
+    out.push_back(node_record(*nodes[k], places));
   }
   return out;
 }
@@ -611,6 +608,9 @@ SimulationResult Simulation::take_result() {
   out.scenario = scenario_.name;
   out.source = scenario_.source;
   out.time = now_;
+  // The Events first: the recorder frees its index of them (a million Events' hashes) before
+  // the pods are put in order and moved.
+  out.events = events_.take();
   out.usage = usage_.finish();
   out.gpu_series = usage_.gpu_series();
   out.gpu_bucket_ms = usage_.bucket_ms();
@@ -739,18 +739,23 @@ SimulationResult Simulation::take_result() {
   std::uint32_t place = 0;
   for (const PodInfo* pod : cluster_.pods()) place_by_sequence[pod->sequence - 1] = place++;
   const std::size_t pod_count = place;
-  // The pod indexes are freed before the node records are built, which reuse their memory (a
-  // million pods' keys in the records, where the indexes held a million entries).
+  // The pod indexes are freed before the node records are built, which reuse their memory.
   api_.pods_drained();
   cluster_.drop_pod_indexes();
-  out.nodes = node_records();
-  std::vector<std::size_t> from(pod_count);
+  // The node records list their pods by place until the pods are records: their keys (a
+  // million strings) are made once the pods' storage, their times and the places are freed.
+  std::vector<std::vector<std::uint32_t>> places_of_node;
+  PodPlaces places{place_by_sequence, places_of_node};
+  out.nodes = node_records(&places);
+  std::vector<std::uint32_t> from(pod_count);
   out.pods.reserve(pod_count);
   cluster_.drain_pods([&](PodInfo& pod) {
-    from[place_by_sequence[pod.sequence - 1]] = out.pods.size();
+    from[place_by_sequence[pod.sequence - 1]] = static_cast<std::uint32_t>(out.pods.size());
     out.pods.push_back(pod_record(pod, std::move(pod.pod)));
   });
-  permute(out.pods, std::move(from));
+  place_by_sequence = std::vector<std::uint32_t>();  // freed (assigning {} keeps the capacity)
+  permute(out.pods, from);
+  from = std::vector<std::uint32_t>();
   if (record_spans_) {
     spans_.resize(pod_times_.size());
     for (std::size_t i = 0; i < spans_.size(); ++i) {
@@ -760,7 +765,13 @@ SimulationResult Simulation::take_result() {
     }
     out.pod_spans = std::move(spans_);
   }
-  out.events = events_.take();
+  pod_times_ = std::vector<PodTimes>();
+  for (std::size_t k = 0; k < out.nodes.size(); ++k) {
+    std::vector<std::string>& keys = out.nodes[k].pods;
+    keys.reserve(places_of_node[k].size());  // a million keys: no vector's growth left unused
+    for (const std::uint32_t p : places_of_node[k]) keys.push_back(out.pods[p].pod.key());
+    places_of_node[k] = std::vector<std::uint32_t>();
+  }
   out.preemptions = std::move(preemptions_);
   // Each pod's part in them; a victim is still there when its termination outlasts the run.
   auto record_of = [&](const std::string& key) -> PodRecord* {

@@ -83,7 +83,7 @@ void KueueController::default_pod(Pod& pod) {
   // hash (addRoleHash keeps one already there). The kueue.x-k8s.io/managed finalizer is left
   // out: it only keeps a deleted pod in the API until Kueue has seen it end.
   pod.metadata.labels[std::string(kueue::kManagedLabel)] = "true";
-  if (!gated(pod)) pod.spec.scheduling_gates.emplace_back(kueue::kAdmissionGate);
+  if (!gated(pod)) pod.spec.scheduling_gates.push_back(std::string(kueue::kAdmissionGate));
   const std::optional<std::string> group =
       meta_value(pod.metadata.labels, kueue::kPodGroupNameLabel);
   const bool in_group = group && !group->empty();
@@ -315,8 +315,7 @@ void KueueController::start_pods(const std::string& wl_key, const std::string& o
             : "";
     merge_flavors(wl->second, pod_set, updated.spec);
     apply_check_updates(wl->second, updated.metadata);
-    auto& gates = updated.spec.scheduling_gates;
-    gates.erase(std::remove(gates.begin(), gates.end(), kueue::kAdmissionGate), gates.end());
+    if (gated(updated)) std::erase(updated.spec.scheduling_gates.mut(), kueue::kAdmissionGate);
     const std::string object = "Pod/" + key_of(pod->pod.metadata);
     context_.update_pod(*pod, std::move(updated));
     context_.record_series_event(object, "Normal", "Started", message);

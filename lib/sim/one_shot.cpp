@@ -33,7 +33,7 @@ PodInfo* find_by_key(ClusterState& cluster, std::string_view key) {
 }  // namespace
 
 PodInfo Simulation::probe_pod(Pod pod) {
-  if (pod.metadata.namespace_.empty()) pod.metadata.namespace_ = "default";
+  if (pod.metadata.namespace_.empty()) pod.metadata.namespace_ = pod_defaults().default_namespace;
   const std::string what = "pod " + pod.key();
   if (!pod.spec.node_name.empty())
     throw InputError(what, "/spec/nodeName", "the pod is already bound; nothing to schedule");

@@ -47,7 +47,7 @@ bool ResourceClaimController::sync_pod(Pod& pod) {
     }
     std::string name = create_claim(pod, pod_claim);
     if (name.empty()) continue;
-    auto& statuses = pod.status.resource_claim_statuses;
+    auto& statuses = pod.status.resource_claim_statuses.mut();
     const auto it = std::find_if(statuses.begin(), statuses.end(),
                                  [&](const auto& s) { return s.name == pod_claim.name; });
     if (it != statuses.end()) {

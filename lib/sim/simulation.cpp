@@ -1248,6 +1248,7 @@ bool Simulation::step() {
     cluster_.set_service_selectors(std::move(services));
   }
   if (kueue_) kueue_->run();
+  cluster_.pods().settle_when_grown();
   const std::size_t cycles = scheduler_.run(now_);
   sync_permit_timeout();
   count_idle_retries(!changes && scheduler_.quiescent(), cycles);

@@ -4,6 +4,7 @@
 // lifecycle, the timeline's actions, the expectations and the result.
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -101,10 +102,29 @@ class Simulation final : public SchedulerHooks, private NodeHost {
                const std::vector<PodInfo*>& victims) override;
 
  private:
+  /// A pod's time that may not have come yet, in 8 bytes where std::optional<TimeMs> takes 16
+  /// (a replay holds every pod's times to its end: a million pods'). No time is the int64
+  /// minimum, which no clock reading or input time reaches (RFC 3339 times lie within years
+  /// 1-9999).
+  class MaybeTime {
+   public:
+    MaybeTime& operator=(TimeMs ms) noexcept {
+      ms_ = ms;
+      return *this;
+    }
+    explicit operator bool() const noexcept { return ms_ != kNone; }
+    operator std::optional<TimeMs>() const noexcept {  // NOLINT: implicit, reads as an optional
+      return ms_ != kNone ? std::optional<TimeMs>(ms_) : std::nullopt;
+    }
+
+   private:
+    static constexpr TimeMs kNone = std::numeric_limits<TimeMs>::min();
+    TimeMs ms_ = kNone;
+  };
   struct PodTimes {
     TimeMs created = 0;
-    std::optional<TimeMs> scheduled;
-    std::optional<TimeMs> finished;
+    MaybeTime scheduled;
+    MaybeTime finished;
   };
 
   /// The event loop's one dispatch: each kind of event to the component that owns it.
@@ -190,7 +210,17 @@ class Simulation final : public SchedulerHooks, private NodeHost {
   /// A pod's record around `object`, the pod's object copied or moved by the caller (so
   /// `pod.pod` may be what it was moved from); its request is the one compiled.
   [[nodiscard]] PodRecord pod_record(const PodInfo& pod, Pod object) const;
-  [[nodiscard]] NodeRecord node_record(const NodeInfo& node) const;
+  /// Where take_result's node records list their pods until the pods are records: the places
+  /// of a node's pods in the result's pods, in bind order, by PodInfo::sequence.
+  struct PodPlaces {
+    const std::vector<std::uint32_t>& by_sequence;     ///< a pod's place in the result's pods
+    std::vector<std::vector<std::uint32_t>>& of_node;  ///< per node record: its pods' places
+  };
+  /// A node's record. With `places`, its pods' keys are left out and their places appended to
+  /// places->of_node instead.
+  [[nodiscard]] NodeRecord node_record(const NodeInfo& node, PodPlaces* places = nullptr) const;
+  /// The nodes' records in name order; with `places`, as node_record's.
+  [[nodiscard]] std::vector<NodeRecord> node_records(PodPlaces* places) const;
   /// The result, once the run is over: it takes the pod objects instead of copying them.
   [[nodiscard]] SimulationResult take_result();
 

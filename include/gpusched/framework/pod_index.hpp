@@ -70,6 +70,12 @@ class PodsByKey {
   [[nodiscard]] bool empty() const noexcept { return size_ == 0; }
   [[nodiscard]] Iterator begin() const;
   [[nodiscard]] Iterator end() const;
+  /// Puts the pods added since the last read in order now (as a read would) when they are at
+  /// least as many as the pods in order already. A replay calls it at each instant before it
+  /// schedules: pods made in bulk (a million at the start) are sorted while the run holds
+  /// little, not at its end when it holds the most; and as the ordered list at least doubles
+  /// between two such sorts, it copies each pod a few times over the run, not once an instant.
+  void settle_when_grown() const;
 
  private:
   /// Drops the pods taken out and merges the pods added into the ordered list.

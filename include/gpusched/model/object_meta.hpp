@@ -26,7 +26,9 @@ struct OwnerReference {
 
 struct ObjectMeta {
   std::string name;
-  std::string namespace_;  ///< empty for cluster-scoped kinds; pods default to "default"
+  /// Empty for cluster-scoped kinds; pods default to "default". Shared: the objects a
+  /// controller makes share their owner's text (a pointer each, in a million-pod replay).
+  SharedText namespace_;
   std::string uid;         ///< assigned by the simulator when empty
   Labels labels;
   Labels annotations;

@@ -144,16 +144,21 @@ struct PodResourceClaim {
   friend bool operator==(const PodResourceClaim&, const PodResourceClaim&) = default;
 };
 
-/// The text of a pod's string fields' defaults and of its usual condition, one shared value each
-/// (a pod that takes a default holds a pointer to the text, not a copy of it).
-namespace pod_defaults {
-[[nodiscard]] const SharedText& scheduler_name();          ///< "default-scheduler"
-[[nodiscard]] const SharedText& restart_policy();          ///< "Always"
-[[nodiscard]] const SharedText& preempt_lower_priority();  ///< "PreemptLowerPriority"
-[[nodiscard]] const SharedText& pod_scheduled();           ///< the condition type "PodScheduled"
-[[nodiscard]] const SharedText& condition_true();          ///< "True"
-[[nodiscard]] const SharedText& condition_false();         ///< "False"
-}  // namespace pod_defaults
+/// The texts of a pod's string fields' defaults, of its usual condition and of the default
+/// namespace, one shared value each (a pod that takes a default holds a pointer to the text, not
+/// a copy of it).
+struct PodDefaultTexts {
+  SharedText scheduler_name = "default-scheduler";
+  SharedText restart_policy = "Always";
+  SharedText preempt_lower_priority = "PreemptLowerPriority";
+  SharedText pod_scheduled = "PodScheduled";  ///< the condition type
+  SharedText condition_true = "True";
+  SharedText condition_false = "False";
+  SharedText default_namespace = "default";  ///< a namespaced object's when it names none
+};
+/// The one set of those texts, built on first use (whichever static object's initializer asks
+/// first).
+[[nodiscard]] const PodDefaultTexts& pod_defaults();
 
 struct PodSpec {
   Shared<std::vector<Container>> containers;
@@ -169,16 +174,18 @@ struct PodSpec {
   // text held once for the pods of a template (a million-pod replay holds each pod twice).
   SharedText priority_class_name;
   SharedText preemption_policy;  ///< "PreemptLowerPriority" (default) or "Never"
-  SharedText scheduler_name = pod_defaults::scheduler_name();
+  SharedText scheduler_name = pod_defaults().scheduler_name;
   SharedText node_name;  ///< non-empty: bound; the pods bound to a node share its name's text
-  SharedText restart_policy = pod_defaults::restart_policy();
+  SharedText restart_policy = pod_defaults().restart_policy;
   std::int64_t termination_grace_period_seconds = 30;
   /// spec.schedulingGates' names: while any remains, the scheduler does not queue the pod.
-  std::vector<std::string> scheduling_gates;
+  /// Shared, as the claims below: most pods have none (a pointer each instead of a vector, in
+  /// a million-pod replay's every pod).
+  Shared<std::vector<std::string>> scheduling_gates;
   /// spec.resources; nullopt when absent (or dropped by a release without PodLevelResources).
   SharedOptional<PodLevelResources> resources;
   /// spec.resourceClaims: the pod's Dynamic Resource Allocation claims.
-  std::vector<PodResourceClaim> resource_claims;
+  Shared<std::vector<PodResourceClaim>> resource_claims;
   /// spec.workloadRef; nullopt when absent (or dropped by an API server without
   /// GenericWorkload).
   SharedOptional<WorkloadReference> workload_ref;
@@ -192,7 +199,7 @@ struct PodCondition {
   SharedText type;    ///< "PodScheduled", "DisruptionTarget", ...
   SharedText status;  ///< "True" / "False"
   SharedText reason;
-  std::string message;
+  SharedText message;  ///< shared: most conditions (PodScheduled True) have none
   std::int64_t last_transition_ms = 0;
   friend bool operator==(const PodCondition&, const PodCondition&) = default;
 };
@@ -234,7 +241,7 @@ struct PodStatus {
   SharedText reason;
   SharedText message;
   /// status.resourceClaimStatuses, in spec.resourceClaims order of the template references.
-  std::vector<PodResourceClaimStatus> resource_claim_statuses;
+  Shared<std::vector<PodResourceClaimStatus>> resource_claim_statuses;
   /// status.extendedResourceClaimStatus, written at PreBind.
   SharedOptional<PodExtendedResourceClaimStatus> extended_resource_claim_status;
   friend bool operator==(const PodStatus&, const PodStatus&) = default;

@@ -30,6 +30,7 @@ struct PodRecord {
   Pod pod;                        ///< final state, including conditions
   Shared<ResourceList> requests;  ///< effective request (PodRequests)
   bool terminating = false;       ///< deletionTimestamp set, still holding resources
+  std::int32_t preemptions = 0;   ///< preemptions it made (SimulationResult::preemptions)
   std::optional<TimeMs> created;
   std::optional<TimeMs> scheduled;  ///< first bind
   std::optional<TimeMs> finished;   ///< Succeeded / deleted
@@ -38,9 +39,8 @@ struct PodRecord {
   /// Shared values: most pods hold no device and none is preempted (a pointer each, not a map
   /// and two strings, in a million-pod result).
   Shared<std::map<std::string, std::vector<std::string>>> devices;
-  SharedText visible_devices;    ///< NVIDIA_VISIBLE_DEVICES its containers see; empty: none
-  std::int32_t preemptions = 0;  ///< preemptions it made (SimulationResult::preemptions)
-  SharedText preempted_by;       ///< "ns/name" of the pod that preempted it, if it was a victim
+  SharedText visible_devices;  ///< NVIDIA_VISIBLE_DEVICES its containers see; empty: none
+  SharedText preempted_by;     ///< "ns/name" of the pod that preempted it, if it was a victim
   /// Time to schedule: from creation to the first bind; nullopt while never bound.
   [[nodiscard]] std::optional<TimeMs> wait() const noexcept {
     if (!created || !scheduled) return std::nullopt;

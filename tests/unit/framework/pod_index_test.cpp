@@ -103,5 +103,41 @@ TEST_CASE("PodsByKey forgets a pod taken out before it was ever read, and takes 
   CHECK(index.size() == 2);
 }
 
+TEST_CASE("PodsByKey orders many pods added before its first read in place, then merges more",
+          "[framework][pod_index]") {
+  // The first read puts the pods added so far in order within their own list (long cycles of
+  // the permutation: the names come in a shuffled order); a later read merges new pods in; a
+  // cleared index starts over.
+  PodInfoPool pool;
+  PodsByKey index;
+  std::set<const PodInfo*, KeyOrder> expected;
+  Rng rng(5);
+  std::vector<int> numbers(3000);
+  for (int i = 0; i < 3000; ++i) numbers[static_cast<std::size_t>(i)] = i;
+  for (std::size_t i = numbers.size(); i > 1; --i) {
+    std::swap(numbers[i - 1],
+              numbers[static_cast<std::size_t>(rng.intn(static_cast<std::int64_t>(i)))]);
+  }
+  std::uint64_t sequence = 0;
+  const auto add = [&](int number) {
+    PodInfo& pod = named(pool, "worker-" + std::to_string(number), ++sequence);
+    index.insert(pod);
+    expected.insert(&pod);
+  };
+  for (std::size_t i = 0; i < 2000; ++i) add(numbers[i]);
+  index.settle_when_grown();  // 2,000 added to none in order: sorted now
+  CHECK(walk(index) == std::vector<const PodInfo*>(expected.begin(), expected.end()));
+  for (std::size_t i = 2000; i < 2500; ++i) add(numbers[i]);
+  index.settle_when_grown();  // 500 added to 2,000: left for the next read
+  for (std::size_t i = 2500; i < numbers.size(); ++i) add(numbers[i]);
+  CHECK(walk(index) == std::vector<const PodInfo*>(expected.begin(), expected.end()));
+  CHECK(index.size() == 3000);
+  index.clear();
+  expected.clear();
+  for (int i = 40; i > 0; --i) add(i);
+  CHECK(walk(index) == std::vector<const PodInfo*>(expected.begin(), expected.end()));
+  CHECK(index.size() == 40);
+}
+
 }  // namespace
 }  // namespace gpusched

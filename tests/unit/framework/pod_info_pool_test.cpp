@@ -33,7 +33,7 @@ TEST_CASE("the pool keeps addresses across slabs and reuses freed slots", "[fram
 TEST_CASE("draining hands every live pod over once and empties the pool", "[framework][pool]") {
   PodInfoPool pool;
   std::vector<PodInfo*> created;
-  for (int i = 0; i < 1500; ++i) {  // past the doubling slabs into a large one
+  for (int i = 0; i < 1500; ++i) {  // across the doubling slabs
     created.push_back(&pool.create());
     created.back()->pod.metadata.name = "p" + std::to_string(i);
   }
@@ -55,6 +55,34 @@ TEST_CASE("draining hands every live pod over once and empties the pool", "[fram
   std::vector<std::string> again;
   pool.drain([&](PodInfo& info) { again.push_back(info.pod.metadata.name); });
   CHECK(again == std::vector<std::string>{"after"});
+}
+
+TEST_CASE("large slabs, mapped pages of their own, keep addresses, reuse slots and drain",
+          "[framework][pool]") {
+  // The doubling slabs hold 64 + 128 + ... + 1024 = 1,984 pods; the pods after them live in
+  // slabs of 8 MiB mapped from the operating system, two of them here.
+  PodInfoPool pool;
+  const int count = 1984 + static_cast<int>((std::size_t{8} << 20) / sizeof(PodInfo)) + 100;
+  std::vector<PodInfo*> created;
+  for (int i = 0; i < count; ++i) {
+    created.push_back(&pool.create());
+    created.back()->pod.metadata.name = "p" + std::to_string(i);
+  }
+  for (int i = 0; i < count; i += 997)
+    CHECK(created[i]->pod.metadata.name == "p" + std::to_string(i));
+  pool.destroy(*created[count - 50]);  // in the second large slab
+  PodInfo& reused = pool.create();
+  CHECK(&reused == created[count - 50]);
+  reused.pod.metadata.name = "again";
+  std::size_t handed = 0;
+  bool again = false;
+  pool.drain([&](PodInfo& info) {
+    ++handed;
+    again = again || info.pod.metadata.name == "again";
+  });
+  CHECK(handed == static_cast<std::size_t>(count));
+  CHECK(again);
+  CHECK(pool.size() == 0);
 }
 
 }  // namespace

@@ -37,7 +37,7 @@ TEST_CASE("role_hash names a pod set as Kueue does", "[kueue][pod]") {
   // pod_webhook_test.go TestGetRoleHash "kueue.x-k8s.io/* labels shouldn't affect the role":
   // only the spec counts. The admission gate is not in the shape either.
   PodSpec gated = upstream_test_pod();
-  gated.scheduling_gates.emplace_back("kueue.x-k8s.io/admission");
+  gated.scheduling_gates.push_back("kueue.x-k8s.io/admission");
   CHECK(kueue::role_hash(gated).hash == "dc85db45");
 
   // The priority the Priority admission plugin sets is in the shape.

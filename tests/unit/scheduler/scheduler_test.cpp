@@ -60,7 +60,7 @@ const PodRecord& pod_record(const SimulationResult& result, const std::string& n
 
 std::string scheduled_message(const PodRecord& pod) {
   const PodCondition* c = pod.pod.status.condition("PodScheduled");
-  return c == nullptr ? std::string("<none>") : c->message;
+  return c == nullptr ? std::string("<none>") : c->message.get();
 }
 
 struct MessageRow {

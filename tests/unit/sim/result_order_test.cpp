@@ -47,5 +47,43 @@ TEST_CASE("result pods are in key order and pods asking alike share one request"
   CHECK_FALSE(result.pods[1].requests.shares(result.pods[2].requests));
 }
 
+TEST_CASE("a result's node records list their pods in bind order, as the live view does",
+          "[sim][result]") {
+  // The result fills its node records' pod keys in after the pods became records (by each
+  // pod's place in key order); the live view reads them from the pods: both give bind order,
+  // which here is creation order, not key order.
+  const std::string text = R"({"name": "bind-order", "cluster": [
+      {"kind": "Node", "metadata": {"name": "n1", "labels": {"kubernetes.io/hostname": "n1"}},
+       "status": {"allocatable": {"cpu": "1"}}},
+      {"kind": "Node", "metadata": {"name": "n2", "labels": {"kubernetes.io/hostname": "n2"}},
+       "status": {"allocatable": {"cpu": "1"}}},
+      {"kind": "Pod", "metadata": {"name": "z", "namespace": "a"},
+       "spec": {"nodeSelector": {"kubernetes.io/hostname": "n2"},
+                "containers": [{"name": "c", "resources": {"requests": {"cpu": "100m"}}}]}},
+      {"kind": "Pod", "metadata": {"name": "x", "namespace": "a-b"},
+       "spec": {"nodeSelector": {"kubernetes.io/hostname": "n2"},
+                "containers": [{"name": "c", "resources": {"requests": {"cpu": "100m"}}}]}},
+      {"kind": "Pod", "metadata": {"name": "w"},
+       "spec": {"nodeSelector": {"kubernetes.io/hostname": "n1"},
+                "containers": [{"name": "c", "resources": {"requests": {"cpu": "100m"}}}]}},
+      {"kind": "Pod", "metadata": {"name": "y", "namespace": "a"},
+       "spec": {"nodeSelector": {"kubernetes.io/hostname": "n2"},
+                "containers": [{"name": "c", "resources": {"requests": {"cpu": "100m"}}}]}}]})";
+  Simulator simulator(io::parse_scenario(text, "bind-order.json"));
+  while (simulator.step()) {
+  }
+  const std::vector<NodeRecord> live = simulator.nodes();
+  const SimulationResult result = simulator.finish();
+  REQUIRE(result.nodes.size() == 2);
+  CHECK(result.nodes[0].node.metadata.name == "n1");
+  CHECK(result.nodes[0].pods == std::vector<std::string>{"default/w"});
+  CHECK(result.nodes[1].pods == std::vector<std::string>{"a/z", "a-b/x", "a/y"});
+  REQUIRE(live.size() == 2);
+  for (std::size_t i = 0; i < 2; ++i) CHECK(live[i].pods == result.nodes[i].pods);
+  // Pods that name no namespace, or "default", share the default's text.
+  CHECK(result.pods.back().pod.metadata.name == "w");
+  CHECK(result.pods.back().pod.metadata.namespace_.shares(pod_defaults().default_namespace));
+}
+
 }  // namespace
 }  // namespace gpusched
