@@ -739,7 +739,7 @@ SimulationResult Simulation::take_result() {
   std::uint32_t place = 0;
   for (const PodInfo* pod : cluster_.pods()) place_by_sequence[pod->sequence - 1] = place++;
   const std::size_t pod_count = place;
-  // The pod indexes are freed before the node records are built, which reuse their memory.
+  // The pod indexes are freed first: nothing looks a pod up by name or owner from here on.
   api_.pods_drained();
   cluster_.drop_pod_indexes();
   // The node records list their pods by place until the pods are records: their keys (a
